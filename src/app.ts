@@ -1,0 +1,60 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { cors } from "hono/cors";
+import { authRoutes } from "./auth/routes";
+import { devRoutes } from "./dev/routes";
+import type { AppEnv } from "./http/context";
+import { notFound, onError } from "./http/error-handler";
+import { getConfig } from "./env";
+import { requestContext } from "./http/request-context";
+import { API_PREFIX } from "./http/route";
+import { systemRoutes } from "./system/routes";
+
+export function buildApp() {
+  const app = new OpenAPIHono<AppEnv>();
+  app.use("*", requestContext());
+  app.use(
+    "*",
+    cors({
+      origin: (origin, c) => (isAllowedOrigin(origin, getConfig(c.env).appDomain, getConfig(c.env).corsOrigins) ? origin : null),
+      credentials: true,
+      allowHeaders: ["Authorization", "Content-Type", "X-Tenant-Subdomain", "X-Request-Id"],
+      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+      exposeHeaders: ["X-Request-Id"],
+      maxAge: 600,
+    }),
+  );
+
+  app.route(API_PREFIX, systemRoutes);
+  app.route(API_PREFIX, authRoutes);
+  app.route(API_PREFIX, devRoutes);
+
+  app.doc31(`${API_PREFIX}/openapi.json`, {
+    openapi: "3.1.0",
+    info: {
+      title: "Learning platform API",
+      version: "1.0.0",
+      description: "Multi-tenant learning-management API. Failures are `{success:false, error, message, request_id}`.",
+    },
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
+
+  app.notFound(notFound);
+  app.onError(onError);
+  return app;
+}
+
+/** Subdomains of APP_DOMAIN (and APP_DOMAIN itself) over https, plus configured origins. */
+export function isAllowedOrigin(origin: string, appDomain: string, extra: string[]): boolean {
+  if (extra.includes(origin)) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  const host = url.hostname.toLowerCase();
+  const secure = url.protocol === "https:" || host === "localhost" || host.endsWith(".localhost");
+  return secure && (host === appDomain || host.endsWith("." + appDomain));
+}
+
+export const app = buildApp();

@@ -1,0 +1,65 @@
+import { jwtVerify, SignJWT, type JWTHeaderParameters, type JWTPayload } from "jose";
+import type { Config } from "../env";
+import type { Role } from "../http/context";
+import { uuidv7 } from "../lib/ids";
+
+/** Exactly the spec's claims (plus iat). Legacy tokens lack `sid`. */
+export interface AccessClaims {
+  user_id: string;
+  tenant_id: string | null;
+  role: Role;
+  sid?: string;
+  jti: string;
+  exp: number;
+  iat: number;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: number;
+}
+
+export async function signAccessToken(
+  config: Config,
+  claims: { user_id: string; tenant_id: string | null; role: Role; sid?: string },
+  now: number,
+): Promise<IssuedToken> {
+  const signingKey = config.jwtKeys[0]!;
+  const iat = Math.floor(now / 1000);
+  const exp = iat + config.accessTokenTtlSeconds;
+  const token = await new SignJWT({ ...claims, jti: uuidv7(now) })
+    .setProtectedHeader({ alg: "HS256", kid: signingKey.kid, typ: "JWT" })
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(signingKey.secret);
+  return { token, expiresAt: exp * 1000 };
+}
+
+/** Verifies signature (any listed key, chosen by `kid`), algorithm and expiry; null when anything is off. */
+export async function verifyAccessToken(config: Config, token: string, now: number): Promise<AccessClaims | null> {
+  try {
+    const { payload } = await jwtVerify(
+      token,
+      (header: JWTHeaderParameters) => {
+        const key = config.jwtKeys.find((candidate) => candidate.kid === header.kid);
+        if (!key) throw new Error("unknown kid");
+        return key.secret;
+      },
+      { algorithms: ["HS256"], currentDate: new Date(now) },
+    );
+    return parseClaims(payload);
+  } catch {
+    return null;
+  }
+}
+
+const ROLES: readonly Role[] = ["superadmin", "admin", "curator", "student"];
+
+function parseClaims(payload: JWTPayload): AccessClaims | null {
+  const { user_id, tenant_id, role, sid, jti, exp, iat } = payload as Record<string, unknown>;
+  if (typeof user_id !== "string" || typeof jti !== "string" || typeof exp !== "number") return null;
+  if (!(tenant_id === null || typeof tenant_id === "string")) return null;
+  if (typeof role !== "string" || !ROLES.includes(role as Role)) return null;
+  if (sid !== undefined && typeof sid !== "string") return null;
+  return { user_id, tenant_id, role: role as Role, sid: sid as string | undefined, jti, exp, iat: typeof iat === "number" ? iat : 0 };
+}

@@ -1,0 +1,75 @@
+import { inArray, sql } from "drizzle-orm";
+import { loginFailures } from "../db/schema";
+import type { ServiceContext } from "../http/context";
+import { MINUTE_MS } from "../lib/clock";
+
+/** DESIGN.md: 5 failures of one (school, email) in 15 minutes lock it for 15; 50 per IP lock the IP. */
+export const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
+export const LOGIN_LOCK_MS = 15 * MINUTE_MS;
+export const PAIR_FAILURE_LIMIT = 5;
+export const IP_FAILURE_LIMIT = 50;
+
+export interface LoginGuardKeys {
+  pair: string;
+  ip: string | null;
+}
+
+export function loginGuardKeys(subdomain: string, email: string, ip: string | null): LoginGuardKeys {
+  return { pair: `pair:${subdomain || "_platform"}:${email}`, ip: ip ? `ip:${ip}` : null };
+}
+
+function keyList(keys: LoginGuardKeys): string[] {
+  return keys.ip ? [keys.pair, keys.ip] : [keys.pair];
+}
+
+/** Read of the current locks, to be batched with the user lookup. */
+export function lockQuery(ctx: ServiceContext, keys: LoginGuardKeys) {
+  return ctx.db
+    .select({ key: loginFailures.key, lockedUntil: loginFailures.lockedUntil })
+    .from(loginFailures)
+    .where(inArray(loginFailures.key, keyList(keys)));
+}
+
+export function isLocked(rows: { lockedUntil: number | null }[], now: number): boolean {
+  return rows.some((row) => row.lockedUntil !== null && row.lockedUntil > now);
+}
+
+/**
+ * Counts one failure on every key with an atomic upsert and reports whether this attempt is past
+ * a limit. Counting happens after the password check, so concurrent attempts each get a distinct
+ * count: of 100 simultaneous wrong passwords, exactly those numbered 6 and up answer 423.
+ */
+export async function recordFailure(ctx: ServiceContext, keys: LoginGuardKeys): Promise<{ locked: boolean }> {
+  const now = ctx.clock.now();
+  const windowStart = now - LOGIN_WINDOW_MS;
+  const lockedUntil = now + LOGIN_LOCK_MS;
+  const upsert = (key: string, limit: number) =>
+    ctx.db
+      .insert(loginFailures)
+      .values({ key, failures: 1, windowStartedAt: now, lockedUntil: limit <= 1 ? lockedUntil : null })
+      .onConflictDoUpdate({
+        target: loginFailures.key,
+        set: {
+          failures: sql`CASE WHEN ${loginFailures.windowStartedAt} <= ${windowStart} THEN 1 ELSE ${loginFailures.failures} + 1 END`,
+          lockedUntil: sql`CASE
+            WHEN (CASE WHEN ${loginFailures.windowStartedAt} <= ${windowStart} THEN 1 ELSE ${loginFailures.failures} + 1 END) >= ${limit}
+              THEN max(coalesce(${loginFailures.lockedUntil}, 0), ${lockedUntil})
+            ELSE ${loginFailures.lockedUntil} END`,
+          windowStartedAt: sql`CASE WHEN ${loginFailures.windowStartedAt} <= ${windowStart} THEN ${now} ELSE ${loginFailures.windowStartedAt} END`,
+        },
+      })
+      .returning({ failures: loginFailures.failures });
+
+  const pairWrite = upsert(keys.pair, PAIR_FAILURE_LIMIT);
+  if (!keys.ip) {
+    const [pair] = await pairWrite;
+    return { locked: (pair?.failures ?? 0) > PAIR_FAILURE_LIMIT };
+  }
+  const [[pair], [ip]] = await ctx.db.batch([pairWrite, upsert(keys.ip, IP_FAILURE_LIMIT)]);
+  return { locked: (pair?.failures ?? 0) > PAIR_FAILURE_LIMIT || (ip?.failures ?? 0) > IP_FAILURE_LIMIT };
+}
+
+/** A successful sign-in clears the pair's counter (never the IP's). */
+export function clearPairStatement(ctx: ServiceContext, keys: LoginGuardKeys) {
+  return ctx.db.delete(loginFailures).where(inArray(loginFailures.key, [keys.pair]));
+}

@@ -1,0 +1,133 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { z } from "@hono/zod-openapi";
+import { authDevices, tenants, users } from "../db/schema";
+import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
+import type { Actor, Role, ServiceContext } from "../http/context";
+import { ApiError } from "../http/errors";
+import { daysRemaining, isoOrNull } from "../lib/clock";
+import { clearPairStatement, isLocked, lockQuery, loginGuardKeys, recordFailure } from "./login-guard";
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
+import type { LoginBody } from "./schemas";
+import { startSession, type ClientInfo, type IssuedSession } from "./session-service";
+
+const INVALID_CREDENTIALS = () => new ApiError(400, "invalid credentials", "Invalid email or password.");
+const TOO_MANY_ATTEMPTS = () => new ApiError(423, "too many attempts, try again later", "Too many attempts, try again later.");
+
+export interface LoginResult extends IssuedSession {
+  user: { id: string; email: string; role: Role; first_name: string; last_name: string };
+}
+
+/**
+ * Password sign-in creating a managed device session. An unknown email, a wrong password, an
+ * inactive account and a deleted school are indistinguishable: same answer, same PBKDF2 cost.
+ */
+export async function login(ctx: ServiceContext, input: { body: z.infer<typeof LoginBody>; client: ClientInfo }): Promise<LoginResult> {
+  const { body, client } = input;
+  const subdomain = body.subdomain ?? "";
+  const keys = loginGuardKeys(subdomain, body.email, client.ip);
+  const now = ctx.clock.now();
+
+  const [locks, candidates] = await ctx.db.batch([lockQuery(ctx, keys), accountQuery(ctx, subdomain, body.email)]);
+  if (isLocked(locks, now)) throw TOO_MANY_ATTEMPTS();
+
+  const account = candidates[0];
+  const check = await verifyPassword(body.password, account?.passwordHash ?? DUMMY_PASSWORD_HASH, ctx.config.passwordPepper);
+  if (!account || !check.valid) {
+    const { locked } = await recordFailure(ctx, keys);
+    throw locked ? TOO_MANY_ATTEMPTS() : INVALID_CREDENTIALS();
+  }
+  if (!account.isActive) throw INVALID_CREDENTIALS();
+  if (account.tenantStatus === "pending") throw new ApiError(403, "email_not_verified");
+
+  const installationId = body.installation_id;
+  const [policyRows, devices] = await ctx.db.batch([
+    devicePolicyQuery(ctx, account.tenantId),
+    ctx.db
+      .select({ id: authDevices.id, blockedAt: authDevices.blockedAt })
+      .from(authDevices)
+      .where(and(eq(authDevices.userId, account.id), eq(authDevices.installationId, installationId ?? ""))),
+  ]);
+  if (installationId && devices[0]?.blockedAt) throw new ApiError(403, "device_blocked", "This device is blocked by the school.");
+
+  const statements = [clearPairStatement(ctx, keys)];
+  if (check.needsRehash) {
+    const rehashed = await hashPassword(body.password, ctx.config.passwordPepper);
+    statements.push(ctx.db.update(users).set({ passwordHash: rehashed }).where(eq(users.id, account.id)) as never);
+  }
+
+  const session = await startSession(ctx, {
+    user: { id: account.id, tenantId: account.tenantId, role: account.role },
+    policy: effectivePolicy(policyRows[0]),
+    device: {
+      installationId,
+      platform: client.isBrowser ? "web" : (body.device_platform ?? "web"),
+      name: body.device_name,
+      osName: body.os_name,
+      osVersion: body.os_version,
+      browserName: body.browser_name,
+      browserVersion: body.browser_version,
+      appVersion: body.app_version,
+    },
+    client,
+    statements,
+  });
+  return {
+    ...session,
+    user: { id: account.id, email: account.email, role: account.role, first_name: account.firstName, last_name: account.lastName },
+  };
+}
+
+/** The account an email names in a school (or on the platform when `subdomain` is empty). */
+function accountQuery(ctx: ServiceContext, subdomain: string, email: string) {
+  const columns = {
+    id: users.id,
+    tenantId: users.tenantId,
+    email: users.email,
+    passwordHash: users.passwordHash,
+    role: users.role,
+    firstName: users.firstName,
+    lastName: users.lastName,
+    isActive: users.isActive,
+    tenantStatus: tenants.status,
+  };
+  if (subdomain === "") {
+    return ctx.db
+      .select(columns)
+      .from(users)
+      .leftJoin(tenants, eq(tenants.id, users.tenantId))
+      .where(and(isNull(users.tenantId), eq(users.role, "superadmin"), eq(users.email, email), isNull(users.deletedAt)))
+      .limit(1);
+  }
+  return ctx.db
+    .select(columns)
+    .from(users)
+    .innerJoin(tenants, and(eq(tenants.id, users.tenantId), eq(tenants.subdomain, subdomain), isNull(tenants.deletedAt)))
+    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .limit(1);
+}
+
+/** GET /auth/me: the caller's profile; school users add their school's billing summary. */
+export function profileOf(actor: Actor, now: number) {
+  const base = { id: actor.userId, email: actor.email, role: actor.role, first_name: actor.firstName, last_name: actor.lastName };
+  if (actor.homeTenantId === null || !actor.tenant) return base;
+  return {
+    ...base,
+    tenant: {
+      plan_state: actor.tenant.planState,
+      expires_at: isoOrNull(actor.tenant.expiresAt),
+      days_remaining: daysRemaining(actor.tenant.expiresAt, now, actor.tenant.timezone),
+    },
+  };
+}
+
+/** POST /auth/schools: active schools where the email has an active account, optionally by cabinet. */
+export async function listSchoolsForEmail(ctx: ServiceContext, input: { email: string; scope?: "admin" | "student" | "" }) {
+  const roles: Role[] = input.scope === "admin" ? ["admin", "curator"] : input.scope === "student" ? ["student"] : ["admin", "curator", "student"];
+  const rows = await ctx.db
+    .select({ subdomain: tenants.subdomain, title: tenants.title, role: users.role })
+    .from(users)
+    .innerJoin(tenants, and(eq(tenants.id, users.tenantId), eq(tenants.status, "active"), isNull(tenants.deletedAt)))
+    .where(and(eq(users.email, input.email), eq(users.isActive, true), isNull(users.deletedAt), inArray(users.role, roles)))
+    .orderBy(tenants.title);
+  return rows;
+}

@@ -1,0 +1,107 @@
+import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { authenticate } from "../auth/authenticate";
+import { checkBilling, type BillingRule } from "../auth/billing-gate";
+import { passesGate, type Gate } from "../auth/gates";
+import type { AppEnv } from "./context";
+import { ApiError } from "./errors";
+
+export const API_PREFIX = "/api/v1";
+
+/** The spec's validation identifier per request part; each endpoint names its own spelling. */
+export interface ValidationErrors {
+  /** JSON body problems, including malformed JSON and a wrong content type. Default `invalid_request_body`. */
+  body?: string;
+  /** Query-string problems. Default `invalid_params`. */
+  query?: string;
+  /** Path parameters (uuid checks). Default `invalid_id_format`. */
+  param?: string;
+}
+
+export interface RoutePolicy {
+  gate: Gate;
+  /** The identifier a caller below the gate gets: the spec says `forbidden` or `permission_denied` per endpoint. */
+  deny?: "forbidden" | "permission_denied";
+  /** How the billing gate treats this `/t/*` route. Default `enforced`. */
+  billing?: BillingRule;
+  errors?: ValidationErrors;
+}
+
+export interface RouteMeta extends Required<Omit<RoutePolicy, "errors">> {
+  method: string;
+  /** Full path in Hono form, e.g. `/api/v1/t/users/:id`. */
+  path: string;
+  family: "public" | "auth" | "tenant" | "admin" | "system";
+  errors: Required<ValidationErrors>;
+}
+
+/** Every route declared with `defineRoute`, so tests can walk them all (gate matrix, input fuzzing). */
+export const routeRegistry: RouteMeta[] = [];
+
+function familyOf(path: string): RouteMeta["family"] {
+  if (path.startsWith("/t/")) return "tenant";
+  if (path.startsWith("/admin/")) return "admin";
+  if (path.startsWith("/auth/")) return "auth";
+  if (path.startsWith("/public/")) return "public";
+  return "system";
+}
+
+/**
+ * Declares a route with its gate next to its schemas. The returned config carries a guard
+ * middleware that runs before the validators: who may call is decided before what they sent.
+ */
+export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(definition: R & RoutePolicy): R {
+  const { gate, deny, billing, errors, ...route } = definition;
+  const meta: RouteMeta = {
+    method: route.method.toUpperCase(),
+    path: API_PREFIX + route.path.replaceAll(/\{(\w+)\}/g, ":$1"),
+    family: familyOf(route.path),
+    gate,
+    deny: deny ?? "forbidden",
+    billing: billing ?? "enforced",
+    errors: {
+      body: errors?.body ?? "invalid_request_body",
+      query: errors?.query ?? "invalid_params",
+      param: errors?.param ?? "invalid_id_format",
+    },
+  };
+  routeRegistry.push(meta);
+  return createRoute({ ...(route as unknown as RouteConfig), middleware: [guard(meta)] }) as unknown as R;
+}
+
+function guard(meta: RouteMeta): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set("route", meta);
+    if (meta.family === "admin" && c.req.header("x-tenant-subdomain") !== undefined) {
+      throw new ApiError(400, "tenant_header_not_allowed");
+    }
+    if (meta.gate.kind === "public") return next();
+
+    const actor = await authenticate(c.get("services"), {
+      authorization: c.req.header("authorization"),
+      subdomain: requestedSubdomain(c.req.header("x-tenant-subdomain"), c.req.header("host"), c.get("services").config.appDomain, meta.family),
+      requireTenant: meta.family === "tenant",
+    });
+    c.set("actor", actor);
+
+    if (!passesGate(meta.gate, actor)) throw new ApiError(403, meta.deny);
+    if (meta.family === "tenant") checkBilling(meta.billing, actor, c.get("services").clock.now());
+    return next();
+  };
+}
+
+/** `X-Tenant-Subdomain`, else (on `/t/*` only) the first label of a Host under APP_DOMAIN. */
+export function requestedSubdomain(
+  header: string | undefined,
+  host: string | undefined,
+  appDomain: string,
+  family: RouteMeta["family"],
+): string | null {
+  if (header !== undefined && header.trim() !== "") return header.trim().toLowerCase();
+  if (family !== "tenant" || !host) return null;
+  const hostname = host.toLowerCase().replace(/:\d+$/, "");
+  const suffix = "." + appDomain;
+  if (!hostname.endsWith(suffix)) return null;
+  const label = hostname.slice(0, -suffix.length);
+  return /^[a-z0-9]+$/.test(label) ? label : null;
+}

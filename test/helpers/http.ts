@@ -1,0 +1,48 @@
+import { SELF } from "cloudflare:test";
+
+export interface ApiCall {
+  method?: string;
+  body?: unknown;
+  /** Raw body text (malformed JSON and the like); wins over `body`. */
+  raw?: string;
+  token?: string;
+  tenant?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Calls the Worker over HTTP (inside workerd) and parses the JSON body. */
+export async function api<T = any>(path: string, call: ApiCall = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...call.headers };
+  if (call.token) headers.authorization = `Bearer ${call.token}`;
+  if (call.tenant) headers["x-tenant-subdomain"] = call.tenant;
+  let body: string | undefined;
+  if (call.raw !== undefined) body = call.raw;
+  else if (call.body !== undefined) body = JSON.stringify(call.body);
+  if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
+    headers["content-type"] = "application/json";
+  }
+  const response = await SELF.fetch(`https://api.lms.localhost/api/v1${path}`, {
+    method: call.method ?? (body === undefined ? "GET" : "POST"),
+    headers,
+    body,
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // non-JSON bodies (the docs page) stay text
+  }
+  return { status: response.status, body: parsed as T, headers: response.headers };
+}
+
+/** Asserts the failure envelope and returns it. */
+export function failure(response: ApiResponse) {
+  return { status: response.status, error: response.body?.error as string | undefined };
+}

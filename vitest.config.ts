@@ -1,0 +1,29 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            // Test-only secrets: two JWT keys so rotation (newest signs, all verify) is exercised.
+            JWT_SECRETS: "test2:test-jwt-secret-two-0123456789abcdef0123,test1:test-jwt-secret-one-0123456789abcdef0123",
+            PASSWORD_PEPPER: "test-pepper",
+            DEV_MAILBOX: "true",
+            PUSH_TOKEN_KEY: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+          },
+        },
+      }),
+    ],
+    test: {
+      setupFiles: ["./test/helpers/setup.ts"],
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  };
+});

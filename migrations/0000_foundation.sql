@@ -183,6 +183,35 @@ CREATE TABLE `email_outbox` (
 --> statement-breakpoint
 CREATE INDEX `email_outbox_to` ON `email_outbox` (`to_email`,`created_at`);--> statement-breakpoint
 CREATE INDEX `email_outbox_status` ON `email_outbox` (`status`,`created_at`);--> statement-breakpoint
+CREATE TABLE `device_events` (
+	`id` text PRIMARY KEY NOT NULL,
+	`tenant_id` text,
+	`user_id` text NOT NULL,
+	`auth_device_id` text,
+	`session_id` text,
+	`type` text NOT NULL,
+	`ip` text,
+	`user_agent` text,
+	`actor_user_id` text,
+	`detail` text,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `device_events_user` ON `device_events` (`user_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `device_events_tenant_time` ON `device_events` (`tenant_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `device_limit_overrides` (
+	`tenant_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`unlimited_devices` integer NOT NULL,
+	`max_active_devices` integer,
+	`expires_at` integer,
+	`reason` text,
+	`created_by_user_id` text,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	PRIMARY KEY(`tenant_id`, `user_id`)
+);
+--> statement-breakpoint
 CREATE TABLE `device_policies` (
 	`tenant_id` text PRIMARY KEY NOT NULL,
 	`mode` text NOT NULL,
@@ -199,3 +228,88 @@ CREATE TABLE `device_policies` (
 	`ip_visibility` text NOT NULL,
 	`updated_at` integer NOT NULL
 );
+--> statement-breakpoint
+CREATE TABLE `device_replacement_tokens` (
+	`id` text PRIMARY KEY NOT NULL,
+	`tenant_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`token_hash` text NOT NULL,
+	`pending_device` text NOT NULL,
+	`expires_at` integer NOT NULL,
+	`used_at` integer,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `device_replacement_tokens_token_hash_unique` ON `device_replacement_tokens` (`token_hash`);--> statement-breakpoint
+CREATE INDEX `device_replacement_user` ON `device_replacement_tokens` (`user_id`);--> statement-breakpoint
+CREATE TABLE `payments` (
+	`id` text PRIMARY KEY NOT NULL,
+	`tenant_id` text NOT NULL,
+	`tariff_id` text,
+	`tariff_title_snapshot` text,
+	`amount_cents` integer NOT NULL,
+	`currency` text NOT NULL,
+	`days` integer NOT NULL,
+	`method` text NOT NULL,
+	`reference` text,
+	`notes` text,
+	`applied_expires_at` integer NOT NULL,
+	`created_by_user_id` text,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `payments_tenant` ON `payments` (`tenant_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `tariffs` (
+	`id` text PRIMARY KEY NOT NULL,
+	`title` text NOT NULL,
+	`description` text,
+	`price_cents` integer DEFAULT 0 NOT NULL,
+	`duration_days` integer NOT NULL,
+	`is_active` integer DEFAULT true NOT NULL,
+	`sort_order` integer DEFAULT 0 NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	`deleted_at` integer
+);
+--> statement-breakpoint
+CREATE TABLE `notification_outbox` (
+	`id` text PRIMARY KEY NOT NULL,
+	`tenant_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`event_code` text NOT NULL,
+	`category` text NOT NULL,
+	`title` text NOT NULL,
+	`body` text NOT NULL,
+	`deep_link` text,
+	`data` text NOT NULL,
+	`aggregate_type` text,
+	`aggregate_id` text,
+	`dedupe_key` text NOT NULL,
+	`status` text DEFAULT 'pending' NOT NULL,
+	`attempts` integer DEFAULT 0 NOT NULL,
+	`sent_at` integer,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `notification_outbox_dedupe` ON `notification_outbox` (`dedupe_key`);--> statement-breakpoint
+CREATE INDEX `notification_outbox_user` ON `notification_outbox` (`user_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `push_devices` (
+	`id` text PRIMARY KEY NOT NULL,
+	`tenant_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`installation_id` text NOT NULL,
+	`provider` text NOT NULL,
+	`platform` text NOT NULL,
+	`token_ciphertext` text,
+	`token_hash` text,
+	`enabled` integer DEFAULT true NOT NULL,
+	`app_version` text,
+	`last_seen_at` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	`deleted_at` integer
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `push_devices_installation_live` ON `push_devices` (`tenant_id`,`user_id`,`provider`,`installation_id`) WHERE deleted_at IS NULL;--> statement-breakpoint
+CREATE INDEX `push_devices_token_hash` ON `push_devices` (`token_hash`);--> statement-breakpoint
+CREATE INDEX `push_devices_user` ON `push_devices` (`user_id`);

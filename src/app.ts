@@ -1,6 +1,10 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
 import { authRoutes } from "./auth/routes";
+import { billingRoutes } from "./billing/routes";
+import { devicesRoutes } from "./devices/routes";
+import { tenantsRoutes } from "./tenants/routes";
+import { usersRoutes } from "./users/routes";
 import { devRoutes } from "./dev/routes";
 import type { AppEnv } from "./http/context";
 import { notFound, onError } from "./http/error-handler";
@@ -26,6 +30,10 @@ export function buildApp() {
 
   app.route(API_PREFIX, systemRoutes);
   app.route(API_PREFIX, authRoutes);
+  app.route(API_PREFIX, usersRoutes);
+  app.route(API_PREFIX, tenantsRoutes);
+  app.route(API_PREFIX, billingRoutes);
+  app.route(API_PREFIX, devicesRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

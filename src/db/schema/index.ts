@@ -5,3 +5,5 @@ export * from "./sessions";
 export * from "./auth-secrets";
 export * from "./outbox";
 export * from "./device-policies";
+export * from "./billing";
+export * from "./notifications";

@@ -1,0 +1,3 @@
+import { createArea } from "../http/area";
+
+export const tenantsRoutes = createArea();

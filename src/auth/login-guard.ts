@@ -36,8 +36,8 @@ export function isLocked(rows: { lockedUntil: number | null }[], now: number): b
 
 /**
  * Counts one failure on every key with an atomic upsert and reports whether this attempt is past
- * a limit. Counting happens after the password check, so concurrent attempts each get a distinct
- * count: of 100 simultaneous wrong passwords, exactly those numbered 6 and up answer 423.
+ * a limit. Each attempt gets a distinct count, so of 100 simultaneous wrong passwords exactly
+ * those numbered 6 and up answer 423, and attempts refused by an active lock are counted too.
  */
 export async function recordFailure(ctx: ServiceContext, keys: LoginGuardKeys): Promise<{ locked: boolean }> {
   const now = ctx.clock.now();
@@ -51,9 +51,11 @@ export async function recordFailure(ctx: ServiceContext, keys: LoginGuardKeys): 
         target: loginFailures.key,
         set: {
           failures: sql`CASE WHEN ${loginFailures.windowStartedAt} <= ${windowStart} THEN 1 ELSE ${loginFailures.failures} + 1 END`,
+          // An active lock is not extended by attempts made during it: it ends 15 minutes after it began.
           lockedUntil: sql`CASE
+            WHEN ${loginFailures.lockedUntil} > ${now} THEN ${loginFailures.lockedUntil}
             WHEN (CASE WHEN ${loginFailures.windowStartedAt} <= ${windowStart} THEN 1 ELSE ${loginFailures.failures} + 1 END) >= ${limit}
-              THEN max(coalesce(${loginFailures.lockedUntil}, 0), ${lockedUntil})
+              THEN ${lockedUntil}
             ELSE ${loginFailures.lockedUntil} END`,
           windowStartedAt: sql`CASE WHEN ${loginFailures.windowStartedAt} <= ${windowStart} THEN ${now} ELSE ${loginFailures.windowStartedAt} END`,
         },

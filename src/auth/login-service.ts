@@ -28,7 +28,10 @@ export async function login(ctx: ServiceContext, input: { body: z.infer<typeof L
   const now = ctx.clock.now();
 
   const [locks, candidates] = await ctx.db.batch([lockQuery(ctx, keys), accountQuery(ctx, subdomain, body.email)]);
-  if (isLocked(locks, now)) throw TOO_MANY_ATTEMPTS();
+  if (isLocked(locks, now)) {
+    await recordFailure(ctx, keys);
+    throw TOO_MANY_ATTEMPTS();
+  }
 
   const account = candidates[0];
   const check = await verifyPassword(body.password, account?.passwordHash ?? DUMMY_PASSWORD_HASH, ctx.config.passwordPepper);

@@ -198,29 +198,21 @@ export async function resendVerification(ctx: ServiceContext, input: { email: st
     },
     meta: { token },
   });
-  const issued = sql`EXISTS (SELECT 1 FROM email_verification_tokens WHERE id = ${tokenId})`;
-  const [insertResult] = await ctx.db.batch([
-    ctx.db.run(sql`
-      INSERT INTO email_verification_tokens (id, tenant_id, user_id, token_hash, expires_at, created_at)
-      SELECT ${tokenId}, ${account.tenantId}, ${account.userId}, ${await sha256Hex(token)}, ${expiresAt}, ${now}
-      WHERE NOT EXISTS (
-        SELECT 1 FROM email_verification_tokens WHERE user_id = ${account.userId} AND created_at > ${now - RESEND_COOLDOWN_MS}
-      )`),
-    ctx.db
-      .update(emailVerificationTokens)
-      .set({ invalidatedAt: now })
-      .where(
-        and(
-          eq(emailVerificationTokens.userId, account.userId),
-          ne(emailVerificationTokens.id, tokenId),
-          isNull(emailVerificationTokens.usedAt),
-          isNull(emailVerificationTokens.invalidatedAt),
-          issued,
-        ),
-      ),
+  // Conditional statements (INSERT … SELECT … WHERE NOT EXISTS) have no drizzle builder: raw D1, still one batch.
+  const [insertResult] = await ctx.env.DB.batch([
+    ctx.env.DB.prepare(
+      `INSERT INTO email_verification_tokens (id, tenant_id, user_id, token_hash, expires_at, created_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6
+       WHERE NOT EXISTS (SELECT 1 FROM email_verification_tokens WHERE user_id = ?3 AND created_at > ?7)`,
+    ).bind(tokenId, account.tenantId, account.userId, await sha256Hex(token), expiresAt, now, now - RESEND_COOLDOWN_MS),
+    ctx.env.DB.prepare(
+      `UPDATE email_verification_tokens SET invalidated_at = ?3
+       WHERE user_id = ?1 AND id <> ?2 AND used_at IS NULL AND invalidated_at IS NULL
+         AND EXISTS (SELECT 1 FROM email_verification_tokens WHERE id = ?2)`,
+    ).bind(account.userId, tokenId, now),
   ]);
   // Inside the cooldown nothing was issued; the answer stays the same.
-  if (insertResult.meta.changes !== 1) return { message: NEUTRAL_RESEND_MESSAGE };
+  if (insertResult?.meta.changes !== 1) return { message: NEUTRAL_RESEND_MESSAGE };
   await email.insert;
   await enqueueEmails(ctx, [email.id]);
   return { message: NEUTRAL_RESEND_MESSAGE };

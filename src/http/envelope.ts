@@ -28,10 +28,10 @@ export const ErrorBody = z
   .openapi("Error");
 
 /** OpenAPI response entries for the listed failures: `{ 400: "invalid_params", 404: ["user_not_found"] }`. */
-export function errorResponses(errors: Partial<Record<400 | 401 | 403 | 404 | 409 | 415 | 422 | 423 | 503, string | string[]>>) {
+export function errorResponses(errors: Partial<Record<400 | 401 | 403 | 404 | 409 | 415 | 422 | 423 | 503, string | readonly string[]>>) {
   const out: Record<string, { description: string; content: { "application/json": { schema: typeof ErrorBody } } }> = {};
   for (const [status, codes] of Object.entries(errors)) {
-    const list = Array.isArray(codes) ? codes : [codes];
+    const list: readonly string[] = typeof codes === "string" ? [codes] : (codes ?? []);
     out[status] = { description: list.map((code) => `\`${code}\``).join(", "), content: { "application/json": { schema: ErrorBody } } };
   }
   return out;

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { setClockForTests } from "../../src/lib/clock";
+import { createSchool, createUser, login } from "../helpers/factories";
+import { api } from "../helpers/http";
+import { emailsTo } from "../helpers/outbox";
+
+async function requestCode(email: string, subdomain: string) {
+  const res = await api("/auth/forgot-password", { body: { email, subdomain } });
+  expect(res.status).toBe(200);
+  const [latest] = await emailsTo(email);
+  return latest!.metaJson.code as string;
+}
+
+const reset = (email: string, subdomain: string, code: string, password = "brand-new-pass") =>
+  api("/auth/reset-password", { body: { email, subdomain, code, new_password: password } });
+
+const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+
+describe("POST /auth/forgot-password", () => {
+  it("issues a 6-digit code and answers with a message", async () => {
+    const school = await createSchool();
+    const user = await createUser(school.id);
+    const res = await api("/auth/forgot-password", { body: { email: user.email, subdomain: school.subdomain } });
+    expect(res.body).toEqual({ success: true, data: { message: expect.any(String) } });
+    const [email] = await emailsTo(user.email);
+    expect(email!.kind).toBe("password_reset");
+    expect(email!.metaJson.code).toMatch(/^\d{6}$/);
+  });
+
+  it("404 for an email without an account in that school; 400 validation error for bad input", async () => {
+    const school = await createSchool();
+    const user = await createUser(school.id);
+    const other = await createSchool();
+    const missing = await api("/auth/forgot-password", { body: { email: user.email, subdomain: other.subdomain } });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe("no account with this email and school");
+    expect((await api("/auth/forgot-password", { body: { email: user.email } })).body.error).toBe("no account with this email and school");
+    for (const body of [{ email: "bad" }, { email: user.email, subdomain: "not valid!" }, {}]) {
+      const res = await api("/auth/forgot-password", { body });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("validation error");
+    }
+  });
+});
+
+describe("POST /auth/reset-password", () => {
+  it("sets the new password, consumes the code and revokes existing sessions", async () => {
+    const school = await createSchool();
+    const user = await createUser(school.id);
+    const session = await login(user, { subdomain: school.subdomain });
+    const code = await requestCode(user.email, school.subdomain);
+    const res = await reset(user.email, school.subdomain, code);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: { message: expect.any(String) } });
+    expect((await api("/auth/me", { token: session.token, tenant: school.subdomain })).status).toBe(401);
+    expect((await api("/auth/login", { body: { email: user.email, password: "brand-new-pass", subdomain: school.subdomain } })).status).toBe(200);
+    const reused = await reset(user.email, school.subdomain, code);
+    expect(reused.status).toBe(400);
+    expect(reused.body.error).toBe("invalid or expired confirmation code");
+  });
+
+  it("resets the superadmin's password with an empty subdomain", async () => {
+    const superadmin = await createUser(null, { role: "superadmin" });
+    const code = await requestCode(superadmin.email, "");
+    expect((await reset(superadmin.email, "", code)).status).toBe(200);
+  });
+
+  it("blocks the code after 5 wrong attempts: 423 even for the right code", async () => {
+    const school = await createSchool();
+    const user = await createUser(school.id);
+    const code = await requestCode(user.email, school.subdomain);
+    for (let i = 0; i < 5; i++) {
+      const res = await reset(user.email, school.subdomain, wrongCode(code));
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("invalid or expired confirmation code");
+    }
+    const blocked = await reset(user.email, school.subdomain, code);
+    expect(blocked.status).toBe(423);
+    expect(blocked.body.error).toBe("too many attempts, request a new code");
+  });
+
+  it("counts concurrent wrong attempts atomically", async () => {
+    const school = await createSchool();
+    const user = await createUser(school.id);
+    const code = await requestCode(user.email, school.subdomain);
+    const results = await Promise.all(Array.from({ length: 12 }, () => reset(user.email, school.subdomain, wrongCode(code))));
+    expect(results.filter((res) => res.status === 400)).toHaveLength(5);
+    expect(results.filter((res) => res.status === 423)).toHaveLength(7);
+    expect((await reset(user.email, school.subdomain, code)).status).toBe(423);
+  });
+
+  it("rejects an expired code and a code replaced by a newer request", async () => {
+    const school = await createSchool();
+    const user = await createUser(school.id);
+    const first = await requestCode(user.email, school.subdomain);
+    const second = await requestCode(user.email, school.subdomain);
+    if (first !== second) expect((await reset(user.email, school.subdomain, first)).body.error).toBe("invalid or expired confirmation code");
+    const later = Date.now() + 16 * 60_000;
+    setClockForTests({ now: () => later });
+    const expired = await reset(user.email, school.subdomain, second);
+    expect(expired.status).toBe(400);
+    expect(expired.body.error).toBe("invalid or expired confirmation code");
+  });
+
+  it("400 validation error for a malformed code or a short password", async () => {
+    const school = await createSchool();
+    const user = await createUser(school.id);
+    for (const [code, password] of [["12345", "long-enough-1"], ["12a456", "long-enough-1"], ["123456", "short"]] as const) {
+      const res = await reset(user.email, school.subdomain, code, password);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("validation error");
+    }
+  });
+});

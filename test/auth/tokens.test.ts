@@ -1,0 +1,97 @@
+import { env } from "cloudflare:test";
+import { SignJWT } from "jose";
+import { describe, expect, it } from "vitest";
+import { app } from "../../src/app";
+import { decodeJwtPart } from "../helpers/auth";
+import { createSchool, createUser, login } from "../helpers/factories";
+import { api } from "../helpers/http";
+
+const secretOf = (kid: string) => {
+  const entry = env.JWT_SECRETS.split(",").find((item) => item.startsWith(`${kid}:`))!;
+  return new TextEncoder().encode(entry.slice(kid.length + 1));
+};
+
+async function sign(claims: Record<string, unknown>, options: { kid?: string; secret?: Uint8Array; expiresIn?: number } = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ jti: crypto.randomUUID(), ...claims })
+    .setProtectedHeader({ alg: "HS256", kid: options.kid ?? "test1" })
+    .setIssuedAt(now)
+    .setExpirationTime(now + (options.expiresIn ?? 600))
+    .sign(options.secret ?? secretOf(options.kid ?? "test1"));
+}
+
+async function member() {
+  const school = await createSchool();
+  const user = await createUser(school.id, { role: "admin" });
+  const session = await login(user, { subdomain: school.subdomain });
+  return { school, user, session };
+}
+
+describe("access tokens", () => {
+  it("carries exactly the spec's claims, signed by the newest key", async () => {
+    const { school, user, session } = await member();
+    expect(decodeJwtPart(session.token, 0)).toEqual({ alg: "HS256", kid: "test2", typ: "JWT" });
+    const claims = decodeJwtPart(session.token, 1);
+    expect(Object.keys(claims).sort()).toEqual(["exp", "iat", "jti", "role", "sid", "tenant_id", "user_id"]);
+    expect(claims).toMatchObject({ user_id: user.id, tenant_id: school.id, role: "admin", sid: session.session_id });
+  });
+
+  it("accepts a token signed with a retired but listed key", async () => {
+    const { school, user, session } = await member();
+    const token = await sign({ user_id: user.id, tenant_id: school.id, role: "admin", sid: session.session_id }, { kid: "test1" });
+    expect((await api("/auth/me", { token, tenant: school.subdomain })).status).toBe(200);
+  });
+
+  it("rejects an unlisted kid, alg none, a bad signature and an expired token with 401", async () => {
+    const { school, user, session } = await member();
+    const claims = { user_id: user.id, tenant_id: school.id, role: "admin", sid: session.session_id };
+    const unlisted = await sign(claims, { kid: "old0", secret: new TextEncoder().encode("x".repeat(40)) });
+    const wrongSecret = await sign(claims, { kid: "test1", secret: new TextEncoder().encode("y".repeat(40)) });
+    const expired = await sign(claims, { expiresIn: -10 });
+    const encode = (value: object) => btoa(JSON.stringify(value)).replaceAll("=", "").replaceAll("+", "-").replaceAll("/", "_");
+    const none = `${encode({ alg: "none", typ: "JWT" })}.${encode({ ...claims, jti: "x", exp: Math.floor(Date.now() / 1000) + 600 })}.`;
+    for (const token of [unlisted, wrongSecret, expired, none, "not-a-jwt"]) {
+      const res = await api("/auth/me", { token, tenant: school.subdomain });
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe("unauthorized");
+    }
+    expect((await api("/auth/me")).status).toBe(401);
+    expect((await api("/auth/me", { headers: { authorization: "Basic abc" } })).status).toBe(401);
+  });
+
+  it("rejects a school token sent with another school's header (401)", async () => {
+    const { session } = await member();
+    const other = await createSchool();
+    const res = await api("/auth/me", { token: session.token, tenant: other.subdomain });
+    expect(res.status).toBe(401);
+  });
+
+  it("rejects a token whose user was deactivated, deleted, or whose school was deleted", async () => {
+    const cases = ["UPDATE users SET is_active = 0 WHERE id = ?", "UPDATE users SET deleted_at = 1 WHERE id = ?", "UPDATE tenants SET deleted_at = 1 WHERE id = ?"];
+    for (const statement of cases) {
+      const { school, user, session } = await member();
+      await env.DB.prepare(statement).bind(statement.includes("tenants") ? school.id : user.id).run();
+      expect((await api("/auth/me", { token: session.token, tenant: school.subdomain })).status).toBe(401);
+    }
+  });
+
+  describe("legacy tokens without sid", () => {
+    const call = (token: string, subdomain: string, mode: string, issuedBefore = "") =>
+      app.request(
+        "https://api.lms.localhost/api/v1/auth/me",
+        { headers: { authorization: `Bearer ${token}`, "x-tenant-subdomain": subdomain } },
+        { ...env, LEGACY_TOKEN_MODE: mode, LEGACY_TOKENS_ISSUED_BEFORE: issuedBefore },
+      );
+
+    it("deny refuses them, allow accepts them, existing_only accepts only those issued before the cutoff", async () => {
+      const { school, user } = await member();
+      const token = await sign({ user_id: user.id, tenant_id: school.id, role: "admin" });
+      expect((await call(token, school.subdomain, "deny")).status).toBe(401);
+      expect((await call(token, school.subdomain, "allow")).status).toBe(200);
+      const future = new Date(Date.now() + 60_000).toISOString();
+      const past = new Date(Date.now() - 60_000).toISOString();
+      expect((await call(token, school.subdomain, "existing_only", future)).status).toBe(200);
+      expect((await call(token, school.subdomain, "existing_only", past)).status).toBe(401);
+    });
+  });
+});

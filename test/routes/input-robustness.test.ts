@@ -1,0 +1,71 @@
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { routeRegistry } from "../../src/http/route";
+import { castFor, concretePath, passingRole, type Cast } from "../helpers/routes";
+
+type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };
+
+/** Values of the wrong type (and oversize strings) for every property of a body schema. */
+function hostileBodies(schema: JsonSchema | undefined): unknown[] {
+  const properties = schema?.properties ?? {};
+  const names = Object.keys(properties);
+  const huge = "x".repeat(100_000);
+  const bodies: unknown[] = [[], "text", 42, null, { unexpected: true }];
+  if (names.length > 0) {
+    bodies.push(Object.fromEntries(names.map((name) => [name, 12345])));
+    bodies.push(Object.fromEntries(names.map((name) => [name, huge])));
+    bodies.push(Object.fromEntries(names.map((name) => [name, { nested: [1, 2, 3] }])));
+    bodies.push(Object.fromEntries(names.map((name) => [name, [huge]])));
+    bodies.push(Object.fromEntries(names.map((name) => [name, true])));
+    bodies.push(Object.fromEntries(names.map((name) => [name, -1])));
+  }
+  return bodies;
+}
+
+async function send(path: string, method: string, cast: Cast, route: (typeof routeRegistry)[number], body: string | undefined, contentType = "application/json") {
+  const headers: Record<string, string> = {};
+  if (route.gate.kind !== "public") headers.authorization = `Bearer ${cast.tokens[passingRole(route)]}`;
+  if (route.family === "tenant" || route.path.startsWith("/api/v1/auth/me")) headers["x-tenant-subdomain"] = cast.subdomain;
+  if (body !== undefined) headers["content-type"] = contentType;
+  const res = await SELF.fetch(`https://api.lms.localhost${path}`, { method, headers, body });
+  const text = await res.text();
+  return { status: res.status, text };
+}
+
+/**
+ * Every registered route, called by a caller who passes its gate, with malformed JSON, wrong
+ * types, oversize strings, a wrong content type and non-uuid ids: a 4xx, never a 500.
+ */
+describe("input robustness of every route", () => {
+  it("never answers 5xx to hostile input", async () => {
+    const cast = await castFor();
+    const docResponse = await SELF.fetch("https://api.lms.localhost/api/v1/openapi.json");
+    expect(docResponse.status, "the OpenAPI document must generate (see test/system/openapi.test.ts)").toBe(200);
+    const spec = (await docResponse.json()) as {
+      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+    };
+    const failures: string[] = [];
+    for (const route of routeRegistry) {
+      const openApiPath = route.path.replace("/api/v1", "").replaceAll(/:(\w+)/g, "{$1}");
+      const operation = spec.paths[openApiPath]?.[route.method.toLowerCase()];
+      const bodySchema = operation?.requestBody?.content?.["application/json"]?.schema;
+      const paths = [`/api/v1${concretePath(route)}`];
+      if (route.path.includes(":")) {
+        for (const bad of ["not-a-uuid", "1", "%27%3B--", "0190a6c2-1111-7000-8000-00000000000Z"]) paths.push(`/api/v1${concretePath(route, bad)}`);
+      }
+      const attempts: [string, string | undefined, string?][] = [];
+      for (const path of paths) attempts.push([path, undefined]);
+      if (route.method !== "GET" && route.method !== "DELETE") {
+        const path = paths[0]!;
+        attempts.push([path, "{not json"], [path, "", "application/json"], [path, "a=1", "application/x-www-form-urlencoded"], [path, "<xml/>", "text/xml"]);
+        for (const body of hostileBodies(bodySchema)) attempts.push([path, JSON.stringify(body)]);
+      }
+      if (route.method === "GET") attempts.push([`${paths[0]}?page=-1&limit=abc&offset=x&q=${"y".repeat(5000)}`, undefined]);
+      for (const [path, body, contentType] of attempts) {
+        const res = await send(path, route.method, cast, route, body, contentType);
+        if (res.status >= 500) failures.push(`${route.method} ${path.slice(0, 120)} body=${(body ?? "").slice(0, 60)} → ${res.status} ${res.text.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});

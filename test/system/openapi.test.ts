@@ -1,0 +1,54 @@
+import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+import { describe, expect, it } from "vitest";
+import { app } from "../../src/app";
+import { routeRegistry } from "../../src/http/route";
+import { api } from "../helpers/http";
+
+describe("OpenAPI and system routes", () => {
+  it("documents every route: each one's schemas generate on their own", () => {
+    const failures: string[] = [];
+    for (const definition of app.openAPIRegistry.definitions) {
+      try {
+        new OpenApiGeneratorV31([definition]).generateDocument({ openapi: "3.1.0", info: { title: "check", version: "1" } });
+      } catch (err) {
+        const route = (definition as { route?: { method: string; path: string } }).route;
+        failures.push(`${route?.method ?? definition.type} ${route?.path ?? ""}: ${JSON.stringify((err as { data?: unknown }).data ?? String(err))}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("serves the OpenAPI 3.1 document listing every declared route", async () => {
+    const res = await api("/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe("3.1.0");
+    for (const route of routeRegistry) {
+      const path = route.path.replaceAll(/:(\w+)/g, "{$1}");
+      expect(res.body.paths[path]?.[route.method.toLowerCase()], `${route.method} ${path}`).toBeDefined();
+    }
+  });
+
+  it("serves the reference page and the health route", async () => {
+    const docs = await api("/docs");
+    expect(docs.status).toBe(200);
+    expect(docs.body).toContain("/api/v1/openapi.json");
+    expect((await api("/health")).body).toEqual({ success: true, data: { status: "ok" } });
+  });
+
+  it("answers unknown routes with 404 in the failure envelope and echoes a sane X-Request-Id", async () => {
+    const res = await api("/no/such/route", { headers: { "x-request-id": "client-req-12345" } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: "not_found", message: expect.any(String), request_id: "client-req-12345" });
+    expect(res.headers.get("x-request-id")).toBe("client-req-12345");
+    const hostile = await api("/health", { headers: { "x-request-id": "bad id with spaces" } });
+    expect(hostile.headers.get("x-request-id")).not.toBe("bad id with spaces");
+  });
+
+  it("allows CORS with credentials for school subdomains and configured origins only", async () => {
+    const allowed = await api("/health", { method: "OPTIONS", headers: { origin: "https://demo.lms.localhost", "access-control-request-method": "GET" } });
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://demo.lms.localhost");
+    expect(allowed.headers.get("access-control-allow-credentials")).toBe("true");
+    const denied = await api("/health", { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "GET" } });
+    expect(denied.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});

@@ -1,5 +1,5 @@
 import { jwtVerify, SignJWT, type JWTHeaderParameters, type JWTPayload } from "jose";
-import type { Config } from "../env";
+import type { Config, JwtKey } from "../env";
 import type { Role } from "../http/context";
 import { uuidv7 } from "../lib/ids";
 
@@ -19,6 +19,18 @@ export interface IssuedToken {
   expiresAt: number;
 }
 
+const cryptoKeys = new WeakMap<JwtKey, Promise<CryptoKey>>();
+
+/** Imported once per key per isolate: importKey on every request would cost more than the HMAC. */
+function cryptoKey(key: JwtKey): Promise<CryptoKey> {
+  let imported = cryptoKeys.get(key);
+  if (!imported) {
+    imported = crypto.subtle.importKey("raw", key.secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    cryptoKeys.set(key, imported);
+  }
+  return imported;
+}
+
 export async function signAccessToken(
   config: Config,
   claims: { user_id: string; tenant_id: string | null; role: Role; sid?: string },
@@ -31,7 +43,7 @@ export async function signAccessToken(
     .setProtectedHeader({ alg: "HS256", kid: signingKey.kid, typ: "JWT" })
     .setIssuedAt(iat)
     .setExpirationTime(exp)
-    .sign(signingKey.secret);
+    .sign(await cryptoKey(signingKey));
   return { token, expiresAt: exp * 1000 };
 }
 
@@ -43,7 +55,7 @@ export async function verifyAccessToken(config: Config, token: string, now: numb
       (header: JWTHeaderParameters) => {
         const key = config.jwtKeys.find((candidate) => candidate.kid === header.kid);
         if (!key) throw new Error("unknown kid");
-        return key.secret;
+        return cryptoKey(key);
       },
       { algorithms: ["HS256"], currentDate: new Date(now) },
     );

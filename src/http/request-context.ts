@@ -4,7 +4,7 @@ import * as schema from "../db/schema";
 import { getConfig, type Env } from "../env";
 import { currentClock } from "../lib/clock";
 import { uuidv7 } from "../lib/ids";
-import type { AppEnv, ServiceContext } from "./context";
+import type { AppEnv, Db, ServiceContext } from "./context";
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
 
@@ -20,6 +20,18 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
   };
 }
 
+const databases = new WeakMap<D1Database, Db>();
+
+/** One drizzle instance per D1 binding (per isolate), not per request. */
+function database(binding: D1Database): Db {
+  let db = databases.get(binding);
+  if (!db) {
+    db = drizzle(binding, { schema });
+    databases.set(binding, db);
+  }
+  return db;
+}
+
 export function serviceContext(env: Env, requestId: string = uuidv7()): ServiceContext {
-  return { db: drizzle(env.DB, { schema }), env, config: getConfig(env), clock: currentClock(), requestId };
+  return { db: database(env.DB), env, config: getConfig(env), clock: currentClock(), requestId };
 }

@@ -1,6 +1,205 @@
+import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { emailOutbox } from "../src/db/schema";
 import type { Env, OutboxMessage } from "../src/env";
+import type { ServiceContext } from "../src/http/context";
+import { serviceContext } from "../src/http/request-context";
+import { mailProvider } from "./providers";
+import type { FetchFn, MailProvider, SendResult } from "./providers/types";
 
-/** Delivers outbox emails. Filled in by the outbox work: providers, leases, idempotency, retries. */
-export async function handleOutboxBatch(batch: MessageBatch<OutboxMessage>, _env: Env): Promise<void> {
+/** wrangler.toml: the queue the outbox consumer dead-letters into; its batches arrive here too. */
+export const OUTBOX_DLQ = "lms-outbox-dlq";
+/** Sends per row; on the last failure the row is marked `failed` so the sweep stops re-enqueuing it. */
+export const MAX_SEND_ATTEMPTS = 5;
+/** Longer than a provider call can take (the Resend client times out after 10 s). */
+export const LEASE_MS = 60_000;
+const BACKOFF_BASE_SECONDS = 60;
+const BACKOFF_CAP_SECONDS = 900;
+
+/** 60 s, 120 s, 240 s, 480 s, then 15 min at most. */
+export function backoffSeconds(attempts: number): number {
+  return Math.min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** Math.max(0, attempts - 1));
+}
+
+export interface OutboxDeps {
+  fetch: FetchFn;
+}
+
+const defaultDeps: OutboxDeps = { fetch: (input, init) => fetch(input, init) };
+
+type OutboxRow = typeof emailOutbox.$inferSelect;
+
+/**
+ * Delivers outbox emails. The row, not the message, is the source of truth: a message only says
+ * "look at row X", so redeliveries, sweep re-enqueues and concurrent consumers all meet at the
+ * row's conditional claim, and a row that is `sent` is never sent again.
+ */
+export async function handleOutboxBatch(batch: MessageBatch<OutboxMessage>, env: Env, deps: OutboxDeps = defaultDeps): Promise<void> {
+  const ctx = serviceContext(env);
+  if (batch.queue === OUTBOX_DLQ) return handleDeadLetters(ctx, batch);
+
+  const provider = mailProvider(ctx.config, deps.fetch);
+  // One at a time: providers rate-limit per account, and a batch is at most 10 messages.
+  for (const message of batch.messages) {
+    try {
+      await deliver(ctx, provider, message);
+    } catch (err) {
+      // Infrastructure trouble (D1): let the queue retry; after max_retries it dead-letters.
+      log("error", "outbox delivery crashed", { outbox_id: outboxIdOf(message.body), message_attempts: message.attempts, error: String(err) });
+      message.retry();
+    }
+  }
+}
+
+async function deliver(ctx: ServiceContext, provider: MailProvider, message: Message<OutboxMessage>): Promise<void> {
+  const outboxId = outboxIdOf(message.body);
+  if (!outboxId) {
+    log("warn", "outbox message without an outbox id dropped", { message_id: message.id });
+    message.ack();
+    return;
+  }
+
+  const row = await claim(ctx, outboxId);
+  if (!row) return settleUnclaimed(ctx, message, outboxId);
+
+  const result: SendResult =
+    row.textBody === null || row.htmlBody === null
+      ? { ok: false, retryable: false, error: "outbox row has no body" }
+      : await provider.send({
+          id: row.id,
+          to: row.toEmail,
+          from: ctx.config.mailFrom,
+          kind: row.kind,
+          subject: row.subject,
+          text: row.textBody,
+          html: row.htmlBody,
+        });
+
+  if (result.ok) {
+    await markSent(ctx, row, result.providerMessageId);
+    log("info", "email sent", { outbox_id: row.id, kind: row.kind, provider: provider.name, attempts: row.attempts });
+    message.ack();
+    return;
+  }
+  if (!result.retryable || row.attempts >= MAX_SEND_ATTEMPTS) {
+    const error = result.retryable ? `gave up after ${row.attempts} attempts: ${result.error}` : result.error;
+    await markFailed(ctx, row, error);
+    message.ack();
+    return;
+  }
+  const delaySeconds = Math.max(backoffSeconds(row.attempts), result.retryAfterSeconds ?? 0);
+  await scheduleRetry(ctx, row, result.error, delaySeconds);
+  log("warn", "email send failed; retrying", { outbox_id: row.id, kind: row.kind, provider: provider.name, attempts: row.attempts, delay_seconds: delaySeconds, error: result.error });
+  message.retry({ delaySeconds });
+}
+
+/** Takes the row for LEASE_MS if it is pending and nobody holds it; the changed-row count decides, not a prior read. */
+async function claim(ctx: ServiceContext, outboxId: string): Promise<OutboxRow | undefined> {
+  const now = ctx.clock.now();
+  const [row] = await ctx.db
+    .update(emailOutbox)
+    .set({ leaseUntil: now + LEASE_MS, attempts: sql`${emailOutbox.attempts} + 1` })
+    .where(and(eq(emailOutbox.id, outboxId), eq(emailOutbox.status, "pending"), leaseFree(now)))
+    .returning();
+  return row;
+}
+
+function leaseFree(now: number) {
+  return or(isNull(emailOutbox.leaseUntil), lte(emailOutbox.leaseUntil, now));
+}
+
+/** Not claimed: already settled (ack, so a redelivered message sends once) or leased elsewhere (come back when the lease ends). */
+async function settleUnclaimed(ctx: ServiceContext, message: Message<OutboxMessage>, outboxId: string): Promise<void> {
+  const [row] = await ctx.db
+    .select({ status: emailOutbox.status, leaseUntil: emailOutbox.leaseUntil })
+    .from(emailOutbox)
+    .where(eq(emailOutbox.id, outboxId))
+    .limit(1);
+  if (!row || row.status !== "pending") {
+    if (!row) log("warn", "outbox row not found", { outbox_id: outboxId });
+    message.ack();
+    return;
+  }
+  const remainingMs = (row.leaseUntil ?? 0) - ctx.clock.now();
+  message.retry({ delaySeconds: Math.max(1, Math.ceil(remainingMs / 1000)) });
+}
+
+async function markSent(ctx: ServiceContext, row: OutboxRow, providerMessageId: string | null): Promise<void> {
+  await ctx.db
+    .update(emailOutbox)
+    .set({
+      status: "sent",
+      providerMessageId,
+      sentAt: ctx.clock.now(),
+      leaseUntil: null,
+      // The bodies and meta hold one-time secrets (verification token, reset code); once the email
+      // is out they only widen what a database leak exposes. The dev mailbox needs them, so it keeps them.
+      ...(ctx.config.devMailbox ? {} : { textBody: null, htmlBody: null, meta: null }),
+    })
+    .where(eq(emailOutbox.id, row.id));
+}
+
+/**
+ * Terminal: the sweep ignores `failed` rows. Bodies stay so an operator can set the row back to
+ * `pending` once the cause (say, a missing API key) is fixed; the secrets in them expire anyway.
+ */
+async function markFailed(ctx: ServiceContext, row: OutboxRow, error: string): Promise<void> {
+  await ctx.db.update(emailOutbox).set({ status: "failed", lastError: error, leaseUntil: null }).where(eq(emailOutbox.id, row.id));
+  log("error", "email delivery failed", { outbox_id: row.id, kind: row.kind, attempts: row.attempts, error });
+}
+
+/**
+ * The lease turns into "not before the retry is due", so neither the sweep nor a duplicate message
+ * sends ahead of the backoff. A second of slack keeps the delayed message itself from bouncing.
+ */
+async function scheduleRetry(ctx: ServiceContext, row: OutboxRow, error: string, delaySeconds: number): Promise<void> {
+  const notBefore = ctx.clock.now() + delaySeconds * 1000 - 1000;
+  await ctx.db.update(emailOutbox).set({ lastError: error, leaseUntil: notBefore }).where(eq(emailOutbox.id, row.id));
+}
+
+/**
+ * Messages the queue gave up on (max_retries exhausted, usually because handling kept crashing).
+ * Their rows become `failed` unless they were settled meanwhile or a live lease shows another
+ * delivery is on them.
+ */
+async function handleDeadLetters(ctx: ServiceContext, batch: MessageBatch<OutboxMessage>): Promise<void> {
+  const ids = [...new Set(batch.messages.map((message) => outboxIdOf(message.body)).filter((id): id is string => id !== null))];
+  const now = ctx.clock.now();
+  const marked =
+    ids.length === 0
+      ? []
+      : await ctx.db
+          .update(emailOutbox)
+          .set({
+            status: "failed",
+            leaseUntil: null,
+            lastError: sql`'dead-lettered: queue retries exhausted' || coalesce('; last error: ' || ${emailOutbox.lastError}, '')`,
+          })
+          .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.status, "pending"), leaseFree(now)))
+          .returning({ id: emailOutbox.id });
+  const markedIds = new Set(marked.map((row) => row.id));
+  for (const message of batch.messages) {
+    const outboxId = outboxIdOf(message.body);
+    log("error", "email dead-lettered", {
+      queue: batch.queue,
+      message_id: message.id,
+      outbox_id: outboxId,
+      message_attempts: message.attempts,
+      marked_failed: outboxId !== null && markedIds.has(outboxId),
+    });
+  }
   batch.ackAll();
+}
+
+function outboxIdOf(body: unknown): string | null {
+  if (typeof body !== "object" || body === null) return null;
+  const { kind, outbox_id } = body as Partial<OutboxMessage>;
+  return kind === "email" && typeof outbox_id === "string" && outbox_id.length > 0 ? outbox_id : null;
+}
+
+/** Structured lines only; never the body or meta of an email (they carry secrets). */
+function log(level: "info" | "warn" | "error", msg: string, fields: Record<string, unknown>): void {
+  const line = JSON.stringify({ level, msg, ...fields });
+  if (level === "error") console.error(line);
+  else if (level === "warn") console.warn(line);
+  else console.log(line);
 }

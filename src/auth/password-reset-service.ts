@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { passwordResetCodes, sessions, tenants, users } from "../db/schema";
 import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
+import { loginUrl } from "../email/links";
 import { enqueueEmails, queueEmail } from "../email/outbox";
 import type { Locale } from "../env";
 import type { ServiceContext } from "../http/context";
@@ -35,7 +36,7 @@ function accountFilter(subdomain: string, email: string) {
  */
 export async function requestPasswordReset(ctx: ServiceContext, input: { email: string; subdomain: string; locale: Locale }) {
   const [account] = await ctx.db
-    .select({ id: users.id, tenantId: users.tenantId, firstName: users.firstName, schoolTitle: tenants.title })
+    .select({ id: users.id, tenantId: users.tenantId, role: users.role, firstName: users.firstName, schoolTitle: tenants.title, subdomain: tenants.subdomain })
     .from(users)
     .leftJoin(tenants, and(eq(tenants.id, users.tenantId), isNull(tenants.deletedAt)))
     .where(accountFilter(input.subdomain, input.email))
@@ -51,7 +52,13 @@ export async function requestPasswordReset(ctx: ServiceContext, input: { email: 
     to: input.email,
     kind: "password_reset",
     locale: input.locale,
-    variables: { schoolTitle: account.schoolTitle, firstName: account.firstName, code, validMinutes: RESET_CODE_TTL_MS / MINUTE_MS },
+    variables: {
+      schoolTitle: account.schoolTitle,
+      firstName: account.firstName,
+      code,
+      validMinutes: RESET_CODE_TTL_MS / MINUTE_MS,
+      loginUrl: loginUrl(ctx, account),
+    },
     meta: { code },
   });
   await ctx.db.batch([

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, lte, or } from "drizzle-orm";
 import { emailOutbox } from "../db/schema";
 import { enqueueEmails } from "../email/outbox";
 import type { ServiceContext } from "../http/context";
@@ -7,23 +7,34 @@ import { MINUTE_MS } from "../lib/clock";
 const SWEEP_AFTER_MS = 2 * MINUTE_MS;
 const SWEEP_BATCH = 100;
 
-/** Re-enqueues outbox rows still pending a while after they were written (a lost queue send, a crash). */
+/**
+ * Re-enqueues outbox rows still pending a while after they were written (a lost queue send, a
+ * crash). Only `pending` rows whose lease has run out: `sent` and `failed` are final, and a live
+ * lease means a consumer holds the row or a retry is already scheduled. The equality on status
+ * plus the range on created_at walk the (status, created_at) index, oldest first.
+ */
 export async function sweepOutbox(ctx: ServiceContext): Promise<number> {
-  const cutoff = ctx.clock.now() - SWEEP_AFTER_MS;
-  const stuck = await ctx.db
-    .select({ id: emailOutbox.id })
-    .from(emailOutbox)
-    .where(
-      and(
-        eq(emailOutbox.status, "pending"),
-        lt(emailOutbox.createdAt, cutoff),
-        or(isNull(emailOutbox.leaseUntil), lt(emailOutbox.leaseUntil, ctx.clock.now())),
-      ),
-    )
-    .limit(SWEEP_BATCH);
+  const stuck = await stuckOutboxRows(ctx);
   await enqueueEmails(
     ctx,
     stuck.map((row) => row.id),
   );
   return stuck.length;
+}
+
+/** The sweep's query, exported so a test can check its plan uses the status index. */
+export function stuckOutboxRows(ctx: ServiceContext) {
+  const now = ctx.clock.now();
+  return ctx.db
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    .where(
+      and(
+        eq(emailOutbox.status, "pending"),
+        lt(emailOutbox.createdAt, now - SWEEP_AFTER_MS),
+        or(isNull(emailOutbox.leaseUntil), lte(emailOutbox.leaseUntil, now)),
+      ),
+    )
+    .orderBy(asc(emailOutbox.createdAt))
+    .limit(SWEEP_BATCH);
 }

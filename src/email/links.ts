@@ -1,0 +1,11 @@
+import { mainDomainUrl, schoolUrl } from "../auth/registration-service";
+import type { ServiceContext } from "../http/context";
+import type { Role } from "../http/context";
+
+/**
+ * Where a user signs in, as emails link it (spec, POST /t/users): students on their school's
+ * subdomain; admins, curators and the superadmin on the main domain.
+ */
+export function loginUrl(ctx: ServiceContext, account: { role: Role; subdomain: string | null }): string {
+  return account.role === "student" && account.subdomain ? schoolUrl(ctx, account.subdomain, "/login") : mainDomainUrl(ctx, "/login");
+}

@@ -1,0 +1,35 @@
+/**
+ * `npm run dev [-- wrangler dev args]`: local secrets, migrations and demo data, then `wrangler dev`.
+ * Works on a fresh clone after `npm install`; every step before `wrangler dev` is non-interactive.
+ */
+import { constants } from "node:os";
+import { seed, printDemoLogins } from "./seed.mjs";
+import { applyMigrations, ensureDevVars, flagValue, runMain, spawnWrangler } from "./lib/project.mjs";
+
+async function main() {
+  const passThrough = process.argv.slice(2);
+  if (ensureDevVars()) console.log("Created .dev.vars from .dev.vars.example (local-only secrets).");
+
+  // Keep the D1 steps on the same storage `wrangler dev` will open.
+  const target = { remote: false, persistTo: flagValue(passThrough, "--persist-to") };
+  await applyMigrations(target);
+  await seed(target);
+
+  const port = flagValue(passThrough, "--port") ?? "8787";
+  printDemoLogins(`http://localhost:${port}`);
+
+  const child = spawnWrangler(["dev", ...passThrough], { interactive: true, stdio: "inherit" });
+  // Stay alive until wrangler has shut down, so the prompt does not come back while it still prints.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+  // `npm run` wraps this script in `sh -c`, which dies on SIGTERM without passing it on; when the
+  // parent is gone, stop wrangler instead of leaving a server running without its terminal.
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && child.kill("SIGTERM"), 1_000).unref();
+  child.on("error", (err) => {
+    console.error(err);
+    process.exit(1);
+  });
+  child.on("exit", (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
+}
+
+runMain(main);

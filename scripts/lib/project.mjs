@@ -1,0 +1,144 @@
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const DEV_VARS = path.join(ROOT, ".dev.vars");
+const DEV_VARS_EXAMPLE = path.join(ROOT, ".dev.vars.example");
+const BIN = path.join(ROOT, "node_modules", ".bin");
+const WRANGLER = path.join(BIN, process.platform === "win32" ? "wrangler.cmd" : "wrangler");
+
+/** Copies .dev.vars.example to .dev.vars when absent; returns true when it did. */
+export function ensureDevVars() {
+  if (existsSync(DEV_VARS)) return false;
+  copyFileSync(DEV_VARS_EXAMPLE, DEV_VARS);
+  return true;
+}
+
+/** The `KEY = "value"` lines of a .dev.vars file (dotenv subset: comments, quotes, \n escapes in double quotes). */
+export function parseDevVars(text) {
+  const vars = {};
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (!line || line.startsWith("#")) continue;
+    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!match) continue;
+    const [, key, rest] = match;
+    vars[key] = unquote(rest);
+  }
+  return vars;
+}
+
+function unquote(raw) {
+  const quote = raw[0];
+  if (quote === '"' || quote === "'" || quote === "`") {
+    const end = raw.indexOf(quote, 1);
+    const inner = end === -1 ? raw.slice(1) : raw.slice(1, end);
+    return quote === '"' ? inner.replaceAll("\\n", "\n") : inner;
+  }
+  return raw.replace(/\s+#.*$/, "").trim();
+}
+
+export function readDevVars() {
+  return parseDevVars(readFileSync(DEV_VARS, "utf8"));
+}
+
+/**
+ * The pepper the target Worker hashes with: the local one comes from .dev.vars (what `wrangler dev`
+ * loads); a deployed one is a secret nobody can read back, so it must be handed in by env var.
+ */
+export function passwordPepper(target) {
+  if (target.remote) {
+    const pepper = process.env.PASSWORD_PEPPER;
+    if (!pepper) throw new CliError("--remote needs the deployed PASSWORD_PEPPER in the PASSWORD_PEPPER environment variable");
+    return pepper;
+  }
+  ensureDevVars();
+  const pepper = readDevVars().PASSWORD_PEPPER;
+  if (!pepper) throw new CliError(".dev.vars has no PASSWORD_PEPPER (compare with .dev.vars.example)");
+  return pepper;
+}
+
+/** A failure whose message says everything the user needs: printed without a stack trace. */
+export class CliError extends Error {}
+
+/** node_modules/.bin first, so wrangler's `#!/usr/bin/env node` finds the project's Node 22 even outside `npm run`. */
+function toolEnv(extra = {}) {
+  const pathKey = Object.keys(process.env).find((key) => key.toUpperCase() === "PATH") ?? "PATH";
+  const pathValue = [BIN, path.dirname(process.execPath), process.env[pathKey] ?? ""].join(path.delimiter);
+  return { ...process.env, [pathKey]: pathValue, ...extra };
+}
+
+/** Spawns the project's own wrangler. `interactive: false` makes every prompt take its default answer. */
+export function spawnWrangler(args, { interactive = false, stdio = "inherit", detached = false } = {}) {
+  const env = toolEnv(interactive ? {} : { CI: "true" });
+  // Node refuses to spawn a .cmd shim without a shell (Windows only).
+  return spawn(WRANGLER, args, { cwd: ROOT, env, stdio, detached, shell: process.platform === "win32" });
+}
+
+/** Runs wrangler to completion; output is shown live, or captured and shown only on failure with `quiet`. */
+export function runWrangler(args, { quiet = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawnWrangler(args, { stdio: quiet ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"] });
+    let output = "";
+    child.stdout?.on("data", (chunk) => (output += chunk));
+    child.stderr?.on("data", (chunk) => (output += chunk));
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      if (code === 0) return resolve(output);
+      if (quiet) process.stderr.write(output);
+      reject(Object.assign(new Error(`wrangler ${args.slice(0, 3).join(" ")} failed (${signal ?? `exit ${code}`})`), { output }));
+    });
+  });
+}
+
+/** Where D1 commands go: `{ remote: true }` or the local state (optionally a --persist-to directory). */
+export function d1TargetFlags(target) {
+  if (target.remote) return ["--remote"];
+  return target.persistTo ? ["--local", "--persist-to", target.persistTo] : ["--local"];
+}
+
+export function applyMigrations(target) {
+  return runWrangler(["d1", "migrations", "apply", "DB", ...d1TargetFlags(target)]);
+}
+
+/**
+ * Executes SQL through a temporary file, in one `wrangler d1 execute --file` call. Returns the
+ * per-statement results when wrangler reports them (local D1 does), else null.
+ */
+export async function executeSql(sql, target) {
+  const dir = await mkdtemp(path.join(tmpdir(), "lms-sql-"));
+  const file = path.join(dir, "statements.sql");
+  try {
+    await writeFile(file, sql, "utf8");
+    const output = await runWrangler(["d1", "execute", "DB", ...d1TargetFlags(target), "--yes", "--json", "--file", file], { quiet: true });
+    try {
+      const parsed = JSON.parse(output);
+      return Array.isArray(parsed) ? parsed : null;
+    } catch {
+      return null;
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Value of `--name value` or `--name=value` in a raw argument list. */
+export function flagValue(args, name) {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === name) return args[i + 1];
+    if (args[i].startsWith(`${name}=`)) return args[i].slice(name.length + 1);
+  }
+  return undefined;
+}
+
+/** Runs an async CLI entry point; exit code 1 on failure. */
+export function runMain(main) {
+  main().catch((err) => {
+    console.error(err instanceof CliError ? `error: ${err.message}` : err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,219 @@
+/**
+ * Idempotent demo data for local development (`npm run seed`, also run by `npm run dev`).
+ *
+ * Every row has a fixed id and is written with an upsert that restores only what the demo logins
+ * depend on, so a second run changes nothing and a drifted demo (school suspended, password reset,
+ * curator moved) is put back. Later areas append a section function to `sections`.
+ */
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { applyMigrations, CliError, executeSql, passwordPepper, runMain } from "./lib/project.mjs";
+import { hashPassword } from "./lib/password.mjs";
+import { upsert } from "./lib/sql.mjs";
+
+const DAY_MS = 86_400_000;
+
+/** Fixed UUIDv7-shaped ids (timestamp 2025-01-01), recognisable in logs and stable across runs. */
+const id = (n) => `01941f29-7c00-7000-8000-${n.toString(16).padStart(12, "0")}`;
+
+export const DEMO_PASSWORD = "demo12345";
+
+export const DEMO = {
+  subdomain: "demo",
+  tenantId: id(0x001),
+  admin: { id: id(0x101), email: "admin@demo.test", firstName: "Ada", lastName: "Admin" },
+  restrictedCurator: { id: id(0x201), permissionsId: id(0x501), email: "curator.restricted@demo.test", firstName: "Rita", lastName: "Restricted" },
+  curator: { id: id(0x202), permissionsId: id(0x502), email: "curator@demo.test", firstName: "Paul", lastName: "Privileged" },
+  students: [
+    { id: id(0x301), email: "student1@demo.test", firstName: "Sara", lastName: "Student" },
+    { id: id(0x302), email: "student2@demo.test", firstName: "Timur", lastName: "Student" },
+    { id: id(0x303), email: "student3@demo.test", firstName: "Lola", lastName: "Student" },
+    { id: id(0x304), email: "student4@demo.test", firstName: "Omar", lastName: "Student" },
+  ],
+  groupId: id(0x401),
+};
+
+const ALL_PERMISSIONS = [
+  "can_manage_courses",
+  "can_manage_students",
+  "can_manage_groups",
+  "can_view_analytics",
+  "can_manage_exams",
+  "can_manage_notifications",
+];
+
+/** The demo school: active and paid; its expiry is pushed out again once it is under 30 days away. */
+function school({ now }) {
+  const t = '"tenants"';
+  const renewBefore = now + 30 * DAY_MS;
+  return [
+    upsert(
+      "tenants",
+      {
+        id: DEMO.tenantId,
+        title: "Demo School",
+        slug: DEMO.subdomain,
+        subdomain: DEMO.subdomain,
+        status: "active",
+        plan_state: "paid",
+        expires_at: now + 365 * DAY_MS,
+        suspended_manually: false,
+        suspended_at: null,
+        suspend_reason: null,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      },
+      {
+        restore: ["subdomain", "status", "plan_state", "expires_at", "suspended_manually", "suspended_at", "suspend_reason", "deleted_at"],
+        touch: "updated_at",
+        expressions: {
+          expires_at: `CASE WHEN ${t}."expires_at" IS NULL OR ${t}."expires_at" < ${renewBefore} THEN excluded."expires_at" ELSE ${t}."expires_at" END`,
+        },
+      },
+    ),
+  ];
+}
+
+/** The admin, a restricted curator (manage_students only), a privileged curator (all six) and four students. */
+async function people({ now, pepper }) {
+  const student3 = DEMO.students[2];
+  const accounts = [
+    { ...DEMO.admin, role: "admin" },
+    { ...DEMO.restrictedCurator, role: "curator", permissions: ["can_manage_students"] },
+    { ...DEMO.curator, role: "curator", permissions: ALL_PERMISSIONS },
+    ...DEMO.students.map((s) => ({ ...s, role: "student", individualCuratorId: s === student3 ? DEMO.restrictedCurator.id : null })),
+  ];
+  const statements = [];
+  for (const account of accounts) {
+    // A salt derived from the id keeps the hash identical between runs, so re-seeding is a no-op.
+    const passwordHash = await hashPassword(DEMO_PASSWORD, pepper, { saltSeed: `lms-demo-seed:${account.id}` });
+    statements.push(
+      upsert(
+        "users",
+        {
+          id: account.id,
+          tenant_id: DEMO.tenantId,
+          email: account.email,
+          password_hash: passwordHash,
+          first_name: account.firstName,
+          last_name: account.lastName,
+          role: account.role,
+          is_active: true,
+          email_verified_at: now,
+          individual_curator_id: account.individualCuratorId ?? null,
+          created_at: now,
+          updated_at: now,
+          deleted_at: null,
+        },
+        {
+          restore: ["tenant_id", "email", "password_hash", "role", "is_active", "individual_curator_id", "deleted_at"],
+          touch: "updated_at",
+        },
+      ),
+    );
+    if (account.permissions) {
+      const flags = Object.fromEntries(ALL_PERMISSIONS.map((p) => [p, account.permissions.includes(p)]));
+      statements.push(
+        upsert(
+          "curator_permissions",
+          { id: account.permissionsId, tenant_id: DEMO.tenantId, user_id: account.id, ...flags, created_at: now, updated_at: now },
+          { key: ["user_id"], restore: ["tenant_id", ...ALL_PERMISSIONS], touch: "updated_at" },
+        ),
+      );
+    }
+  }
+  return statements;
+}
+
+/** One group of two students, taught by the restricted curator (so its members are in that curator's scope). */
+function groups({ now }) {
+  const [first, second] = DEMO.students;
+  const membership = (student) =>
+    upsert("group_members", { tenant_id: DEMO.tenantId, group_id: DEMO.groupId, user_id: student.id, joined_at: now }, { key: ["group_id", "user_id"] });
+  return [
+    upsert(
+      "groups",
+      { id: DEMO.groupId, tenant_id: DEMO.tenantId, name: "Morning group", logo: null, created_at: now, updated_at: now, deleted_at: null },
+      { restore: ["tenant_id", "deleted_at"], touch: "updated_at" },
+    ),
+    membership(first),
+    membership(second),
+    upsert(
+      "group_curators",
+      { tenant_id: DEMO.tenantId, group_id: DEMO.groupId, curator_id: DEMO.restrictedCurator.id, created_at: now },
+      { key: ["group_id", "curator_id"] },
+    ),
+  ];
+}
+
+/** Seed sections in dependency order; each returns SQL statements (or a promise of them). Append new areas here. */
+export const sections = [school, people, groups];
+
+/** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
+export function demoLogins() {
+  const [s1, s2, s3, s4] = DEMO.students;
+  return [
+    { role: "admin", email: DEMO.admin.email, note: "" },
+    { role: "curator", email: DEMO.restrictedCurator.email, note: `restricted: only can_manage_students; "Morning group" + ${s3.email}` },
+    { role: "curator", email: DEMO.curator.email, note: "all six permissions" },
+    { role: "student", email: s1.email, note: `"Morning group"` },
+    { role: "student", email: s2.email, note: `"Morning group"` },
+    { role: "student", email: s3.email, note: `individual curator: ${DEMO.restrictedCurator.email}` },
+    { role: "student", email: s4.email, note: "" },
+  ].map((login) => ({ ...login, password: DEMO_PASSWORD, subdomain: DEMO.subdomain }));
+}
+
+export async function buildSeedSql({ now = Date.now(), pepper }) {
+  const context = { now, pepper };
+  const parts = [];
+  for (const section of sections) {
+    parts.push(`-- ${section.name}`, ...(await section(context)));
+  }
+  return `${parts.join("\n")}\n`;
+}
+
+/** Writes the demo rows into the local D1 (or the deployed one with `{ remote: true }`). */
+export async function seed(target = {}) {
+  const sql = await buildSeedSql({ pepper: passwordPepper(target) });
+  try {
+    await executeSql(sql, target);
+  } catch (err) {
+    if (!/UNIQUE constraint failed/.test(err.output ?? "")) throw err;
+    throw new CliError(
+      `${err.message}\nA school "${DEMO.subdomain}" or a demo email created by hand holds a name the fixed demo rows need. ` +
+        `Locally, delete .wrangler/state to start from an empty database.`,
+    );
+  }
+}
+
+export function printDemoLogins(baseUrl) {
+  const logins = demoLogins();
+  const width = Math.max(...logins.map((l) => l.email.length));
+  console.log(`\nDemo school "Demo School" (subdomain ${DEMO.subdomain}), password for every account: ${DEMO_PASSWORD}`);
+  for (const login of logins) {
+    console.log(`  ${login.role.padEnd(8)} ${login.email.padEnd(width)}  ${login.note}`.trimEnd());
+  }
+  console.log(
+    `\nSign in:  curl -s ${baseUrl}/api/v1/auth/login -H 'content-type: application/json' \\\n` +
+      `            -d '{"email":"${DEMO.admin.email}","password":"${DEMO_PASSWORD}","subdomain":"${DEMO.subdomain}"}'\n` +
+      `API reference: ${baseUrl}/api/v1/docs\n`,
+  );
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: { remote: { type: "boolean", default: false }, "persist-to": { type: "string" }, print: { type: "boolean", default: false } },
+  });
+  const target = { remote: values.remote, persistTo: values["persist-to"] };
+  if (values.print) {
+    process.stdout.write(await buildSeedSql({ pepper: passwordPepper(target) }));
+    return;
+  }
+  await applyMigrations(target);
+  await seed(target);
+  console.log(`Demo data written (${target.remote ? "remote" : "local"} D1).`);
+  printDemoLogins("http://localhost:8787");
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) runMain(main);

@@ -30,6 +30,12 @@ const ENDPOINTS = [
     path: "/api/v1/auth/me",
     headers: (session) => ({ authorization: `Bearer ${session.token}`, "x-tenant-subdomain": DEMO.subdomain }),
   },
+  {
+    name: "GET /api/v1/t/users?limit=20&q=student",
+    method: "GET",
+    path: "/api/v1/t/users?limit=20&q=student",
+    headers: (session) => ({ authorization: `Bearer ${session.token}`, "x-tenant-subdomain": DEMO.subdomain }),
+  },
 ];
 
 /** Each round sends this many requests (or stops at the time cap), with this many in flight. */

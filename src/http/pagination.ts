@@ -23,3 +23,15 @@ export function pageOffset(page: number, limit: number): number {
 
 /** A uuid path parameter; the endpoint's route declares which identifier a bad one gets. */
 export const uuidParam = z.string().regex(UUID_PATTERN, "must be a UUID").openapi({ format: "uuid" });
+
+/**
+ * A query parameter taking one or several values, comma-separated (`?role=a,b`) or repeated
+ * (`?role=a&role=b`); parsed to a de-duplicated list of the allowed values.
+ */
+export function multiValueQuery<const T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .union([z.string(), z.array(z.string())])
+    .transform((raw) => [...new Set((Array.isArray(raw) ? raw : [raw]).flatMap((part) => part.split(",")).map((part) => part.trim()).filter(Boolean))])
+    .pipe(z.array(z.enum(values)).min(1))
+    .openapi({ type: "string", description: `One or more of ${values.join(", ")}; comma-separated or repeated`, example: values[0] });
+}

@@ -1,0 +1,119 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { curatorPermissions, users } from "../db/schema";
+import type { Actor, PermissionSet, ServiceContext } from "../http/context";
+import { ApiError } from "../http/errors";
+import { iso } from "../lib/clock";
+import { uuidv7 } from "../lib/ids";
+
+/**
+ * A new curator's flags (the spec leaves them open; docs/decisions.md): least privilege, read-only
+ * analytics. An admin widens them with PUT /t/users/:id/permissions.
+ */
+export const DEFAULT_CURATOR_PERMISSIONS: PermissionSet = {
+  can_manage_courses: false,
+  can_manage_students: false,
+  can_manage_groups: false,
+  can_view_analytics: true,
+  can_manage_exams: false,
+  can_manage_notifications: false,
+};
+
+const USER_NOT_FOUND = () => new ApiError(404, "user not found", "User not found.");
+const NOT_A_CURATOR = () => new ApiError(400, "user is not a curator", "The user is not a curator.");
+
+/**
+ * Inserts the default set for a user who is (by the time the statement runs in its batch) a live
+ * curator of the school and has no set yet. Batched after the insert or role change, so it needs
+ * no read and cannot race with another writer of the same set.
+ */
+export function defaultPermissionsStatement(ctx: ServiceContext, input: { tenantId: string; userId: string; now: number }) {
+  const d = DEFAULT_CURATOR_PERMISSIONS;
+  // Raw SQL as the SELECT of a query-builder insert: drizzle cannot batch a raw statement with parameters.
+  return ctx.db
+    .insert(curatorPermissions)
+    .select(
+      sql`SELECT ${uuidv7(input.now)}, tenant_id, id, ${Number(d.can_manage_courses)}, ${Number(d.can_manage_students)}, ${Number(d.can_manage_groups)},
+        ${Number(d.can_view_analytics)}, ${Number(d.can_manage_exams)}, ${Number(d.can_manage_notifications)}, ${input.now}, ${input.now}
+      FROM users
+      WHERE id = ${input.userId} AND tenant_id = ${input.tenantId} AND role = 'curator' AND deleted_at IS NULL`,
+    )
+    .onConflictDoNothing({ target: curatorPermissions.userId });
+}
+
+export function permissionsQuery(ctx: ServiceContext, userId: string) {
+  return ctx.db.select().from(curatorPermissions).where(eq(curatorPermissions.userId, userId)).limit(1);
+}
+
+export function toPermissionsObject(row: typeof curatorPermissions.$inferSelect) {
+  return {
+    id: row.id,
+    user_id: row.userId,
+    can_manage_courses: row.canManageCourses,
+    can_manage_students: row.canManageStudents,
+    can_manage_groups: row.canManageGroups,
+    can_view_analytics: row.canViewAnalytics,
+    can_manage_exams: row.canManageExams,
+    can_manage_notifications: row.canManageNotifications,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+function targetQuery(ctx: ServiceContext, tenantId: string, userId: string) {
+  return ctx.db
+    .select({ role: users.role })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.tenantId, tenantId), isNull(users.deletedAt)))
+    .limit(1);
+}
+
+/** GET /t/users/:id/permissions */
+export async function getPermissions(ctx: ServiceContext, input: { actor: Actor; userId: string }) {
+  const tenantId = input.actor.tenant!.id;
+  const [targets, sets] = await ctx.db.batch([targetQuery(ctx, tenantId, input.userId), permissionsQuery(ctx, input.userId)]);
+  const target = targets[0];
+  if (!target) throw USER_NOT_FOUND();
+  if (target.role !== "curator") throw NOT_A_CURATOR();
+  const set = sets[0];
+  if (!set) throw new ApiError(400, "permissions not found", "This curator has no permission set.");
+  return toPermissionsObject(set);
+}
+
+/**
+ * PUT /t/users/:id/permissions: replaces all six flags, creating the set if it is missing. The
+ * upsert only fires for a live curator of the school, so a concurrent role change cannot leave
+ * a set written for a non-curator.
+ */
+export async function replacePermissions(ctx: ServiceContext, input: { actor: Actor; userId: string; flags: PermissionSet }) {
+  const tenantId = input.actor.tenant!.id;
+  const now = ctx.clock.now();
+  const f = input.flags;
+  const [, targets, sets] = await ctx.db.batch([
+    ctx.db
+      .insert(curatorPermissions)
+      .select(
+        sql`SELECT ${uuidv7(now)}, tenant_id, id, ${Number(f.can_manage_courses)}, ${Number(f.can_manage_students)}, ${Number(f.can_manage_groups)},
+          ${Number(f.can_view_analytics)}, ${Number(f.can_manage_exams)}, ${Number(f.can_manage_notifications)}, ${now}, ${now}
+        FROM users
+        WHERE id = ${input.userId} AND tenant_id = ${tenantId} AND role = 'curator' AND deleted_at IS NULL`,
+      )
+      .onConflictDoUpdate({
+        target: curatorPermissions.userId,
+        set: {
+          canManageCourses: sql`excluded.can_manage_courses`,
+          canManageStudents: sql`excluded.can_manage_students`,
+          canManageGroups: sql`excluded.can_manage_groups`,
+          canViewAnalytics: sql`excluded.can_view_analytics`,
+          canManageExams: sql`excluded.can_manage_exams`,
+          canManageNotifications: sql`excluded.can_manage_notifications`,
+          updatedAt: sql`excluded.updated_at`,
+        },
+      }),
+    targetQuery(ctx, tenantId, input.userId),
+    permissionsQuery(ctx, input.userId),
+  ]);
+  const target = targets[0];
+  if (!target) throw USER_NOT_FOUND();
+  if (target.role !== "curator") throw NOT_A_CURATOR();
+  return toPermissionsObject(sets[0]!);
+}

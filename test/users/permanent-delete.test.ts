@@ -1,0 +1,174 @@
+import { env } from "cloudflare:test";
+import { eq, getTableName } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as schema from "../../src/db/schema";
+import { uuidv7 } from "../../src/lib/ids";
+import { PERSONAL_DATA, isUserReferenceColumn, registeredColumns } from "../../src/users/personal-data";
+import { createSchool, createUser, db } from "../helpers/factories";
+import { addGroupCurator, addMember, as, createGroup, curatorWith, outboxFor, schoolWithAdmin, signedIn, unknownId, userRow } from "../helpers/users";
+
+/** Every user-reference column of the live D1 schema (all migrations applied). */
+async function userReferenceColumns() {
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+  ).all<{ name: string }>();
+  const found: { table: string; column: string }[] = [];
+  for (const { name } of tables.results) {
+    const columns = await env.DB.prepare(`PRAGMA table_info("${name.replaceAll('"', '""')}")`).all<{ name: string }>();
+    for (const column of columns.results) if (isUserReferenceColumn(column.name)) found.push({ table: name, column: column.name });
+  }
+  return found;
+}
+
+async function count(table: string, column: string, value: string) {
+  const row = await env.DB.prepare(`SELECT count(*) AS n FROM "${table}" WHERE "${column}" = ?`).bind(value).first<{ n: number }>();
+  return row!.n;
+}
+
+describe("personal-data registry", () => {
+  it("covers every table of the database with a user-reference column", async () => {
+    const registered = new Set(registeredColumns().map((entry) => `${entry.table}.${entry.column}`));
+    const live = await userReferenceColumns();
+    expect(live.length).toBeGreaterThan(0);
+    const missing = live.map((entry) => `${entry.table}.${entry.column}`).filter((key) => !registered.has(key));
+    expect(missing, "add these columns to PERSONAL_DATA in src/users/personal-data.ts").toEqual([]);
+  });
+
+  it("names only columns that exist", async () => {
+    const live = new Set((await userReferenceColumns()).map((entry) => `${entry.table}.${entry.column}`));
+    for (const entry of registeredColumns()) expect(live.has(`${entry.table}.${entry.column}`), `${entry.table}.${entry.column}`).toBe(true);
+  });
+});
+
+/** One row in every registered table pointing at `userId`, plus rows of a bystander that must survive. */
+async function seedPersonalData(tenantId: string, userId: string, bystanderId: string) {
+  const now = Date.now();
+  const group = await createGroup(tenantId);
+  await addMember(group, userId);
+  await addMember(group, bystanderId);
+  await addGroupCurator(group, userId);
+  await db().update(schema.users).set({ individualCuratorId: userId }).where(eq(schema.users.id, bystanderId));
+  const deviceId = uuidv7();
+  await db().batch([
+    db().insert(schema.authDevices).values({ id: deviceId, tenantId, userId, platform: "web", lastSeenAt: now, createdAt: now, updatedAt: now }),
+    db()
+      .insert(schema.sessions)
+      .values({ id: uuidv7(), tenantId, userId, authDeviceId: deviceId, lastActivityAt: now, idleExpiresAt: now + 1e6, expiresAt: now + 1e6, createdAt: now }),
+    db().insert(schema.deviceEvents).values({ id: uuidv7(), tenantId, userId, type: "login", createdAt: now }),
+    db().insert(schema.deviceEvents).values({ id: uuidv7(), tenantId, userId: bystanderId, actorUserId: userId, type: "device_blocked", createdAt: now }),
+    db().insert(schema.deviceLimitOverrides).values({ tenantId, userId, unlimitedDevices: true, createdAt: now, updatedAt: now }),
+    db()
+      .insert(schema.deviceLimitOverrides)
+      .values({ tenantId, userId: bystanderId, unlimitedDevices: true, createdByUserId: userId, createdAt: now, updatedAt: now }),
+    db()
+      .insert(schema.deviceReplacementTokens)
+      .values({ id: uuidv7(), tenantId, userId, tokenHash: uuidv7(), pendingDevice: {}, expiresAt: now + 1e6, createdAt: now }),
+    db().insert(schema.emailVerificationTokens).values({ id: uuidv7(), tenantId, userId, tokenHash: uuidv7(), expiresAt: now + 1e6, createdAt: now }),
+    db().insert(schema.passwordResetCodes).values({ id: uuidv7(), tenantId, userId, codeHash: "x", expiresAt: now + 1e6, createdAt: now }),
+    db()
+      .insert(schema.pushDevices)
+      .values({ id: uuidv7(), tenantId, userId, installationId: "i1", provider: "fcm", platform: "android", lastSeenAt: now, createdAt: now, updatedAt: now }),
+    db().insert(schema.notificationOutbox).values({
+      id: uuidv7(),
+      tenantId,
+      userId,
+      eventCode: "test.event",
+      category: "test",
+      title: "t",
+      body: "b",
+      data: {},
+      dedupeKey: uuidv7(),
+      createdAt: now,
+    }),
+    db().insert(schema.payments).values({
+      id: uuidv7(),
+      tenantId,
+      amountCents: 100,
+      currency: "UZS",
+      days: 30,
+      method: "cash",
+      appliedExpiresAt: now,
+      createdByUserId: userId,
+      createdAt: now,
+    }),
+  ]);
+}
+
+describe("DELETE /t/users/:id/permanent", () => {
+  it("removes the account and every personal-data row, and clears the author reference on shared rows", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const target = await createUser(school.id, { role: "curator" });
+    const bystander = await createUser(school.id, { role: "student" });
+    await seedPersonalData(school.id, target.id, bystander.id);
+    await as(admin, "/t/users", { body: { email: "leaver@example.test", password: "long-enough", first_name: "Le", last_name: "Aver", role: "student" } });
+
+    for (const entry of registeredColumns()) {
+      expect(await count(entry.table, entry.column, target.id), `${entry.table}.${entry.column} seeded`).toBeGreaterThan(0);
+    }
+
+    const res = await as(admin, `/t/users/${target.id}/permanent`, { method: "DELETE" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: { deleted: true, permanent: true } });
+
+    expect(await userRow(target.id)).toBeUndefined();
+    for (const entry of registeredColumns()) {
+      expect(await count(entry.table, entry.column, target.id), `${entry.table}.${entry.column}`).toBe(0);
+    }
+    // Shared rows stay, without the reference.
+    expect((await userRow(bystander.id))!.individualCuratorId).toBeNull();
+    expect(await count("device_events", "user_id", bystander.id)).toBe(1);
+    expect(await count("device_limit_overrides", "user_id", bystander.id)).toBe(1);
+    expect(await count("group_members", "user_id", bystander.id)).toBe(1);
+    const payments = await env.DB.prepare("SELECT count(*) AS n FROM payments WHERE tenant_id = ? AND created_by_user_id IS NULL").bind(school.id).first<{ n: number }>();
+    expect(payments!.n).toBe(1);
+
+    // Another user's personal data is untouched by the purge of this one.
+    expect(await outboxFor(school.id, "leaver@example.test")).toHaveLength(1);
+  });
+
+  it("deletes a user's queued emails with the account and can purge a soft-deleted user", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const created = await as(admin, "/t/users", {
+      body: { email: "gone@example.test", password: "long-enough", first_name: "Go", last_name: "Ne", role: "student" },
+    });
+    const id = created.body.data.id as string;
+    expect(await outboxFor(school.id, "gone@example.test")).toHaveLength(1);
+    expect((await as(admin, `/t/users/${id}`, { method: "DELETE" })).status).toBe(200);
+    const res = await as(admin, `/t/users/${id}/permanent`, { method: "DELETE" });
+    expect(res.status).toBe(200);
+    expect(await userRow(id)).toBeUndefined();
+    expect(await outboxFor(school.id, "gone@example.test")).toHaveLength(0);
+  });
+
+  it("answers 400 `user not found` for another school's or an unknown user, leaving it intact", async () => {
+    const { admin } = await schoolWithAdmin();
+    const foreign = await createUser((await createSchool()).id, { role: "student" });
+    for (const id of [foreign.id, unknownId()]) {
+      const res = await as(admin, `/t/users/${id}/permanent`, { method: "DELETE" });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("user not found");
+    }
+    expect(await userRow(foreign.id)).toBeDefined();
+  });
+
+  it("answers 400 `invalid id format`, 400 `cannot delete yourself` and 403 `forbidden`", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    expect((await as(admin, "/t/users/zzz/permanent", { method: "DELETE" })).body.error).toBe("invalid id format");
+    const self = await as(admin, `/t/users/${admin.id}/permanent`, { method: "DELETE" });
+    expect(self.status).toBe(400);
+    expect(self.body.error).toBe("cannot delete yourself");
+    expect(await userRow(admin.id)).toBeDefined();
+
+    const curator = await signedIn(school, curatorWith({ can_manage_students: true, can_manage_groups: true }));
+    const denied = await as(curator, `/t/users/${admin.id}/permanent`, { method: "DELETE" });
+    expect(denied.status).toBe(403);
+    expect(denied.body.error).toBe("forbidden");
+  });
+});
+
+describe("registry sanity", () => {
+  it("lists each table and column once", () => {
+    const keys = PERSONAL_DATA.map((entry) => `${getTableName(entry.table)}.${entry.column.name}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});

@@ -1,3 +1,233 @@
+import { z } from "@hono/zod-openapi";
+import { gates } from "../auth/gates";
 import { createArea } from "../http/area";
+import { errorResponses, ok, okResponse } from "../http/envelope";
+import { uuidParam } from "../http/pagination";
+import { defineRoute } from "../http/route";
+import * as s from "./schemas";
+import { activate, billingDossier, extend, listPayments, listTenantsBilling, suspend, unsuspend } from "./service";
+import { createTariff, deleteTariff, listTariffs, updateTariff } from "./tariff-service";
 
 export const billingRoutes = createArea();
+
+const jsonBody = <T>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
+const optionalJsonBody = <T>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: false } });
+const idParams = { params: z.object({ id: uuidParam }) };
+const security = [{ bearer: [] }];
+const TARIFF_TAGS = ["Tariffs (superadmin)"];
+const BILLING_TAGS = ["Billing (superadmin)"];
+const superadminErrors = { 401: "unauthorized", 403: "forbidden" };
+
+// ---------------------------------------------------------------------------------------------
+// Tariffs
+
+const createTariffRoute = defineRoute({
+  method: "post",
+  path: "/admin/tariffs",
+  gate: gates.superadmin,
+  errors: { body: "validation error" },
+  tags: TARIFF_TAGS,
+  summary: "Add a tariff to the catalog",
+  security,
+  request: jsonBody(s.CreateTariffBody),
+  responses: { 201: okResponse(s.Tariff), ...errorResponses({ ...superadminErrors, 400: "validation error" }) },
+});
+
+billingRoutes.openapi(createTariffRoute, async (c) => ok(c, await createTariff(c.get("services"), c.req.valid("json")), 201));
+
+const listTariffsRoute = defineRoute({
+  method: "get",
+  path: "/admin/tariffs",
+  gate: gates.superadmin,
+  errors: { query: "validation error" },
+  tags: TARIFF_TAGS,
+  summary: "The tariff catalog in display order",
+  security,
+  request: { query: s.TariffsQuery },
+  responses: { 200: okResponse(z.array(s.Tariff)), ...errorResponses({ ...superadminErrors, 400: "validation error" }) },
+});
+
+billingRoutes.openapi(listTariffsRoute, async (c) => ok(c, await listTariffs(c.get("services"), { activeOnly: c.req.valid("query").active })));
+
+const updateTariffRoute = defineRoute({
+  method: "patch",
+  path: "/admin/tariffs/{id}",
+  gate: gates.superadmin,
+  errors: { body: "validation error", param: "invalid id format" },
+  tags: TARIFF_TAGS,
+  summary: "Change a tariff (absent fields unchanged)",
+  security,
+  request: { ...idParams, ...jsonBody(s.UpdateTariffBody) },
+  responses: {
+    200: okResponse(s.Tariff),
+    ...errorResponses({ ...superadminErrors, 400: ["invalid id format", "validation error"], 404: "tariff not found" }),
+  },
+});
+
+billingRoutes.openapi(updateTariffRoute, async (c) =>
+  ok(c, await updateTariff(c.get("services"), { tariffId: c.req.valid("param").id, changes: c.req.valid("json") })),
+);
+
+const deleteTariffRoute = defineRoute({
+  method: "delete",
+  path: "/admin/tariffs/{id}",
+  gate: gates.superadmin,
+  errors: { param: "invalid id format" },
+  tags: TARIFF_TAGS,
+  summary: "Soft-delete a tariff (payments keep their snapshot)",
+  security,
+  request: idParams,
+  responses: {
+    200: okResponse(s.Deleted),
+    ...errorResponses({ ...superadminErrors, 400: "invalid id format", 404: "tariff not found" }),
+  },
+});
+
+billingRoutes.openapi(deleteTariffRoute, async (c) => ok(c, await deleteTariff(c.get("services"), { tariffId: c.req.valid("param").id })));
+
+// ---------------------------------------------------------------------------------------------
+// Billing of schools
+
+const listTenantsRoute = defineRoute({
+  method: "get",
+  path: "/admin/tenants",
+  gate: gates.superadmin,
+  tags: BILLING_TAGS,
+  summary: "Schools with their billing state",
+  security,
+  request: { query: s.TenantsBillingQuery },
+  responses: { 200: okResponse(s.BillingList), ...errorResponses({ ...superadminErrors, 400: "invalid_params" }) },
+});
+
+billingRoutes.openapi(listTenantsRoute, async (c) => ok(c, await listTenantsBilling(c.get("services"), c.req.valid("query"))));
+
+const dossierRoute = defineRoute({
+  method: "get",
+  path: "/admin/tenants/{id}",
+  gate: gates.superadmin,
+  errors: { param: "invalid id format" },
+  tags: BILLING_TAGS,
+  summary: "Billing dossier of a school",
+  security,
+  request: idParams,
+  responses: {
+    200: okResponse(s.BillingDossier),
+    ...errorResponses({ ...superadminErrors, 400: "invalid id format", 404: "tenant not found" }),
+  },
+});
+
+billingRoutes.openapi(dossierRoute, async (c) => ok(c, await billingDossier(c.get("services"), { tenantId: c.req.valid("param").id })));
+
+const paymentsRoute = defineRoute({
+  method: "get",
+  path: "/admin/tenants/{id}/payments",
+  gate: gates.superadmin,
+  errors: { param: "invalid id format" },
+  tags: BILLING_TAGS,
+  summary: "A school's payments, newest first",
+  security,
+  request: { ...idParams, query: s.PaymentsQuery },
+  responses: {
+    200: okResponse(s.PaymentsPage),
+    ...errorResponses({ ...superadminErrors, 400: ["invalid id format", "invalid_params"], 404: "tenant not found" }),
+  },
+});
+
+billingRoutes.openapi(paymentsRoute, async (c) =>
+  ok(c, await listPayments(c.get("services"), { tenantId: c.req.valid("param").id, page: c.req.valid("query") })),
+);
+
+const activateRoute = defineRoute({
+  method: "post",
+  path: "/admin/tenants/{id}/activate",
+  gate: gates.superadmin,
+  errors: { body: "invalid activation payload", param: "invalid id format" },
+  tags: BILLING_TAGS,
+  summary: "Start a paid period, by tariff × periods or free-form",
+  security,
+  request: { ...idParams, ...jsonBody(s.ActivateBody) },
+  responses: {
+    200: okResponse(s.Payment),
+    ...errorResponses({
+      ...superadminErrors,
+      400: ["invalid id format", "invalid activation payload", "tariff is inactive"],
+      404: ["tariff not found", "tenant not found"],
+    }),
+  },
+});
+
+billingRoutes.openapi(activateRoute, async (c) =>
+  ok(c, await activate(c.get("services"), { tenantId: c.req.valid("param").id, actorUserId: c.get("actor")!.userId, body: c.req.valid("json") })),
+);
+
+const extendRoute = defineRoute({
+  method: "post",
+  path: "/admin/tenants/{id}/extend",
+  gate: gates.superadmin,
+  errors: { body: "validation error", param: "invalid id format" },
+  tags: BILLING_TAGS,
+  summary: "Add days to the current period",
+  security,
+  request: { ...idParams, ...jsonBody(s.ExtendBody) },
+  responses: {
+    200: okResponse(s.Payment),
+    ...errorResponses({ ...superadminErrors, 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
+  },
+});
+
+billingRoutes.openapi(extendRoute, async (c) =>
+  ok(c, await extend(c.get("services"), { tenantId: c.req.valid("param").id, actorUserId: c.get("actor")!.userId, body: c.req.valid("json") })),
+);
+
+const suspendRoute = defineRoute({
+  method: "post",
+  path: "/admin/tenants/{id}/suspend",
+  gate: gates.superadmin,
+  errors: { body: "validation error", param: "invalid id format" },
+  tags: BILLING_TAGS,
+  summary: "Suspend a school manually (blocks /t/* including GET /t/billing/me)",
+  security,
+  request: { ...idParams, ...optionalJsonBody(s.SuspendBody) },
+  responses: {
+    200: okResponse(s.Suspended),
+    ...errorResponses({ ...superadminErrors, 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
+  },
+});
+
+billingRoutes.openapi(suspendRoute, async (c) => {
+  const body = c.req.valid("json") as z.infer<typeof s.SuspendBody> | undefined;
+  return ok(c, await suspend(c.get("services"), { tenantId: c.req.valid("param").id, reason: body?.reason }));
+});
+
+const unsuspendRoute = defineRoute({
+  method: "post",
+  path: "/admin/tenants/{id}/unsuspend",
+  gate: gates.superadmin,
+  errors: { param: "invalid id format" },
+  tags: BILLING_TAGS,
+  summary: "Lift a manual suspension",
+  security,
+  request: idParams,
+  responses: {
+    200: okResponse(s.Unsuspended),
+    ...errorResponses({ ...superadminErrors, 400: "invalid id format", 404: "tenant not found" }),
+  },
+});
+
+billingRoutes.openapi(unsuspendRoute, async (c) => ok(c, await unsuspend(c.get("services"), { tenantId: c.req.valid("param").id })));
+
+const ownBillingRoute = defineRoute({
+  method: "get",
+  path: "/t/billing/me",
+  gate: gates.admin,
+  billing: "open_unless_manual",
+  tags: ["Billing"],
+  summary: "The school's own billing dossier (open on expiry, closed by a manual suspension)",
+  security,
+  responses: {
+    200: okResponse(s.BillingDossier),
+    ...errorResponses({ 401: "unauthorized", 403: ["forbidden", "PAYMENT_REQUIRED"] }),
+  },
+});
+
+billingRoutes.openapi(ownBillingRoute, async (c) => ok(c, await billingDossier(c.get("services"), { tenantId: c.get("actor")!.tenant!.id })));

@@ -1,3 +1,124 @@
+import { z } from "@hono/zod-openapi";
+import { gates } from "../auth/gates";
 import { createArea } from "../http/area";
+import { errorResponses, ok, okResponse } from "../http/envelope";
+import { uuidParam } from "../http/pagination";
+import { defineRoute } from "../http/route";
+import * as s from "./schemas";
+import { createTenant, deleteTenant, getOwnTenant, publicBranding, updateTenant } from "./service";
 
 export const tenantsRoutes = createArea();
+
+const jsonBody = <T>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
+const idParams = { params: z.object({ id: uuidParam }) };
+const ADMIN_TAGS = ["Schools (superadmin)"];
+const superadminErrors = { 401: "unauthorized", 403: "forbidden" };
+
+const publicTenantRoute = defineRoute({
+  method: "get",
+  path: "/public/tenant",
+  gate: gates.public,
+  errors: { query: "subdomain_required" },
+  tags: ["Schools"],
+  summary: "Branding of an active school for its login page",
+  request: { query: s.PublicTenantQuery },
+  responses: {
+    200: okResponse(s.PublicBranding),
+    ...errorResponses({ 400: "subdomain_required", 404: "tenant_not_found" }),
+  },
+});
+
+tenantsRoutes.openapi(publicTenantRoute, async (c) => ok(c, await publicBranding(c.get("services"), c.req.valid("query"))));
+
+/** The spec writes this path with a trailing slash; the slashless form is accepted as an alias. */
+function createTenantRoute(path: "/admin/tenants/" | "/admin/tenants", summary: string) {
+  return defineRoute({
+    method: "post",
+    path,
+    gate: gates.superadmin,
+    errors: { body: "validation error" },
+    tags: ADMIN_TAGS,
+    summary,
+    security: [{ bearer: [] }],
+    request: jsonBody(s.CreateTenantBody),
+    responses: {
+      201: okResponse(s.Tenant),
+      ...errorResponses({ ...superadminErrors, 400: ["slug or subdomain already taken", "validation error", "tenant_header_not_allowed"] }),
+    },
+  });
+}
+
+for (const route of [
+  createTenantRoute("/admin/tenants/", "Create a school (pending, trial period)"),
+  createTenantRoute("/admin/tenants", "Create a school: the same operation without the trailing slash"),
+]) {
+  tenantsRoutes.openapi(route, async (c) => ok(c, await createTenant(c.get("services"), c.req.valid("json")), 201));
+}
+
+const updateTenantRoute = defineRoute({
+  method: "put",
+  path: "/admin/tenants/{id}",
+  gate: gates.superadmin,
+  errors: { body: "validation error", param: "invalid id format" },
+  tags: ADMIN_TAGS,
+  summary: "Update a school's title, branding, menu flags, time zone or storage quota",
+  security: [{ bearer: [] }],
+  request: { ...idParams, ...jsonBody(s.AdminUpdateTenantBody) },
+  responses: {
+    200: okResponse(s.Tenant),
+    ...errorResponses({ ...superadminErrors, 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
+  },
+});
+
+tenantsRoutes.openapi(updateTenantRoute, async (c) =>
+  ok(c, await updateTenant(c.get("services"), { tenantId: c.req.valid("param").id, changes: c.req.valid("json") })),
+);
+
+const deleteTenantRoute = defineRoute({
+  method: "delete",
+  path: "/admin/tenants/{id}",
+  gate: gates.superadmin,
+  errors: { param: "invalid id format" },
+  tags: ADMIN_TAGS,
+  summary: "Soft-delete a school: branding, login and tokens stop at once",
+  security: [{ bearer: [] }],
+  request: idParams,
+  responses: {
+    200: okResponse(s.Deleted),
+    ...errorResponses({ ...superadminErrors, 400: "invalid id format", 404: "tenant not found" }),
+  },
+});
+
+tenantsRoutes.openapi(deleteTenantRoute, async (c) => ok(c, await deleteTenant(c.get("services"), { tenantId: c.req.valid("param").id })));
+
+const ownTenantRoute = defineRoute({
+  method: "get",
+  path: "/t/tenant",
+  gate: gates.member,
+  billing: "whitelisted",
+  tags: ["Schools"],
+  summary: "The school's full record (available while billing is suspended)",
+  security: [{ bearer: [] }],
+  responses: { 200: okResponse(s.Tenant), ...errorResponses({ 401: "unauthorized" }) },
+});
+
+tenantsRoutes.openapi(ownTenantRoute, async (c) => ok(c, await getOwnTenant(c.get("services"), { tenantId: c.get("actor")!.tenant!.id })));
+
+const patchOwnTenantRoute = defineRoute({
+  method: "patch",
+  path: "/t/tenant",
+  gate: gates.admin,
+  errors: { body: "validation error" },
+  tags: ["Schools"],
+  summary: "Update the school's title, branding, menu flags or time zone",
+  security: [{ bearer: [] }],
+  request: jsonBody(s.SchoolUpdateTenantBody),
+  responses: {
+    200: okResponse(s.Tenant),
+    ...errorResponses({ 400: "validation error", 401: "unauthorized", 403: ["forbidden", "PAYMENT_REQUIRED"] }),
+  },
+});
+
+tenantsRoutes.openapi(patchOwnTenantRoute, async (c) =>
+  ok(c, await updateTenant(c.get("services"), { tenantId: c.get("actor")!.tenant!.id, changes: c.req.valid("json") })),
+);

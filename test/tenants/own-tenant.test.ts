@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { DAY_MS } from "../../src/lib/clock";
+import { tenantRow } from "../helpers/billing";
+import { createSchool, schoolWithMembers } from "../helpers/factories";
+import { api } from "../helpers/http";
+
+describe("GET /t/tenant", () => {
+  it("returns the full record of the caller's school to any member", async () => {
+    const { school, student } = await schoolWithMembers();
+    const res = await api("/t/tenant", { token: student.token, tenant: school.subdomain });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        id: school.id,
+        title: school.title,
+        slug: school.slug,
+        subdomain: school.subdomain,
+        logo: null,
+        color_scheme: "#1F6FEB",
+        hide_tests: false,
+        hide_assignments: false,
+        hide_trial_exams: false,
+        status: "active",
+        timezone: "Asia/Tashkent",
+        storage_cap_bytes: 10 * 1024 * 1024 * 1024,
+        plan_state: "paid",
+        expires_at: new Date(school.expiresAt!).toISOString(),
+        created_at: new Date(school.createdAt).toISOString(),
+        updated_at: new Date(school.updatedAt).toISOString(),
+      },
+    });
+  });
+
+  it("answers 401 without a token or for another school's header", async () => {
+    const { school, admin } = await schoolWithMembers();
+    const other = await createSchool();
+    expect((await api("/t/tenant", { tenant: school.subdomain })).status).toBe(401);
+    const foreign = await api("/t/tenant", { token: admin.token, tenant: other.subdomain });
+    expect(foreign.status).toBe(401);
+    expect(foreign.body.error).toBe("unauthorized");
+  });
+});
+
+describe("PATCH /t/tenant", () => {
+  it("lets the school admin change branding, menu flags and time zone; omitted fields are kept", async () => {
+    const { school, admin } = await schoolWithMembers();
+    const res = await api("/t/tenant", {
+      method: "PATCH",
+      token: admin.token,
+      tenant: school.subdomain,
+      body: { title: "Bright School", color_scheme: "#112233", hide_assignments: true, hide_trial_exams: true, timezone: "America/New_York" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      id: school.id,
+      title: "Bright School",
+      color_scheme: "#112233",
+      hide_tests: false,
+      hide_assignments: true,
+      hide_trial_exams: true,
+      timezone: "America/New_York",
+      slug: school.slug,
+    });
+    const row = await tenantRow(school.id);
+    expect(row.timezone).toBe("America/New_York");
+    expect(row.updatedAt).toBeGreaterThanOrEqual(school.updatedAt);
+  });
+
+  it("sets and clears the logo (null removes it)", async () => {
+    const { school, admin } = await schoolWithMembers();
+    const call = (logo: unknown) => api("/t/tenant", { method: "PATCH", token: admin.token, tenant: school.subdomain, body: { logo } });
+    expect((await call("https://cdn.example.com/x.png")).body.data.logo).toBe("https://cdn.example.com/x.png");
+    expect((await call(null)).body.data.logo).toBeNull();
+  });
+
+  it("answers 400 validation error for bad values, unknown time zones and identifier changes", async () => {
+    const { school, admin } = await schoolWithMembers();
+    const bad = [{ title: "a" }, { color_scheme: "#GGGGGG" }, { hide_tests: "yes" }, { timezone: "Not/AZone" }, { timezone: "" }, { slug: "x" }, { subdomain: "x" }];
+    for (const body of bad) {
+      const res = await api("/t/tenant", { method: "PATCH", token: admin.token, tenant: school.subdomain, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error).toBe("validation error");
+    }
+    const utc = await api("/t/tenant", { method: "PATCH", token: admin.token, tenant: school.subdomain, body: { timezone: "UTC" } });
+    expect(utc.body.data.timezone).toBe("UTC");
+  });
+
+  it("answers 403 forbidden to curators and students", async () => {
+    const { school, curator, student } = await schoolWithMembers();
+    for (const token of [curator.token, student.token]) {
+      const res = await api("/t/tenant", { method: "PATCH", token, tenant: school.subdomain, body: { title: "Hijacked" } });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe("forbidden");
+    }
+  });
+
+  it("is behind the billing gate while GET /t/tenant stays open (suspension and expiry)", async () => {
+    const cases = [
+      await schoolWithMembers({ planState: "suspended", suspendedManually: true }),
+      await schoolWithMembers({ planState: "suspended" }),
+      await schoolWithMembers({ planState: "trial", expiresAt: Date.now() - DAY_MS }),
+    ];
+    for (const { school, admin, student } of cases) {
+      const patch = await api("/t/tenant", { method: "PATCH", token: admin.token, tenant: school.subdomain, body: { title: "Still Here" } });
+      expect(patch.status).toBe(403);
+      expect(patch.body.error).toBe("PAYMENT_REQUIRED");
+      for (const token of [admin.token, student.token]) {
+        const read = await api("/t/tenant", { token, tenant: school.subdomain });
+        expect(read.status).toBe(200);
+        expect(read.body.data.plan_state).toBe("suspended");
+      }
+    }
+  });
+});

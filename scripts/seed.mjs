@@ -33,6 +33,22 @@ export const DEMO = {
   groupId: id(0x401),
 };
 
+/** A second school on a short trial, to try activation and expiry on. */
+export const TRIAL = {
+  subdomain: "trial",
+  tenantId: id(0x002),
+  admin: { id: id(0x102), email: "admin@trial.test", firstName: "Tanya", lastName: "Trial" },
+};
+
+const TARIFFS = [
+  { id: id(0x601), title: "Start", description: "Up to 50 students", price_cents: 15_000_000, duration_days: 30, is_active: true, sort_order: 10 },
+  { id: id(0x602), title: "Standard", description: null, price_cents: 35_000_000, duration_days: 30, is_active: true, sort_order: 20 },
+  { id: id(0x603), title: "Annual", description: null, price_cents: 350_000_000, duration_days: 365, is_active: true, sort_order: 30 },
+  // Inactive, to show 400 `tariff is inactive` on activation.
+  { id: id(0x604), title: "Legacy 2024", description: "No longer sold", price_cents: 10_000_000, duration_days: 30, is_active: false, sort_order: 99 },
+];
+const DEMO_PAYMENT_ID = id(0x611);
+
 const ALL_PERMISSIONS = [
   "can_manage_courses",
   "can_manage_students",
@@ -147,8 +163,69 @@ function groups({ now }) {
   ];
 }
 
+/**
+ * The tariff catalogue, the demo school's annual payment (so unsuspending it restores `paid`), and
+ * an active trial school five days from expiry with its admin.
+ */
+async function billing({ now, pepper }) {
+  const statements = TARIFFS.map((tariff) =>
+    upsert("tariffs", { ...tariff, created_at: now, updated_at: now, deleted_at: null }, { restore: ["is_active", "deleted_at"], touch: "updated_at" }),
+  );
+  statements.push(
+    `UPDATE "tenants" SET "current_tariff_id" = '${TARIFFS[2].id}' WHERE "id" = '${DEMO.tenantId}' AND "current_tariff_id" IS NULL;`,
+    `INSERT OR IGNORE INTO "payments" ("id", "tenant_id", "tariff_id", "tariff_title_snapshot", "amount_cents", "currency", "days", "method", "reference", "notes", "applied_expires_at", "created_by_user_id", "created_at")
+SELECT '${DEMO_PAYMENT_ID}', "id", '${TARIFFS[2].id}', 'Annual', 350000000, 'UZS', 365, 'cash', 'DEMO-SEED', NULL, "expires_at", NULL, ${now} FROM "tenants" WHERE "id" = '${DEMO.tenantId}';`,
+  );
+  const t = '"tenants"';
+  statements.push(
+    upsert(
+      "tenants",
+      {
+        id: TRIAL.tenantId,
+        title: "Trial Academy",
+        slug: TRIAL.subdomain,
+        subdomain: TRIAL.subdomain,
+        status: "active",
+        plan_state: "trial",
+        expires_at: now + 5 * DAY_MS,
+        suspended_manually: false,
+        timezone: "Asia/Tashkent",
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      },
+      {
+        restore: ["subdomain", "status", "expires_at", "deleted_at"],
+        touch: "updated_at",
+        expressions: {
+          expires_at: `CASE WHEN ${t}."expires_at" IS NULL OR ${t}."expires_at" < ${now + DAY_MS} THEN excluded."expires_at" ELSE ${t}."expires_at" END`,
+        },
+      },
+    ),
+    upsert(
+      "users",
+      {
+        id: TRIAL.admin.id,
+        tenant_id: TRIAL.tenantId,
+        email: TRIAL.admin.email,
+        password_hash: await hashPassword(DEMO_PASSWORD, pepper, { saltSeed: `lms-demo-seed:${TRIAL.admin.id}` }),
+        first_name: TRIAL.admin.firstName,
+        last_name: TRIAL.admin.lastName,
+        role: "admin",
+        is_active: true,
+        email_verified_at: now,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      },
+      { restore: ["tenant_id", "email", "password_hash", "role", "is_active", "deleted_at"], touch: "updated_at" },
+    ),
+  );
+  return statements;
+}
+
 /** Seed sections in dependency order; each returns SQL statements (or a promise of them). Append new areas here. */
-export const sections = [school, people, groups];
+export const sections = [school, people, groups, billing];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {
@@ -161,7 +238,10 @@ export function demoLogins() {
     { role: "student", email: s2.email, note: `"Morning group"` },
     { role: "student", email: s3.email, note: `individual curator: ${DEMO.restrictedCurator.email}` },
     { role: "student", email: s4.email, note: "" },
-  ].map((login) => ({ ...login, password: DEMO_PASSWORD, subdomain: DEMO.subdomain }));
+  ]
+    .map((login) => ({ ...login, subdomain: DEMO.subdomain }))
+    .concat([{ role: "admin", email: TRIAL.admin.email, note: `school "${TRIAL.subdomain}": trial, 5 days left`, subdomain: TRIAL.subdomain }])
+    .map((login) => ({ ...login, password: DEMO_PASSWORD }));
 }
 
 export async function buildSeedSql({ now = Date.now(), pepper }) {

@@ -1,4 +1,5 @@
 import type { Actor, TenantSummary } from "../http/context";
+import { effectivePlanState } from "../billing/state";
 import { ApiError } from "../http/errors";
 
 /**
@@ -10,7 +11,7 @@ export type BillingRule = "enforced" | "whitelisted" | "open_unless_manual";
 
 export function billingBlocked(tenant: TenantSummary, now: number): boolean {
   // The gate compares with the clock, so an ended period blocks at expires_at without waiting for the cron.
-  return tenant.planState === "suspended" || (tenant.expiresAt !== null && tenant.expiresAt <= now);
+  return effectivePlanState(tenant, now) === "suspended";
 }
 
 export function checkBilling(rule: BillingRule, actor: Actor, now: number): void {

@@ -11,9 +11,9 @@ export type PlanState = "trial" | "paid" | "suspended";
  * The plan state clients see: an ended period reads as `suspended` from the moment of
  * `expires_at`, exactly like the billing gate, so no answer depends on when the cron last ran.
  */
-export function effectivePlanState(row: { planState: PlanState; expiresAt: number | null }, now: number): PlanState {
-  // Same rule as billingBlocked (src/auth/billing-gate.ts).
-  return row.planState === "suspended" || (row.expiresAt !== null && row.expiresAt <= now) ? "suspended" : row.planState;
+export function effectivePlanState(row: { planState: string; expiresAt: number | null }, now: number): PlanState {
+  // The billing gate (src/auth/billing-gate.ts) blocks exactly when this says `suspended`.
+  return row.planState === "suspended" || (row.expiresAt !== null && row.expiresAt <= now) ? "suspended" : (row.planState as PlanState);
 }
 
 /** `effectivePlanState` as SQL, for filters over many schools. */

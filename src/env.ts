@@ -26,6 +26,7 @@ export interface Env {
   PUSH_PROVIDER?: string;
   PUSH_TOKEN_KEY?: string;
   MEDIA_UPLOAD_MODE?: string;
+  INSTALLATION_ID_REQUIRED?: string;
 
   JWT_SECRETS: string;
   PASSWORD_PEPPER: string;
@@ -62,6 +63,8 @@ export interface Config {
   resendApiUrl: string;
   defaultEmailLocale: Locale;
   devMailbox: boolean;
+  /** Rollout switch: new student sessions must name an `installation_id` (409 `installation_id_required`). */
+  installationIdRequired: boolean;
   /** Newest first: the first key signs, every key verifies. */
   jwtKeys: JwtKey[];
   passwordPepper: string;
@@ -110,6 +113,7 @@ function parseConfig(env: Env): Config {
     resendApiUrl: env.RESEND_API_URL || "https://api.resend.com/emails",
     defaultEmailLocale: env.DEFAULT_EMAIL_LOCALE === "en" ? "en" : "ru",
     devMailbox: env.DEV_MAILBOX === "true",
+    installationIdRequired: booleanVar(env.INSTALLATION_ID_REQUIRED, false, "INSTALLATION_ID_REQUIRED"),
     jwtKeys: parseJwtKeys(env.JWT_SECRETS),
     passwordPepper: requireSecret(env.PASSWORD_PEPPER, "PASSWORD_PEPPER"),
   };
@@ -120,6 +124,12 @@ function positiveInt(raw: string | undefined, fallback: number, name: string): n
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer`);
   return value;
+}
+
+function booleanVar(raw: string | undefined, fallback: boolean, name: string): boolean {
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "true" || raw === "false") return raw === "true";
+  throw new ConfigError(`${name} must be true or false`);
 }
 
 function requireSecret(raw: string | undefined, name: string): string {

@@ -1,14 +1,16 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
-import { authDevices, tenants, users } from "../db/schema";
-import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
+import { effectivePlanState } from "../billing/state";
+import { tenants, users } from "../db/schema";
+import { sealLoginDeviceToken } from "../devices/push-registration";
+import { signInDevice } from "../devices/sign-in";
 import type { Actor, Role, ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
 import { daysRemaining, isoOrNull } from "../lib/clock";
 import { clearPairStatement, isLocked, lockQuery, loginGuardKeys, recordFailure } from "./login-guard";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 import type { LoginBody } from "./schemas";
-import { startSession, type ClientInfo, type IssuedSession } from "./session-service";
+import type { ClientInfo, IssuedSession } from "./session-service";
 
 const INVALID_CREDENTIALS = () => new ApiError(400, "invalid credentials", "Invalid email or password.");
 const TOO_MANY_ATTEMPTS = () => new ApiError(423, "too many attempts, try again later", "Too many attempts, try again later.");
@@ -42,15 +44,9 @@ export async function login(ctx: ServiceContext, input: { body: z.infer<typeof L
   if (!account.isActive) throw INVALID_CREDENTIALS();
   if (account.tenantStatus === "pending") throw new ApiError(403, "email_not_verified");
 
-  const installationId = body.installation_id;
-  const [policyRows, devices] = await ctx.db.batch([
-    devicePolicyQuery(ctx, account.tenantId),
-    ctx.db
-      .select({ id: authDevices.id, blockedAt: authDevices.blockedAt })
-      .from(authDevices)
-      .where(and(eq(authDevices.userId, account.id), eq(authDevices.installationId, installationId ?? ""))),
-  ]);
-  if (installationId && devices[0]?.blockedAt) throw new ApiError(403, "device_blocked", "This device is blocked by the school.");
+  // Sealed before anything is written: a token that cannot be stored fails the login (503).
+  // The platform has no push registry, so a superadmin's device_token is not kept.
+  const push = body.device_token && account.tenantId !== null ? await sealLoginDeviceToken(ctx, body.device_token) : null;
 
   const statements = [clearPairStatement(ctx, keys)];
   if (check.needsRehash) {
@@ -58,11 +54,10 @@ export async function login(ctx: ServiceContext, input: { body: z.infer<typeof L
     statements.push(ctx.db.update(users).set({ passwordHash: rehashed }).where(eq(users.id, account.id)) as never);
   }
 
-  const session = await startSession(ctx, {
+  const session = await signInDevice(ctx, {
     user: { id: account.id, tenantId: account.tenantId, role: account.role },
-    policy: effectivePolicy(policyRows[0]),
     device: {
-      installationId,
+      installationId: body.installation_id,
       platform: client.isBrowser ? "web" : (body.device_platform ?? "web"),
       name: body.device_name,
       osName: body.os_name,
@@ -72,6 +67,7 @@ export async function login(ctx: ServiceContext, input: { body: z.infer<typeof L
       appVersion: body.app_version,
     },
     client,
+    push,
     statements,
   });
   return {
@@ -116,7 +112,7 @@ export function profileOf(actor: Actor, now: number) {
   return {
     ...base,
     tenant: {
-      plan_state: actor.tenant.planState,
+      plan_state: effectivePlanState(actor.tenant, now),
       expires_at: isoOrNull(actor.tenant.expiresAt),
       days_remaining: daysRemaining(actor.tenant.expiresAt, now, actor.tenant.timezone),
     },

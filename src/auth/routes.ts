@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createArea } from "../http/area";
@@ -7,6 +8,8 @@ import { ApiError, unauthorized } from "../http/errors";
 import { API_PREFIX, defineRoute } from "../http/route";
 import { iso } from "../lib/clock";
 import { emailLocale } from "../email/outbox";
+import { replaceDevice } from "../devices/replacement-service";
+import { deviceLimitConflictResponse, ReplaceBody as DeviceReplaceBody } from "../devices/schemas";
 import { gates } from "./gates";
 import { listSchoolsForEmail, login, profileOf } from "./login-service";
 import { requestPasswordReset, resetPassword } from "./password-reset-service";
@@ -118,7 +121,9 @@ const loginRoute = defineRoute({
       400: ["invalid credentials", "invalid_request_body"],
       403: ["email_not_verified", "device_blocked"],
       423: "too many attempts, try again later",
+      503: "device_registration_failed",
     }),
+    ...deviceLimitConflictResponse(["device_limit_reached", "installation_id_required"]),
   },
 });
 
@@ -126,6 +131,36 @@ authRoutes.openapi(loginRoute, async (c) => {
   const body = c.req.valid("json");
   const result = await login(c.get("services"), { body, client: clientInfo(c) });
   return ok(c, { ...sessionPayload(c, result, body.subdomain ?? ""), user: result.user });
+});
+
+const replaceDeviceRoute = defineRoute({
+  method: "post",
+  path: "/auth/device-limit/replace",
+  gate: gates.public,
+  tags: ["Auth"],
+  summary:
+    "Finish a login refused by the device limit: revoke one listed device and sign the new one in (409 device_limit_reached carries the devices and the token in `data`, schema DeviceLimitErrorData)",
+  request: jsonBody(DeviceReplaceBody),
+  responses: {
+    200: okResponse(s.LoginResult.extend({ revoked_device_id: z.string() })),
+    ...errorResponses({
+      400: "invalid_request_body",
+      403: ["device_self_replacement_disabled", "device_blocked"],
+      503: "device_registration_failed",
+    }),
+    ...deviceLimitConflictResponse(["invalid_device_replacement_token", "device_limit_reached"]),
+  },
+});
+
+authRoutes.openapi(replaceDeviceRoute, async (c) => {
+  const body = c.req.valid("json");
+  const result = await replaceDevice(c.get("services"), {
+    token: body.replacement_token,
+    revokeDeviceId: body.revoke_device_id,
+    subdomain: tenantSelector(c, body.tenant_subdomain),
+    client: clientInfo(c),
+  });
+  return ok(c, { ...sessionPayload(c, result, result.subdomain), user: result.user, revoked_device_id: result.revokedDeviceId });
 });
 
 const refreshRoute = defineRoute({

@@ -1,9 +1,10 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { authDevices, sessions, tenants, users } from "../db/schema";
-import { DEFAULT_DEVICE_POLICY, type DevicePolicy } from "../devices/policy";
+import { DEFAULT_DEVICE_POLICY, idleWindowMs, type DevicePolicy } from "../devices/policy";
+import { activeDeviceCountSql, batchable, sessionExistsSql } from "../devices/sql";
 import type { Role, ServiceContext } from "../http/context";
 import { ApiError, unauthorized } from "../http/errors";
-import { DAY_MS, MINUTE_MS } from "../lib/clock";
+import { DAY_MS } from "../lib/clock";
 import { randomSecret, sha256Hex } from "../lib/crypto";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { signAccessToken } from "./jwt";
@@ -50,9 +51,39 @@ function family(ctx: ServiceContext, sessionId: string) {
   return ctx.env.SESSION_FAMILY.get(ctx.env.SESSION_FAMILY.idFromName(sessionId));
 }
 
+/** Who the session admission counts against, and what else the session insert requires. */
+export interface SessionAdmission {
+  /** Enforced limit: the session is created only while fewer than this many other devices are active. */
+  enforceLimit: number | null;
+  /** Monitored limit (`monitor_only`): the login goes through and the excess is recorded. */
+  monitorLimit: number | null;
+  /** Devices last seen at or before this instant are inactive and do not count. */
+  inactiveCutoff: number;
+  /** The device a replacement login gives up: it no longer counts. */
+  excludeDeviceId?: string;
+  /** Further conditions of the session insert (an unused replacement token). */
+  conditions?: SQL[];
+}
+
+/** What follow-up statements of the login batch can refer to. */
+export interface StartedSessionRefs {
+  sessionId: string;
+  /** The id a device row gets when this login creates it. */
+  newDeviceId: string;
+  /** True once the batch's conditional session insert has landed. */
+  started: SQL;
+  /** True when the session landed on a device this batch created (first login from a new device). */
+  onNewDevice: SQL;
+}
+
 /**
- * Creates a managed session for a signed-in user: the device row (one per installation), the
- * session row and its refresh family. `statements` are extra writes committed in the same batch.
+ * Creates a managed session for a signed-in user: the session row, the device row (one per
+ * installation), the login event and the caller's follow-ups, in one D1 batch. The session
+ * insert is conditional (`INSERT … SELECT … WHERE`): not from a blocked installation, and under an
+ * enforced device limit only while fewer than `limit` other devices are active. Every other
+ * statement is conditional on that insert having landed, so a refused login leaves nothing
+ * behind, and since D1 runs batches one at a time, concurrent logins cannot overshoot the limit.
+ * Returns null when the insert was refused; the caller tells the client why.
  */
 export async function startSession(
   ctx: ServiceContext,
@@ -61,68 +92,98 @@ export async function startSession(
     policy: DevicePolicy;
     device: DeviceDescription;
     client: ClientInfo;
+    /** Unconditional writes committed in the same batch. */
     statements?: BatchItem[];
+    admission?: SessionAdmission;
+    via?: "password" | "device_replacement";
+    /** Writes that must happen only with the session (push registration, notifications…). */
+    followUps?: (refs: StartedSessionRefs) => BatchItem[];
   },
-): Promise<IssuedSession> {
+): Promise<IssuedSession | null> {
   const now = ctx.clock.now();
   const sessionId = uuidv7(now);
+  const newDeviceId = uuidv7(now);
   const secret = randomSecret(32);
   const absoluteExpiresAt = now + input.policy.sessionAbsoluteLifetimeDays * DAY_MS;
   const refreshExpiresAt = Math.min(now + ctx.config.refreshTokenTtlDays * DAY_MS, absoluteExpiresAt);
-  const { device, user } = input;
+  const { device, user, client, admission } = input;
+  const installationId = device.installationId ?? null;
 
-  const deviceValues = {
-    tenantId: user.tenantId,
-    userId: user.id,
-    installationId: device.installationId ?? null,
-    platform: device.platform,
-    name: device.name ?? null,
-    osName: device.osName ?? null,
-    osVersion: device.osVersion ?? null,
-    browserName: device.browserName ?? null,
-    browserVersion: device.browserVersion ?? null,
-    appVersion: device.appVersion ?? null,
-    lastSeenAt: now,
-    updatedAt: now,
-  };
-  const newDeviceId = uuidv7(now);
-  const deviceWrite = device.installationId
-    ? ctx.db
-        .insert(authDevices)
-        .values({ id: newDeviceId, createdAt: now, ...deviceValues })
-        .onConflictDoUpdate({
-          target: [authDevices.userId, authDevices.installationId],
-          targetWhere: sql`installation_id IS NOT NULL`,
-          set: { ...deviceValues, tenantId: sql`tenant_id`, userId: sql`user_id`, installationId: sql`installation_id` },
-        })
-        .returning({ id: authDevices.id })
-    : ctx.db.insert(authDevices).values({ id: newDeviceId, createdAt: now, ...deviceValues }).returning({ id: authDevices.id });
-
-  // The device id is whatever row the upsert landed on, so the session references it by selector.
-  const deviceIdExpression = device.installationId
-    ? sql`(SELECT id FROM auth_devices WHERE user_id = ${user.id} AND installation_id = ${device.installationId})`
+  // The device id is whatever row the installation already has, else the one this batch creates.
+  const deviceIdExpression = installationId
+    ? sql`COALESCE((SELECT id FROM auth_devices WHERE user_id = ${user.id} AND installation_id = ${installationId}), ${newDeviceId})`
     : sql`${newDeviceId}`;
-
-  await family(ctx, sessionId).start({ secretHash: await sha256Hex(secret), refreshExpiresAt, now });
-  const [deviceRows] = await ctx.db.batch([
-    deviceWrite,
-    ctx.db.insert(sessions).values({
-      id: sessionId,
-      tenantId: user.tenantId,
+  const conditions: SQL[] = [...(admission?.conditions ?? [])];
+  if (installationId) {
+    conditions.push(sql`NOT EXISTS (SELECT 1 FROM auth_devices WHERE user_id = ${user.id} AND installation_id = ${installationId} AND blocked_at IS NOT NULL)`);
+  }
+  const otherActiveDevices = (extra: { excludeDeviceId?: string } = {}) =>
+    activeDeviceCountSql({
       userId: user.id,
-      authDeviceId: deviceIdExpression as unknown as string,
-      isBrowser: input.client.isBrowser,
-      ip: input.client.ip,
-      userAgent: input.client.userAgent?.slice(0, 512) ?? null,
-      lastActivityAt: now,
-      idleExpiresAt: now + input.policy.sessionIdleTimeoutMinutes * MINUTE_MS,
-      expiresAt: absoluteExpiresAt,
-      createdAt: now,
-    }),
-    ...(input.statements ?? []),
-  ] as unknown as [typeof deviceWrite, ...BatchItem[]]);
-  const authDeviceId = deviceRows[0]!.id;
+      now,
+      inactiveCutoff: admission?.inactiveCutoff ?? 0,
+      excludeInstallationId: installationId,
+      excludeDeviceId: extra.excludeDeviceId ?? admission?.excludeDeviceId,
+    });
+  if (admission?.enforceLimit != null) conditions.push(sql`${otherActiveDevices()} < ${admission.enforceLimit}`);
 
+  const started = sessionExistsSql(sessionId);
+  const onNewDevice = sql`EXISTS (SELECT 1 FROM sessions WHERE id = ${sessionId} AND auth_device_id = ${newDeviceId})`;
+  const userAgent = client.userAgent?.slice(0, 512) ?? null;
+
+  const sessionInsert = batchable(ctx, sql`
+    INSERT INTO sessions (id, tenant_id, user_id, auth_device_id, is_browser, ip, user_agent, last_activity_at, idle_expires_at, expires_at, created_at)
+    SELECT ${sessionId}, ${user.tenantId}, ${user.id}, ${deviceIdExpression}, ${client.isBrowser ? 1 : 0}, ${client.ip}, ${userAgent},
+           ${now}, ${now + idleWindowMs(input.policy)}, ${absoluteExpiresAt}, ${now}
+    WHERE ${conditions.length > 0 ? sql.join(conditions, sql` AND `) : sql`1 = 1`}`);
+
+  const deviceUpsert = batchable(ctx, sql`
+    INSERT INTO auth_devices (id, tenant_id, user_id, installation_id, platform, name, os_name, os_version, browser_name, browser_version, app_version, last_seen_at, created_at, updated_at)
+    SELECT ${newDeviceId}, ${user.tenantId}, ${user.id}, ${installationId}, ${device.platform}, ${device.name ?? null}, ${device.osName ?? null},
+           ${device.osVersion ?? null}, ${device.browserName ?? null}, ${device.browserVersion ?? null}, ${device.appVersion ?? null}, ${now}, ${now}, ${now}
+    WHERE ${started}
+    ON CONFLICT (user_id, installation_id) WHERE installation_id IS NOT NULL DO UPDATE SET
+      platform = excluded.platform,
+      name = COALESCE(excluded.name, auth_devices.name),
+      os_name = COALESCE(excluded.os_name, auth_devices.os_name),
+      os_version = COALESCE(excluded.os_version, auth_devices.os_version),
+      browser_name = COALESCE(excluded.browser_name, auth_devices.browser_name),
+      browser_version = COALESCE(excluded.browser_version, auth_devices.browser_version),
+      app_version = COALESCE(excluded.app_version, auth_devices.app_version),
+      last_seen_at = excluded.last_seen_at,
+      updated_at = excluded.updated_at`);
+
+  const loginEvent = batchable(ctx, sql`
+    INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, session_id, type, ip, user_agent, detail, created_at)
+    SELECT ${uuidv7(now)}, s.tenant_id, s.user_id, s.auth_device_id, s.id, 'login', s.ip, s.user_agent,
+           json_object('new_device', json(CASE WHEN s.auth_device_id = ${newDeviceId} THEN 'true' ELSE 'false' END), 'via', ${input.via ?? "password"}), ${now}
+    FROM sessions s WHERE s.id = ${sessionId}`);
+
+  const statements: BatchItem[] = [sessionInsert, deviceUpsert, loginEvent];
+  if (admission?.monitorLimit != null && admission.enforceLimit == null) {
+    const others = otherActiveDevices();
+    statements.push(
+      batchable(ctx, sql`
+        INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, session_id, type, ip, user_agent, detail, created_at)
+        SELECT ${uuidv7(now)}, s.tenant_id, s.user_id, s.auth_device_id, s.id, 'device_limit_exceeded', s.ip, s.user_agent,
+               json_object('limit', ${admission.monitorLimit}, 'active_devices', ${others} + 1), ${now}
+        FROM sessions s WHERE s.id = ${sessionId} AND ${others} >= ${admission.monitorLimit}`),
+    );
+  }
+  statements.push(...(input.followUps?.({ sessionId, newDeviceId, started, onNewDevice }) ?? []), ...(input.statements ?? []));
+  const landed = ctx.db.select({ authDeviceId: sessions.authDeviceId }).from(sessions).where(eq(sessions.id, sessionId));
+
+  const results = (await ctx.db.batch([...statements, landed] as unknown as [BatchItem, ...BatchItem[]])) as unknown[];
+  const authDeviceId = (results[results.length - 1] as { authDeviceId: string }[])[0]?.authDeviceId;
+  if (!authDeviceId) return null;
+
+  try {
+    await family(ctx, sessionId).start({ secretHash: await sha256Hex(secret), refreshExpiresAt, now });
+  } catch (err) {
+    // A session without a refresh family would still count toward the device limit: end it.
+    await revokeSession(ctx, sessionId, "refresh_family_unavailable");
+    throw err;
+  }
   const access = await signAccessToken(ctx.config, { user_id: user.id, tenant_id: user.tenantId, role: user.role, sid: sessionId }, now);
   return {
     token: access.token,
@@ -152,6 +213,7 @@ async function loadLiveSession(ctx: ServiceContext, sessionId: string) {
       subdomain: tenants.subdomain,
       tenantDeletedAt: tenants.deletedAt,
       idleTimeoutMinutes: sql<number | null>`(SELECT session_idle_timeout_minutes FROM device_policies WHERE tenant_id = ${sessions.tenantId})`,
+      inactiveDeviceDays: sql<number | null>`(SELECT inactive_device_days FROM device_policies WHERE tenant_id = ${sessions.tenantId})`,
     })
     .from(sessions)
     .innerJoin(users, and(eq(users.id, sessions.userId), isNull(users.deletedAt)))
@@ -206,11 +268,17 @@ export async function refreshSession(ctx: ServiceContext, input: RefreshInput): 
     case "rotated":
       break;
   }
-  const idleMinutes = session.idleTimeoutMinutes ?? DEFAULT_DEVICE_POLICY.sessionIdleTimeoutMinutes;
-  await ctx.db
-    .update(sessions)
-    .set({ lastActivityAt: now, idleExpiresAt: now + idleMinutes * MINUTE_MS })
-    .where(and(eq(sessions.id, input.sessionId), isNull(sessions.revokedAt)));
+  const idleWindow = idleWindowMs({
+    sessionIdleTimeoutMinutes: session.idleTimeoutMinutes ?? DEFAULT_DEVICE_POLICY.sessionIdleTimeoutMinutes,
+    inactiveDeviceDays: session.inactiveDeviceDays ?? DEFAULT_DEVICE_POLICY.inactiveDeviceDays,
+  });
+  await ctx.db.batch([
+    ctx.db
+      .update(sessions)
+      .set({ lastActivityAt: now, idleExpiresAt: now + idleWindow })
+      .where(and(eq(sessions.id, input.sessionId), isNull(sessions.revokedAt))),
+    ctx.db.update(authDevices).set({ lastSeenAt: now }).where(eq(authDevices.id, session.authDeviceId)),
+  ]);
   const access = await signAccessToken(
     ctx.config,
     { user_id: session.userId, tenant_id: session.userTenantId, role: session.role, sid: input.sessionId },
@@ -245,9 +313,23 @@ export async function endSession(ctx: ServiceContext, input: RefreshInput): Prom
   await revokeSession(ctx, input.sessionId, "logout");
 }
 
-export async function revokeSession(ctx: ServiceContext, sessionId: string, reason: string): Promise<void> {
-  await ctx.db
-    .update(sessions)
-    .set({ revokedAt: ctx.clock.now(), revokeReason: reason })
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+/**
+ * Ends one session with its history entry: a `logout`, or a `session_revoked` with the reason.
+ * The event is written before the UPDATE in the same batch, conditional on the session still
+ * being open, so a repeated call records nothing twice.
+ */
+export async function revokeSession(ctx: ServiceContext, sessionId: string, reason: "logout" | "refresh_token_reuse" | "refresh_family_unavailable"): Promise<void> {
+  const now = ctx.clock.now();
+  const type = reason === "logout" ? "logout" : "session_revoked";
+  const detail = reason === "logout" ? sql`NULL` : sql`json_object('reason', ${reason}, 'sessions', 1)`;
+  await ctx.db.batch([
+    batchable(ctx, sql`
+      INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, session_id, type, detail, created_at)
+      SELECT ${uuidv7(now)}, s.tenant_id, s.user_id, s.auth_device_id, s.id, ${type}, ${detail}, ${now}
+      FROM sessions s WHERE s.id = ${sessionId} AND s.revoked_at IS NULL`),
+    ctx.db
+      .update(sessions)
+      .set({ revokedAt: now, revokeReason: reason })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt))),
+  ]);
 }

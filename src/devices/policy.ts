@@ -1,8 +1,10 @@
-import { eq } from "drizzle-orm";
-import { devicePolicies } from "../db/schema";
-import type { ServiceContext } from "../http/context";
+import { and, eq, gt, isNull, or } from "drizzle-orm";
+import { deviceLimitOverrides, devicePolicies } from "../db/schema";
+import type { Role, ServiceContext } from "../http/context";
+import { DAY_MS, MINUTE_MS } from "../lib/clock";
 
 export type DevicePolicy = Omit<typeof devicePolicies.$inferSelect, "tenantId" | "updatedAt">;
+export type DeviceLimitOverride = typeof deviceLimitOverrides.$inferSelect;
 
 /** What a school gets until its admin saves a policy (recorded in docs/decisions.md). */
 export const DEFAULT_DEVICE_POLICY: DevicePolicy = {
@@ -33,4 +35,50 @@ export function effectivePolicy(row: typeof devicePolicies.$inferSelect | undefi
   if (!row) return DEFAULT_DEVICE_POLICY;
   const { tenantId: _tenant, updatedAt: _updated, ...policy } = row;
   return policy;
+}
+
+/** A student's override while it is in force (an expired one is as good as absent). */
+export function liveOverrideQuery(ctx: ServiceContext, tenantId: string | null, userId: string, now: number) {
+  return ctx.db
+    .select()
+    .from(deviceLimitOverrides)
+    .where(
+      and(
+        eq(deviceLimitOverrides.tenantId, tenantId ?? ""),
+        eq(deviceLimitOverrides.userId, userId),
+        or(isNull(deviceLimitOverrides.expiresAt), gt(deviceLimitOverrides.expiresAt, now)),
+      ),
+    )
+    .limit(1);
+}
+
+export interface EffectiveLimit {
+  /** null: no limit. */
+  limit: number | null;
+  /** Where the limit comes from: staff roles are never limited; a live override beats the school. */
+  source: "role" | "school" | "override";
+}
+
+/**
+ * Only students are limited (spec, Authentication 3). An override with `unlimited_devices` lifts
+ * the limit; one with a number replaces it; one with neither keeps the school's number.
+ */
+export function effectiveDeviceLimit(role: Role, policy: DevicePolicy, override: DeviceLimitOverride | undefined): EffectiveLimit {
+  if (role !== "student") return { limit: null, source: "role" };
+  if (override?.unlimitedDevices) return { limit: null, source: "override" };
+  if (override && override.maxActiveDevices !== null) return { limit: override.maxActiveDevices, source: "override" };
+  return { limit: policy.maxActiveDevices, source: "school" };
+}
+
+/**
+ * A device unseen for `inactive_device_days` is inactive and stops counting toward the limit, so
+ * its sessions must not outlive that either (else the limit could be sidestepped by letting
+ * devices go quiet): the sliding idle window is the shorter of the two.
+ */
+export function idleWindowMs(policy: Pick<DevicePolicy, "sessionIdleTimeoutMinutes" | "inactiveDeviceDays">): number {
+  return Math.min(policy.sessionIdleTimeoutMinutes * MINUTE_MS, policy.inactiveDeviceDays * DAY_MS);
+}
+
+export function inactiveCutoff(policy: Pick<DevicePolicy, "inactiveDeviceDays">, now: number): number {
+  return now - policy.inactiveDeviceDays * DAY_MS;
 }

@@ -1,0 +1,49 @@
+import { sql } from "drizzle-orm";
+import type { BatchItem } from "../auth/session-service";
+import type { Actor, ServiceContext } from "../http/context";
+import { isoOrNull, MINUTE_MS } from "../lib/clock";
+import { DEFAULT_DEVICE_POLICY } from "./policy";
+import { batchable } from "./sql";
+
+/** Activity pings closer together than this do not write (the spec asks the server to rate-limit). */
+export const ACTIVITY_WRITE_INTERVAL_MS = MINUTE_MS;
+
+/**
+ * POST /t/me/session/activity: slides the current session's idle expiry forward and marks its
+ * device seen. The UPDATE is conditional on the last write being at least a minute old, so a
+ * chatty client costs one D1 write a minute; repeating is safe and answers the current state.
+ * The idle window is read from the school's policy inside the UPDATE (the shorter of the idle
+ * timeout and `inactive_device_days`, as at login).
+ */
+export async function touchSession(ctx: ServiceContext, actor: Actor) {
+  if (!actor.sessionId) return { session_id: null, extended: false, last_activity_at: null, idle_expires_at: null, expires_at: null };
+  const now = ctx.clock.now();
+  const due = now - ACTIVITY_WRITE_INTERVAL_MS;
+  const policy = (column: string, fallback: number) =>
+    sql`COALESCE((SELECT ${sql.raw(column)} FROM device_policies p WHERE p.tenant_id = sessions.tenant_id), ${fallback})`;
+  const window = sql`min(${policy("session_idle_timeout_minutes", DEFAULT_DEVICE_POLICY.sessionIdleTimeoutMinutes)} * ${MINUTE_MS},
+                         ${policy("inactive_device_days", DEFAULT_DEVICE_POLICY.inactiveDeviceDays)} * 86400000)`;
+  const results = await ctx.db.batch([
+    batchable(
+      ctx,
+      sql`UPDATE sessions SET last_activity_at = ${now}, idle_expires_at = ${now} + ${window}
+          WHERE id = ${actor.sessionId} AND revoked_at IS NULL AND idle_expires_at > ${now} AND expires_at > ${now}
+            AND last_activity_at < ${due}`,
+    ),
+    batchable(
+      ctx,
+      sql`UPDATE auth_devices SET last_seen_at = ${now}
+          WHERE id = (SELECT auth_device_id FROM sessions WHERE id = ${actor.sessionId}) AND last_seen_at < ${due}`,
+    ),
+    batchable(ctx, sql`SELECT last_activity_at, idle_expires_at, expires_at FROM sessions WHERE id = ${actor.sessionId}`),
+  ] as unknown as [BatchItem, ...BatchItem[]]);
+  const changed = (results[0] as { meta?: { changes?: number } }).meta?.changes ?? 0;
+  const row = (results[2] as { results?: { last_activity_at: number; idle_expires_at: number; expires_at: number }[] }).results?.[0];
+  return {
+    session_id: actor.sessionId,
+    extended: changed > 0,
+    last_activity_at: isoOrNull(row?.last_activity_at),
+    idle_expires_at: isoOrNull(row?.idle_expires_at),
+    expires_at: isoOrNull(row?.expires_at),
+  };
+}

@@ -1,0 +1,181 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "../auth/session-service";
+import type { Actor, ServiceContext } from "../http/context";
+import { ApiError } from "../http/errors";
+import { isoOrNull } from "../lib/clock";
+import { uuidv7 } from "../lib/ids";
+import { revocationEventsStatement, revokeSessionsStatement, type RevokeReason } from "./events";
+import { devicePolicyQuery, effectivePolicy } from "./policy";
+import { batchable, liveSessionSql } from "./sql";
+import { actingTenantId, assertFound, deviceNotFound, studentTargetQuery, userDeviceQuery, userNotFound } from "./targets";
+
+export interface Requester {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** Rows a raw UPDATE changed, from its D1 result inside a batch. */
+function changes(result: unknown): number {
+  return (result as { meta?: { changes?: number } }).meta?.changes ?? 0;
+}
+
+/**
+ * Ends live sessions with one `session_revoked` event per affected device, in one batch. The
+ * events go first and see exactly the sessions the UPDATE is about to end.
+ */
+async function revoke(
+  ctx: ServiceContext,
+  input: { tenantId: string | null; userId: string; reason: RevokeReason; scope: SQL; actorUserId: string | null; requester: Requester | null },
+) {
+  const results = await ctx.db.batch([
+    revocationEventsStatement(ctx, {
+      tenantId: input.tenantId,
+      userId: input.userId,
+      reason: input.reason,
+      scope: input.scope,
+      actorUserId: input.actorUserId,
+      ip: input.requester?.ip,
+      userAgent: input.requester?.userAgent,
+    }),
+    revokeSessionsStatement(ctx, { userId: input.userId, reason: input.reason, scope: input.scope }),
+  ]);
+  return changes(results[1]);
+}
+
+const selfManagementDisabled = () =>
+  new ApiError(403, "device_self_management_disabled", "The school does not allow students to manage their devices.");
+
+/** Self-service is a student matter (spec, Authentication 6); staff always manage their own devices. */
+async function assertSelfManagement(ctx: ServiceContext, actor: Actor) {
+  if (actor.role !== "student") return;
+  const rows = await devicePolicyQuery(ctx, actor.homeTenantId);
+  if (!effectivePolicy(rows[0]).allowSelfManagement) throw selfManagementDisabled();
+}
+
+/** POST /t/me/devices/:deviceId/revoke: signs one of the caller's devices out (the current one too). */
+export async function revokeOwnDevice(ctx: ServiceContext, actor: Actor, deviceId: string, requester: Requester) {
+  const [policyRows, device] = await ctx.db.batch([
+    devicePolicyQuery(ctx, actor.homeTenantId),
+    userDeviceQuery(ctx, actor.homeTenantId, actor.userId, deviceId),
+  ]);
+  if (actor.role === "student" && !effectivePolicy(policyRows[0]).allowSelfManagement) throw selfManagementDisabled();
+  assertFound(device, deviceNotFound);
+  const revoked = await revoke(ctx, {
+    tenantId: actor.homeTenantId,
+    userId: actor.userId,
+    reason: "self_revoke",
+    scope: sql`s.auth_device_id = ${deviceId}`,
+    actorUserId: null,
+    requester,
+  });
+  return { device_id: deviceId, revoked_sessions: revoked };
+}
+
+/** POST /t/me/sessions/revoke-others: every managed session of the caller except this one. */
+export async function revokeOtherSessions(ctx: ServiceContext, actor: Actor, requester: Requester) {
+  await assertSelfManagement(ctx, actor);
+  const revoked = await revoke(ctx, {
+    tenantId: actor.homeTenantId,
+    userId: actor.userId,
+    reason: "revoke_others",
+    scope: sql`s.id <> ${actor.sessionId ?? ""}`,
+    actorUserId: null,
+    requester,
+  });
+  return { device_id: null, revoked_sessions: revoked };
+}
+
+async function studentDevice(ctx: ServiceContext, tenantId: string, userId: string, deviceId: string) {
+  const [target, device] = await ctx.db.batch([studentTargetQuery(ctx, tenantId, userId), userDeviceQuery(ctx, tenantId, userId, deviceId)]);
+  assertFound(target, userNotFound);
+  return assertFound(device, deviceNotFound);
+}
+
+/** POST /t/users/:id/devices/:deviceId/revoke (admin). */
+export async function adminRevokeDevice(ctx: ServiceContext, actor: Actor, userId: string, deviceId: string) {
+  const tenantId = actingTenantId(actor);
+  await studentDevice(ctx, tenantId, userId, deviceId);
+  const revoked = await revoke(ctx, {
+    tenantId,
+    userId,
+    reason: "admin_revoke",
+    scope: sql`s.auth_device_id = ${deviceId}`,
+    actorUserId: actor.userId,
+    requester: null,
+  });
+  return { device_id: deviceId, revoked_sessions: revoked };
+}
+
+/** POST /t/users/:id/sessions/revoke-all (admin): every managed session of the student. */
+export async function adminRevokeAll(ctx: ServiceContext, actor: Actor, userId: string) {
+  const tenantId = actingTenantId(actor);
+  assertFound(await studentTargetQuery(ctx, tenantId, userId), userNotFound);
+  const revoked = await revoke(ctx, { tenantId, userId, reason: "admin_revoke_all", scope: sql`1 = 1`, actorUserId: actor.userId, requester: null });
+  return { device_id: null, revoked_sessions: revoked };
+}
+
+function blockState(deviceId: string, row: { blockedAt: number | null; blockReason: string | null } | undefined, revoked: number) {
+  return {
+    device_id: deviceId,
+    blocked: row?.blockedAt != null,
+    blocked_at: isoOrNull(row?.blockedAt),
+    block_reason: row?.blockReason ?? null,
+    revoked_sessions: revoked,
+  };
+}
+
+/**
+ * POST /t/users/:id/devices/:deviceId/block: bans the installation from future logins and ends its
+ * sessions in one batch. The event is conditional on the device not being blocked yet, so a
+ * repeated block changes nothing and records nothing.
+ */
+export async function blockDevice(ctx: ServiceContext, actor: Actor, userId: string, deviceId: string, reason: string | null) {
+  const tenantId = actingTenantId(actor);
+  await studentDevice(ctx, tenantId, userId, deviceId);
+  const now = ctx.clock.now();
+  const results = await ctx.db.batch([
+    batchable(
+      ctx,
+      sql`
+      INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, type, actor_user_id, detail, created_at)
+      SELECT ${uuidv7(now)}, d.tenant_id, d.user_id, d.id, 'device_blocked', ${actor.userId},
+             json_object('reason', ${reason}, 'sessions', (SELECT count(*) FROM sessions s WHERE s.auth_device_id = d.id AND ${liveSessionSql(now)})), ${now}
+      FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.blocked_at IS NULL`,
+    ),
+    batchable(
+      ctx,
+      sql`UPDATE auth_devices SET blocked_at = ${now}, block_reason = ${reason}, updated_at = ${now}
+          WHERE id = ${deviceId} AND user_id = ${userId} AND blocked_at IS NULL`,
+    ),
+    batchable(
+      ctx,
+      sql`UPDATE sessions AS s SET revoked_at = ${now}, revoke_reason = 'device_blocked'
+          WHERE s.user_id = ${userId} AND s.auth_device_id = ${deviceId} AND ${liveSessionSql(now)}`,
+    ),
+    userDeviceQuery(ctx, tenantId, userId, deviceId),
+  ] as unknown as [BatchItem, ...BatchItem[]]);
+  return blockState(deviceId, (results[3] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], changes(results[2]));
+}
+
+/** POST /t/users/:id/devices/:deviceId/unblock: lifts the ban; revoked sessions stay revoked. */
+export async function unblockDevice(ctx: ServiceContext, actor: Actor, userId: string, deviceId: string) {
+  const tenantId = actingTenantId(actor);
+  await studentDevice(ctx, tenantId, userId, deviceId);
+  const now = ctx.clock.now();
+  const results = await ctx.db.batch([
+    batchable(
+      ctx,
+      sql`
+      INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, type, actor_user_id, created_at)
+      SELECT ${uuidv7(now)}, d.tenant_id, d.user_id, d.id, 'device_unblocked', ${actor.userId}, ${now}
+      FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.blocked_at IS NOT NULL`,
+    ),
+    batchable(
+      ctx,
+      sql`UPDATE auth_devices SET blocked_at = NULL, block_reason = NULL, updated_at = ${now}
+          WHERE id = ${deviceId} AND user_id = ${userId} AND blocked_at IS NOT NULL`,
+    ),
+    userDeviceQuery(ctx, tenantId, userId, deviceId),
+  ] as unknown as [BatchItem, ...BatchItem[]]);
+  return blockState(deviceId, (results[2] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], 0);
+}

@@ -1,0 +1,142 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { openPushToken, pushTokenHash, pushTokenKeys } from "../../src/lib/push-token-crypto";
+import { createUser } from "../helpers/factories";
+import { deviceLogin, eventTypes, loginWithEnv, newInstallation, schoolWithStudent, setPolicy, signInOn } from "../helpers/devices";
+
+async function countRows(table: string, userId: string) {
+  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(userId).first<{ n: number }>();
+  return row!.n;
+}
+
+describe("INSTALLATION_ID_REQUIRED rollout switch", () => {
+  it("when on, refuses new student sessions without installation_id with 409 and records the refusal", async () => {
+    const { admin, student } = await schoolWithStudent();
+    const refused = await loginWithEnv(student, { INSTALLATION_ID_REQUIRED: "true" }, { installationId: null });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ success: false, error: "installation_id_required" });
+    expect(await countRows("sessions", student.id)).toBe(0);
+    expect((await eventTypes(student.id)).map((e) => [e.type, e.detail])).toEqual([["login_refused", { reason: "installation_id_required" }]]);
+
+    const withId = await loginWithEnv(student, { INSTALLATION_ID_REQUIRED: "true" }, { installationId: newInstallation() });
+    expect(withId.status).toBe(200);
+    // Staff are not subject to it.
+    const staff = await loginWithEnv({ ...admin, role: "admin" }, { INSTALLATION_ID_REQUIRED: "true" }, { installationId: null });
+    expect(staff.status).toBe(200);
+  });
+
+  it("is off by default: a student may sign in without installation_id", async () => {
+    const { student } = await schoolWithStudent();
+    expect((await deviceLogin(student, { installationId: null })).status).toBe(200);
+  });
+});
+
+describe("device_token at login", () => {
+  it("stores the token encrypted with a keyed hash in the push registry, never in clear", async () => {
+    const { student } = await schoolWithStudent();
+    const installationId = newInstallation();
+    const token = `fcm-token-${crypto.randomUUID()}`;
+    const s = await signInOn(student, { installationId, deviceToken: token, platform: "ios", extra: { app_version: "3.1.0" } });
+    const row = await env.DB.prepare("SELECT * FROM push_devices WHERE user_id = ?").bind(student.id).first<Record<string, unknown>>();
+    expect(row).toMatchObject({ tenant_id: student.tenantId, installation_id: installationId, provider: "fcm", platform: "ios", enabled: 1, app_version: "3.1.0", deleted_at: null });
+    expect(JSON.stringify(row)).not.toContain(token);
+    const keys = (await pushTokenKeys(env.PUSH_TOKEN_KEY))!;
+    expect(await openPushToken(keys, row!.token_ciphertext as string)).toBe(token);
+    expect(row!.token_hash).toBe(await pushTokenHash(keys, token));
+    expect(s.token).toEqual(expect.any(String));
+
+    // A rotated token on the same installation updates the binding in place.
+    await signInOn(student, { installationId, deviceToken: `${token}-rotated` });
+    const rows = await env.DB.prepare("SELECT token_ciphertext FROM push_devices WHERE user_id = ?").bind(student.id).all<{ token_ciphertext: string }>();
+    expect(rows.results).toHaveLength(1);
+    expect(await openPushToken(keys, rows.results[0]!.token_ciphertext)).toBe(`${token}-rotated`);
+  });
+
+  it("moves a token away from the installation that held it before", async () => {
+    const { student } = await schoolWithStudent();
+    const token = `fcm-token-${crypto.randomUUID()}`;
+    const first = newInstallation();
+    await signInOn(student, { installationId: first, deviceToken: token });
+    const second = newInstallation();
+    await signInOn(student, { installationId: second, deviceToken: token });
+    const rows = await env.DB.prepare("SELECT installation_id, token_hash, enabled FROM push_devices WHERE user_id = ? ORDER BY created_at")
+      .bind(student.id)
+      .all<{ installation_id: string; token_hash: string | null; enabled: number }>();
+    expect(rows.results.map((r) => [r.installation_id, r.token_hash !== null, r.enabled])).toEqual([
+      [first, false, 0],
+      [second, true, 1],
+    ]);
+  });
+
+  it("503 device_registration_failed when the key is missing or not 32 bytes, and nothing of the session is kept", async () => {
+    const { student } = await schoolWithStudent();
+    for (const key of [undefined, "", "c2hvcnQ=", "not base64 at all!"]) {
+      const res = await loginWithEnv(student, { PUSH_TOKEN_KEY: key }, { deviceToken: "fcm-token" });
+      expect({ key, status: res.status, error: res.body.error }).toEqual({ key, status: 503, error: "device_registration_failed" });
+    }
+    expect(await countRows("sessions", student.id)).toBe(0);
+    expect(await countRows("auth_devices", student.id)).toBe(0);
+    expect(await countRows("push_devices", student.id)).toBe(0);
+    // Without a device_token the same configuration signs in.
+    expect((await loginWithEnv(student, { PUSH_TOKEN_KEY: undefined })).status).toBe(200);
+  });
+});
+
+describe("notify_on_new_device", () => {
+  async function outbox(userId: string) {
+    const { results } = await env.DB.prepare("SELECT * FROM notification_outbox WHERE user_id = ? AND event_code = 'security.new_device_login'")
+      .bind(userId)
+      .all<Record<string, unknown>>();
+    return results;
+  }
+
+  it("queues one security.new_device_login push to the user's other devices on the first login from a new device", async () => {
+    const { student } = await schoolWithStudent();
+    const phoneInstallation = newInstallation();
+    await signInOn(student, { installationId: phoneInstallation, deviceToken: `tok-${crypto.randomUUID()}` });
+    expect(await outbox(student.id)).toEqual([]); // the first device has nobody to warn
+
+    const laptop = await signInOn(student, { name: "Laptop", platform: "web" });
+    const rows = await outbox(student.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      tenant_id: student.tenantId,
+      category: "security",
+      status: "pending",
+      aggregate_type: "auth_device",
+      aggregate_id: laptop.authDeviceId,
+      dedupe_key: `security.new_device_login:${laptop.authDeviceId}`,
+    });
+    expect(JSON.parse(rows[0]!.data as string)).toMatchObject({ auth_device_id: laptop.authDeviceId, device_name: "Laptop", platform: "web" });
+
+    // Signing in again on a known device is not news.
+    await signInOn(student, { installationId: phoneInstallation });
+    expect(await outbox(student.id)).toHaveLength(1);
+  });
+
+  it("queues nothing when the school turned it off", async () => {
+    const { admin, student } = await schoolWithStudent();
+    await setPolicy(admin, { notify_on_new_device: false });
+    await signInOn(student, { deviceToken: `tok-${crypto.randomUUID()}` });
+    await signInOn(student);
+    expect(await outbox(student.id)).toEqual([]);
+  });
+
+  it("queues nothing for a refused login", async () => {
+    const { admin, student } = await schoolWithStudent();
+    await setPolicy(admin, { mode: "enforce", max_active_devices: 1 });
+    await signInOn(student, { deviceToken: `tok-${crypto.randomUUID()}` });
+    expect((await deviceLogin(student)).status).toBe(409);
+    expect(await outbox(student.id)).toEqual([]);
+  });
+});
+
+describe("superadmin sign-in", () => {
+  it("is not limited and keeps no device_token (the platform has no push registry)", async () => {
+    const superadmin = await createUser(null);
+    const person = { ...superadmin, subdomain: "", tenantId: "" };
+    const res = await deviceLogin(person, { deviceToken: "tok" });
+    expect(res.status).toBe(200);
+    expect(await countRows("push_devices", superadmin.id)).toBe(0);
+  });
+});

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import { passwordResetCodes, sessions, tenants, users } from "../db/schema";
+import { passwordResetCodes, tenants, users } from "../db/schema";
+import { revokeSessionsWithEvents } from "../devices/events";
 import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
 import { loginUrl } from "../email/links";
 import { enqueueEmails, queueEmail } from "../email/outbox";
@@ -133,12 +134,7 @@ export async function resetPassword(ctx: ServiceContext, input: { email: string;
       .returning({ id: passwordResetCodes.id }),
     ctx.db.update(users).set({ passwordHash, updatedAt: now }).where(and(eq(users.id, row.userId), consumedHere)),
     ...(revokeSessions
-      ? [
-          ctx.db
-            .update(sessions)
-            .set({ revokedAt: now, revokeReason: "password_reset" })
-            .where(and(eq(sessions.userId, row.userId), isNull(sessions.revokedAt), consumedHere)),
-        ]
+      ? revokeSessionsWithEvents(ctx, { tenantId: row.tenantId, userIds: [row.userId], reason: "password_reset", scope: consumedHere })
       : []),
   ]);
   if (consumed.length === 0) throw INVALID_CODE();

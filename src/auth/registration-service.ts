@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { emailVerificationTokens, tenants, users } from "../db/schema";
 import { enqueueEmails, queueEmail } from "../email/outbox";

@@ -98,12 +98,12 @@ function refreshCredentials(c: Context<AppEnv>, body: { tenant_subdomain?: strin
     const cookie = selectedCookie(c, subdomain, body.auth_device_id);
     const parsed = parseRefreshToken(cookie.value);
     if (!parsed || parsed.sessionId !== body.session_id) throw unauthorized();
-    return { ...parsed, authDeviceId: body.auth_device_id, subdomain, cookieName: cookie.name };
+    return { ...parsed, authDeviceId: body.auth_device_id, subdomain, cookieName: cookie.name, client: clientInfo(c) };
   }
   if (!body.refresh_token) throw new ApiError(400, "refresh_token_required");
   const parsed = parseRefreshToken(body.refresh_token);
   if (!parsed || (body.session_id !== undefined && parsed.sessionId !== body.session_id)) throw unauthorized();
-  return { ...parsed, authDeviceId: body.auth_device_id, subdomain, cookieName: null };
+  return { ...parsed, authDeviceId: body.auth_device_id, subdomain, cookieName: null, client: clientInfo(c) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -238,6 +238,8 @@ export interface RefreshInput {
   secret: string;
   authDeviceId?: string;
   subdomain?: string | null;
+  /** Recorded in the security history when the call ends the session. */
+  client?: ClientInfo;
 }
 
 /**
@@ -261,7 +263,8 @@ export async function refreshSession(ctx: ServiceContext, input: RefreshInput): 
     case "stale":
       throw new ApiError(409, "stale_refresh_token");
     case "reuse":
-      await revokeSession(ctx, input.sessionId, "refresh_token_reuse");
+      // The replaying client's address goes into the history: it is the likely thief.
+      await revokeSession(ctx, input.sessionId, "refresh_token_reuse", input.client);
       throw unauthorized();
     case "invalid":
       throw unauthorized();
@@ -310,7 +313,7 @@ export async function endSession(ctx: ServiceContext, input: RefreshInput): Prom
   if (input.subdomain && input.subdomain !== (row.subdomain ?? "")) throw unauthorized();
   const generation = await family(ctx, input.sessionId).identify(await sha256Hex(input.secret));
   if (generation !== "current" && generation !== "previous") throw unauthorized();
-  await revokeSession(ctx, input.sessionId, "logout");
+  await revokeSession(ctx, input.sessionId, "logout", input.client);
 }
 
 /**
@@ -318,14 +321,20 @@ export async function endSession(ctx: ServiceContext, input: RefreshInput): Prom
  * The event is written before the UPDATE in the same batch, conditional on the session still
  * being open, so a repeated call records nothing twice.
  */
-export async function revokeSession(ctx: ServiceContext, sessionId: string, reason: "logout" | "refresh_token_reuse" | "refresh_family_unavailable"): Promise<void> {
+export async function revokeSession(
+  ctx: ServiceContext,
+  sessionId: string,
+  reason: "logout" | "refresh_token_reuse" | "refresh_family_unavailable",
+  client?: Pick<ClientInfo, "ip" | "userAgent">,
+): Promise<void> {
   const now = ctx.clock.now();
   const type = reason === "logout" ? "logout" : "session_revoked";
   const detail = reason === "logout" ? sql`NULL` : sql`json_object('reason', ${reason}, 'sessions', 1)`;
   await ctx.db.batch([
     batchable(ctx, sql`
-      INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, session_id, type, detail, created_at)
-      SELECT ${uuidv7(now)}, s.tenant_id, s.user_id, s.auth_device_id, s.id, ${type}, ${detail}, ${now}
+      INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, session_id, type, ip, user_agent, detail, created_at)
+      SELECT ${uuidv7(now)}, s.tenant_id, s.user_id, s.auth_device_id, s.id, ${type}, ${client?.ip ?? null},
+             ${client?.userAgent?.slice(0, 512) ?? null}, ${detail}, ${now}
       FROM sessions s WHERE s.id = ${sessionId} AND s.revoked_at IS NULL`),
     ctx.db
       .update(sessions)

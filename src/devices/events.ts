@@ -26,7 +26,9 @@ export type RevokeReason =
   | "device_replaced"
   | "password_reset"
   | "password_change"
-  | "refresh_token_reuse";
+  | "refresh_token_reuse"
+  | "user_deactivated"
+  | "user_deleted";
 
 export interface DeviceEventInput {
   type: DeviceEventType;
@@ -59,43 +61,56 @@ export function deviceEventInsert(ctx: ServiceContext, event: DeviceEventInput) 
 }
 
 /**
- * One `session_revoked` event per device that has live sessions matching `scope`, written BEFORE
- * the revoking UPDATE in the same batch: it sees the state the UPDATE is about to change, so an
- * event exists exactly when sessions were ended (a concurrent repeat finds nothing live).
+ * The sessions of these users of one school (alias `s`; `IS` so the platform's null school
+ * matches too). One JSON parameter, so a bulk of 100 ids stays under D1's bound-parameter cap.
  */
-export function revocationEventsStatement(
-  ctx: ServiceContext,
-  input: { tenantId: string | null; userId: string; reason: RevokeReason; scope: SQL; actorUserId?: string | null; ip?: string | null; userAgent?: string | null },
-) {
+function sessionsOf(tenantId: string | null, userIds: readonly string[]): SQL {
+  return sql`s.tenant_id IS ${tenantId} AND s.user_id IN (SELECT value FROM json_each(${JSON.stringify(userIds)}))`;
+}
+
+export interface RevocationInput {
+  tenantId: string | null;
+  userIds: readonly string[];
+  reason: RevokeReason;
+  /** Narrows which of their live sessions end (alias `s` is the sessions row); default all. */
+  scope?: SQL;
+  actorUserId?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+/**
+ * One `session_revoked` event per (user, device) with live sessions matching the scope, written
+ * BEFORE the revoking UPDATE in the same batch: it sees the state the UPDATE is about to change,
+ * so an event exists exactly when sessions were ended (a concurrent repeat finds nothing live).
+ */
+export function revocationEventsStatement(ctx: ServiceContext, input: RevocationInput) {
   const now = ctx.clock.now();
   return batchable(ctx, sql`
     INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, session_id, type, ip, user_agent, actor_user_id, detail, created_at)
-    SELECT ${uuidv7Sql(now)}, ${input.tenantId}, ${input.userId}, s.auth_device_id,
+    SELECT ${uuidv7Sql(now)}, s.tenant_id, s.user_id, s.auth_device_id,
            CASE WHEN count(*) = 1 THEN max(s.id) END, 'session_revoked', ${input.ip ?? null}, ${input.userAgent?.slice(0, 512) ?? null},
            ${input.actorUserId ?? null}, json_object('reason', ${input.reason}, 'sessions', count(*)), ${now}
     FROM sessions s
-    WHERE s.user_id = ${input.userId} AND ${liveSessionSql(now)} AND (${input.scope})
-    GROUP BY s.auth_device_id`);
+    WHERE ${sessionsOf(input.tenantId, input.userIds)} AND ${liveSessionSql(now)} AND (${input.scope ?? sql`1 = 1`})
+    GROUP BY s.user_id, s.auth_device_id`);
 }
 
-/** Ends the user's live sessions matching `scope` (alias `s` in the scope is the sessions row). */
-export function revokeSessionsStatement(ctx: ServiceContext, input: { userId: string; reason: RevokeReason; scope: SQL }) {
+/** Ends the users' live sessions matching the scope. Its D1 result's `meta.changes` counts them. */
+export function revokeSessionsStatement(ctx: ServiceContext, input: RevocationInput) {
   const now = ctx.clock.now();
   return batchable(ctx, sql`
     UPDATE sessions AS s SET revoked_at = ${now}, revoke_reason = ${input.reason}
-    WHERE s.user_id = ${input.userId} AND ${liveSessionSql(now)} AND (${input.scope})`);
+    WHERE ${sessionsOf(input.tenantId, input.userIds)} AND ${liveSessionSql(now)} AND (${input.scope ?? sql`1 = 1`})`);
 }
 
 /**
  * The two statements that end sessions with their history, in the order that keeps them honest.
- * Other areas (password change) put these into their own batch.
+ * Every path that ends sessions (device actions, password change and reset, deactivation and
+ * deletion) puts these into its own batch, so the security history misses none.
  */
-export function revokeSessionsWithEvents(
-  ctx: ServiceContext,
-  input: { tenantId: string | null; userId: string; reason: RevokeReason; scope?: SQL; actorUserId?: string | null; ip?: string | null; userAgent?: string | null },
-) {
-  const scope = input.scope ?? sql`1 = 1`;
-  return [revocationEventsStatement(ctx, { ...input, scope }), revokeSessionsStatement(ctx, { ...input, scope })] as const;
+export function revokeSessionsWithEvents(ctx: ServiceContext, input: RevocationInput) {
+  return [revocationEventsStatement(ctx, input), revokeSessionsStatement(ctx, input)] as const;
 }
 
 /** An IP address as the school's `ip_visibility` allows: hidden, masked to its network, or whole. */

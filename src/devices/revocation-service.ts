@@ -4,7 +4,7 @@ import type { Actor, ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
 import { isoOrNull } from "../lib/clock";
 import { uuidv7 } from "../lib/ids";
-import { revocationEventsStatement, revokeSessionsStatement, type RevokeReason } from "./events";
+import { revokeSessionsWithEvents, type RevokeReason } from "./events";
 import { devicePolicyQuery, effectivePolicy } from "./policy";
 import { batchable, liveSessionSql } from "./sql";
 import { actingTenantId, assertFound, deviceNotFound, studentTargetQuery, userDeviceQuery, userNotFound } from "./targets";
@@ -27,18 +27,17 @@ async function revoke(
   ctx: ServiceContext,
   input: { tenantId: string | null; userId: string; reason: RevokeReason; scope: SQL; actorUserId: string | null; requester: Requester | null },
 ) {
-  const results = await ctx.db.batch([
-    revocationEventsStatement(ctx, {
+  const results = await ctx.db.batch(
+    revokeSessionsWithEvents(ctx, {
       tenantId: input.tenantId,
-      userId: input.userId,
+      userIds: [input.userId],
       reason: input.reason,
       scope: input.scope,
       actorUserId: input.actorUserId,
       ip: input.requester?.ip,
       userAgent: input.requester?.userAgent,
     }),
-    revokeSessionsStatement(ctx, { userId: input.userId, reason: input.reason, scope: input.scope }),
-  ]);
+  );
   return changes(results[1]);
 }
 

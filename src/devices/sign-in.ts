@@ -15,7 +15,7 @@ import { iso, MINUTE_MS } from "../lib/clock";
 import { randomSecret, sha256Hex } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
 import type { SealedPushToken } from "../lib/push-token-crypto";
-import { deviceEventInsert, revocationEventsStatement, revokeSessionsStatement } from "./events";
+import { deviceEventInsert, revokeSessionsWithEvents } from "./events";
 import { newDeviceNotificationStatement } from "./new-device-notification";
 import {
   devicePolicyQuery,
@@ -127,15 +127,14 @@ function followUps(ctx: ServiceContext, input: SignInInput, policy: DevicePolicy
         .update(deviceReplacementTokens)
         .set({ usedAt: ctx.clock.now() })
         .where(and(eq(deviceReplacementTokens.id, tokenId), sql`used_at IS NULL`, refs.started)),
-      revocationEventsStatement(ctx, {
+      ...revokeSessionsWithEvents(ctx, {
         tenantId: user.tenantId,
-        userId: user.id,
+        userIds: [user.id],
         reason: "device_replaced",
         scope,
         ip: input.client.ip,
         userAgent: input.client.userAgent,
       }),
-      revokeSessionsStatement(ctx, { userId: user.id, reason: "device_replaced", scope }),
     );
   }
   if (user.tenantId === null) return statements;

@@ -1,7 +1,8 @@
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { hashPassword, verifyPassword } from "../auth/password";
-import { sessions, users } from "../db/schema";
+import { users } from "../db/schema";
+import { revokeSessionsWithEvents } from "../devices/events";
 import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
 import type { Actor, ServiceContext } from "../http/context";
 import { ApiError, unauthorized } from "../http/errors";
@@ -85,22 +86,16 @@ export async function changeOwnPassword(ctx: ServiceContext, input: { actor: Act
     if (changed.length === 0) throw INVALID_CURRENT_PASSWORD();
     return { password_changed: true as const, other_sessions_revoked: 0 };
   }
-  const [changed, revoked] = await ctx.db.batch([
+  const [changed, , revoked] = await ctx.db.batch([
     update,
-    ctx.db
-      .update(sessions)
-      .set({ revokedAt: now, revokeReason: "password_change" })
-      .where(
-        and(
-          eq(sessions.userId, actor.userId),
-          isNull(sessions.revokedAt),
-          // A legacy token has no session: then every session of the user ends.
-          actor.sessionId ? ne(sessions.id, actor.sessionId) : undefined,
-          changedByThisRequest,
-        ),
-      )
-      .returning({ id: sessions.id }),
+    ...revokeSessionsWithEvents(ctx, {
+      tenantId: actor.homeTenantId,
+      userIds: [actor.userId],
+      reason: "password_change",
+      // A legacy token has no session: then every session of the user ends.
+      scope: actor.sessionId ? sql`s.id <> ${actor.sessionId} AND ${changedByThisRequest}` : changedByThisRequest,
+    }),
   ]);
   if (changed.length === 0) throw INVALID_CURRENT_PASSWORD();
-  return { password_changed: true as const, other_sessions_revoked: revoked.length };
+  return { password_changed: true as const, other_sessions_revoked: (revoked as D1Result).meta.changes };
 }

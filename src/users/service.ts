@@ -4,7 +4,8 @@ import { restrictedScope, scopeCondition } from "../auth/curator-scope";
 import { mainDomainUrl, schoolUrl } from "../auth/registration-service";
 import { hashPassword } from "../auth/password";
 import type { BatchItem } from "../auth/session-service";
-import { groupCurators, sessions, users } from "../db/schema";
+import { groupCurators, users } from "../db/schema";
+import { revokeSessionsWithEvents } from "../devices/events";
 import { enqueueEmails, queueEmail } from "../email/outbox";
 import type { Locale } from "../env";
 import type { Actor, ServiceContext } from "../http/context";
@@ -30,24 +31,18 @@ function liveUser(tenantId: string, id: string): SQL {
   return and(eq(users.id, id), eq(users.tenantId, tenantId), isNull(users.deletedAt))!;
 }
 
-/** Revokes the sessions of the given users of the school that are (by then) inactive or deleted. */
-function revokeSessionsStatement(ctx: ServiceContext, input: { tenantId: string; userIds: readonly string[]; reason: string; now: number }) {
-  return ctx.db
-    .update(sessions)
-    .set({ revokedAt: input.now, revokeReason: input.reason })
-    .where(
-      and(
-        eq(sessions.tenantId, input.tenantId),
-        isNull(sessions.revokedAt),
-        inArray(
-          sessions.userId,
-          ctx.db
-            .select({ id: users.id })
-            .from(users)
-            .where(and(eq(users.tenantId, input.tenantId), idIn(users.id, input.userIds), or(eq(users.isActive, false), sql`${users.deletedAt} IS NOT NULL`))),
-        ),
-      ),
-    );
+/**
+ * Ends (with their security-history events) the sessions of the given users of the school who are,
+ * by then, inactive or deleted: batched after the user update, it acts only if that update did.
+ */
+function revokeSessionsStatements(ctx: ServiceContext, input: { tenantId: string; userIds: readonly string[]; reason: "user_deactivated" | "user_deleted" }) {
+  return revokeSessionsWithEvents(ctx, {
+    tenantId: input.tenantId,
+    userIds: input.userIds,
+    reason: input.reason,
+    actorUserId: null,
+    scope: sql`s.user_id IN (SELECT id FROM users WHERE tenant_id = ${input.tenantId} AND (is_active = 0 OR deleted_at IS NOT NULL))`,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,7 +175,7 @@ export async function updateUser(ctx: ServiceContext, input: { actor: Actor; id:
     .returning(userColumns);
   const [updated] =
     body.is_active === false
-      ? await ctx.db.batch([update, revokeSessionsStatement(ctx, { tenantId, userIds: [id], reason: "user_deactivated", now })])
+      ? await ctx.db.batch([update, ...revokeSessionsStatements(ctx, { tenantId, userIds: [id], reason: "user_deactivated" })])
       : await ctx.db.batch([update]);
   const row = updated[0];
   if (!row) throw USER_NOT_FOUND();
@@ -195,7 +190,7 @@ export async function softDeleteUser(ctx: ServiceContext, input: { actor: Actor;
   const now = ctx.clock.now();
   const [deleted] = await ctx.db.batch([
     ctx.db.update(users).set({ deletedAt: now, updatedAt: now }).where(liveUser(tenantId, id)).returning({ id: users.id }),
-    revokeSessionsStatement(ctx, { tenantId, userIds: [id], reason: "user_deleted", now }),
+    ...revokeSessionsStatements(ctx, { tenantId, userIds: [id], reason: "user_deleted" }),
   ]);
   if (deleted.length === 0) throw USER_NOT_FOUND();
   return { deleted: true as const };
@@ -319,7 +314,7 @@ export async function bulkSetActive(ctx: ServiceContext, input: { actor: Actor; 
       .returning({ id: users.id });
     const [updated] = active
       ? await ctx.db.batch([update])
-      : await ctx.db.batch([update, revokeSessionsStatement(ctx, { tenantId, userIds: eligible, reason: "user_deactivated", now })]);
+      : await ctx.db.batch([update, ...revokeSessionsStatements(ctx, { tenantId, userIds: eligible, reason: "user_deactivated" })]);
     changed = updated.map((row) => row.id);
   }
 

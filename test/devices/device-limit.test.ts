@@ -198,7 +198,7 @@ describe("POST /auth/device-limit/replace", () => {
   });
 
   it("409 device_limit_reached when the state changed and the limit is still exceeded; the token stays usable", async () => {
-    const { admin, student, old, token } = await refusedLogin({ limit: 2, preSigned: 1 });
+    const { admin, old, token } = await refusedLogin({ limit: 2, preSigned: 1 });
     // After the refusal the admin lowers the limit: giving up one of two devices still leaves one of one.
     await setPolicy(admin, { max_active_devices: 1 });
     const res = await replace({ replacement_token: token, revoke_device_id: old.authDeviceId });

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import * as schema from "../../src/db/schema";
 import type { Permission, Role } from "../../src/http/context";

@@ -1,3 +1,4 @@
+import { jsonBody, optionalJsonBody } from "../http/fields";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
@@ -19,9 +20,6 @@ import { endSession, parseRefreshToken, refreshSession, type ClientInfo, type Is
 
 export const authRoutes = createArea();
 
-const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
-const jsonBody = <T>(schema: T) => ({ body: { ...json(schema), required: true } });
-const optionalJsonBody = <T>(schema: T) => ({ body: { ...json(schema), required: false } });
 
 // ---------------------------------------------------------------------------------------------
 // Browser or native (DESIGN.md): a browser's refresh secret lives only in an HttpOnly cookie

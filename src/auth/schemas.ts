@@ -1,13 +1,7 @@
+import { emailField, uuidField } from "../http/fields";
 import { z } from "@hono/zod-openapi";
-import { UUID_PATTERN } from "../lib/ids";
 
-const email = z
-  .string()
-  .trim()
-  .max(254)
-  .pipe(z.email())
-  .transform((value) => value.toLowerCase())
-  .openapi({ example: "admin@demo.school" });
+const email = emailField;
 /** Latin letters and digits; empty means the platform (superadmin). */
 const optionalSubdomain = z
   .string()
@@ -17,7 +11,7 @@ const optionalSubdomain = z
   .transform((value) => value.toLowerCase())
   .optional()
   .openapi({ example: "demo" });
-const uuid = z.string().regex(UUID_PATTERN, "must be a UUID").openapi({ format: "uuid" });
+const uuid = uuidField;
 const password = z.string().min(8).max(256);
 const short = (max: number) => z.string().trim().max(max).optional();
 

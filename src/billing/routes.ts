@@ -1,3 +1,4 @@
+import { jsonBody, optionalJsonBody } from "../http/fields";
 import { z } from "@hono/zod-openapi";
 import { gates } from "../auth/gates";
 import { createArea } from "../http/area";
@@ -10,8 +11,6 @@ import { createTariff, deleteTariff, listTariffs, updateTariff } from "./tariff-
 
 export const billingRoutes = createArea();
 
-const jsonBody = <T>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
-const optionalJsonBody = <T>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: false } });
 const idParams = { params: z.object({ id: uuidParam }) };
 const security = [{ bearer: [] }];
 const TARIFF_TAGS = ["Tariffs (superadmin)"];

@@ -1,10 +1,10 @@
+import { uuidField } from "../http/fields";
 import { z } from "@hono/zod-openapi";
 import { offsetQuery } from "../http/pagination";
-import { UUID_PATTERN } from "../lib/ids";
 
 /** Tiyn; capped so that 24 periods of the dearest tariff stay an exact JS integer. */
 const money = z.number().int().min(0).max(10_000_000_000_000);
-const uuid = z.string().regex(UUID_PATTERN, "must be a UUID").openapi({ format: "uuid" });
+const uuid = uuidField;
 const reference = z.string().trim().max(64).nullable().optional();
 const notes = z.string().max(10_000).nullable().optional();
 

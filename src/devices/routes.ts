@@ -1,3 +1,4 @@
+import { jsonBody, optionalJsonBody } from "../http/fields";
 import type { Context } from "hono";
 import { gates } from "../auth/gates";
 import { createArea } from "../http/area";
@@ -16,8 +17,6 @@ const security = [{ bearer: [] }];
 const tags = ["Devices and sessions"];
 const member = { gate: gates.member, deny: "forbidden", security, tags } as const;
 const admin = { gate: gates.admin, deny: "forbidden", security, tags } as const;
-const jsonBody = <T>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
-const optionalJsonBody = <T>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: false } });
 
 function requester(c: Context<AppEnv>): Requester {
   return { ip: c.req.header("cf-connecting-ip") ?? null, userAgent: c.req.header("user-agent") ?? null };

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { UUID_PATTERN } from "../lib/ids";
+import { uuidField } from "./fields";
 
 /** `page` (from 1) and `limit` query parameters with an endpoint's own bounds. */
 export function pageQuery(options: { maxLimit: number; defaultLimit: number }) {
@@ -22,7 +22,7 @@ export function pageOffset(page: number, limit: number): number {
 }
 
 /** A uuid path parameter; the endpoint's route declares which identifier a bad one gets. */
-export const uuidParam = z.string().regex(UUID_PATTERN, "must be a UUID").openapi({ format: "uuid" });
+export const uuidParam = uuidField;
 
 /**
  * A query parameter taking one or several values, comma-separated (`?role=a,b`) or repeated

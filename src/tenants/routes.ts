@@ -1,3 +1,4 @@
+import { jsonBody } from "../http/fields";
 import { z } from "@hono/zod-openapi";
 import { gates } from "../auth/gates";
 import { createArea } from "../http/area";
@@ -9,7 +10,6 @@ import { createTenant, deleteTenant, getOwnTenant, publicBranding, updateTenant 
 
 export const tenantsRoutes = createArea();
 
-const jsonBody = <T>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
 const idParams = { params: z.object({ id: uuidParam }) };
 const ADMIN_TAGS = ["Schools (superadmin)"];
 const superadminErrors = { 401: "unauthorized", 403: "forbidden" };

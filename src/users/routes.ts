@@ -1,3 +1,4 @@
+import { jsonBody, optionalJsonBody } from "../http/fields";
 import { gates } from "../auth/gates";
 import { emailLocale } from "../email/outbox";
 import { createArea } from "../http/area";
@@ -20,8 +21,6 @@ import {
 
 export const usersRoutes = createArea();
 
-const jsonBody = <T>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
-const optionalJsonBody = <T>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: false } });
 const security = [{ bearer: [] }];
 const tags = ["Users"];
 const manageStudents = { gate: gates.permission("can_manage_students"), deny: "forbidden" } as const;

@@ -1,3 +1,4 @@
+import { emailField } from "../http/fields";
 import { z } from "@hono/zod-openapi";
 import { multiValueQuery, pageQuery, uuidParam } from "../http/pagination";
 import { UUID_PATTERN } from "../lib/ids";
@@ -5,13 +6,7 @@ import { UUID_PATTERN } from "../lib/ids";
 export const SCHOOL_ROLES = ["admin", "curator", "student"] as const;
 export type SchoolRole = (typeof SCHOOL_ROLES)[number];
 
-const email = z
-  .string()
-  .trim()
-  .max(254)
-  .pipe(z.email())
-  .transform((value) => value.toLowerCase())
-  .openapi({ example: "student@demo.school" });
+const email = emailField;
 
 const newName = z.string().trim().min(1).max(100);
 /** The spec: first_name and last_name at least 2 characters on update. */

@@ -1,14 +1,16 @@
-import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { changedRows, insertWhere } from "../db/batch";
 import type { z } from "@hono/zod-openapi";
 import { emailVerificationTokens, tenants, users } from "../db/schema";
 import { enqueueEmails, queueEmail } from "../email/outbox";
 import type { Locale } from "../env";
 import type { ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
-import { DAY_MS, iso, MINUTE_MS } from "../lib/clock";
+import { iso, MINUTE_MS } from "../lib/clock";
 import { randomSecret, sha256Hex } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
 import { signAccessToken } from "./jwt";
+import { isUniqueViolation, newSchoolRow, schoolNamesFree } from "../tenants/new-school";
 import { hashPassword } from "./password";
 import type { RegisterBody } from "./schemas";
 
@@ -25,24 +27,13 @@ export function schoolUrl(ctx: ServiceContext, subdomain: string, path: string):
 
 /**
  * Self-service sign-up: school (`pending`, `trial`), its first admin, the trial period, the
- * verification token and the verification email, all in one `db.batch`.
+ * verification token and the verification email, all in one `db.batch`. The school is inserted
+ * only while its names are free and the email founds no other live school; every other row is
+ * conditional on the school row, so a lost race writes nothing and answers `duplicate key`.
  */
 export async function registerSchool(ctx: ServiceContext, input: { body: z.infer<typeof RegisterBody>; locale: Locale }) {
   const { body } = input;
   const subdomain = body.tenant_subdomain ?? body.tenant_slug;
-  const taken = await ctx.db
-    .select({ id: tenants.id })
-    .from(tenants)
-    .where(and(isNull(tenants.deletedAt), or(inArray(tenants.slug, [body.tenant_slug, subdomain]), inArray(tenants.subdomain, [body.tenant_slug, subdomain]))))
-    .union(
-      ctx.db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.email, body.email), inArray(users.role, ["admin", "superadmin"]), isNull(users.deletedAt))),
-    )
-    .limit(1);
-  if (taken.length > 0) throw DUPLICATE();
-
   const now = ctx.clock.now();
   const tenantId = uuidv7(now);
   const userId = uuidv7(now);
@@ -61,47 +52,50 @@ export async function registerSchool(ctx: ServiceContext, input: { body: z.infer
     },
     meta: { token },
   });
+  const emailFree = sql`NOT EXISTS (SELECT 1 FROM users u LEFT JOIN tenants t ON t.id = u.tenant_id
+    WHERE u.email = ${body.email} AND u.deleted_at IS NULL AND u.role IN ('admin', 'superadmin')
+      AND (u.tenant_id IS NULL OR t.deleted_at IS NULL))`;
+  const schoolCreated = sql`EXISTS (SELECT 1 FROM tenants WHERE id = ${tenantId})`;
 
+  let results;
   try {
-    await ctx.db.batch([
-      ctx.db.insert(tenants).values({
-        id: tenantId,
-        title: body.tenant_title,
-        slug: body.tenant_slug,
-        subdomain,
-        status: "pending",
-        planState: "trial",
-        expiresAt: now + ctx.config.trialDays * DAY_MS,
-        createdAt: now,
-        updatedAt: now,
-      }),
-      ctx.db.insert(users).values({
-        id: userId,
-        tenantId,
-        email: body.email,
-        passwordHash: await hashPassword(body.password, ctx.config.passwordPepper),
-        firstName: body.first_name,
-        lastName: body.last_name,
-        role: "admin",
-        isActive: true,
-        createdAt: now,
-        updatedAt: now,
-      }),
-      ctx.db.insert(emailVerificationTokens).values({
-        id: uuidv7(now),
-        tenantId,
-        userId,
-        tokenHash: await sha256Hex(token),
-        expiresAt: verificationExpiresAt,
-        createdAt: now,
-      }),
-      email.insert,
+    results = await ctx.db.batch([
+      insertWhere(
+        ctx,
+        tenants,
+        newSchoolRow(ctx, { id: tenantId, title: body.tenant_title, slug: body.tenant_slug, subdomain }),
+        sql`${schoolNamesFree(body.tenant_slug, subdomain)} AND ${emailFree}`,
+      ),
+      insertWhere(
+        ctx,
+        users,
+        {
+          id: userId,
+          tenantId,
+          email: body.email,
+          passwordHash: await hashPassword(body.password, ctx.config.passwordPepper),
+          firstName: body.first_name,
+          lastName: body.last_name,
+          role: "admin",
+          isActive: true,
+          createdAt: now,
+          updatedAt: now,
+        },
+        schoolCreated,
+      ),
+      insertWhere(
+        ctx,
+        emailVerificationTokens,
+        { id: uuidv7(now), tenantId, userId, tokenHash: await sha256Hex(token), expiresAt: verificationExpiresAt, createdAt: now },
+        schoolCreated,
+      ),
+      email.insertWhere(schoolCreated),
     ]);
   } catch (err) {
-    // A concurrent sign-up won the unique index between the check and the batch.
-    if (String(err).includes("UNIQUE constraint failed")) throw DUPLICATE();
+    if (isUniqueViolation(err)) throw DUPLICATE();
     throw err;
   }
+  if (changedRows(results[0]) !== 1) throw DUPLICATE();
   await enqueueEmails(ctx, [email.id]);
   return { verification_required: true, email: body.email, verification_expires_at: iso(verificationExpiresAt) };
 }
@@ -124,6 +118,7 @@ export async function verifyEmail(ctx: ServiceContext, input: { token: string })
           isNull(emailVerificationTokens.usedAt),
           isNull(emailVerificationTokens.invalidatedAt),
           gt(emailVerificationTokens.expiresAt, now),
+          sql`EXISTS (SELECT 1 FROM tenants WHERE id = ${emailVerificationTokens.tenantId} AND deleted_at IS NULL)`,
         ),
       )
       .returning({ userId: emailVerificationTokens.userId, tenantId: emailVerificationTokens.tenantId }),
@@ -138,6 +133,7 @@ export async function verifyEmail(ctx: ServiceContext, input: { token: string })
         and(
           sql`${tenants.id} = (SELECT tenant_id FROM email_verification_tokens WHERE token_hash = ${tokenHash})`,
           eq(tenants.status, "pending"),
+          isNull(tenants.deletedAt),
           consumedByThisRequest,
         ),
       ),
@@ -148,8 +144,8 @@ export async function verifyEmail(ctx: ServiceContext, input: { token: string })
   const [user] = await ctx.db
     .select({ id: users.id, email: users.email, role: users.role, subdomain: tenants.subdomain })
     .from(users)
-    .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(users.id, row.userId), eq(users.tenantId, row.tenantId)))
+    .innerJoin(tenants, and(eq(tenants.id, users.tenantId), isNull(tenants.deletedAt)))
+    .where(and(eq(users.id, row.userId), eq(users.tenantId, row.tenantId), isNull(users.deletedAt)))
     .limit(1);
   if (!user) throw new ApiError(400, "invalid_or_expired_email_verification");
 
@@ -198,22 +194,30 @@ export async function resendVerification(ctx: ServiceContext, input: { email: st
     },
     meta: { token },
   });
-  // Conditional statements (INSERT … SELECT … WHERE NOT EXISTS) have no drizzle builder: raw D1, still one batch.
-  const [insertResult] = await ctx.env.DB.batch([
-    ctx.env.DB.prepare(
-      `INSERT INTO email_verification_tokens (id, tenant_id, user_id, token_hash, expires_at, created_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6
-       WHERE NOT EXISTS (SELECT 1 FROM email_verification_tokens WHERE user_id = ?3 AND created_at > ?7)`,
-    ).bind(tokenId, account.tenantId, account.userId, await sha256Hex(token), expiresAt, now, now - RESEND_COOLDOWN_MS),
-    ctx.env.DB.prepare(
-      `UPDATE email_verification_tokens SET invalidated_at = ?3
-       WHERE user_id = ?1 AND id <> ?2 AND used_at IS NULL AND invalidated_at IS NULL
-         AND EXISTS (SELECT 1 FROM email_verification_tokens WHERE id = ?2)`,
-    ).bind(account.userId, tokenId, now),
+  const outsideCooldown = sql`NOT EXISTS (SELECT 1 FROM email_verification_tokens WHERE user_id = ${account.userId} AND created_at > ${now - RESEND_COOLDOWN_MS})`;
+  const issued = sql`EXISTS (SELECT 1 FROM email_verification_tokens WHERE id = ${tokenId})`;
+  const [inserted] = await ctx.db.batch([
+    insertWhere(
+      ctx,
+      emailVerificationTokens,
+      { id: tokenId, tenantId: account.tenantId, userId: account.userId, tokenHash: await sha256Hex(token), expiresAt, createdAt: now },
+      outsideCooldown,
+    ),
+    ctx.db
+      .update(emailVerificationTokens)
+      .set({ invalidatedAt: now })
+      .where(
+        and(
+          eq(emailVerificationTokens.userId, account.userId),
+          ne(emailVerificationTokens.id, tokenId),
+          isNull(emailVerificationTokens.usedAt),
+          isNull(emailVerificationTokens.invalidatedAt),
+          issued,
+        ),
+      ),
+    email.insertWhere(issued),
   ]);
   // Inside the cooldown nothing was issued; the answer stays the same.
-  if (insertResult?.meta.changes !== 1) return { message: NEUTRAL_RESEND_MESSAGE };
-  await email.insert;
-  await enqueueEmails(ctx, [email.id]);
+  if (changedRows(inserted) === 1) await enqueueEmails(ctx, [email.id]);
   return { message: NEUTRAL_RESEND_MESSAGE };
 }

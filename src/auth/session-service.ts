@@ -1,7 +1,8 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { authDevices, sessions, tenants, users } from "../db/schema";
 import { DEFAULT_DEVICE_POLICY, idleWindowMs, type DevicePolicy } from "../devices/policy";
-import { activeDeviceCountSql, batchable, sessionExistsSql } from "../devices/sql";
+import { batchable, type BatchItem } from "../db/batch";
+import { activeDeviceCountSql, sessionExistsSql } from "../devices/sql";
 import type { Role, ServiceContext } from "../http/context";
 import { ApiError, unauthorized } from "../http/errors";
 import { DAY_MS } from "../lib/clock";
@@ -195,7 +196,6 @@ export async function startSession(
   };
 }
 
-export type BatchItem = Parameters<ServiceContext["db"]["batch"]>[0][number];
 
 /** The session with its user and school, for refresh and logout; null when the session is not usable. */
 async function loadLiveSession(ctx: ServiceContext, sessionId: string) {

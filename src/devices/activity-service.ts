@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { BatchItem } from "../auth/session-service";
+import type { BatchItem } from "../db/batch";
 import type { Actor, ServiceContext } from "../http/context";
 import { isoOrNull, MINUTE_MS } from "../lib/clock";
 import { DEFAULT_DEVICE_POLICY } from "./policy";
-import { batchable } from "./sql";
+import { batchable, changedRows } from "../db/batch";
 
 /** Activity pings closer together than this do not write (the spec asks the server to rate-limit). */
 export const ACTIVITY_WRITE_INTERVAL_MS = MINUTE_MS;
@@ -37,7 +37,7 @@ export async function touchSession(ctx: ServiceContext, actor: Actor) {
     ),
     batchable(ctx, sql`SELECT last_activity_at, idle_expires_at, expires_at FROM sessions WHERE id = ${actor.sessionId}`),
   ] as unknown as [BatchItem, ...BatchItem[]]);
-  const changed = (results[0] as { meta?: { changes?: number } }).meta?.changes ?? 0;
+  const changed = changedRows(results[0]);
   const row = (results[2] as { results?: { last_activity_at: number; idle_expires_at: number; expires_at: number }[] }).results?.[0];
   return {
     session_id: actor.sessionId,

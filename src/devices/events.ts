@@ -3,7 +3,8 @@ import { deviceEvents } from "../db/schema";
 import type { ServiceContext } from "../http/context";
 import { uuidv7 } from "../lib/ids";
 import type { DevicePolicy } from "./policy";
-import { batchable, liveSessionSql, uuidv7Sql } from "./sql";
+import { batchable } from "../db/batch";
+import { liveSessionSql, uuidv7Sql } from "./sql";
 
 /** The security history's event types (docs/decisions.md lists them with their `detail`). */
 export const DEVICE_EVENT_TYPES = [

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { BatchItem, DeviceDescription, StartedSessionRefs } from "../auth/session-service";
+import type { DeviceDescription, StartedSessionRefs } from "../auth/session-service";
+import type { BatchItem } from "../db/batch";
 import type { ServiceContext } from "../http/context";
 import { uuidv7 } from "../lib/ids";
-import { batchable } from "./sql";
+import { batchable } from "../db/batch";
 
 export const NEW_DEVICE_EVENT_CODE = "security.new_device_login";
 

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
-import type { BatchItem, StartedSessionRefs } from "../auth/session-service";
+import type { StartedSessionRefs } from "../auth/session-service";
+import type { BatchItem } from "../db/batch";
 import type { ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
 import { uuidv7 } from "../lib/ids";
-import { batchable } from "./sql";
+import { batchable } from "../db/batch";
 import { pushTokenKeys, sealPushToken, type SealedPushToken } from "../lib/push-token-crypto";
 
 /** The one push provider the spec allows; it is the default of every registration. */

@@ -1,22 +1,18 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { BatchItem } from "../auth/session-service";
+import type { BatchItem } from "../db/batch";
 import type { Actor, ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
 import { isoOrNull } from "../lib/clock";
 import { uuidv7 } from "../lib/ids";
 import { revokeSessionsWithEvents, type RevokeReason } from "./events";
 import { devicePolicyQuery, effectivePolicy } from "./policy";
-import { batchable, liveSessionSql } from "./sql";
+import { batchable, changedRows } from "../db/batch";
+import { liveSessionSql } from "./sql";
 import { actingTenantId, assertFound, deviceNotFound, studentTargetQuery, userDeviceQuery, userNotFound } from "./targets";
 
 export interface Requester {
   ip: string | null;
   userAgent: string | null;
-}
-
-/** Rows a raw UPDATE changed, from its D1 result inside a batch. */
-function changes(result: unknown): number {
-  return (result as { meta?: { changes?: number } }).meta?.changes ?? 0;
 }
 
 /**
@@ -38,7 +34,7 @@ async function revoke(
       userAgent: input.requester?.userAgent,
     }),
   );
-  return changes(results[1]);
+  return changedRows(results[1]);
 }
 
 const selfManagementDisabled = () =>
@@ -153,7 +149,7 @@ export async function blockDevice(ctx: ServiceContext, actor: Actor, userId: str
     ),
     userDeviceQuery(ctx, tenantId, userId, deviceId),
   ] as unknown as [BatchItem, ...BatchItem[]]);
-  return blockState(deviceId, (results[3] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], changes(results[2]));
+  return blockState(deviceId, (results[3] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], changedRows(results[2]));
 }
 
 /** POST /t/users/:id/devices/:deviceId/unblock: lifts the ban; revoked sessions stay revoked. */

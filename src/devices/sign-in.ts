@@ -1,8 +1,8 @@
 import { and, desc, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "../db/batch";
 import { authDevices, deviceReplacementTokens } from "../db/schema";
 import {
   startSession,
-  type BatchItem,
   type ClientInfo,
   type DeviceDescription,
   type IssuedSession,

@@ -1,6 +1,4 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { BatchItem } from "../auth/session-service";
-import type { ServiceContext } from "../http/context";
 
 /**
  * SQL fragments shared by the device-limit admission, revocations and the inventory. They are
@@ -49,13 +47,4 @@ export function activeDeviceCountSql(input: ActiveDeviceCount): SQL {
 
 export function sessionExistsSql(sessionId: string): SQL {
   return sql`EXISTS (SELECT 1 FROM sessions WHERE id = ${sessionId})`;
-}
-
-/**
- * A raw statement that can go into `ctx.db.batch`. Drizzle's `db.run(sql)` is lazy but carries no
- * prepared D1 statement, which its D1 batch needs for bound parameters; this attaches one.
- */
-export function batchable(ctx: ServiceContext, query: SQL): BatchItem {
-  const raw = ctx.db.run(query);
-  return Object.assign(raw, { stmt: ctx.env.DB.prepare(raw.getQuery().sql) }) as unknown as BatchItem;
 }

@@ -1,13 +1,26 @@
+import type { SQL } from "drizzle-orm";
+import { insertWhere, type BatchItem } from "../db/batch";
 import { emailOutbox } from "../db/schema";
 import type { Locale } from "../env";
 import type { ServiceContext } from "../http/context";
 import { uuidv7 } from "../lib/ids";
 import { renderEmail, type EmailKind, type EmailVariables } from "./templates";
 
+type EmailInput<K extends EmailKind> = {
+  tenantId: string | null;
+  to: string;
+  kind: K;
+  locale: Locale;
+  variables: EmailVariables[K];
+  meta: Record<string, unknown>;
+};
+
 export interface QueuedEmail {
   id: string;
   /** Insert statement to put into the same `db.batch` as the change that causes the email. */
-  insert: ReturnType<typeof buildInsert>;
+  insert: BatchItem;
+  /** The same insert, made only when `condition` holds (e.g. the row the email is about was written). */
+  insertWhere(condition: SQL): BatchItem;
 }
 
 /**
@@ -15,21 +28,11 @@ export interface QueuedEmail {
  * causes it. Call `enqueueEmails` after the batch commits; the cron sweep re-enqueues any row
  * whose queue message was lost, so a committed email is never dropped.
  */
-export function queueEmail<K extends EmailKind>(
-  ctx: ServiceContext,
-  input: { tenantId: string | null; to: string; kind: K; locale: Locale; variables: EmailVariables[K]; meta: Record<string, unknown> },
-): QueuedEmail {
-  const id = uuidv7(ctx.clock.now());
-  return { id, insert: buildInsert(ctx, id, input) };
-}
-
-function buildInsert<K extends EmailKind>(
-  ctx: ServiceContext,
-  id: string,
-  input: { tenantId: string | null; to: string; kind: K; locale: Locale; variables: EmailVariables[K]; meta: Record<string, unknown> },
-) {
+export function queueEmail<K extends EmailKind>(ctx: ServiceContext, input: EmailInput<K>): QueuedEmail {
+  const now = ctx.clock.now();
+  const id = uuidv7(now);
   const rendered = renderEmail(input.kind, input.locale, input.variables);
-  return ctx.db.insert(emailOutbox).values({
+  const row: typeof emailOutbox.$inferInsert = {
     id,
     tenantId: input.tenantId,
     toEmail: input.to,
@@ -40,8 +43,13 @@ function buildInsert<K extends EmailKind>(
     htmlBody: rendered.html,
     meta: input.meta,
     status: "pending",
-    createdAt: ctx.clock.now(),
-  });
+    createdAt: now,
+  };
+  return {
+    id,
+    insert: ctx.db.insert(emailOutbox).values(row),
+    insertWhere: (condition) => insertWhere(ctx, emailOutbox, row, condition),
+  };
 }
 
 export async function enqueueEmails(ctx: ServiceContext, ids: string[]): Promise<void> {

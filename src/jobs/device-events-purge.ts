@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { BatchItem } from "../auth/session-service";
+import type { BatchItem } from "../db/batch";
 import { DEFAULT_DEVICE_POLICY } from "../devices/policy";
-import { batchable } from "../devices/sql";
+import { batchable, changedRows } from "../db/batch";
 import type { ServiceContext } from "../http/context";
 import { DAY_MS } from "../lib/clock";
 
@@ -42,7 +42,7 @@ export async function purgeDeviceEvents(ctx: ServiceContext): Promise<number> {
               LIMIT ${PURGE_CHUNK})`,
       ),
     ] as unknown as [BatchItem, BatchItem]);
-    const counts = [withPolicy, withDefault].map((result) => (result as { meta?: { changes?: number } }).meta?.changes ?? 0);
+    const counts = [withPolicy, withDefault].map(changedRows);
     purged += counts[0]! + counts[1]!;
     if (counts.every((count) => count < PURGE_CHUNK)) break;
   }

@@ -1,10 +1,12 @@
-import { and, eq, gt, inArray, isNull, or } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
+import { effectivePlanStateSql } from "../billing/state";
+import { changedRows, insertWhere } from "../db/batch";
 import { tenants } from "../db/schema";
 import type { ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
-import { DAY_MS } from "../lib/clock";
 import { uuidv7 } from "../lib/ids";
 import { avatarUrl } from "../media/links";
+import { isUniqueViolation, newSchoolRow, schoolNamesFree } from "./new-school";
 import { tenantRecord } from "./present";
 import type { TenantChanges } from "./schemas";
 
@@ -27,8 +29,7 @@ export async function publicBranding(ctx: ServiceContext, input: { subdomain: st
         eq(tenants.subdomain, input.subdomain.toLowerCase()),
         isNull(tenants.deletedAt),
         eq(tenants.status, "active"),
-        inArray(tenants.planState, ["trial", "paid"]),
-        or(isNull(tenants.expiresAt), gt(tenants.expiresAt, now)),
+        ne(effectivePlanStateSql(now), "suspended"),
       ),
     )
     .limit(1);
@@ -38,46 +39,24 @@ export async function publicBranding(ctx: ServiceContext, input: { subdomain: st
 
 /**
  * POST /admin/tenants/: a `pending` school with the same trial period a self-registered school
- * gets; a billing activation makes it `active`. Slugs and subdomains share one namespace.
+ * gets; a billing activation makes it `active`. Slugs and subdomains share one namespace, held by
+ * a conditional insert.
  */
 export async function createTenant(
   ctx: ServiceContext,
   input: { title: string; slug: string; subdomain: string; logo?: string | null; color_scheme?: string; timezone?: string },
 ) {
-  const names = [...new Set([input.slug, input.subdomain])];
-  const [taken] = await ctx.db
-    .select({ id: tenants.id })
-    .from(tenants)
-    .where(and(isNull(tenants.deletedAt), or(inArray(tenants.slug, names), inArray(tenants.subdomain, names))))
-    .limit(1);
-  if (taken) throw TAKEN();
-
-  const now = ctx.clock.now();
+  const id = uuidv7(ctx.clock.now());
+  const row = newSchoolRow(ctx, { ...input, id, colorScheme: input.color_scheme });
   try {
-    const [row] = await ctx.db
-      .insert(tenants)
-      .values({
-        id: uuidv7(now),
-        title: input.title,
-        slug: input.slug,
-        subdomain: input.subdomain,
-        logo: input.logo ?? null,
-        ...(input.color_scheme ? { colorScheme: input.color_scheme } : {}),
-        ...(input.timezone ? { timezone: input.timezone } : {}),
-        hideTests: false,
-        hideAssignments: false,
-        hideTrialExams: false,
-        status: "pending",
-        planState: "trial",
-        expiresAt: now + ctx.config.trialDays * DAY_MS,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return tenantRecord(ctx, row!);
+    const [inserted, created] = await ctx.db.batch([
+      insertWhere(ctx, tenants, row, schoolNamesFree(input.slug, input.subdomain)),
+      ctx.db.select().from(tenants).where(eq(tenants.id, id)).limit(1),
+    ]);
+    if (changedRows(inserted) !== 1 || !created[0]) throw TAKEN();
+    return tenantRecord(ctx, created[0]);
   } catch (err) {
-    // A concurrent create won the partial unique index between the check and the insert.
-    if (String(err).includes("UNIQUE constraint failed")) throw TAKEN();
+    if (isUniqueViolation(err)) throw TAKEN();
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, getTableName } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { BatchItem } from "../auth/session-service";
+import type { BatchItem } from "../db/batch";
 import {
   authDevices,
   curatorPermissions,

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { hashPassword, verifyPassword } from "../auth/password";
 import { users } from "../db/schema";
+import { changedRows } from "../db/batch";
 import { revokeSessionsWithEvents } from "../devices/events";
 import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
 import type { Actor, ServiceContext } from "../http/context";
@@ -97,5 +98,5 @@ export async function changeOwnPassword(ctx: ServiceContext, input: { actor: Act
     }),
   ]);
   if (changed.length === 0) throw INVALID_CURRENT_PASSWORD();
-  return { password_changed: true as const, other_sessions_revoked: (revoked as D1Result).meta.changes };
+  return { password_changed: true as const, other_sessions_revoked: changedRows(revoked) };
 }

@@ -3,7 +3,7 @@ import type { z } from "@hono/zod-openapi";
 import { restrictedScope, scopeCondition } from "../auth/curator-scope";
 import { mainDomainUrl, schoolUrl } from "../auth/registration-service";
 import { hashPassword } from "../auth/password";
-import type { BatchItem } from "../auth/session-service";
+import type { BatchItem } from "../db/batch";
 import { groupCurators, users } from "../db/schema";
 import { revokeSessionsWithEvents } from "../devices/events";
 import { enqueueEmails, queueEmail } from "../email/outbox";

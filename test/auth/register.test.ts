@@ -59,6 +59,24 @@ describe("POST /auth/register", () => {
     expect([a.status, b.status].sort()).toEqual([201, 400]);
   });
 
+  it("holds slug and subdomain as one namespace under concurrency: a slug and another school's subdomain never collide", async () => {
+    const name = unique();
+    const [a, b] = await Promise.all([
+      api("/auth/register", { body: registration({ tenant_slug: name }) }),
+      api("/auth/register", { body: registration({ tenant_subdomain: name }) }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([201, 400]);
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM tenants WHERE slug = ?1 OR subdomain = ?1").bind(name).first<{ n: number }>();
+    expect(count!.n).toBe(1);
+  });
+
+  it("lets the admin email of a deleted school found a new one", async () => {
+    const { body } = await register();
+    await env.DB.prepare("UPDATE tenants SET deleted_at = ? WHERE slug = ?").bind(Date.now(), body.tenant_slug).run();
+    const { res } = await register({ email: body.email });
+    expect(res.status).toBe(201);
+  });
+
   it("400 invalid_request_body for bad input", async () => {
     for (const overrides of [{ tenant_slug: "a" }, { tenant_slug: "has-dash" }, { password: "short" }, { email: "nope" }, { tenant_title: "x" }, { first_name: "" }]) {
       const { res } = await register(overrides);
@@ -81,6 +99,15 @@ describe("POST /auth/verify-email", () => {
     expect(again.body.error).toBe("invalid_or_expired_email_verification");
     const login = await api("/auth/login", { body: { email: body.email, password: body.password, subdomain: body.tenant_slug } });
     expect(login.status).toBe(200);
+  });
+
+  it("refuses the link of a school deleted meanwhile", async () => {
+    const { body } = await register();
+    const [email] = await emailsTo(body.email);
+    await env.DB.prepare("UPDATE tenants SET deleted_at = ? WHERE slug = ?").bind(Date.now(), body.tenant_slug).run();
+    const res = await api("/auth/verify-email", { body: { token: email!.metaJson.token } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("invalid_or_expired_email_verification");
   });
 
   it("400 invalid_or_expired_email_verification for an unknown, expired or missing token", async () => {

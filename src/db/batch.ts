@@ -1,0 +1,32 @@
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { ServiceContext } from "../http/context";
+
+export type BatchItem = Parameters<ServiceContext["db"]["batch"]>[0][number];
+
+/**
+ * A raw statement that can go into `ctx.db.batch`. Drizzle's `db.run(sql)` is lazy but carries no
+ * prepared D1 statement, which its D1 batch needs for bound parameters; this attaches one.
+ */
+export function batchable(ctx: ServiceContext, query: SQL): BatchItem {
+  const raw = ctx.db.run(query);
+  return Object.assign(raw, { stmt: ctx.env.DB.prepare(raw.getQuery().sql) }) as unknown as BatchItem;
+}
+
+/**
+ * `INSERT INTO table (…) SELECT <row> WHERE <condition>`: the conditional write of DESIGN.md,
+ * for invariants a read-then-write could break. Values are encoded by their drizzle columns
+ * (booleans, JSON); the D1 result's `meta.changes` says whether the row went in.
+ */
+export function insertWhere<T extends SQLiteTable>(ctx: ServiceContext, table: T, row: T["$inferInsert"], condition: SQL): BatchItem {
+  const columns = getTableColumns(table);
+  const entries = Object.entries(row as Record<string, unknown>).filter(([, value]) => value !== undefined);
+  const names = entries.map(([key]) => sql.identifier(columns[key]!.name));
+  const values = entries.map(([key, value]) => sql`${sql.param(value, columns[key]!)}`);
+  return batchable(ctx, sql`INSERT INTO ${table} (${sql.join(names, sql`, `)}) SELECT ${sql.join(values, sql`, `)} WHERE ${condition}`);
+}
+
+/** Rows a raw statement changed, from its D1 result inside a batch. */
+export function changedRows(result: unknown): number {
+  return (result as { meta?: { changes?: number } }).meta?.changes ?? 0;
+}

@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { changedRows, insertWhere } from "../db/batch";
 import { passwordResetCodes, tenants, users } from "../db/schema";
 import { revokeSessionsWithEvents } from "../devices/events";
 import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
@@ -7,13 +8,15 @@ import { enqueueEmails, queueEmail } from "../email/outbox";
 import type { Locale } from "../env";
 import type { ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
-import { MINUTE_MS } from "../lib/clock";
+import { HOUR_MS, MINUTE_MS } from "../lib/clock";
 import { hmacHex, randomDigits, timingSafeEqual } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
 import { hashPassword } from "./password";
 
 export const RESET_CODE_TTL_MS = 15 * MINUTE_MS;
 export const RESET_CODE_MAX_ATTEMPTS = 5;
+export const RESET_REQUEST_COOLDOWN_MS = MINUTE_MS;
+export const RESET_REQUESTS_PER_HOUR = 5;
 
 const INVALID_CODE = () => new ApiError(400, "invalid or expired confirmation code", "Invalid or expired confirmation code.");
 const CODE_BLOCKED = () => new ApiError(423, "too many attempts, request a new code", "Too many attempts, request a new code.");
@@ -33,7 +36,8 @@ function accountFilter(subdomain: string, email: string) {
 /**
  * Issues a new code; the previous live code is invalidated in the same batch and a partial unique
  * index keeps one live code per user. The spec has the code written to the server console; it is
- * also sent through the outbox as a password-reset email.
+ * also sent through the outbox as a password-reset email. The message is the same whether or not
+ * the throttle let a new code out.
  */
 export async function requestPasswordReset(ctx: ServiceContext, input: { email: string; subdomain: string; locale: Locale }) {
   const [account] = await ctx.db
@@ -62,24 +66,30 @@ export async function requestPasswordReset(ctx: ServiceContext, input: { email: 
     },
     meta: { code },
   });
-  await ctx.db.batch([
+  const codeId = uuidv7(now);
+  // Requests are throttled per user (60 s apart, 5 an hour): each code allows 5 guesses, so without
+  // a cap on new codes the 6-digit space could be walked by asking again and again.
+  const allowed = sql`NOT EXISTS (SELECT 1 FROM password_reset_codes WHERE user_id = ${account.id} AND created_at > ${now - RESET_REQUEST_COOLDOWN_MS})
+    AND (SELECT count(*) FROM password_reset_codes WHERE user_id = ${account.id} AND created_at > ${now - HOUR_MS}) < ${RESET_REQUESTS_PER_HOUR}`;
+  const [, issued] = await ctx.db.batch([
     ctx.db
       .update(passwordResetCodes)
       .set({ invalidatedAt: now })
-      .where(and(eq(passwordResetCodes.userId, account.id), isNull(passwordResetCodes.usedAt), isNull(passwordResetCodes.invalidatedAt))),
-    ctx.db.insert(passwordResetCodes).values({
-      id: uuidv7(now),
-      tenantId: account.tenantId,
-      userId: account.id,
-      codeHash: await codeHash(ctx, account.id, code),
-      expiresAt: now + RESET_CODE_TTL_MS,
-      createdAt: now,
-    }),
-    email.insert,
+      .where(and(eq(passwordResetCodes.userId, account.id), isNull(passwordResetCodes.usedAt), isNull(passwordResetCodes.invalidatedAt), allowed)),
+    insertWhere(
+      ctx,
+      passwordResetCodes,
+      { id: codeId, tenantId: account.tenantId, userId: account.id, codeHash: await codeHash(ctx, account.id, code), expiresAt: now + RESET_CODE_TTL_MS, createdAt: now },
+      allowed,
+    ),
+    email.insertWhere(sql`EXISTS (SELECT 1 FROM password_reset_codes WHERE id = ${codeId})`),
   ]);
-  console.log(JSON.stringify({ level: "info", msg: "password reset code", email: input.email, subdomain: input.subdomain, code }));
-  await enqueueEmails(ctx, [email.id]);
-  return { message: "A confirmation code has been issued. It is valid for 15 minutes." };
+  // A throttled request keeps the code already sent and answers the same.
+  if (changedRows(issued) === 1) {
+    console.log(JSON.stringify({ level: "info", msg: "password reset code", email: input.email, subdomain: input.subdomain, code }));
+    await enqueueEmails(ctx, [email.id]);
+  }
+  return { message: "A confirmation code has been sent. It is valid for 15 minutes; a new one can be requested after a minute." };
 }
 
 /**

@@ -89,17 +89,36 @@ describe("POST /auth/reset-password", () => {
     expect((await reset(user.email, school.subdomain, code)).status).toBe(423);
   });
 
-  it("rejects an expired code and a code replaced by a newer request", async () => {
+  it("a newer request (a minute later) replaces the code; an expired code is refused", async () => {
     const school = await createSchool();
     const user = await createUser(school.id);
+    const start = Date.now();
     const first = await requestCode(user.email, school.subdomain);
+    setClockForTests({ now: () => start + 61_000 });
     const second = await requestCode(user.email, school.subdomain);
+    expect(await emailsTo(user.email)).toHaveLength(2);
     if (first !== second) expect((await reset(user.email, school.subdomain, first)).body.error).toBe("invalid or expired confirmation code");
-    const later = Date.now() + 16 * 60_000;
-    setClockForTests({ now: () => later });
+    setClockForTests({ now: () => start + 61_000 + 16 * 60_000 });
     const expired = await reset(user.email, school.subdomain, second);
     expect(expired.status).toBe(400);
     expect(expired.body.error).toBe("invalid or expired confirmation code");
+  });
+
+  it("throttles code requests per user: one a minute, five an hour, same answer", async () => {
+    const school = await createSchool();
+    const user = await createUser(school.id);
+    const start = Date.now();
+    const code = await requestCode(user.email, school.subdomain);
+    const again = await api("/auth/forgot-password", { body: { email: user.email, subdomain: school.subdomain } });
+    expect(again.status).toBe(200);
+    expect(await emailsTo(user.email)).toHaveLength(1);
+    // The code already sent still works after a throttled request.
+    expect((await reset(user.email, school.subdomain, code)).status).toBe(200);
+    for (let minute = 1; minute <= 6; minute++) {
+      setClockForTests({ now: () => start + minute * 61_000 });
+      await api("/auth/forgot-password", { body: { email: user.email, subdomain: school.subdomain } });
+    }
+    expect(await emailsTo(user.email)).toHaveLength(5);
   });
 
   it("400 validation error for a malformed code or a short password", async () => {

@@ -49,6 +49,7 @@ export class SessionFamily extends DurableObject<Env> {
       revoked: false,
     };
     await this.ctx.storage.put("state", this.state);
+    await this.ctx.storage.setAlarm(input.refreshExpiresAt);
   }
 
   async rotate(input: { presentedHash: string; nextHash: string; now: number; graceMs: number; refreshExpiresAt: number }): Promise<RotateOutcome> {
@@ -63,6 +64,7 @@ export class SessionFamily extends DurableObject<Env> {
       state.rotatedAt = input.now;
       state.refreshExpiresAt = input.refreshExpiresAt;
       await this.ctx.storage.put("state", state);
+      await this.ctx.storage.setAlarm(state.refreshExpiresAt);
       return { outcome: "rotated", refreshExpiresAt: state.refreshExpiresAt };
     }
     if (match === "previous" && input.now - state.rotatedAt <= input.graceMs) return { outcome: "stale" };
@@ -79,10 +81,13 @@ export class SessionFamily extends DurableObject<Env> {
     return this.state ? classify(this.state, presentedHash) : "unknown";
   }
 
-  async revoke(): Promise<void> {
-    if (!this.state || this.state.revoked) return;
-    this.state.revoked = true;
-    await this.ctx.storage.put("state", this.state);
+  /**
+   * Fires when the refresh token expires: nothing can rotate after that, so the family's storage
+   * is deleted rather than kept forever (one object per sign-in adds up).
+   */
+  override async alarm(): Promise<void> {
+    this.state = null;
+    await this.ctx.storage.deleteAll();
   }
 }
 

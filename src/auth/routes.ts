@@ -86,19 +86,28 @@ function tenantSelector(c: Context<AppEnv>, bodySubdomain: string | undefined): 
   return bodySubdomain ?? (header === undefined || header === "" ? undefined : header);
 }
 
-/** Reads the selectors and the secret of refresh and logout, per client kind (spec errors in order). */
-function refreshCredentials(c: Context<AppEnv>, body: { tenant_subdomain?: string; session_id?: string; auth_device_id?: string; refresh_token?: string }) {
+/**
+ * Reads the selectors and the secret of refresh and logout, per client kind (spec errors in
+ * order). Refresh without any token is 400 `refresh_token_required`; the spec gives logout only
+ * 401 for a missing cookie, so a repeated browser logout (its cookie already cleared) is a 401.
+ */
+function refreshCredentials(
+  c: Context<AppEnv>,
+  body: { tenant_subdomain?: string; session_id?: string; auth_device_id?: string; refresh_token?: string },
+  purpose: "refresh" | "logout",
+) {
+  const missingToken = () => (purpose === "refresh" ? new ApiError(400, "refresh_token_required") : unauthorized());
   const subdomain = tenantSelector(c, body.tenant_subdomain);
   if (clientInfo(c).isBrowser) {
     if (!body.session_id) throw new ApiError(400, "session_id_required");
     if (!body.auth_device_id) throw new ApiError(400, "auth_device_id_required");
-    if (Object.keys(refreshCookies(c)).length === 0) throw new ApiError(400, "refresh_token_required");
+    if (Object.keys(refreshCookies(c)).length === 0) throw missingToken();
     const cookie = selectedCookie(c, subdomain, body.auth_device_id);
     const parsed = parseRefreshToken(cookie.value);
     if (!parsed || parsed.sessionId !== body.session_id) throw unauthorized();
     return { ...parsed, authDeviceId: body.auth_device_id, subdomain, cookieName: cookie.name, client: clientInfo(c) };
   }
-  if (!body.refresh_token) throw new ApiError(400, "refresh_token_required");
+  if (!body.refresh_token) throw missingToken();
   const parsed = parseRefreshToken(body.refresh_token);
   if (!parsed || (body.session_id !== undefined && parsed.sessionId !== body.session_id)) throw unauthorized();
   return { ...parsed, authDeviceId: body.auth_device_id, subdomain, cookieName: null, client: clientInfo(c) };
@@ -179,7 +188,7 @@ const refreshRoute = defineRoute({
 });
 
 authRoutes.openapi(refreshRoute, async (c) => {
-  const credentials = refreshCredentials(c, c.req.valid("json"));
+  const credentials = refreshCredentials(c, c.req.valid("json"), "refresh");
   const session = await refreshSession(c.get("services"), credentials);
   const subdomain = credentials.cookieName ? cookieSubdomain(credentials.cookieName) : "";
   return ok(c, sessionPayload(c, session, subdomain));
@@ -204,7 +213,7 @@ const logoutRoute = defineRoute({
 });
 
 authRoutes.openapi(logoutRoute, async (c) => {
-  const credentials = refreshCredentials(c, c.req.valid("json"));
+  const credentials = refreshCredentials(c, c.req.valid("json"), "logout");
   await endSession(c.get("services"), credentials);
   if (credentials.cookieName) deleteCookie(c, credentials.cookieName, { path: COOKIE_PATH, secure: true, httpOnly: true, sameSite: "Lax" });
   return ok(c, { logged_out: true as const });

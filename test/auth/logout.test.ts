@@ -66,6 +66,18 @@ describe("POST /auth/logout", () => {
     expect((await api("/auth/me", { token: other.token, tenant: school.subdomain })).status).toBe(200);
   });
 
+  it("401 without any refresh cookie (a repeated browser logout) or native token", async () => {
+    const school = await createSchool();
+    const user = await createUser(school.id);
+    const session = await login(user, { subdomain: school.subdomain, browser: true });
+    const noCookie = await api("/auth/logout", { body: { session_id: session.session_id, auth_device_id: session.auth_device_id }, headers: BROWSER_ORIGIN });
+    expect(noCookie.status).toBe(401);
+    expect(noCookie.body.error).toBe("unauthorized");
+    const noToken = await api("/auth/logout", { body: {} });
+    expect(noToken.status).toBe(401);
+    expect(noToken.body.error).toBe("unauthorized");
+  });
+
   it("401 for a native token that is not the session's", async () => {
     const school = await createSchool();
     const user = await createUser(school.id);

@@ -37,11 +37,11 @@ export async function login(ctx: ServiceContext, input: { body: z.infer<typeof L
 
   const account = candidates[0];
   const check = await verifyPassword(body.password, account?.passwordHash ?? DUMMY_PASSWORD_HASH, ctx.config.passwordPepper);
-  if (!account || !check.valid) {
+  // An inactive account counts like a wrong password, so the lock cannot tell a right guess apart.
+  if (!account || !check.valid || !account.isActive) {
     const { locked } = await recordFailure(ctx, keys);
     throw locked ? TOO_MANY_ATTEMPTS() : INVALID_CREDENTIALS();
   }
-  if (!account.isActive) throw INVALID_CREDENTIALS();
   if (account.tenantStatus === "pending") throw new ApiError(403, "email_not_verified");
 
   // Sealed before anything is written: a token that cannot be stored fails the login (503).

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { openPushToken, pushTokenHash, pushTokenKeys } from "../../src/lib/push-token-crypto";
 import { createUser } from "../helpers/factories";
-import { deviceLogin, eventTypes, loginWithEnv, newInstallation, schoolWithStudent, setPolicy, signInOn } from "../helpers/devices";
+import { addStudent, deviceLogin, eventTypes, loginWithEnv, newInstallation, schoolWithStudent, setPolicy, signInOn } from "../helpers/devices";
 
 async function countRows(table: string, userId: string) {
   const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(userId).first<{ n: number }>();
@@ -50,6 +50,22 @@ describe("device_token at login", () => {
     const rows = await env.DB.prepare("SELECT token_ciphertext FROM push_devices WHERE user_id = ?").bind(student.id).all<{ token_ciphertext: string }>();
     expect(rows.results).toHaveLength(1);
     expect(await openPushToken(keys, rows.results[0]!.token_ciphertext)).toBe(`${token}-rotated`);
+  });
+
+  it("takes a token away from the previous user of a shared installation", async () => {
+    const { school, student } = await schoolWithStudent();
+    const sibling = await addStudent(school);
+    const installationId = newInstallation();
+    const token = `fcm-token-${crypto.randomUUID()}`;
+    await signInOn(student, { installationId, deviceToken: token });
+    await signInOn(sibling, { installationId, deviceToken: token });
+    const rows = await env.DB.prepare("SELECT user_id, token_hash IS NOT NULL AS has_token FROM push_devices WHERE installation_id = ? ORDER BY user_id = ?")
+      .bind(installationId, sibling.id)
+      .all<{ user_id: string; has_token: number }>();
+    expect(rows.results).toEqual([
+      { user_id: student.id, has_token: 0 },
+      { user_id: sibling.id, has_token: 1 },
+    ]);
   });
 
   it("moves a token away from the installation that held it before", async () => {

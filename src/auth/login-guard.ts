@@ -1,6 +1,7 @@
-import { inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { loginFailures } from "../db/schema";
 import type { ServiceContext } from "../http/context";
+import { ApiError } from "../http/errors";
 import { MINUTE_MS } from "../lib/clock";
 
 /** DESIGN.md: 5 failures of one (school, email) in 15 minutes lock it for 15; 50 per IP lock the IP. */
@@ -8,6 +9,9 @@ export const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
 export const LOGIN_LOCK_MS = 15 * MINUTE_MS;
 export const PAIR_FAILURE_LIMIT = 5;
 export const IP_FAILURE_LIMIT = 50;
+
+/** The spec's generic 423 of the sign-in lock (Authentication 7). */
+export const TOO_MANY_ATTEMPTS = () => new ApiError(423, "too many attempts, try again later", "Too many attempts, try again later.");
 
 export interface LoginGuardKeys {
   pair: string;
@@ -74,4 +78,21 @@ export async function recordFailure(ctx: ServiceContext, keys: LoginGuardKeys): 
 /** A successful sign-in clears the pair's counter (never the IP's). */
 export function clearPairStatement(ctx: ServiceContext, keys: LoginGuardKeys) {
   return ctx.db.delete(loginFailures).where(inArray(loginFailures.key, [keys.pair]));
+}
+
+/** Drops a school member's pair counter (its key holds the email): permanent deletion forgets it. */
+export function forgetPairStatement(ctx: ServiceContext, member: { tenantId: string; email: string }) {
+  return ctx.db
+    .delete(loginFailures)
+    .where(eq(loginFailures.key, sql`'pair:' || (SELECT subdomain FROM tenants WHERE id = ${member.tenantId}) || ':' || ${member.email}`));
+}
+
+/** Counters whose window and lock are both over carry no information: the cron deletes them. */
+export async function purgeStaleLoginFailures(ctx: ServiceContext): Promise<number> {
+  const now = ctx.clock.now();
+  const deleted = await ctx.db
+    .delete(loginFailures)
+    .where(and(lt(loginFailures.windowStartedAt, now - LOGIN_WINDOW_MS), or(isNull(loginFailures.lockedUntil), lt(loginFailures.lockedUntil, now))))
+    .returning({ key: loginFailures.key });
+  return deleted.length;
 }

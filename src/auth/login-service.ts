@@ -7,13 +7,12 @@ import { signInDevice } from "../devices/sign-in";
 import type { Actor, Role, ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
 import { daysRemaining, isoOrNull } from "../lib/clock";
-import { clearPairStatement, isLocked, lockQuery, loginGuardKeys, recordFailure } from "./login-guard";
+import { clearPairStatement, isLocked, lockQuery, loginGuardKeys, recordFailure, TOO_MANY_ATTEMPTS } from "./login-guard";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 import type { LoginBody } from "./schemas";
 import type { ClientInfo, IssuedSession } from "./session-service";
 
 const INVALID_CREDENTIALS = () => new ApiError(400, "invalid credentials", "Invalid email or password.");
-const TOO_MANY_ATTEMPTS = () => new ApiError(423, "too many attempts, try again later", "Too many attempts, try again later.");
 
 export interface LoginResult extends IssuedSession {
   user: { id: string; email: string; role: Role; first_name: string; last_name: string };

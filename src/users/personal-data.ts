@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, getTableName } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { forgetPairStatement } from "../auth/login-guard";
 import type { BatchItem } from "../db/batch";
 import {
   authDevices,
@@ -83,7 +84,7 @@ function propertyOf(table: SQLiteTable, column: SQLiteColumn): string {
 
 /**
  * All writes of a permanent deletion, for one `db.batch`: the registry's rules, the user's queued
- * emails (they hold the address and name), then the account itself.
+ * emails (they hold the address and name), the sign-in counter keyed by the email, then the account.
  */
 export function permanentDeletionStatements(ctx: ServiceContext, target: { id: string; tenantId: string; email: string }): BatchItem[] {
   const statements: BatchItem[] = PERSONAL_DATA.map((entry) =>
@@ -95,6 +96,7 @@ export function permanentDeletionStatements(ctx: ServiceContext, target: { id: s
           .where(eq(entry.column, target.id)),
   );
   statements.push(ctx.db.delete(emailOutbox).where(and(eq(emailOutbox.tenantId, target.tenantId), eq(emailOutbox.toEmail, target.email))));
+  statements.push(forgetPairStatement(ctx, target));
   statements.push(ctx.db.delete(users).where(and(eq(users.id, target.id), eq(users.tenantId, target.tenantId))));
   return statements;
 }

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
+import { isLocked, lockQuery, loginGuardKeys, recordFailure, TOO_MANY_ATTEMPTS } from "../auth/login-guard";
 import { hashPassword, verifyPassword } from "../auth/password";
 import { users } from "../db/schema";
 import { changedRows } from "../db/batch";
@@ -64,14 +65,22 @@ export async function updateProfile(ctx: ServiceContext, input: { actor: Actor; 
  */
 export async function changeOwnPassword(ctx: ServiceContext, input: { actor: Actor; body: z.infer<typeof PasswordChangeBody> }) {
   const { actor, body } = input;
-  const [accounts, policyRows] = await ctx.db.batch([
+  // Guesses of the current password share the sign-in lock of this (school, email): a stolen
+  // access token must not become an unlimited password oracle.
+  const guard = loginGuardKeys(actor.tenant!.subdomain, actor.email, null);
+  const [accounts, policyRows, locks] = await ctx.db.batch([
     ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(self(actor)).limit(1),
     devicePolicyQuery(ctx, actor.tenant!.id),
+    lockQuery(ctx, guard),
   ]);
   const account = accounts[0];
   if (!account) throw unauthorized();
+  if (isLocked(locks, ctx.clock.now())) throw TOO_MANY_ATTEMPTS();
   const check = await verifyPassword(body.current_password, account.passwordHash, ctx.config.passwordPepper);
-  if (!check.valid) throw INVALID_CURRENT_PASSWORD();
+  if (!check.valid) {
+    const { locked } = await recordFailure(ctx, guard);
+    throw locked ? TOO_MANY_ATTEMPTS() : INVALID_CURRENT_PASSWORD();
+  }
 
   const now = ctx.clock.now();
   const newHash = await hashPassword(body.new_password, ctx.config.passwordPepper);

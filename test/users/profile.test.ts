@@ -112,6 +112,18 @@ describe("POST /t/me/password", () => {
     expect((await as(other, "/t/me/profile")).status).toBe(200);
   });
 
+  it("locks current-password guessing like sign-in: 423 from the 6th wrong try", async () => {
+    const school = await createSchool();
+    const user = await createUser(school.id, { role: "student" });
+    const session = await login(user, { subdomain: school.subdomain });
+    const attempt = (current: string) =>
+      api("/t/me/password", { token: session.token, tenant: school.subdomain, body: { current_password: current, new_password: "next-password-1" } });
+    for (let i = 0; i < 5; i++) expect((await attempt("wrong-password")).body.error).toBe("invalid current password");
+    const locked = await attempt(user.password);
+    expect(locked.status).toBe(423);
+    expect(locked.body.error).toBe("too many attempts, try again later");
+  });
+
   it("answers 400 `invalid current password` for a wrong current password and `invalid_request_body` for a short new one", async () => {
     const school = await createSchool();
     const member = await signedIn(school, { role: "admin" });

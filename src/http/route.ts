@@ -1,5 +1,5 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { authenticate } from "../auth/authenticate";
 import { checkBilling, type BillingRule } from "../auth/billing-gate";
 import { passesGate, type Gate } from "../auth/gates";
@@ -33,6 +33,8 @@ export interface RouteMeta extends Required<Omit<RoutePolicy, "errors">> {
   path: string;
   family: "public" | "auth" | "tenant" | "admin" | "system";
   errors: Required<ValidationErrors>;
+  /** The JSON body may be left out: an empty body or `null` then reads as `{}`. */
+  optionalBody: boolean;
 }
 
 /** Every route declared with `defineRoute`, so tests can walk them all (gate matrix, input fuzzing). */
@@ -64,6 +66,7 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
       query: errors?.query ?? "invalid_params",
       param: errors?.param ?? "invalid_id_format",
     },
+    optionalBody: route.request?.body !== undefined && route.request.body.required !== true,
   };
   routeRegistry.push(meta);
   return createRoute({ ...(route as unknown as RouteConfig), middleware: [guard(meta)] }) as unknown as R;
@@ -75,19 +78,30 @@ function guard(meta: RouteMeta): MiddlewareHandler<AppEnv> {
     if (meta.family === "admin" && c.req.header("x-tenant-subdomain") !== undefined) {
       throw new ApiError(400, "tenant_header_not_allowed");
     }
-    if (meta.gate.kind === "public") return next();
-
-    const actor = await authenticate(c.get("services"), {
-      authorization: c.req.header("authorization"),
-      subdomain: requestedSubdomain(c.req.header("x-tenant-subdomain"), c.req.header("host"), c.get("services").config.appDomain, meta.family),
-      requireTenant: meta.family === "tenant",
-    });
-    c.set("actor", actor);
-
-    if (!passesGate(meta.gate, actor)) throw new ApiError(403, meta.deny);
-    if (meta.family === "tenant") checkBilling(meta.billing, actor, c.get("services").clock.now());
+    if (meta.gate.kind !== "public") {
+      const actor = await authenticate(c.get("services"), {
+        authorization: c.req.header("authorization"),
+        subdomain: requestedSubdomain(c.req.header("x-tenant-subdomain"), c.req.header("host"), c.get("services").config.appDomain, meta.family),
+        requireTenant: meta.family === "tenant",
+      });
+      c.set("actor", actor);
+      if (!passesGate(meta.gate, actor)) throw new ApiError(403, meta.deny);
+      if (meta.family === "tenant") checkBilling(meta.billing, actor, c.get("services").clock.now());
+    }
+    if (meta.optionalBody) await emptyBodyAsObject(c);
     return next();
   };
+}
+
+/**
+ * A client that leaves an optional body out may still send `Content-Type: application/json` with
+ * nothing (or `null`) after it; the validators would call that malformed. Hono parses JSON from
+ * its cached text, so caching "{}" makes it validate as the empty object it means.
+ */
+async function emptyBodyAsObject(c: Context<AppEnv>): Promise<void> {
+  if (!/json/i.test(c.req.header("content-type") ?? "")) return;
+  const text = (await c.req.text()).trim();
+  if (text === "" || text === "null") (c.req.bodyCache as Record<string, Promise<unknown>>).text = Promise.resolve("{}");
 }
 
 /** `X-Tenant-Subdomain`, else (on `/t/*` only) the first label of a Host under APP_DOMAIN. */

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
-import { changedRows, insertWhere } from "../db/batch";
+import { changedRows, insertWhere, isUniqueViolation } from "../db/batch";
 import type { z } from "@hono/zod-openapi";
 import { emailVerificationTokens, tenants, users } from "../db/schema";
 import { enqueueEmails, queueEmail } from "../email/outbox";
@@ -10,20 +10,14 @@ import { iso, MINUTE_MS } from "../lib/clock";
 import { randomSecret, sha256Hex } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
 import { signAccessToken } from "./jwt";
-import { isUniqueViolation, newSchoolRow, schoolNamesFree } from "../tenants/new-school";
+import { newSchoolRow, schoolNamesFree } from "../tenants/new-school";
+import { mainDomainUrl } from "../email/links";
 import { hashPassword } from "./password";
 import type { RegisterBody } from "./schemas";
 
 const RESEND_COOLDOWN_MS = MINUTE_MS;
 const DUPLICATE = () => new ApiError(400, "duplicate key", "The slug, subdomain or email is already taken.");
 
-export function mainDomainUrl(ctx: ServiceContext, path: string): string {
-  return `${ctx.config.appUrlScheme}://${ctx.config.appDomain}${path}`;
-}
-
-export function schoolUrl(ctx: ServiceContext, subdomain: string, path: string): string {
-  return `${ctx.config.appUrlScheme}://${subdomain}.${ctx.config.appDomain}${path}`;
-}
 
 /**
  * Self-service sign-up: school (`pending`, `trial`), its first admin, the trial period, the

@@ -30,3 +30,11 @@ export function insertWhere<T extends SQLiteTable>(ctx: ServiceContext, table: T
 export function changedRows(result: unknown): number {
   return (result as { meta?: { changes?: number } }).meta?.changes ?? 0;
 }
+
+/** SQLite UNIQUE violations, whether D1 raised them directly or drizzle wrapped them. */
+export function isUniqueViolation(err: unknown): boolean {
+  for (let current: unknown = err; current instanceof Error; current = current.cause) {
+    if (current.message.includes("UNIQUE constraint failed")) return true;
+  }
+  return false;
+}

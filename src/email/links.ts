@@ -1,4 +1,3 @@
-import { mainDomainUrl, schoolUrl } from "../auth/registration-service";
 import type { ServiceContext } from "../http/context";
 import type { Role } from "../http/context";
 
@@ -8,4 +7,12 @@ import type { Role } from "../http/context";
  */
 export function loginUrl(ctx: ServiceContext, account: { role: Role; subdomain: string | null }): string {
   return account.role === "student" && account.subdomain ? schoolUrl(ctx, account.subdomain, "/login") : mainDomainUrl(ctx, "/login");
+}
+
+export function mainDomainUrl(ctx: ServiceContext, path: string): string {
+  return `${ctx.config.appUrlScheme}://${ctx.config.appDomain}${path}`;
+}
+
+export function schoolUrl(ctx: ServiceContext, subdomain: string, path: string): string {
+  return `${ctx.config.appUrlScheme}://${subdomain}.${ctx.config.appDomain}${path}`;
 }

@@ -36,8 +36,3 @@ export function newSchoolRow(
     updatedAt: now,
   };
 }
-
-/** Unique-index races (two creates of the same slug at once) answer like a taken name. */
-export function isUniqueViolation(err: unknown): boolean {
-  return String(err).includes("UNIQUE constraint failed");
-}

@@ -113,11 +113,3 @@ export async function toUserDetails(ctx: ServiceContext, rows: DetailRow[], grou
     }),
   );
 }
-
-/** SQLite UNIQUE violations, whether D1 raised them directly or drizzle wrapped them. */
-export function isUniqueViolation(err: unknown): boolean {
-  for (let current: unknown = err; current instanceof Error; current = current.cause) {
-    if (current.message.includes("UNIQUE constraint failed")) return true;
-  }
-  return false;
-}

@@ -1,11 +1,11 @@
 import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { restrictedScope, scopeCondition } from "../auth/curator-scope";
-import { mainDomainUrl, schoolUrl } from "../auth/registration-service";
 import { hashPassword } from "../auth/password";
-import type { BatchItem } from "../db/batch";
+import { isUniqueViolation, type BatchItem } from "../db/batch";
 import { groupCurators, users } from "../db/schema";
 import { revokeSessionsWithEvents } from "../devices/events";
+import { loginUrl } from "../email/links";
 import { enqueueEmails, queueEmail } from "../email/outbox";
 import type { Locale } from "../env";
 import type { Actor, ServiceContext } from "../http/context";
@@ -14,7 +14,7 @@ import { pageOffset } from "../http/pagination";
 import { uuidv7 } from "../lib/ids";
 import { permanentDeletionStatements } from "./personal-data";
 import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject } from "./permissions";
-import { detailQuery, groupsQuery, idIn, isUniqueViolation, toUserDetails, toUserObject, userColumns } from "./read";
+import { detailQuery, groupsQuery, idIn, toUserDetails, toUserObject, userColumns } from "./read";
 import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from "./schemas";
 
 const USER_NOT_FOUND = () => new ApiError(404, "user not found", "User not found.");
@@ -76,14 +76,14 @@ export async function createUser(ctx: ServiceContext, input: { actor: Actor; bod
     createdAt: now,
     updatedAt: now,
   };
-  const loginUrl = body.role === "student" ? schoolUrl(ctx, tenant.subdomain, "/login") : mainDomainUrl(ctx, "/login");
+  const signInUrl = loginUrl(ctx, { role: body.role, subdomain: tenant.subdomain });
   const email = queueEmail(ctx, {
     tenantId: tenant.id,
     to: body.email,
     kind: "welcome",
     locale: input.locale,
-    variables: { schoolTitle: tenant.title, firstName: body.first_name, loginUrl, email: body.email, setPasswordNote: true },
-    meta: { login_url: loginUrl },
+    variables: { schoolTitle: tenant.title, firstName: body.first_name, loginUrl: signInUrl, email: body.email, setPasswordNote: true },
+    meta: { login_url: signInUrl },
   });
   const statements: BatchItem[] = [ctx.db.insert(users).values(row)];
   if (body.role === "curator") statements.push(defaultPermissionsStatement(ctx, { tenantId: tenant.id, userId: row.id, now }));

@@ -237,13 +237,15 @@ export async function changeRole(ctx: ServiceContext, input: { actor: Actor; id:
     if (!row) throw USER_NOT_FOUND();
     return { ...(await toUserObject(ctx, row)), permissions: sets[0] ? toPermissionsObject(sets[0]) : null };
   }
+  // The curator's assignments go only if the role change above happened (a 404 changes nothing).
+  const changed = sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND tenant_id = ${tenantId} AND role = ${role} AND deleted_at IS NULL)`;
   const [updated] = await ctx.db.batch([
     update,
     ctx.db
       .update(users)
       .set({ individualCuratorId: null, updatedAt: now })
-      .where(and(eq(users.tenantId, tenantId), eq(users.individualCuratorId, id))),
-    ctx.db.delete(groupCurators).where(and(eq(groupCurators.tenantId, tenantId), eq(groupCurators.curatorId, id))),
+      .where(and(eq(users.tenantId, tenantId), eq(users.individualCuratorId, id), changed)),
+    ctx.db.delete(groupCurators).where(and(eq(groupCurators.tenantId, tenantId), eq(groupCurators.curatorId, id), changed)),
   ]);
   const row = updated[0];
   if (!row) throw USER_NOT_FOUND();

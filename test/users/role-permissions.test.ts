@@ -26,6 +26,20 @@ const ALL_FALSE = {
 const DEFAULTS = { ...ALL_FALSE, can_view_analytics: true };
 
 describe("PUT /t/users/:id/role", () => {
+  it("404 for a deleted curator changes nothing: the assignments to them stay", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const curator = await createUser(school.id, { role: "curator" });
+    const student = await createUser(school.id, { role: "student" });
+    const group = await createGroup(school.id);
+    await addGroupCurator(group, curator.id);
+    await assignIndividualCurator(student.id, curator.id);
+    await db().update(schema.users).set({ deletedAt: Date.now() }).where(eq(schema.users.id, curator.id));
+    const res = await as(admin, `/t/users/${curator.id}/role`, { method: "PUT", body: { role: "student" } });
+    expect(res.status).toBe(404);
+    expect((await userRow(student.id))!.individualCuratorId).toBe(curator.id);
+    expect(await db().select().from(schema.groupCurators).where(eq(schema.groupCurators.curatorId, curator.id))).toHaveLength(1);
+  });
+
   it("makes a student a curator with the default permission set and answers the user with permissions", async () => {
     const { school, admin } = await schoolWithAdmin();
     const student = await createUser(school.id, { role: "student" });

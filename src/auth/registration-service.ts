@@ -10,7 +10,7 @@ import { iso, MINUTE_MS } from "../lib/clock";
 import { randomSecret, sha256Hex } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
 import { signAccessToken } from "./jwt";
-import { newSchoolRow, schoolNamesFree } from "../tenants/new-school";
+import { isReservedSchoolName, newSchoolRow, schoolNamesFree } from "../tenants/new-school";
 import { mainDomainUrl } from "../email/links";
 import { hashPassword } from "./password";
 import type { RegisterBody } from "./schemas";
@@ -28,6 +28,7 @@ const DUPLICATE = () => new ApiError(400, "duplicate key", "The slug, subdomain 
 export async function registerSchool(ctx: ServiceContext, input: { body: z.infer<typeof RegisterBody>; locale: Locale }) {
   const { body } = input;
   const subdomain = body.tenant_subdomain ?? body.tenant_slug;
+  if (isReservedSchoolName(body.tenant_slug, subdomain)) throw DUPLICATE();
   const now = ctx.clock.now();
   const tenantId = uuidv7(now);
   const userId = uuidv7(now);

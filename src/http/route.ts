@@ -81,7 +81,8 @@ function guard(meta: RouteMeta): MiddlewareHandler<AppEnv> {
     if (meta.gate.kind !== "public") {
       const actor = await authenticate(c.get("services"), {
         authorization: c.req.header("authorization"),
-        subdomain: requestedSubdomain(c.req.header("x-tenant-subdomain"), c.req.header("host"), c.get("services").config.appDomain, meta.family),
+        // The URL's host: workerd does not expose a Host header on the Request.
+        subdomain: requestedSubdomain(c.req.header("x-tenant-subdomain"), new URL(c.req.url).host, c.get("services").config.appDomain, meta.family),
         requireTenant: meta.family === "tenant",
       });
       c.set("actor", actor);

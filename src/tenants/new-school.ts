@@ -3,6 +3,13 @@ import { tenants } from "../db/schema";
 import type { ServiceContext } from "../http/context";
 import { DAY_MS } from "../lib/clock";
 
+/** Labels the platform itself answers on (the API host, the main site): no school may take them. */
+const RESERVED_NAMES = new Set(["api", "www", "app", "admin", "auth", "mail", "static", "cdn", "docs", "status", "platform"]);
+
+export function isReservedSchoolName(...names: string[]): boolean {
+  return names.some((name) => RESERVED_NAMES.has(name.toLowerCase()));
+}
+
 /**
  * Slugs and subdomains share one namespace among live schools. The partial unique indexes cover
  * each column alone, so creation inserts on this condition (`insertWhere`) instead of reading first.

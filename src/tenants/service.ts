@@ -1,19 +1,17 @@
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { effectivePlanStateSql } from "../billing/state";
-import { changedRows, insertWhere } from "../db/batch";
+import { changedRows, insertWhere, isUniqueViolation } from "../db/batch";
 import { tenants } from "../db/schema";
 import type { ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
 import { uuidv7 } from "../lib/ids";
 import { avatarUrl } from "../media/links";
-import { isUniqueViolation, newSchoolRow, schoolNamesFree } from "./new-school";
+import { liveTenant, tenantNotFound } from "./lookup";
+import { isReservedSchoolName, newSchoolRow, schoolNamesFree } from "./new-school";
 import { tenantRecord } from "./present";
 import type { TenantChanges } from "./schemas";
 
-const TENANT_NOT_FOUND = () => new ApiError(404, "tenant not found", "No such school.");
 const TAKEN = () => new ApiError(400, "slug or subdomain already taken", "The slug or subdomain is already taken.");
-
-const live = (id: string) => and(eq(tenants.id, id), isNull(tenants.deletedAt));
 
 /**
  * GET /public/tenant: branding of an active school. Unknown, pending, billing-blocked (suspended
@@ -46,6 +44,7 @@ export async function createTenant(
   ctx: ServiceContext,
   input: { title: string; slug: string; subdomain: string; logo?: string | null; color_scheme?: string; timezone?: string },
 ) {
+  if (isReservedSchoolName(input.slug, input.subdomain)) throw TAKEN();
   const id = uuidv7(ctx.clock.now());
   const row = newSchoolRow(ctx, { ...input, id, colorScheme: input.color_scheme });
   try {
@@ -76,14 +75,14 @@ export async function updateTenant(ctx: ServiceContext, input: { tenantId: strin
   };
   const query =
     Object.keys(set).length === 0
-      ? ctx.db.select().from(tenants).where(live(input.tenantId)).limit(1)
+      ? ctx.db.select().from(tenants).where(liveTenant(input.tenantId)).limit(1)
       : ctx.db
           .update(tenants)
           .set({ ...set, updatedAt: ctx.clock.now() })
-          .where(live(input.tenantId))
+          .where(liveTenant(input.tenantId))
           .returning();
   const [row] = await query;
-  if (!row) throw TENANT_NOT_FOUND();
+  if (!row) throw tenantNotFound();
   return tenantRecord(ctx, row);
 }
 
@@ -96,15 +95,15 @@ export async function deleteTenant(ctx: ServiceContext, input: { tenantId: strin
   const deleted = await ctx.db
     .update(tenants)
     .set({ deletedAt: now, updatedAt: now })
-    .where(live(input.tenantId))
+    .where(liveTenant(input.tenantId))
     .returning({ id: tenants.id });
-  if (deleted.length === 0) throw TENANT_NOT_FOUND();
+  if (deleted.length === 0) throw tenantNotFound();
   return { deleted: true as const };
 }
 
 /** GET /t/tenant: the addressed school (authenticate already joined it, live). */
 export async function getOwnTenant(ctx: ServiceContext, input: { tenantId: string }) {
-  const [row] = await ctx.db.select().from(tenants).where(live(input.tenantId)).limit(1);
-  if (!row) throw TENANT_NOT_FOUND();
+  const [row] = await ctx.db.select().from(tenants).where(liveTenant(input.tenantId)).limit(1);
+  if (!row) throw tenantNotFound();
   return tenantRecord(ctx, row);
 }

@@ -46,7 +46,7 @@ describe("POST /auth/register", () => {
   it("400 duplicate key for a taken slug, subdomain or admin email", async () => {
     const existing = await createSchool();
     const admin = await createUser(existing.id, { role: "admin" });
-    for (const overrides of [{ tenant_slug: existing.slug }, { tenant_subdomain: existing.subdomain }, { email: admin.email }]) {
+    for (const overrides of [{ tenant_slug: existing.slug }, { tenant_subdomain: existing.subdomain }, { email: admin.email }, { tenant_subdomain: "api" }, { tenant_slug: "WWW" }]) {
       const { res } = await register(overrides);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("duplicate key");

@@ -118,15 +118,16 @@ export async function startSession(
   if (installationId) {
     conditions.push(sql`NOT EXISTS (SELECT 1 FROM auth_devices WHERE user_id = ${user.id} AND installation_id = ${installationId} AND blocked_at IS NOT NULL)`);
   }
-  const otherActiveDevices = (extra: { excludeDeviceId?: string } = {}) =>
-    activeDeviceCountSql({
-      userId: user.id,
-      now,
-      inactiveCutoff: admission?.inactiveCutoff ?? 0,
-      excludeInstallationId: installationId,
-      excludeDeviceId: extra.excludeDeviceId ?? admission?.excludeDeviceId,
-    });
-  if (admission?.enforceLimit != null) conditions.push(sql`${otherActiveDevices()} < ${admission.enforceLimit}`);
+  // The monitoring count runs after this batch wrote the session and device: the login's own
+  // device (found by installation, or the row this batch creates) must never count.
+  const otherActiveDevices = activeDeviceCountSql({
+    userId: user.id,
+    now,
+    inactiveCutoff: admission?.inactiveCutoff ?? 0,
+    excludeInstallationId: installationId,
+    excludeDeviceIds: [newDeviceId, admission?.excludeDeviceId],
+  });
+  if (admission?.enforceLimit != null) conditions.push(sql`${otherActiveDevices} < ${admission.enforceLimit}`);
 
   const started = sessionExistsSql(sessionId);
   const onNewDevice = sql`EXISTS (SELECT 1 FROM sessions WHERE id = ${sessionId} AND auth_device_id = ${newDeviceId})`;
@@ -162,13 +163,12 @@ export async function startSession(
 
   const statements: BatchItem[] = [sessionInsert, deviceUpsert, loginEvent];
   if (admission?.monitorLimit != null && admission.enforceLimit == null) {
-    const others = otherActiveDevices();
     statements.push(
       batchable(ctx, sql`
         INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, session_id, type, ip, user_agent, detail, created_at)
         SELECT ${uuidv7(now)}, s.tenant_id, s.user_id, s.auth_device_id, s.id, 'device_limit_exceeded', s.ip, s.user_agent,
-               json_object('limit', ${admission.monitorLimit}, 'active_devices', ${others} + 1), ${now}
-        FROM sessions s WHERE s.id = ${sessionId} AND ${others} >= ${admission.monitorLimit}`),
+               json_object('limit', ${admission.monitorLimit}, 'active_devices', ${otherActiveDevices} + 1), ${now}
+        FROM sessions s WHERE s.id = ${sessionId} AND ${otherActiveDevices} >= ${admission.monitorLimit}`),
     );
   }
   statements.push(...(input.followUps?.({ sessionId, newDeviceId, started, onNewDevice }) ?? []), ...(input.statements ?? []));
@@ -205,7 +205,8 @@ async function loadLiveSession(ctx: ServiceContext, sessionId: string) {
       authDeviceId: sessions.authDeviceId,
       revokedAt: sessions.revokedAt,
       idleExpiresAt: sessions.idleExpiresAt,
-      expiresAt: sessions.expiresAt,
+      // The absolute expiry under the school's current policy: a lowered lifetime shortens sessions already issued.
+      expiresAt: sql<number>`min(${sessions.expiresAt}, ${sessions.createdAt} + COALESCE((SELECT session_absolute_lifetime_days FROM device_policies WHERE tenant_id = ${sessions.tenantId}), ${DEFAULT_DEVICE_POLICY.sessionAbsoluteLifetimeDays}) * ${DAY_MS})`,
       userId: users.id,
       userTenantId: users.tenantId,
       role: users.role,
@@ -278,7 +279,7 @@ export async function refreshSession(ctx: ServiceContext, input: RefreshInput): 
   await ctx.db.batch([
     ctx.db
       .update(sessions)
-      .set({ lastActivityAt: now, idleExpiresAt: now + idleWindow })
+      .set({ lastActivityAt: now, idleExpiresAt: now + idleWindow, expiresAt: sql`min(${sessions.expiresAt}, ${session.expiresAt})` })
       .where(and(eq(sessions.id, input.sessionId), isNull(sessions.revokedAt))),
     ctx.db.update(authDevices).set({ lastSeenAt: now }).where(eq(authDevices.id, session.authDeviceId)),
   ]);

@@ -1,4 +1,4 @@
-import { jsonBody, optionalJsonBody } from "../http/fields";
+import { DeletedResult, jsonBody, optionalJsonBody } from "../http/fields";
 import { z } from "@hono/zod-openapi";
 import { gates } from "../auth/gates";
 import { createArea } from "../http/area";
@@ -6,7 +6,7 @@ import { errorResponses, ok, okResponse } from "../http/envelope";
 import { uuidParam } from "../http/pagination";
 import { defineRoute } from "../http/route";
 import * as s from "./schemas";
-import { activate, billingDossier, extend, listPayments, listTenantsBilling, suspend, unsuspend } from "./service";
+import { activate, billingDossier, extend, listPayments, listTenantsBilling, ownBillingDossier, suspend, unsuspend } from "./service";
 import { createTariff, deleteTariff, listTariffs, updateTariff } from "./tariff-service";
 
 export const billingRoutes = createArea();
@@ -77,7 +77,7 @@ const deleteTariffRoute = defineRoute({
   security,
   request: idParams,
   responses: {
-    200: okResponse(s.Deleted),
+    200: okResponse(DeletedResult),
     ...errorResponses({ ...superadminErrors, 400: "invalid id format", 404: "tariff not found" }),
   },
 });
@@ -224,9 +224,9 @@ const ownBillingRoute = defineRoute({
   summary: "The school's own billing dossier (open on expiry, closed by a manual suspension)",
   security,
   responses: {
-    200: okResponse(s.BillingDossier),
+    200: okResponse(s.SchoolBillingDossier),
     ...errorResponses({ 401: "unauthorized", 403: ["forbidden", "PAYMENT_REQUIRED"] }),
   },
 });
 
-billingRoutes.openapi(ownBillingRoute, async (c) => ok(c, await billingDossier(c.get("services"), { tenantId: c.get("actor")!.tenant!.id })));
+billingRoutes.openapi(ownBillingRoute, async (c) => ok(c, await ownBillingDossier(c.get("services"), { tenantId: c.get("actor")!.tenant!.id })));

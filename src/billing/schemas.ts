@@ -121,22 +121,27 @@ export const ExtendBody = z
 
 export const SuspendBody = z.object({ reason: z.string().max(10_000).nullable().optional() }).openapi("SuspendRequest");
 
+/** What the school itself sees of a payment; `reference` is its receipt number. */
+const schoolPaymentFields = {
+  id: z.string(),
+  tenant_id: z.string(),
+  tariff_id: z.string().nullable(),
+  tariff_title_snapshot: z.string().nullable(),
+  amount_cents: z.number().int(),
+  currency: z.string().openapi({ example: "UZS" }),
+  days: z.number().int(),
+  method: z.string(),
+  reference: z.string().nullable(),
+  applied_expires_at: z.string(),
+  created_at: z.string(),
+};
+
+export const SchoolPayment = z
+  .object(schoolPaymentFields)
+  .openapi("SchoolPayment", { description: "A payment as the school sees it: without the platform's internal `notes` and operator" });
+
 export const Payment = z
-  .object({
-    id: z.string(),
-    tenant_id: z.string(),
-    tariff_id: z.string().nullable(),
-    tariff_title_snapshot: z.string().nullable(),
-    amount_cents: z.number().int(),
-    currency: z.string().openapi({ example: "UZS" }),
-    days: z.number().int(),
-    method: z.string(),
-    reference: z.string().nullable(),
-    notes: z.string().nullable(),
-    applied_expires_at: z.string(),
-    created_by_user_id: z.string().nullable(),
-    created_at: z.string(),
-  })
+  .object({ ...schoolPaymentFields, notes: z.string().nullable(), created_by_user_id: z.string().nullable() })
   .openapi("Payment");
 
 const planState = z.enum(["trial", "paid", "suspended"]);
@@ -163,22 +168,30 @@ export const BillingList = z.object({
   offset: z.number().int(),
 });
 
+const dossierFields = {
+  tenant_id: z.string(),
+  tenant_status: z.enum(["pending", "active"]),
+  plan_state: planState,
+  expires_at: z.string().nullable(),
+  days_remaining: z.number().int(),
+  suspended_manually: z.boolean(),
+  current_tariff: Tariff.nullable(),
+};
+
 export const BillingDossier = z
   .object({
-    tenant_id: z.string(),
-    tenant_status: z.enum(["pending", "active"]),
-    plan_state: planState,
-    expires_at: z.string().nullable(),
-    days_remaining: z.number().int(),
-    suspended_manually: z.boolean(),
-    current_tariff: Tariff.nullable(),
+    ...dossierFields,
     payment_history: z.array(Payment).openapi({ description: "Newest first; the latest 50 (all of them: GET /admin/tenants/{id}/payments)" }),
   })
   .openapi("BillingDossier");
 
+/** GET /t/billing/me: the same dossier with the school's view of each payment. */
+export const SchoolBillingDossier = z
+  .object({ ...dossierFields, payment_history: z.array(SchoolPayment).openapi({ description: "Newest first; the latest 50" }) })
+  .openapi("SchoolBillingDossier");
+
 export const PaymentsPage = z.object({ items: z.array(Payment), limit: z.number().int(), offset: z.number().int() });
 
-export const Deleted = z.object({ deleted: z.literal(true) });
 export const Suspended = z.object({ suspended: z.literal(true) });
 export const Unsuspended = z.object({
   unsuspended: z.boolean().openapi({ description: "true when a manual suspension was lifted; false when there was none" }),

@@ -5,15 +5,13 @@ import type { ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
 import { daysRemaining, iso, isoOrNull } from "../lib/clock";
 import { uuidv7 } from "../lib/ids";
+import { liveTenant, tenantNotFound } from "../tenants/lookup";
 import type { ActivateInput, ExtendBody, PaymentsQuery, TenantsBillingQuery } from "./schemas";
 import { CURRENCY, effectivePlanState, effectivePlanStateSql, newExpirySql } from "./state";
 import { TARIFF_NOT_FOUND, tariffRecord } from "./tariff-service";
 
-const TENANT_NOT_FOUND = () => new ApiError(404, "tenant not found", "No such school.");
 /** The dossier embeds the latest payments; the rest are paged by GET /admin/tenants/:id/payments. */
 const DOSSIER_HISTORY = 50;
-
-const liveTenant = (id: string) => and(eq(tenants.id, id), isNull(tenants.deletedAt));
 
 type PaymentRow = typeof payments.$inferSelect;
 
@@ -33,6 +31,12 @@ export function paymentRecord(row: PaymentRow) {
     created_by_user_id: row.createdByUserId,
     created_at: iso(row.createdAt),
   };
+}
+
+/** A payment as the school sees it: the platform's internal notes and operator stay with the platform. */
+function schoolPaymentRecord(payment: ReturnType<typeof paymentRecord>) {
+  const { notes: _notes, created_by_user_id: _operator, ...shown } = payment;
+  return shown;
 }
 
 const newestFirst = [desc(payments.createdAt), desc(payments.id)];
@@ -100,7 +104,7 @@ export async function listTenantsBilling(ctx: ServiceContext, query: z.infer<typ
   };
 }
 
-/** GET /admin/tenants/:id and GET /t/billing/me: state, current tariff and recent payments, one round trip. */
+/** GET /admin/tenants/:id (and, through `ownBillingDossier`, GET /t/billing/me): state, current tariff and recent payments, one round trip. */
 export async function billingDossier(ctx: ServiceContext, input: { tenantId: string }) {
   // Separate selects, not a join: D1 batches return rows keyed by column name, so joined `id`s would collide.
   const [schools, currentTariffs, history] = await ctx.db.batch([
@@ -123,7 +127,7 @@ export async function billingDossier(ctx: ServiceContext, input: { tenantId: str
       .limit(DOSSIER_HISTORY),
   ]);
   const tenant = schools[0];
-  if (!tenant) throw TENANT_NOT_FOUND();
+  if (!tenant) throw tenantNotFound();
   const tariff = currentTariffs[0];
   const now = ctx.clock.now();
   return {
@@ -138,6 +142,12 @@ export async function billingDossier(ctx: ServiceContext, input: { tenantId: str
   };
 }
 
+/** GET /t/billing/me: the school's own dossier, each payment in the school's view. */
+export async function ownBillingDossier(ctx: ServiceContext, input: { tenantId: string }) {
+  const dossier = await billingDossier(ctx, input);
+  return { ...dossier, payment_history: dossier.payment_history.map(schoolPaymentRecord) };
+}
+
 export async function listPayments(ctx: ServiceContext, input: { tenantId: string; page: z.infer<typeof PaymentsQuery> }) {
   const [schools, rows] = await ctx.db.batch([
     ctx.db.select({ id: tenants.id }).from(tenants).where(liveTenant(input.tenantId)).limit(1),
@@ -149,7 +159,7 @@ export async function listPayments(ctx: ServiceContext, input: { tenantId: strin
       .limit(input.page.limit)
       .offset(input.page.offset),
   ]);
-  if (schools.length === 0) throw TENANT_NOT_FOUND();
+  if (schools.length === 0) throw tenantNotFound();
   return { items: rows.map(paymentRecord), limit: input.page.limit, offset: input.page.offset };
 }
 
@@ -208,7 +218,7 @@ async function checkActivationTargets(ctx: ServiceContext, tenantId: string, tar
       .where(and(eq(tariffs.id, tariffId), isNull(tariffs.deletedAt)))
       .limit(1),
   ]);
-  if (schools.length === 0) throw TENANT_NOT_FOUND();
+  if (schools.length === 0) throw tenantNotFound();
   const tariff = found[0];
   if (!tariff) throw TARIFF_NOT_FOUND();
   if (!tariff.isActive) throw new ApiError(400, "tariff is inactive", "This tariff is not offered any more.");
@@ -254,7 +264,7 @@ export async function activate(ctx: ServiceContext, input: { tenantId: string; a
   ]);
   if (updated.length === 0 || !inserted[0]) {
     if (body.tariff_id !== undefined) await checkActivationTargets(ctx, input.tenantId, body.tariff_id);
-    throw TENANT_NOT_FOUND();
+    throw tenantNotFound();
   }
   return paymentRecord(inserted[0]);
 }
@@ -281,7 +291,7 @@ export async function extend(ctx: ServiceContext, input: { tenantId: string; act
       .returning({ id: tenants.id }),
     paymentFromTenant(ctx, where, period, { ...body, actorUserId: input.actorUserId }),
   ]);
-  if (updated.length === 0 || !inserted[0]) throw TENANT_NOT_FOUND();
+  if (updated.length === 0 || !inserted[0]) throw tenantNotFound();
   return paymentRecord(inserted[0]);
 }
 
@@ -300,7 +310,7 @@ export async function suspend(ctx: ServiceContext, input: { tenantId: string; re
     })
     .where(liveTenant(input.tenantId))
     .returning({ id: tenants.id });
-  if (rows.length === 0) throw TENANT_NOT_FOUND();
+  if (rows.length === 0) throw tenantNotFound();
   return { suspended: true as const };
 }
 
@@ -328,6 +338,6 @@ export async function unsuspend(ctx: ServiceContext, input: { tenantId: string }
       .returning({ id: tenants.id }),
     ctx.db.select({ id: tenants.id }).from(tenants).where(liveTenant(input.tenantId)).limit(1),
   ]);
-  if (schools.length === 0) throw TENANT_NOT_FOUND();
+  if (schools.length === 0) throw tenantNotFound();
   return { unsuspended: lifted.length > 0 };
 }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "../db/batch";
 import type { Actor, ServiceContext } from "../http/context";
-import { isoOrNull, MINUTE_MS } from "../lib/clock";
+import { DAY_MS, isoOrNull, MINUTE_MS } from "../lib/clock";
 import { DEFAULT_DEVICE_POLICY } from "./policy";
 import { batchable, changedRows } from "../db/batch";
 
@@ -13,7 +13,8 @@ export const ACTIVITY_WRITE_INTERVAL_MS = MINUTE_MS;
  * device seen. The UPDATE is conditional on the last write being at least a minute old, so a
  * chatty client costs one D1 write a minute; repeating is safe and answers the current state.
  * The idle window is read from the school's policy inside the UPDATE (the shorter of the idle
- * timeout and `inactive_device_days`, as at login).
+ * timeout and `inactive_device_days`, as at login), and so is the absolute lifetime, which caps
+ * `expires_at` at `created_at` + `session_absolute_lifetime_days`.
  */
 export async function touchSession(ctx: ServiceContext, actor: Actor) {
   if (!actor.sessionId) return { session_id: null, extended: false, last_activity_at: null, idle_expires_at: null, expires_at: null };
@@ -23,10 +24,12 @@ export async function touchSession(ctx: ServiceContext, actor: Actor) {
     sql`COALESCE((SELECT ${sql.raw(column)} FROM device_policies p WHERE p.tenant_id = sessions.tenant_id), ${fallback})`;
   const window = sql`min(${policy("session_idle_timeout_minutes", DEFAULT_DEVICE_POLICY.sessionIdleTimeoutMinutes)} * ${MINUTE_MS},
                          ${policy("inactive_device_days", DEFAULT_DEVICE_POLICY.inactiveDeviceDays)} * 86400000)`;
+  // A lowered `session_absolute_lifetime_days` also shortens sessions issued before the change.
+  const lifetimeEnd = sql`created_at + ${policy("session_absolute_lifetime_days", DEFAULT_DEVICE_POLICY.sessionAbsoluteLifetimeDays)} * ${DAY_MS}`;
   const results = await ctx.db.batch([
     batchable(
       ctx,
-      sql`UPDATE sessions SET last_activity_at = ${now}, idle_expires_at = ${now} + ${window}
+      sql`UPDATE sessions SET last_activity_at = ${now}, idle_expires_at = ${now} + ${window}, expires_at = min(expires_at, ${lifetimeEnd})
           WHERE id = ${actor.sessionId} AND revoked_at IS NULL AND idle_expires_at > ${now} AND expires_at > ${now}
             AND last_activity_at < ${due}`,
     ),
@@ -41,7 +44,8 @@ export async function touchSession(ctx: ServiceContext, actor: Actor) {
   const row = (results[2] as { results?: { last_activity_at: number; idle_expires_at: number; expires_at: number }[] }).results?.[0];
   return {
     session_id: actor.sessionId,
-    extended: changed > 0,
+    // A write that applied a lifetime already over ended the session rather than extending it.
+    extended: changed > 0 && (row?.expires_at ?? 0) > now,
     last_activity_at: isoOrNull(row?.last_activity_at),
     idle_expires_at: isoOrNull(row?.idle_expires_at),
     expires_at: isoOrNull(row?.expires_at),

@@ -4,9 +4,9 @@ import type { Actor, ServiceContext } from "../http/context";
 import { pageOffset } from "../http/pagination";
 import { iso, isoOrNull, MINUTE_MS } from "../lib/clock";
 import { visibleIp, type DeviceEventType } from "./events";
-import { devicePolicyQuery, effectiveDeviceLimit, effectivePolicy, inactiveCutoff, liveOverrideQuery, type DevicePolicy } from "./policy";
+import { devicePolicyQuery, effectiveDeviceLimit, effectivePolicy, inactiveCutoff, inactiveCutoffSql, liveOverrideQuery, type DevicePolicy } from "./policy";
 import { overrideJson } from "./policy-service";
-import { liveSessionSql } from "./sql";
+import { activeDeviceSql, liveSessionSql } from "./sql";
 import { actingTenantId, assertFound, studentTargetQuery, userNotFound } from "./targets";
 
 /** A device seen this recently (login, refresh, session activity) with a live session is `online`. */
@@ -35,6 +35,8 @@ function devicesQuery(ctx: ServiceContext, tenantId: string | null, userId: stri
       createdAt: authDevices.createdAt,
       // Spelled out: drizzle renders selected columns unqualified, which a subquery would resolve to its own table.
       activeSessions: sql<number>`(SELECT count(*) FROM sessions s WHERE s.auth_device_id = auth_devices.id AND ${liveSessionSql(now)})`,
+      // The limit's own rule, so the inventory cannot disagree with the login about what counts.
+      countsTowardLimit: sql<number>`${activeDeviceSql({ now, inactiveCutoff: inactiveCutoffSql(tenantId, now) }, "auth_devices")}`,
       lastIp: sql<string | null>`(SELECT s.ip FROM sessions s WHERE s.auth_device_id = auth_devices.id ORDER BY s.created_at DESC LIMIT 1)`,
     })
     .from(authDevices)
@@ -46,10 +48,11 @@ function devicesQuery(ctx: ServiceContext, tenantId: string | null, userId: stri
 type DeviceRow = Awaited<ReturnType<typeof devicesQuery>>[number];
 
 function deviceStatus(row: DeviceRow, policy: DevicePolicy, now: number) {
+  if (row.countsTowardLimit) return row.lastSeenAt > now - ONLINE_WINDOW_MS ? ("online" as const) : ("active" as const);
+  // Not active: why, in the order of `activeDeviceSql`'s conditions.
   if (row.blockedAt !== null) return "blocked" as const;
   if (row.lastSeenAt <= inactiveCutoff(policy, now)) return "inactive" as const;
-  if (row.activeSessions === 0) return "signed_out" as const;
-  return row.lastSeenAt > now - ONLINE_WINDOW_MS ? ("online" as const) : ("active" as const);
+  return "signed_out" as const;
 }
 
 /** The inventory summary: a device counts toward the limit while it is online or active. */

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
+import { and, eq, exists } from "drizzle-orm";
 import { deviceLimitOverrides, devicePolicies } from "../db/schema";
 import type { Actor, ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
@@ -135,14 +135,24 @@ export async function putOverride(ctx: ServiceContext, actor: Actor, userId: str
   return overrideJson(rows[0]!);
 }
 
-/** DELETE /t/users/:id/device-policy-override: back to the school's policy; 404 when there is nothing to remove. */
+/**
+ * DELETE /t/users/:id/device-policy-override: back to the school's policy; 404 when there is nothing
+ * to remove. The delete is conditional on the target being a live student, so a 404
+ * `user_not_found` never removes anything.
+ */
 export async function deleteOverride(ctx: ServiceContext, actor: Actor, userId: string) {
   const tenantId = actingTenantId(actor);
   const [target, deleted] = await ctx.db.batch([
     studentTargetQuery(ctx, tenantId, userId),
     ctx.db
       .delete(deviceLimitOverrides)
-      .where(and(eq(deviceLimitOverrides.tenantId, tenantId), eq(deviceLimitOverrides.userId, userId)))
+      .where(
+        and(
+          eq(deviceLimitOverrides.tenantId, tenantId),
+          eq(deviceLimitOverrides.userId, userId),
+          exists(studentTargetQuery(ctx, tenantId, userId)),
+        ),
+      )
       .returning({ userId: deviceLimitOverrides.userId }),
   ]);
   assertFound(target, userNotFound);

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, or } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
 import { deviceLimitOverrides, devicePolicies } from "../db/schema";
 import type { Role, ServiceContext } from "../http/context";
 import { DAY_MS, MINUTE_MS } from "../lib/clock";
@@ -81,4 +81,10 @@ export function idleWindowMs(policy: Pick<DevicePolicy, "sessionIdleTimeoutMinut
 
 export function inactiveCutoff(policy: Pick<DevicePolicy, "inactiveDeviceDays">, now: number): number {
   return now - policy.inactiveDeviceDays * DAY_MS;
+}
+
+/** `inactiveCutoff` for a query batched with the policy read: D1 takes the school's saved days, else the default. */
+export function inactiveCutoffSql(tenantId: string | null, now: number): SQL {
+  const days = sql`COALESCE((SELECT inactive_device_days FROM device_policies WHERE tenant_id = ${tenantId ?? ""}), ${DEFAULT_DEVICE_POLICY.inactiveDeviceDays})`;
+  return sql`(${now} - ${days} * ${DAY_MS})`;
 }

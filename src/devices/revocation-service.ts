@@ -40,11 +40,12 @@ async function revoke(
 const selfManagementDisabled = () =>
   new ApiError(403, "device_self_management_disabled", "The school does not allow students to manage their devices.");
 
-/** Self-service is a student matter (spec, Authentication 6); staff always manage their own devices. */
-async function assertSelfManagement(ctx: ServiceContext, actor: Actor) {
-  if (actor.role !== "student") return;
-  const rows = await devicePolicyQuery(ctx, actor.homeTenantId);
-  if (!effectivePolicy(rows[0]).allowSelfManagement) throw selfManagementDisabled();
+/**
+ * Self-service is a student matter (spec, Authentication 6); staff always manage their own devices.
+ * Takes the rows of `devicePolicyQuery`, so a caller can batch that read with its own.
+ */
+function assertSelfManagement(actor: Actor, policyRows: Awaited<ReturnType<typeof devicePolicyQuery>>) {
+  if (actor.role === "student" && !effectivePolicy(policyRows[0]).allowSelfManagement) throw selfManagementDisabled();
 }
 
 /** POST /t/me/devices/:deviceId/revoke: signs one of the caller's devices out (the current one too). */
@@ -53,7 +54,7 @@ export async function revokeOwnDevice(ctx: ServiceContext, actor: Actor, deviceI
     devicePolicyQuery(ctx, actor.homeTenantId),
     userDeviceQuery(ctx, actor.homeTenantId, actor.userId, deviceId),
   ]);
-  if (actor.role === "student" && !effectivePolicy(policyRows[0]).allowSelfManagement) throw selfManagementDisabled();
+  assertSelfManagement(actor, policyRows);
   assertFound(device, deviceNotFound);
   const revoked = await revoke(ctx, {
     tenantId: actor.homeTenantId,
@@ -68,7 +69,7 @@ export async function revokeOwnDevice(ctx: ServiceContext, actor: Actor, deviceI
 
 /** POST /t/me/sessions/revoke-others: every managed session of the caller except this one. */
 export async function revokeOtherSessions(ctx: ServiceContext, actor: Actor, requester: Requester) {
-  await assertSelfManagement(ctx, actor);
+  assertSelfManagement(actor, await devicePolicyQuery(ctx, actor.homeTenantId));
   const revoked = await revoke(ctx, {
     tenantId: actor.homeTenantId,
     userId: actor.userId,

@@ -1,4 +1,4 @@
-import { jsonBody, optionalJsonBody } from "../http/fields";
+import { DeletedResult, jsonBody, optionalJsonBody } from "../http/fields";
 import type { Context } from "hono";
 import { gates } from "../auth/gates";
 import { createArea } from "../http/area";
@@ -229,6 +229,6 @@ const deleteOverrideRoute = defineRoute({
   ...admin,
   summary: "Remove the override (the school's policy applies again)",
   request: { params: s.UserParams },
-  responses: { 200: okResponse(s.OverrideDeleted), ...errorResponses({ ...overrideErrors, 404: [...overrideErrors[404]] }) },
+  responses: { 200: okResponse(DeletedResult), ...errorResponses({ ...overrideErrors, 404: [...overrideErrors[404]] }) },
 });
 devicesRoutes.openapi(deleteOverrideRoute, async (c) => ok(c, await deleteOverride(c.get("services"), c.get("actor")!, c.req.valid("param").id)));

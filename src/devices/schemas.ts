@@ -168,14 +168,12 @@ export const DeviceBlockState = z
 export const SessionActivity = z
   .object({
     session_id: z.string().nullable(),
-    extended: z.boolean().openapi({ description: "false when the last extension was under a minute ago (rate limit) or the token has no session" }),
+    extended: z.boolean().openapi({ description: "false when the last extension was under a minute ago (rate limit), the token has no session, or a lowered session_absolute_lifetime_days has just ended the session" }),
     last_activity_at: isoOrNull,
     idle_expires_at: isoOrNull,
     expires_at: isoOrNull,
   })
   .openapi("SessionActivity");
-
-export const OverrideDeleted = z.object({ deleted: z.literal(true) });
 
 // ---------------------------------------------------------------------------------------------
 // POST /auth/device-limit/replace

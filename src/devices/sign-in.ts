@@ -27,7 +27,7 @@ import {
   type EffectiveLimit,
 } from "./policy";
 import { deviceRegistrationFailed, pushInstallationId, pushRegistrationStatements } from "./push-registration";
-import { liveSessionSql } from "./sql";
+import { activeDeviceSql } from "./sql";
 
 export const REPLACEMENT_TOKEN_TTL_MS = 10 * MINUTE_MS;
 
@@ -245,15 +245,7 @@ export function activeDevicesQuery(ctx: ServiceContext, userId: string, now: num
       createdAt: authDevices.createdAt,
     })
     .from(authDevices)
-    .where(
-      and(
-        eq(authDevices.userId, userId),
-        sql`${authDevices.blockedAt} IS NULL`,
-        sql`${authDevices.lastSeenAt} > ${cutoff}`,
-        excludeInstallationId ? sql`(${authDevices.installationId} IS NULL OR ${authDevices.installationId} <> ${excludeInstallationId})` : undefined,
-        sql`EXISTS (SELECT 1 FROM sessions s WHERE s.auth_device_id = ${authDevices.id} AND ${liveSessionSql(now)})`,
-      ),
-    )
+    .where(and(eq(authDevices.userId, userId), activeDeviceSql({ now, inactiveCutoff: cutoff, excludeInstallationId }, "auth_devices")))
     .orderBy(desc(authDevices.lastSeenAt));
 }
 

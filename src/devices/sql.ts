@@ -21,28 +21,35 @@ export function liveSessionSql(now: number, alias = "s"): SQL {
   return sql`${a}.revoked_at IS NULL AND ${a}.idle_expires_at > ${now} AND ${a}.expires_at > ${now}`;
 }
 
-export interface ActiveDeviceCount {
-  userId: string;
+export interface ActiveDeviceRule {
   now: number;
-  /** Devices last seen at or before this instant are inactive and do not count. */
-  inactiveCutoff: number;
+  /** Devices last seen at or before this instant are inactive and do not count (a number, or SQL D1 evaluates). */
+  inactiveCutoff: number | SQL;
   /** The installation signing in: it never counts against itself. */
   excludeInstallationId?: string | null;
-  /** The device being replaced. */
-  excludeDeviceId?: string | null;
+  /** Devices that never count: the one a login creates, the one a replacement gives up. */
+  excludeDeviceIds?: (string | null | undefined)[];
 }
 
-/** How many distinct devices of the user are active: a live session, not blocked, seen recently. */
-export function activeDeviceCountSql(input: ActiveDeviceCount): SQL {
+/**
+ * The one definition of an active device (alias `d`), counted toward the limit, listed in the 409 and
+ * `online`/`active` in the inventory: not blocked, seen after the cutoff, with a live session.
+ */
+export function activeDeviceSql(rule: ActiveDeviceRule, alias = "d"): SQL {
+  const d = sql.raw(alias);
   const conditions: SQL[] = [
-    sql`s.user_id = ${input.userId}`,
-    liveSessionSql(input.now),
-    sql`d.blocked_at IS NULL`,
-    sql`d.last_seen_at > ${input.inactiveCutoff}`,
+    sql`${d}.blocked_at IS NULL`,
+    sql`${d}.last_seen_at > ${rule.inactiveCutoff}`,
+    sql`EXISTS (SELECT 1 FROM sessions s WHERE s.auth_device_id = ${d}.id AND ${liveSessionSql(rule.now)})`,
   ];
-  if (input.excludeInstallationId) conditions.push(sql`(d.installation_id IS NULL OR d.installation_id <> ${input.excludeInstallationId})`);
-  if (input.excludeDeviceId) conditions.push(sql`d.id <> ${input.excludeDeviceId}`);
-  return sql`(SELECT count(DISTINCT s.auth_device_id) FROM sessions s JOIN auth_devices d ON d.id = s.auth_device_id WHERE ${sql.join(conditions, sql` AND `)})`;
+  if (rule.excludeInstallationId) conditions.push(sql`(${d}.installation_id IS NULL OR ${d}.installation_id <> ${rule.excludeInstallationId})`);
+  for (const id of rule.excludeDeviceIds ?? []) if (id) conditions.push(sql`${d}.id <> ${id}`);
+  return sql`(${sql.join(conditions, sql` AND `)})`;
+}
+
+/** How many devices of the user are active (see `activeDeviceSql`). */
+export function activeDeviceCountSql(input: ActiveDeviceRule & { userId: string }): SQL {
+  return sql`(SELECT count(*) FROM auth_devices d WHERE d.user_id = ${input.userId} AND ${activeDeviceSql(input)})`;
 }
 
 export function sessionExistsSql(sessionId: string): SQL {

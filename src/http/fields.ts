@@ -20,3 +20,30 @@ export const jsonBody = <T>(schema: T) => ({ body: { ...jsonContent(schema), req
 
 /** An optional JSON body: a request without a JSON content type validates as `{}`. */
 export const optionalJsonBody = <T>(schema: T) => ({ body: { ...jsonContent(schema), required: false } });
+
+function hasScheme(value: string, schemes: readonly string[]): boolean {
+  try {
+    return schemes.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An image reference: a URL (https; http too where `allowHttp`, school logos) kept as sent, or the
+ * UUID of a media asset of the school, lower-cased like every stored id. Reads turn an asset into
+ * a signed link (`avatarUrl`, src/media/links.ts).
+ */
+export function mediaReference(options: { allowHttp?: boolean } = {}) {
+  const schemes = options.allowHttp ? ["https:", "http:"] : ["https:"];
+  const url = options.allowHttp ? "an http(s) URL" : "an https URL";
+  return z
+    .string()
+    .trim()
+    .max(2048)
+    .refine((value) => UUID_PATTERN.test(value) || hasScheme(value, schemes), `must be ${url} or a media-asset UUID`)
+    .transform((value) => (UUID_PATTERN.test(value) ? value.toLowerCase() : value));
+}
+
+/** The answer of a delete: `{ deleted: true }`. */
+export const DeletedResult = z.object({ deleted: z.literal(true) });

@@ -1,4 +1,4 @@
-import { jsonBody } from "../http/fields";
+import { DeletedResult, jsonBody } from "../http/fields";
 import { z } from "@hono/zod-openapi";
 import { gates } from "../auth/gates";
 import { createArea } from "../http/area";
@@ -84,7 +84,7 @@ const deleteTenantRoute = defineRoute({
   security: [{ bearer: [] }],
   request: idParams,
   responses: {
-    200: okResponse(s.Deleted),
+    200: okResponse(DeletedResult),
     ...errorResponses({ ...superadminErrors, 400: "invalid id format", 404: "tenant not found" }),
   },
 });

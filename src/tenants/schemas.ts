@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { UUID_PATTERN } from "../lib/ids";
+import { mediaReference } from "../http/fields";
 import { isKnownTimeZone } from "./timezones";
 
 const title = z.string().trim().min(2).max(255);
@@ -10,12 +10,7 @@ const identifier = z
   .transform((value) => value.toLowerCase());
 
 /** A URL (http/https) or a media-asset UUID; reads turn an asset into a signed link. */
-const logo = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine((value) => UUID_PATTERN.test(value) || /^https?:\/\/[^\s]+$/i.test(value), "must be an http(s) URL or a media-asset UUID")
-  .openapi({ example: "https://cdn.example.com/logo.png" });
+const logo = mediaReference({ allowHttp: true }).openapi({ example: "https://cdn.example.com/logo.png" });
 
 const colorScheme = z
   .string()
@@ -105,4 +100,3 @@ export const Tenant = z
   })
   .openapi("Tenant");
 
-export const Deleted = z.object({ deleted: z.literal(true) });

@@ -1,7 +1,6 @@
-import { emailField } from "../http/fields";
+import { emailField, mediaReference } from "../http/fields";
 import { z } from "@hono/zod-openapi";
 import { multiValueQuery, pageQuery, uuidParam } from "../http/pagination";
-import { UUID_PATTERN } from "../lib/ids";
 
 export const SCHOOL_ROLES = ["admin", "curator", "student"] as const;
 export type SchoolRole = (typeof SCHOOL_ROLES)[number];
@@ -13,21 +12,8 @@ const newName = z.string().trim().min(1).max(100);
 const updatedName = z.string().trim().min(2).max(100);
 const password = z.string().min(8).max(256);
 
-function isHttpsUrl(value: string): boolean {
-  try {
-    return new URL(value).protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
 /** An https URL or the id of a media asset of the same school; null removes the avatar. */
-export const AvatarInput = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine((value) => UUID_PATTERN.test(value) || isHttpsUrl(value), "must be an https URL or a media-asset UUID")
-  .transform((value) => (UUID_PATTERN.test(value) ? value.toLowerCase() : value))
+export const AvatarInput = mediaReference()
   .nullable()
   .openapi({ description: "https URL or media-asset UUID; null removes the avatar", example: "https://cdn.example.com/a.png" });
 

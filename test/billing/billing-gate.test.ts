@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS, setClockForTests } from "../../src/lib/clock";
-import { runCron, superadminToken } from "../helpers/billing";
+import { runCron, superadmin, superadminToken } from "../helpers/billing";
 import { createSchool, createUser, login, schoolWithMembers } from "../helpers/factories";
 import { api } from "../helpers/http";
 
@@ -23,6 +23,39 @@ describe("GET /t/billing/me", () => {
       current_tariff: null,
       payment_history: [],
     });
+  });
+
+  it("shows the school its payments without the platform's notes and operator; /admin keeps them", async () => {
+    const now = Date.now();
+    setClockForTests({ now: () => now });
+    const operator = await superadmin();
+    const { school, admin } = await schoolWithMembers({ planState: "trial", timezone: "UTC", expiresAt: now + DAY_MS });
+    const paid = await api(`/admin/tenants/${school.id}/activate`, {
+      token: operator.token,
+      body: { days: 30, amount_cents: 500_00, title: "Custom", reference: "RCPT-7", notes: "discount agreed by phone" },
+    });
+    expect(paid.status).toBe(200);
+    const { notes, created_by_user_id, ...schoolView } = paid.body.data;
+    expect([notes, created_by_user_id]).toEqual(["discount agreed by phone", operator.id]);
+
+    const own = await get("/t/billing/me", admin.token, school.subdomain);
+    expect(own.status).toBe(200);
+    expect(own.body.data.payment_history).toEqual([schoolView]);
+    expect(schoolView).toMatchObject({ reference: "RCPT-7" });
+
+    const dossier = await get(`/admin/tenants/${school.id}`, operator.token, "");
+    expect(dossier.body.data.payment_history).toEqual([paid.body.data]);
+  });
+
+  it("documents the school's payment shape without notes and operator", async () => {
+    const doc = (await api("/openapi.json")).body;
+    const ref = doc.paths["/api/v1/t/billing/me"].get.responses["200"].content["application/json"].schema.properties.data.$ref as string;
+    const dossier = doc.components.schemas[ref.split("/").pop()!];
+    const payment = doc.components.schemas[(dossier.properties.payment_history.items.$ref as string).split("/").pop()!];
+    expect(Object.keys(payment.properties)).toContain("reference");
+    expect(Object.keys(payment.properties)).not.toContain("notes");
+    expect(Object.keys(payment.properties)).not.toContain("created_by_user_id");
+    expect(Object.keys(doc.components.schemas.Payment.properties)).toEqual(expect.arrayContaining(["notes", "created_by_user_id"]));
   });
 
   it("answers 403 forbidden to curators and students, 401 without a token", async () => {

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DAY_MS, MINUTE_MS, setClockForTests } from "../../src/lib/clock";
 import { deviceLogin, eventTypes, newInstallation, schoolWithStudent, setPolicy, signInOn, tenantCall, tokenWorks } from "../helpers/devices";
+import { login } from "../helpers/factories";
 import { api } from "../helpers/http";
 
 const replace = (body: Record<string, unknown>, headers: Record<string, string> = {}) => api("/auth/device-limit/replace", { body, headers });
@@ -98,6 +99,11 @@ describe("device limit at login (enforce)", () => {
   });
 });
 
+/** The admin signed in again at the current test clock (access tokens live 15 minutes). */
+async function freshAdmin(admin: { email: string; password: string; subdomain: string }) {
+  return { subdomain: admin.subdomain, token: (await login(admin, { subdomain: admin.subdomain })).token };
+}
+
 async function installationOf(deviceId: string): Promise<string> {
   const row = await env.DB.prepare("SELECT installation_id FROM auth_devices WHERE id = ?").bind(deviceId).first<{ installation_id: string }>();
   return row!.installation_id;
@@ -114,6 +120,50 @@ describe("device limit in monitor_only mode", () => {
     expect(exceeded).toEqual([{ type: "device_limit_exceeded", detail: { limit: 1, active_devices: 2 }, auth_device_id: second.authDeviceId }]);
     const me = await tenantCall(second, "/t/me/devices");
     expect(me.body.data).toMatchObject({ active_devices: 2, max_active_devices: 1 });
+  });
+
+  it("does not count a login without installation_id against itself", async () => {
+    const { admin, student } = await schoolWithStudent();
+    await setPolicy(admin, { mode: "monitor_only", max_active_devices: 1 });
+    const exceeded = async () => (await eventTypes(student.id)).filter((e) => e.type === "device_limit_exceeded");
+    await signInOn(student, { installationId: null });
+    expect(await exceeded()).toEqual([]);
+    const second = await signInOn(student, { installationId: null });
+    expect(await exceeded()).toEqual([{ type: "device_limit_exceeded", detail: { limit: 1, active_devices: 2 }, auth_device_id: second.authDeviceId }]);
+  });
+});
+
+describe("one definition of an active device", () => {
+  it("the limit, the 409 device list and the inventory count the same devices", async () => {
+    const { admin, student } = await schoolWithStudent();
+    await setPolicy(admin, { mode: "enforce", max_active_devices: 2, inactive_device_days: 2, session_idle_timeout_minutes: 525_600 });
+    const t0 = Date.now();
+    setClockForTests({ now: () => t0 });
+    const quiet = await signInOn(student, { name: "quiet" });
+    setClockForTests({ now: () => t0 + DAY_MS });
+    const signedOut = await signInOn(student, { name: "signed out" });
+    expect((await tenantCall(signedOut, `/t/me/devices/${signedOut.authDeviceId}/revoke`, { method: "POST" })).status).toBe(200);
+    const blocked = await signInOn(student, { name: "blocked" });
+    expect((await tenantCall(await freshAdmin(admin), `/t/users/${student.id}/devices/${blocked.authDeviceId}/block`, { method: "POST", body: {} })).status).toBe(200);
+    const active = await signInOn(student, { name: "active" });
+    setClockForTests({ now: () => t0 + 2 * DAY_MS + MINUTE_MS });
+    const online = await signInOn(student, { name: "online" });
+
+    const refused = await deviceLogin(student);
+    expect(refused.status).toBe(409);
+    expect(refused.body.data.active_devices).toBe(2);
+    expect(refused.body.data.devices.map((d: { id: string }) => d.id)).toEqual([online.authDeviceId, active.authDeviceId]);
+
+    const inventory = (await tenantCall(await freshAdmin(admin), `/t/users/${student.id}/devices`)).body.data;
+    const statusOf = Object.fromEntries(inventory.devices.map((d: { id: string; status: string }) => [d.id, d.status]));
+    expect(statusOf).toEqual({
+      [quiet.authDeviceId]: "inactive",
+      [signedOut.authDeviceId]: "signed_out",
+      [blocked.authDeviceId]: "blocked",
+      [active.authDeviceId]: "active",
+      [online.authDeviceId]: "online",
+    });
+    expect(inventory.active_devices).toBe(refused.body.data.active_devices);
   });
 });
 

@@ -74,6 +74,20 @@ describe("per-student device override", () => {
     expect([denied.status, denied.body.error]).toEqual([403, "forbidden"]);
   });
 
+  it("DELETE for a user who is no longer a student answers 404 user_not_found and removes nothing", async () => {
+    const { admin, student } = await schoolWithStudent();
+    expect((await tenantCall(admin, path(student.id), { method: "PUT", body: { unlimited_devices: true, reason: "kept" } })).status).toBe(200);
+    const setRole = (role: string) => tenantCall(admin, `/t/users/${student.id}/role`, { method: "PUT", body: { role } });
+    expect((await setRole("curator")).status).toBe(200);
+
+    const refused = await tenantCall(admin, path(student.id), { method: "DELETE" });
+    expect([refused.status, refused.body.error]).toEqual([404, "user_not_found"]);
+
+    expect((await setRole("student")).status).toBe(200);
+    const kept = await tenantCall(admin, path(student.id));
+    expect([kept.status, kept.body.data?.reason]).toEqual([200, "kept"]);
+  });
+
   it("takes precedence over the school limit at login and in the inventory", async () => {
     const { school, admin, student } = await schoolWithStudent();
     const neighbour = await addStudent(school);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS, HOUR_MS, MINUTE_MS, setClockForTests } from "../../src/lib/clock";
+import { login } from "../helpers/factories";
 import { api } from "../helpers/http";
 import { emailsTo } from "../helpers/outbox";
 import { schoolWithStudent, setPolicy, signInOn, tenantCall, tokenWorks } from "../helpers/devices";
@@ -87,7 +88,59 @@ describe("absolute session lifetime", () => {
     const late = await api("/auth/refresh", { body: { refresh_token: refreshed.body.data.refresh_token } });
     expect(late.status).toBe(401);
   });
+
+  it("a lowered lifetime shortens sessions issued before the change, at refresh", async () => {
+    const { admin, student } = await schoolWithStudent();
+    const t0 = Date.now();
+    setClockForTests({ now: () => t0 });
+    const session = await signInOn(student);
+    await setPolicy(admin, { session_absolute_lifetime_days: 1 });
+
+    setClockForTests({ now: () => t0 + 2 * HOUR_MS });
+    const refreshed = await api("/auth/refresh", { body: { refresh_token: session.refreshToken } });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.data.refresh_expires_at).toBe(new Date(t0 + DAY_MS).toISOString());
+
+    setClockForTests({ now: () => t0 + 2 * DAY_MS });
+    const late = await api("/auth/refresh", { body: { refresh_token: refreshed.body.data.refresh_token } });
+    expect([late.status, late.body.error]).toEqual([401, "unauthorized"]);
+  });
+
+  it("a lowered lifetime shortens sessions issued before the change, at session activity", async () => {
+    const { admin, student } = await schoolWithStudent();
+    const t0 = Date.now();
+    setClockForTests({ now: () => t0 });
+    const session = await signInOn(student);
+    await setPolicy(admin, { session_absolute_lifetime_days: 1 });
+
+    setClockForTests({ now: () => t0 + 2 * MINUTE_MS });
+    const ping = await tenantCall(session, "/t/me/session/activity", { method: "POST" });
+    expect(ping.body.data).toMatchObject({ extended: true, expires_at: new Date(t0 + DAY_MS).toISOString() });
+  });
+
+  it("a session activity after the lowered lifetime has run out ends the session instead of extending it", async () => {
+    const { admin, student } = await schoolWithStudent();
+    const t0 = Date.now();
+    setClockForTests({ now: () => t0 });
+    const first = await signInOn(student);
+    // A fresh access token shortly before the lowered lifetime runs out.
+    setClockForTests({ now: () => t0 + DAY_MS - 5 * MINUTE_MS });
+    const refreshed = await api("/auth/refresh", { body: { refresh_token: first.refreshToken } });
+    expect(refreshed.status).toBe(200);
+    const session = { ...first, token: refreshed.body.data.token as string };
+    await setPolicy(await adminNow(admin), { session_absolute_lifetime_days: 1 });
+
+    setClockForTests({ now: () => t0 + DAY_MS + MINUTE_MS });
+    const ping = await tenantCall(session, "/t/me/session/activity", { method: "POST" });
+    expect(ping.body.data).toMatchObject({ extended: false, expires_at: new Date(t0 + DAY_MS).toISOString() });
+    expect(await tokenWorks(session)).toBe(false);
+  });
 });
+
+/** The admin signed in again at the current test clock (access tokens live 15 minutes). */
+async function adminNow(admin: { email: string; password: string; subdomain: string }) {
+  return { subdomain: admin.subdomain, token: (await login(admin, { subdomain: admin.subdomain })).token };
+}
 
 describe("revoke_on_password_reset", () => {
   async function resetPassword(student: { email: string; subdomain: string }) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../src/lib/clock";
+import { uuidv7 } from "../../src/lib/ids";
 import { tenantRow } from "../helpers/billing";
 import { createSchool, schoolWithMembers } from "../helpers/factories";
 import { api } from "../helpers/http";
@@ -72,6 +73,20 @@ describe("PATCH /t/tenant", () => {
     const call = (logo: unknown) => api("/t/tenant", { method: "PATCH", token: admin.token, tenant: school.subdomain, body: { logo } });
     expect((await call("https://cdn.example.com/x.png")).body.data.logo).toBe("https://cdn.example.com/x.png");
     expect((await call(null)).body.data.logo).toBeNull();
+  });
+
+  it("stores a media-asset logo lower-case (like avatars) and keeps http(s) URLs as sent", async () => {
+    const { school, admin } = await schoolWithMembers();
+    const call = (logo: unknown) => api("/t/tenant", { method: "PATCH", token: admin.token, tenant: school.subdomain, body: { logo } });
+    const assetId = uuidv7(Date.now());
+    const res = await call(assetId.toUpperCase());
+    expect(res.status).toBe(200);
+    expect(res.body.data.logo).toMatch(new RegExp(`^/api/v1/media/${assetId}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
+    expect((await tenantRow(school.id)).logo).toBe(assetId);
+
+    expect((await call("http://cdn.example.com/Logo.PNG")).body.data.logo).toBe("http://cdn.example.com/Logo.PNG");
+    const bad = await call("ftp://cdn.example.com/x.png");
+    expect([bad.status, bad.body.error]).toEqual([400, "validation error"]);
   });
 
   it("answers 400 validation error for bad values, unknown time zones and identifier changes", async () => {

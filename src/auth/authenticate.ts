@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { curatorPermissions, sessions, tenants, users } from "../db/schema";
-import type { Actor, PermissionSet, ServiceContext, TenantSummary } from "../http/context";
+import type { Actor, Db, PermissionSet, ServiceContext, TenantSummary } from "../http/context";
 import { unauthorized } from "../http/errors";
 import { verifyAccessToken, type AccessClaims } from "./jwt";
 
@@ -73,50 +73,70 @@ function legacyTokenAccepted(ctx: ServiceContext, claims: AccessClaims): boolean
   }
 }
 
-async function loadActorRow(ctx: ServiceContext, claims: AccessClaims, subdomain: string | null) {
+const selection = {
+  userId: users.id,
+  userTenantId: users.tenantId,
+  role: users.role,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  isActive: users.isActive,
+  sessionRevokedAt: sessions.revokedAt,
+  sessionIdleExpiresAt: sessions.idleExpiresAt,
+  sessionExpiresAt: sessions.expiresAt,
+  tenantId: tenants.id,
+  tenantSubdomain: tenants.subdomain,
+  tenantTitle: tenants.title,
+  tenantStatus: tenants.status,
+  planState: tenants.planState,
+  tenantExpiresAt: tenants.expiresAt,
+  suspendedManually: tenants.suspendedManually,
+  timezone: tenants.timezone,
+  canManageCourses: curatorPermissions.canManageCourses,
+  canManageStudents: curatorPermissions.canManageStudents,
+  canManageGroups: curatorPermissions.canManageGroups,
+  canViewAnalytics: curatorPermissions.canViewAnalytics,
+  canManageExams: curatorPermissions.canManageExams,
+  canManageNotifications: curatorPermissions.canManageNotifications,
+};
+
+/** Which school the row joins: the user's own, the one a superadmin addressed, or none. */
+type TenantJoin = "own" | "addressed" | "none";
+
+function buildActorQuery(db: Db, join: TenantJoin) {
   const tenantJoin: SQL | undefined =
-    claims.tenant_id !== null
+    join === "own"
       ? and(eq(tenants.id, users.tenantId), isNull(tenants.deletedAt))
-      : subdomain !== null
-        ? and(eq(tenants.subdomain, subdomain), isNull(tenants.deletedAt))
+      : join === "addressed"
+        ? and(eq(tenants.subdomain, sql.placeholder("subdomain")), isNull(tenants.deletedAt))
         : sql`false`; // a superadmin addressing no school acts on none
+  return (
+    db
+      .select(selection)
+      .from(users)
+      // Legacy tokens have no sid: the join then finds nothing and the caller skips the session checks.
+      .leftJoin(sessions, and(eq(sessions.id, sql.placeholder("sid")), eq(sessions.userId, users.id)))
+      .leftJoin(tenants, tenantJoin)
+      .leftJoin(curatorPermissions, eq(curatorPermissions.userId, users.id))
+      .where(and(eq(users.id, sql.placeholder("userId")), isNull(users.deletedAt)))
+      .limit(1)
+      // Prepared once per database binding: building the SQL on every request costs more than it should.
+      .prepare()
+  );
+}
 
-  const selection = {
-    userId: users.id,
-    userTenantId: users.tenantId,
-    role: users.role,
-    email: users.email,
-    firstName: users.firstName,
-    lastName: users.lastName,
-    isActive: users.isActive,
-    sessionRevokedAt: sessions.revokedAt,
-    sessionIdleExpiresAt: sessions.idleExpiresAt,
-    sessionExpiresAt: sessions.expiresAt,
-    tenantId: tenants.id,
-    tenantSubdomain: tenants.subdomain,
-    tenantTitle: tenants.title,
-    tenantStatus: tenants.status,
-    planState: tenants.planState,
-    tenantExpiresAt: tenants.expiresAt,
-    suspendedManually: tenants.suspendedManually,
-    timezone: tenants.timezone,
-    canManageCourses: curatorPermissions.canManageCourses,
-    canManageStudents: curatorPermissions.canManageStudents,
-    canManageGroups: curatorPermissions.canManageGroups,
-    canViewAnalytics: curatorPermissions.canViewAnalytics,
-    canManageExams: curatorPermissions.canManageExams,
-    canManageNotifications: curatorPermissions.canManageNotifications,
-  };
+type ActorQuery = ReturnType<typeof buildActorQuery>;
+const preparedQueries = new WeakMap<Db, Partial<Record<TenantJoin, ActorQuery>>>();
 
-  const [row] = await ctx.db
-    .select(selection)
-    .from(users)
-    // Legacy tokens have no sid: the join then finds nothing and the caller skips the session checks.
-    .leftJoin(sessions, and(eq(sessions.id, claims.sid ?? ""), eq(sessions.userId, users.id)))
-    .leftJoin(tenants, tenantJoin)
-    .leftJoin(curatorPermissions, eq(curatorPermissions.userId, users.id))
-    .where(and(eq(users.id, claims.user_id), isNull(users.deletedAt)))
-    .limit(1);
+function actorQuery(db: Db, join: TenantJoin): ActorQuery {
+  let queries = preparedQueries.get(db);
+  if (!queries) preparedQueries.set(db, (queries = {}));
+  return (queries[join] ??= buildActorQuery(db, join));
+}
+
+async function loadActorRow(ctx: ServiceContext, claims: AccessClaims, subdomain: string | null) {
+  const join: TenantJoin = claims.tenant_id !== null ? "own" : subdomain !== null ? "addressed" : "none";
+  const [row] = await actorQuery(ctx.db, join).all({ sid: claims.sid ?? "", userId: claims.user_id, subdomain: subdomain ?? "" });
   return row ?? null;
 }
 

@@ -185,6 +185,12 @@ describe("POST /auth/device-limit/replace", () => {
 
     const res = await replace({ replacement_token: token, revoke_device_id: old.authDeviceId, tenant_subdomain: student.subdomain });
     expect(res.status).toBe(200);
+    expect(Object.keys(res.body.data).sort()).toEqual(
+      ["access_expires_at", "auth_device_id", "refresh_expires_at", "refresh_token", "revoked_device_id", "session_id", "token", "user"].sort(),
+    );
+    expect(res.body.data.user).toEqual({ id: student.id, email: student.email, role: "student", first_name: "Test", last_name: "User" });
+    expect(Date.parse(res.body.data.access_expires_at)).toBeGreaterThan(Date.now());
+    expect(Date.parse(res.body.data.refresh_expires_at)).toBeGreaterThan(Date.parse(res.body.data.access_expires_at));
     expect(res.body.data).toMatchObject({
       token: expect.any(String),
       refresh_token: expect.any(String),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createSchool, createUser } from "../helpers/factories";
+import { failure } from "../helpers/http";
 import { as, curatorWith, schoolWithAdmin, sessionRow, signedIn, unknownId, userRow } from "../helpers/users";
 
 describe("POST /t/users/bulk-activate and /bulk-deactivate", () => {
@@ -80,18 +81,22 @@ describe("POST /t/users/bulk-activate and /bulk-deactivate", () => {
   it("answers 400 `invalid_params` for an empty, oversized or malformed list and 403 `forbidden` without manage_students", async () => {
     const { school, admin } = await schoolWithAdmin();
     const tooMany = Array.from({ length: 101 }, unknownId);
-    for (const body of [{ ids: [] }, { ids: tooMany }, { ids: ["nope"] }, {}, { ids: "x" }]) {
-      const res = await as(admin, "/t/users/bulk-activate", { body });
-      expect(res.status).toBe(400);
-      expect(res.body.error).toBe("invalid_params");
+    for (const path of ["/t/users/bulk-activate", "/t/users/bulk-deactivate"]) {
+      for (const body of [{ ids: [] }, { ids: tooMany }, { ids: ["nope"] }, {}, { ids: "x" }]) {
+        const res = await as(admin, path, { body });
+        expect({ path, body, ...failure(res) }).toEqual({ path, body, status: 400, error: "invalid_params" });
+      }
+      expect({ path, ...failure(await as(admin, path, { raw: "[" })) }).toEqual({ path, status: 400, error: "invalid_params" });
     }
-    expect((await as(admin, "/t/users/bulk-deactivate", { raw: "[" })).body.error).toBe("invalid_params");
 
-    for (const options of [{ role: "student" as const }, curatorWith({ can_manage_groups: true })]) {
+    const student = await createUser(school.id, { role: "student" });
+    for (const options of [{ role: "student" as const }, curatorWith({ can_manage_groups: true, can_view_analytics: true, can_manage_courses: true })]) {
       const caller = await signedIn(school, options);
-      const res = await as(caller, "/t/users/bulk-deactivate", { body: { ids: [admin.id] } });
-      expect(res.status).toBe(403);
-      expect(res.body.error).toBe("forbidden");
+      for (const path of ["/t/users/bulk-activate", "/t/users/bulk-deactivate"]) {
+        const res = await as(caller, path, { body: { ids: [student.id] } });
+        expect({ path, ...failure(res) }).toEqual({ path, status: 403, error: "forbidden" });
+      }
     }
+    expect((await userRow(student.id))!.isActive).toBe(true);
   });
 });

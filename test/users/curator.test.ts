@@ -9,14 +9,27 @@ describe("PUT /t/users/:id/curator", () => {
     const student = await createUser(school.id, { role: "student" });
     const res = await as(admin, `/t/users/${student.id}/curator`, { method: "PUT", body: { curator_id: curator.id } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
-      id: student.id,
-      role: "student",
-      groups: [],
-      individual_curator_id: curator.id,
-      individual_curator_first_name: "Malika",
-      individual_curator_last_name: "User",
-      individual_curator_email: curator.email,
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        id: student.id,
+        tenant_id: school.id,
+        email: student.email,
+        first_name: "Test",
+        last_name: "User",
+        avatar: null,
+        role: "student",
+        is_active: true,
+        last_active_at: null,
+        created_at: new Date(student.createdAt).toISOString(),
+        updated_at: expect.any(String),
+        group_count: 0,
+        groups: [],
+        individual_curator_id: curator.id,
+        individual_curator_first_name: "Malika",
+        individual_curator_last_name: "User",
+        individual_curator_email: curator.email,
+      },
     });
     const cleared = await as(admin, `/t/users/${student.id}/curator`, { method: "PUT", body: { curator_id: null } });
     expect(cleared.status).toBe(200);

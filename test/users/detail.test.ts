@@ -4,8 +4,19 @@ import { getConfig } from "../../src/env";
 import { mediaLinkSignature } from "../../src/media/links";
 import { uuidv7 } from "../../src/lib/ids";
 import { createSchool, createUser } from "../helpers/factories";
-import { api } from "../helpers/http";
-import { as, curatorWith, schoolWithAdmin, sessionRow, signedIn, unknownId, userRow } from "../helpers/users";
+import { api, failure } from "../helpers/http";
+import {
+  addMember,
+  as,
+  assignIndividualCurator,
+  createGroup,
+  curatorWith,
+  schoolWithAdmin,
+  sessionRow,
+  signedIn,
+  unknownId,
+  userRow,
+} from "../helpers/users";
 
 describe("GET /t/users/:id", () => {
   it("answers one user with groups and individual curator fields", async () => {
@@ -27,6 +38,55 @@ describe("GET /t/users/:id", () => {
     const upper = await as(admin, `/t/users/${student.id.toUpperCase()}`);
     expect(upper.status).toBe(200);
     expect(upper.body.data.id).toBe(student.id);
+  });
+
+  it("answers exactly the user fields plus group_count, groups in join order and the individual curator", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const curator = await createUser(school.id, { role: "curator", firstName: "Nodira" });
+    const student = await createUser(school.id, { role: "student", firstName: "Jasur" });
+    await assignIndividualCurator(student.id, curator.id);
+    const second = await createGroup(school.id, { name: "Second", logo: "https://cdn.example.com/second.png" });
+    const first = await createGroup(school.id, { name: "First" });
+    await addMember(second, student.id, Date.now());
+    await addMember(first, student.id, Date.now() - 60_000);
+
+    const res = await as(admin, `/t/users/${student.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        id: student.id,
+        tenant_id: school.id,
+        email: student.email,
+        first_name: "Jasur",
+        last_name: "User",
+        avatar: null,
+        role: "student",
+        is_active: true,
+        last_active_at: null,
+        created_at: new Date(student.createdAt).toISOString(),
+        updated_at: new Date(student.updatedAt).toISOString(),
+        group_count: 2,
+        groups: [
+          { group_id: first.id, name: "First", logo: null },
+          { group_id: second.id, name: "Second", logo: "https://cdn.example.com/second.png" },
+        ],
+        individual_curator_id: curator.id,
+        individual_curator_first_name: "Nodira",
+        individual_curator_last_name: "User",
+        individual_curator_email: curator.email,
+      },
+    });
+  });
+
+  it("answers 403 `forbidden` to a curator who has other permissions but not manage_students", async () => {
+    const school = await createSchool();
+    const student = await createUser(school.id, { role: "student" });
+    const curator = await signedIn(
+      school,
+      curatorWith({ can_manage_groups: true, can_manage_courses: true, can_view_analytics: true, can_manage_exams: true, can_manage_notifications: true }),
+    );
+    expect(failure(await as(curator, `/t/users/${student.id}`))).toEqual({ status: 403, error: "forbidden" });
   });
 
   it("answers 400 `invalid id format`, 404 `user_not_found` (other school, deleted, unknown) and 403 `forbidden`", async () => {
@@ -118,7 +178,7 @@ describe("PUT /t/users/:id", () => {
       expect(res.body.error).toBe("invalid_request_body");
     }
     const bad = await as(admin, "/t/users/123", { method: "PUT", body: {} });
-    expect(bad.body.error).toBe("invalid id format");
+    expect(failure(bad)).toEqual({ status: 400, error: "invalid id format" });
 
     const self = await as(admin, `/t/users/${admin.id}`, { method: "PUT", body: { is_active: false } });
     expect(self.status).toBe(400);
@@ -158,7 +218,7 @@ describe("DELETE /t/users/:id", () => {
 
   it("answers 400 `invalid id format`, 400 `cannot delete yourself`, 404 for another school and 403 `forbidden`", async () => {
     const { school, admin } = await schoolWithAdmin();
-    expect((await as(admin, "/t/users/xyz", { method: "DELETE" })).body.error).toBe("invalid id format");
+    expect(failure(await as(admin, "/t/users/xyz", { method: "DELETE" }))).toEqual({ status: 400, error: "invalid id format" });
     const self = await as(admin, `/t/users/${admin.id.toUpperCase()}`, { method: "DELETE" });
     expect(self.status).toBe(400);
     expect(self.body.error).toBe("cannot delete yourself");

@@ -5,6 +5,7 @@ import * as schema from "../../src/db/schema";
 import { uuidv7 } from "../../src/lib/ids";
 import { PERSONAL_DATA, isUserReferenceColumn, registeredColumns } from "../../src/users/personal-data";
 import { createSchool, createUser, db } from "../helpers/factories";
+import { failure } from "../helpers/http";
 import { addGroupCurator, addMember, as, createGroup, curatorWith, outboxFor, schoolWithAdmin, signedIn, unknownId, userRow } from "../helpers/users";
 
 /** Every user-reference column of the live D1 schema (all migrations applied). */
@@ -153,7 +154,7 @@ describe("DELETE /t/users/:id/permanent", () => {
 
   it("answers 400 `invalid id format`, 400 `cannot delete yourself` and 403 `forbidden`", async () => {
     const { school, admin } = await schoolWithAdmin();
-    expect((await as(admin, "/t/users/zzz/permanent", { method: "DELETE" })).body.error).toBe("invalid id format");
+    expect(failure(await as(admin, "/t/users/zzz/permanent", { method: "DELETE" }))).toEqual({ status: 400, error: "invalid id format" });
     const self = await as(admin, `/t/users/${admin.id}/permanent`, { method: "DELETE" });
     expect(self.status).toBe(400);
     expect(self.body.error).toBe("cannot delete yourself");

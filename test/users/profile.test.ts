@@ -3,7 +3,7 @@ import * as schema from "../../src/db/schema";
 import { DEFAULT_DEVICE_POLICY } from "../../src/devices/policy";
 import { uuidv7 } from "../../src/lib/ids";
 import { createSchool, createUser, db, login } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 import { as, sessionRow, signedIn, type Member } from "../helpers/users";
 
 async function secondSession(member: Member) {
@@ -51,6 +51,17 @@ describe("GET /t/me/profile", () => {
     expect(res.body.error).toBe("forbidden");
     expect((await api("/t/me/profile", { tenant: school.subdomain })).status).toBe(401);
   });
+
+  it("answers PATCH /t/me/profile and POST /t/me/password with 403 `forbidden` to the superadmin", async () => {
+    const school = await createSchool();
+    const superadmin = await createUser(null);
+    const session = await login(superadmin);
+    const call = (path: string, method: string, body: unknown) => api(path, { method, body, token: session.token, tenant: school.subdomain });
+    expect(failure(await call("/t/me/profile", "PATCH", { first_name: "Platform" }))).toEqual({ status: 403, error: "forbidden" });
+    const password = await call("/t/me/password", "POST", { current_password: superadmin.password, new_password: "a-brand-new-secret" });
+    expect(failure(password)).toEqual({ status: 403, error: "forbidden" });
+    await expect(login({ email: superadmin.email, password: superadmin.password })).resolves.toBeDefined();
+  });
 });
 
 describe("PATCH /t/me/profile", () => {
@@ -62,7 +73,30 @@ describe("PATCH /t/me/profile", () => {
       body: { first_name: "Sardor", last_name: "Rahimov", avatar: "https://cdn.example.com/s.png" },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ first_name: "Sardor", last_name: "Rahimov", avatar: "https://cdn.example.com/s.png", role: "student" });
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        id: member.id,
+        tenant_id: school.id,
+        email: member.email,
+        first_name: "Sardor",
+        last_name: "Rahimov",
+        avatar: "https://cdn.example.com/s.png",
+        role: "student",
+        is_active: true,
+        last_active_at: null,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+        tenant: {
+          id: school.id,
+          subdomain: school.subdomain,
+          title: school.title,
+          plan_state: "paid",
+          expires_at: new Date(school.expiresAt!).toISOString(),
+          days_remaining: expect.any(Number),
+        },
+      },
+    });
     const asset = uuidv7();
     const withAsset = await as(member, "/t/me/profile", { method: "PATCH", body: { avatar: asset } });
     expect(withAsset.body.data.avatar).toMatch(new RegExp(`^/api/v1/media/${asset}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
 import { createSchool, createUser, db } from "../helpers/factories";
+import { failure } from "../helpers/http";
 import {
   addGroupCurator,
   as,
@@ -45,10 +46,22 @@ describe("PUT /t/users/:id/role", () => {
     const student = await createUser(school.id, { role: "student" });
     const res = await as(admin, `/t/users/${student.id}/role`, { method: "PUT", body: { role: "curator" } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
-      id: student.id,
-      role: "curator",
-      permissions: { id: expect.any(String), user_id: student.id, ...DEFAULTS, created_at: expect.any(String), updated_at: expect.any(String) },
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        id: student.id,
+        tenant_id: school.id,
+        email: student.email,
+        first_name: "Test",
+        last_name: "User",
+        avatar: null,
+        role: "curator",
+        is_active: true,
+        last_active_at: null,
+        created_at: new Date(student.createdAt).toISOString(),
+        updated_at: expect.any(String),
+        permissions: { id: expect.any(String), user_id: student.id, ...DEFAULTS, created_at: expect.any(String), updated_at: expect.any(String) },
+      },
     });
   });
 
@@ -83,14 +96,14 @@ describe("PUT /t/users/:id/role", () => {
   it("answers 400 `invalid id format`, 400 `validation error`, 400 `cannot_modify_self`, 404 `user not found` and 403 `forbidden`", async () => {
     const { school, admin } = await schoolWithAdmin();
     const student = await createUser(school.id, { role: "student" });
-    expect((await as(admin, "/t/users/nope/role", { method: "PUT", body: { role: "admin" } })).body.error).toBe("invalid id format");
+    expect(failure(await as(admin, "/t/users/nope/role", { method: "PUT", body: { role: "admin" } }))).toEqual({ status: 400, error: "invalid id format" });
     for (const body of [{ role: "superadmin" }, {}, { role: null }]) {
       const res = await as(admin, `/t/users/${student.id}/role`, { method: "PUT", body });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("validation error");
     }
     const malformed = await as(admin, `/t/users/${student.id}/role`, { method: "PUT", raw: "{" });
-    expect(malformed.body.error).toBe("validation error");
+    expect(failure(malformed)).toEqual({ status: 400, error: "validation error" });
 
     const self = await as(admin, `/t/users/${admin.id}/role`, { method: "PUT", body: { role: "student" } });
     expect(self.status).toBe(400);
@@ -130,7 +143,10 @@ describe("GET and PUT /t/users/:id/permissions", () => {
     const flags = { ...ALL_FALSE, can_manage_students: true, can_manage_notifications: true };
     const put = await as(admin, `/t/users/${curator.id}/permissions`, { method: "PUT", body: flags });
     expect(put.status).toBe(200);
-    expect(put.body.data).toMatchObject({ id: read.body.data.id, user_id: curator.id, ...flags });
+    expect(put.body).toEqual({
+      success: true,
+      data: { id: read.body.data.id, user_id: curator.id, ...flags, created_at: read.body.data.created_at, updated_at: expect.any(String) },
+    });
     expect((await as(curator, "/t/users")).status).toBe(200);
 
     await as(admin, `/t/users/${curator.id}/permissions`, { method: "PUT", body: ALL_FALSE });
@@ -157,9 +173,8 @@ describe("GET and PUT /t/users/:id/permissions", () => {
       const res = await as(admin, `/t/users/${student.id}/permissions`, { method, body: method === "PUT" ? DEFAULTS : undefined });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("user is not a curator");
-      expect((await as(admin, "/t/users/1/permissions", { method, body: method === "PUT" ? DEFAULTS : undefined })).body.error).toBe(
-        "invalid id format",
-      );
+      const badId = await as(admin, "/t/users/1/permissions", { method, body: method === "PUT" ? DEFAULTS : undefined });
+      expect({ method, ...failure(badId) }).toEqual({ method, status: 400, error: "invalid id format" });
     }
     expect(await permissionsRow(student.id)).toBeUndefined();
 
@@ -179,5 +194,16 @@ describe("GET and PUT /t/users/:id/permissions", () => {
     const denied = await as(manager, `/t/users/${curator.id}/permissions`);
     expect(denied.status).toBe(403);
     expect(denied.body.error).toBe("forbidden");
+  });
+
+  it("answers PUT with 403 `forbidden` to a curator, even for their own set, and changes nothing", async () => {
+    const { school } = await schoolWithAdmin();
+    const manager = await signedIn(school, curatorWith({ can_manage_students: true, can_manage_groups: true }));
+    const all = { ...ALL_FALSE, can_manage_courses: true, can_manage_students: true, can_manage_groups: true, can_view_analytics: true, can_manage_exams: true, can_manage_notifications: true };
+    for (const target of [manager.id, (await createUser(school.id, { role: "curator" })).id]) {
+      const res = await as(manager, `/t/users/${target}/permissions`, { method: "PUT", body: all });
+      expect(failure(res)).toEqual({ status: 403, error: "forbidden" });
+    }
+    expect(await permissionsRow(manager.id)).toMatchObject({ canManageCourses: false, canViewAnalytics: false, canManageNotifications: false });
   });
 });

@@ -168,3 +168,36 @@ describe("POST /admin/tenants/:id/activate errors", () => {
     expect(forbidden.body.error).toBe("forbidden");
   });
 });
+
+describe("POST /admin/tenants/:id/activate limits at their boundaries", () => {
+  it("accepts periods 1 and 24 (days and amount multiply by the periods)", async () => {
+    const now = Date.now();
+    setClockForTests({ now: () => now });
+    const token = await superadminToken();
+    const tariff = await createTariff(token, { title: "Boundary plan", price_cents: 1_000, duration_days: 30 });
+    for (const periods of [1, 24]) {
+      const school = await createSchool({ planState: "trial", expiresAt: now - DAY_MS });
+      const res = await activate(token, school.id, { tariff_id: tariff.id, periods });
+      expect({ periods, status: res.status }).toEqual({ periods, status: 200 });
+      expect(res.body.data).toMatchObject({
+        tariff_id: tariff.id,
+        days: 30 * periods,
+        amount_cents: 1_000 * periods,
+        applied_expires_at: new Date(now + 30 * periods * DAY_MS).toISOString(),
+      });
+    }
+  });
+
+  it("accepts free-form days 1 and 3650", async () => {
+    const now = Date.now();
+    setClockForTests({ now: () => now });
+    const token = await superadminToken();
+    for (const days of [1, 3650]) {
+      const school = await createSchool({ planState: "trial", expiresAt: now - DAY_MS });
+      const res = await activate(token, school.id, { days, amount_cents: 0, title: `Free ${days}` });
+      expect({ days, status: res.status }).toEqual({ days, status: 200 });
+      expect(res.body.data).toMatchObject({ tariff_id: null, days, applied_expires_at: new Date(now + days * DAY_MS).toISOString() });
+      expect((await tenantRow(school.id)).expiresAt).toBe(now + days * DAY_MS);
+    }
+  });
+});

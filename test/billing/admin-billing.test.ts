@@ -300,3 +300,68 @@ describe("POST /admin/tenants/:id/suspend and /unsuspend", () => {
     expect(rows).toHaveLength(0);
   });
 });
+
+describe("POST /admin/tenants/:id/extend limits at their boundaries", () => {
+  it("accepts days 1 and 3650 and refuses 0 and 3651 with 400 validation error", async () => {
+    const now = Date.now();
+    setClockForTests({ now: () => now });
+    const token = await superadminToken();
+    for (const days of [1, 3650]) {
+      const school = await createSchool({ planState: "paid", expiresAt: now - DAY_MS });
+      const res = await api(`/admin/tenants/${school.id}/extend`, { token, body: { days } });
+      expect({ days, status: res.status }).toEqual({ days, status: 200 });
+      expect(res.body.data).toMatchObject({ tenant_id: school.id, days, applied_expires_at: new Date(now + days * DAY_MS).toISOString() });
+    }
+    const school = await createSchool({ planState: "paid", expiresAt: now + DAY_MS });
+    for (const days of [0, 3651]) {
+      const res = await api(`/admin/tenants/${school.id}/extend`, { token, body: { days } });
+      expect({ days, status: res.status, error: res.body.error }).toEqual({ days, status: 400, error: "validation error" });
+    }
+    expect((await tenantRow(school.id)).expiresAt).toBe(now + DAY_MS);
+  });
+});
+
+describe("GET /admin/tenants/:id/payments page shape", () => {
+  it("answers {items, limit, offset} with full payment rows; limit 1 is the smallest page", async () => {
+    const now = Date.now();
+    setClockForTests({ now: () => now });
+    const token = await superadminToken();
+    const school = await createSchool({ planState: "trial" });
+    const first = await api(`/admin/tenants/${school.id}/activate`, { token, body: { days: 3, amount_cents: 300, title: "First", reference: "R-1", notes: "n" } });
+    setClockForTests({ now: () => now + 1000 });
+    const second = await api(`/admin/tenants/${school.id}/extend`, { token, body: { days: 2 } });
+    expect([first.status, second.status]).toEqual([200, 200]);
+
+    const all = await api(`/admin/tenants/${school.id}/payments`, { token });
+    expect(all.status).toBe(200);
+    expect(all.body).toEqual({ success: true, data: { items: [second.body.data, first.body.data], limit: 50, offset: 0 } });
+
+    const one = await api(`/admin/tenants/${school.id}/payments?limit=1&offset=1`, { token });
+    expect(one.status).toBe(200);
+    expect(one.body.data).toEqual({ items: [first.body.data], limit: 1, offset: 1 });
+  });
+});
+
+describe("billing actions on a deleted school", () => {
+  it("answer 404 tenant not found: a deleted school disappears from every billing endpoint", async () => {
+    const token = await superadminToken();
+    const tariff = await createTariff(token);
+    const school = await createSchool({ planState: "trial" });
+    expect((await api(`/admin/tenants/${school.id}`, { method: "DELETE", token })).status).toBe(200);
+    const calls: [string, string, unknown][] = [
+      ["GET", `/admin/tenants/${school.id}/payments`, undefined],
+      ["POST", `/admin/tenants/${school.id}/activate`, { tariff_id: tariff.id, periods: 1 }],
+      ["POST", `/admin/tenants/${school.id}/activate`, { days: 5, amount_cents: 0, title: "Gone" }],
+      ["POST", `/admin/tenants/${school.id}/extend`, { days: 5 }],
+      ["POST", `/admin/tenants/${school.id}/suspend`, {}],
+      ["POST", `/admin/tenants/${school.id}/unsuspend`, undefined],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await api(path, { method, token, body });
+      expect({ method, path, status: res.status, error: res.body.error }).toEqual({ method, path, status: 404, error: "tenant not found" });
+    }
+    const list = await api(`/admin/tenants?search=${school.subdomain}`, { token });
+    expect(list.body.data.items).toEqual([]);
+    expect(await tenantRow(school.id)).toMatchObject({ planState: "trial", suspendedManually: false });
+  });
+});

@@ -119,3 +119,29 @@ describe("DELETE /admin/tariffs/:id", () => {
     expect((await api("/admin/tariffs/xyz", { method: "DELETE", token })).body.error).toBe("invalid id format");
   });
 });
+
+describe("GET /admin/tariffs item shape", () => {
+  it("lists full tariff objects, as created", async () => {
+    const token = await superadminToken();
+    const created = await api("/admin/tariffs", {
+      token,
+      body: { title: `Shape ${Date.now()}`, description: "all fields", price_cents: 12_345, duration_days: 90, is_active: true, sort_order: 7 },
+    });
+    expect(created.status).toBe(201);
+    const res = await api("/admin/tariffs", { token });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(Array.isArray(res.body.data)).toBe(true);
+    expect(res.body.data.find((t: { id: string }) => t.id === created.body.data.id)).toEqual({
+      id: created.body.data.id,
+      title: created.body.data.title,
+      description: "all fields",
+      price_cents: 12_345,
+      duration_days: 90,
+      is_active: true,
+      sort_order: 7,
+      created_at: created.body.data.created_at,
+      updated_at: created.body.data.updated_at,
+    });
+  });
+});

@@ -161,3 +161,26 @@ describe("GET /t/users/:id/devices and /device-events (admin)", () => {
     }
   });
 });
+
+describe("GET /t/users/:id/device-events page bounds", () => {
+  it("accepts limit 1 and 200 and page 1; refuses limit 0 and 201 and page 0 with 400 invalid_params", async () => {
+    const { admin, student } = await schoolWithStudent();
+    await signInOn(student, { name: "One" });
+    await signInOn(student, { name: "Two" });
+    const events = (query: string) => tenantCall(admin, `/t/users/${student.id}/device-events?${query}`);
+
+    const smallest = await events("page=1&limit=1");
+    expect(smallest.status).toBe(200);
+    expect(smallest.body.data).toMatchObject({ total: 2, page: 1, limit: 1 });
+    expect(smallest.body.data.events.map((e: { device_name: string }) => e.device_name)).toEqual(["Two"]);
+    const largest = await events("limit=200");
+    expect(largest.status).toBe(200);
+    expect(largest.body.data).toMatchObject({ total: 2, page: 1, limit: 200 });
+    expect(largest.body.data.events).toHaveLength(2);
+
+    for (const query of ["limit=0", "limit=201", "page=0"]) {
+      const res = await events(query);
+      expect({ query, status: res.status, error: res.body.error }).toEqual({ query, status: 400, error: "invalid_params" });
+    }
+  });
+});

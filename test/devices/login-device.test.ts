@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { openPushToken, pushTokenHash, pushTokenKeys } from "../../src/lib/push-token-crypto";
 import { createUser } from "../helpers/factories";
-import { addStudent, deviceLogin, eventTypes, loginWithEnv, newInstallation, schoolWithStudent, setPolicy, signInOn } from "../helpers/devices";
+import { addStudent, deviceLogin, eventTypes, loginWithEnv, newInstallation, schoolWithStudent, setPolicy, signInOn, tenantCall } from "../helpers/devices";
 
 async function countRows(table: string, userId: string) {
   const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(userId).first<{ n: number }>();
@@ -154,5 +154,33 @@ describe("superadmin sign-in", () => {
     const res = await deviceLogin(person, { deviceToken: "tok" });
     expect(res.status).toBe(200);
     expect(await countRows("push_devices", superadmin.id)).toBe(0);
+  });
+});
+
+describe("device refusals at login come only after the password check", () => {
+  it("a wrong password gets 400 invalid credentials where the right one would get a device error", async () => {
+    const { admin, student } = await schoolWithStudent();
+    const wrong = { ...student, password: "not-the-password-1" };
+    const expectGeneric = (label: string, res: { status: number; body: { error?: string } }) =>
+      expect({ label, status: res.status, error: res.body.error }).toEqual({ label, status: 400, error: "invalid credentials" });
+
+    // device_registration_failed needs the credentials to be right (spec).
+    expect((await loginWithEnv(student, { PUSH_TOKEN_KEY: undefined }, { deviceToken: "fcm-token" })).status).toBe(503);
+    expectGeneric("device_registration_failed", await loginWithEnv(wrong, { PUSH_TOKEN_KEY: undefined }, { deviceToken: "fcm-token" }));
+
+    expect((await loginWithEnv(student, { INSTALLATION_ID_REQUIRED: "true" }, { installationId: null })).status).toBe(409);
+    expectGeneric("installation_id_required", await loginWithEnv(wrong, { INSTALLATION_ID_REQUIRED: "true" }, { installationId: null }));
+
+    const installationId = newInstallation();
+    const blocked = await signInOn(student, { installationId });
+    const block = await tenantCall(admin, `/t/users/${student.id}/devices/${blocked.authDeviceId}/block`, { method: "POST", body: {} });
+    expect(block.status).toBe(200);
+    expect((await deviceLogin(student, { installationId })).body.error).toBe("device_blocked");
+    expectGeneric("device_blocked", await deviceLogin(wrong, { installationId }));
+
+    await setPolicy(admin, { mode: "enforce", max_active_devices: 1 });
+    await signInOn(student);
+    expect((await deviceLogin(student)).body.error).toBe("device_limit_reached");
+    expectGeneric("device_limit_reached", await deviceLogin(wrong));
   });
 });

@@ -142,3 +142,18 @@ describe("per-student device override", () => {
     expect((await tenantCall(fresh, `/t/users/${student.id}/devices`)).body.data).toMatchObject({ max_active_devices: 1, limit_source: "school", override: null });
   });
 });
+
+describe("per-student override limits at their boundaries", () => {
+  it("accepts max_active_devices 1 and 10 and a reason of exactly 500 characters", async () => {
+    const { admin, student } = await schoolWithStudent();
+    for (const max of [1, 10]) {
+      const res = await tenantCall(admin, path(student.id), { method: "PUT", body: { unlimited_devices: false, max_active_devices: max } });
+      expect({ max, status: res.status, stored: res.body.data?.max_active_devices }).toEqual({ max, status: 200, stored: max });
+    }
+    const reason = "r".repeat(500);
+    const res = await tenantCall(admin, path(student.id), { method: "PUT", body: { unlimited_devices: true, reason } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ unlimited_devices: true, reason });
+    expect((await tenantCall(admin, path(student.id))).body.data.reason).toBe(reason);
+  });
+});

@@ -131,3 +131,24 @@ describe("PATCH /t/tenant/device-policy", () => {
     expect((await tenantCall(admin, "/t/tenant/device-policy")).body.data.mode).toBe("monitor_only");
   });
 });
+
+describe("PATCH /t/tenant/device-policy range boundaries", () => {
+  const ranges: [field: string, min: number, max: number][] = [
+    ["max_active_devices", 1, 10],
+    ["inactive_device_days", 1, 365],
+    ["session_idle_timeout_minutes", 5, 525_600],
+    ["session_absolute_lifetime_days", 1, 365],
+    ["event_retention_days", 1, 3650],
+  ];
+
+  it("accepts the lowest and the highest value of every range and stores it", async () => {
+    const { admin } = await schoolWithStudent();
+    for (const [field, min, max] of ranges) {
+      for (const value of [min, max]) {
+        const res = await patch(admin, { [field]: value });
+        expect({ field, value, status: res.status, stored: res.body.data?.[field] }).toEqual({ field, value, status: 200, stored: value });
+        expect((await tenantCall(admin, "/t/tenant/device-policy")).body.data[field]).toBe(value);
+      }
+    }
+  });
+});

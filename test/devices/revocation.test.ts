@@ -147,6 +147,16 @@ describe("admin device actions", () => {
     expect(noBody.body.data).toMatchObject({ blocked: true, block_reason: null, revoked_sessions: 1 });
   });
 
+  it("block accepts a reason of exactly 500 characters", async () => {
+    const { admin, student } = await schoolWithStudent();
+    const s = await signInOn(student);
+    const reason = "y".repeat(500);
+    const res = await post(admin, `/t/users/${student.id}/devices/${s.authDeviceId}/block`, { reason });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ device_id: s.authDeviceId, blocked: true, block_reason: reason, revoked_sessions: 1 });
+    expect(await tokenWorks(s)).toBe(false);
+  });
+
   it("revoke-all ends every managed session of the student", async () => {
     const { admin, student } = await schoolWithStudent();
     const a = await signInOn(student);

@@ -192,3 +192,39 @@ describe("DELETE /admin/tenants/:id", () => {
     expect(res.body.error).toBe("forbidden");
   });
 });
+
+describe("PUT /admin/tenants/:id response shape", () => {
+  it("answers the full school record", async () => {
+    const now = Date.now();
+    setClockForTests({ now: () => now });
+    const token = await superadminToken();
+    const school = await createSchool();
+    const res = await api(`/admin/tenants/${school.id}`, {
+      method: "PUT",
+      token,
+      body: { title: "Full Record", color_scheme: "#0A0B0C", hide_tests: true, hide_assignments: true, hide_trial_exams: true, logo: null },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        id: school.id,
+        title: "Full Record",
+        slug: school.slug,
+        subdomain: school.subdomain,
+        logo: null,
+        color_scheme: "#0A0B0C",
+        hide_tests: true,
+        hide_assignments: true,
+        hide_trial_exams: true,
+        status: "active",
+        timezone: "Asia/Tashkent",
+        storage_cap_bytes: 10 * 1024 * 1024 * 1024,
+        plan_state: "paid",
+        expires_at: new Date(school.expiresAt!).toISOString(),
+        created_at: new Date(school.createdAt).toISOString(),
+        updated_at: new Date(now).toISOString(),
+      },
+    });
+  });
+});

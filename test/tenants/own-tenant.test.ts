@@ -128,3 +128,34 @@ describe("PATCH /t/tenant", () => {
     }
   });
 });
+
+describe("PATCH /t/tenant response shape", () => {
+  it("answers the full school record, the same one GET /t/tenant then returns", async () => {
+    const { school, admin } = await schoolWithMembers();
+    const res = await api("/t/tenant", { method: "PATCH", token: admin.token, tenant: school.subdomain, body: { hide_tests: true } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        id: school.id,
+        title: school.title,
+        slug: school.slug,
+        subdomain: school.subdomain,
+        logo: null,
+        color_scheme: "#1F6FEB",
+        hide_tests: true,
+        hide_assignments: false,
+        hide_trial_exams: false,
+        status: "active",
+        timezone: "Asia/Tashkent",
+        storage_cap_bytes: 10 * 1024 * 1024 * 1024,
+        plan_state: "paid",
+        expires_at: new Date(school.expiresAt!).toISOString(),
+        created_at: new Date(school.createdAt).toISOString(),
+        updated_at: expect.any(String),
+      },
+    });
+    const read = await api("/t/tenant", { token: admin.token, tenant: school.subdomain });
+    expect(read.body.data).toEqual(res.body.data);
+  });
+});

@@ -3,6 +3,15 @@ import { ErrorBody } from "../http/envelope";
 import { pageQuery, uuidParam } from "../http/pagination";
 import { DEVICE_EVENT_TYPES } from "./events";
 
+/** A free-text reason up to 500 characters; blank means none (stored as null). */
+const optionalReason = z
+  .string()
+  .trim()
+  .max(500)
+  .transform((value) => (value === "" ? null : value))
+  .nullable()
+  .optional();
+
 const iso = z.string().openapi({ format: "date-time" });
 const isoOrNull = iso.nullable();
 
@@ -52,7 +61,7 @@ export const OverrideBody = z
     unlimited_devices: z.boolean(),
     max_active_devices: z.number().int().min(1).max(10).nullable().optional(),
     expires_at: z.iso.datetime({ offset: true }).nullable().optional().openapi({ description: "future RFC 3339 time, or null for no expiry" }),
-    reason: z.string().trim().max(500).nullable().optional(),
+    reason: optionalReason,
   })
   .refine((body) => !(body.unlimited_devices && body.max_active_devices != null), {
     path: ["max_active_devices"],
@@ -146,7 +155,7 @@ export const DeviceParams = z.object({ deviceId: uuidParam });
 export const UserParams = z.object({ id: uuidParam });
 export const UserDeviceParams = z.object({ id: uuidParam, deviceId: uuidParam });
 
-export const BlockBody = z.strictObject({ reason: z.string().trim().max(500).nullable().optional() }).openapi("DeviceBlockRequest");
+export const BlockBody = z.strictObject({ reason: optionalReason }).openapi("DeviceBlockRequest");
 
 export const RevokeResult = z
   .object({

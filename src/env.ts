@@ -23,9 +23,7 @@ export interface Env {
   RESEND_API_URL?: string;
   DEFAULT_EMAIL_LOCALE?: string;
   DEV_MAILBOX?: string;
-  PUSH_PROVIDER?: string;
   PUSH_TOKEN_KEY?: string;
-  MEDIA_UPLOAD_MODE?: string;
   INSTALLATION_ID_REQUIRED?: string;
 
   JWT_SECRETS: string;

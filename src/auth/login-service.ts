@@ -1,12 +1,11 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
-import { effectivePlanState } from "../billing/state";
+import { billingSummary } from "../billing/state";
 import { tenants, users } from "../db/schema";
 import { sealLoginDeviceToken } from "../devices/push-registration";
 import { signInDevice } from "../devices/sign-in";
 import type { Actor, Role, ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
-import { daysRemaining, isoOrNull } from "../lib/clock";
 import { clearPairStatement, isLocked, lockQuery, loginGuardKeys, recordFailure, TOO_MANY_ATTEMPTS } from "./login-guard";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 import type { LoginBody } from "./schemas";
@@ -108,15 +107,9 @@ function accountQuery(ctx: ServiceContext, subdomain: string, email: string) {
 export function profileOf(actor: Actor, now: number) {
   const base = { id: actor.userId, email: actor.email, role: actor.role, first_name: actor.firstName, last_name: actor.lastName };
   if (actor.homeTenantId === null || !actor.tenant) return base;
-  return {
-    ...base,
-    tenant: {
-      plan_state: effectivePlanState(actor.tenant, now),
-      expires_at: isoOrNull(actor.tenant.expiresAt),
-      days_remaining: daysRemaining(actor.tenant.expiresAt, now, actor.tenant.timezone),
-    },
-  };
+  return { ...base, tenant: billingSummary(actor.tenant, now) };
 }
+
 
 /** POST /auth/schools: active schools where the email has an active account, optionally by cabinet. */
 export async function listSchoolsForEmail(ctx: ServiceContext, input: { email: string; scope?: "admin" | "student" | "" }) {

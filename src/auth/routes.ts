@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { createArea } from "../http/area";
 import { errorResponses, ok, okResponse } from "../http/envelope";
 import { defineRoute } from "../http/route";
-import { emailLocale } from "../email/outbox";
+import { requestLocale } from "../http/request-context";
 import { replaceDevice } from "../devices/replacement-service";
 import { deviceLimitConflictResponse, ReplaceBody as DeviceReplaceBody } from "../devices/schemas";
 import { gates } from "./gates";
@@ -133,7 +133,7 @@ authRoutes.openapi(registerRoute, async (c) => {
   const ctx = c.get("services");
   const result = await registerSchool(ctx, {
     body: c.req.valid("json"),
-    locale: emailLocale(c.req.header("accept-language"), ctx.config.defaultEmailLocale),
+    locale: requestLocale(c),
   });
   return ok(c, result, 201);
 });
@@ -164,7 +164,7 @@ const resendRoute = defineRoute({
 authRoutes.openapi(resendRoute, async (c) => {
   const ctx = c.get("services");
   const body = c.req.valid("json");
-  return ok(c, await resendVerification(ctx, { ...body, locale: emailLocale(c.req.header("accept-language"), ctx.config.defaultEmailLocale) }));
+  return ok(c, await resendVerification(ctx, { ...body, locale: requestLocale(c) }));
 });
 
 const forgotRoute = defineRoute({
@@ -184,7 +184,7 @@ const forgotRoute = defineRoute({
 authRoutes.openapi(forgotRoute, async (c) => {
   const ctx = c.get("services");
   const body = c.req.valid("json");
-  const locale = emailLocale(c.req.header("accept-language"), ctx.config.defaultEmailLocale);
+  const locale = requestLocale(c);
   return ok(c, await requestPasswordReset(ctx, { email: body.email, subdomain: body.subdomain ?? "", locale }));
 });
 

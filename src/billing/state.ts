@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { tenants } from "../db/schema";
-import { DAY_MS } from "../lib/clock";
+import { DAY_MS, daysRemaining, isoOrNull } from "../lib/clock";
 
 /** Money is integer tiyn of the Uzbek sum (DESIGN.md, Data). */
 export const CURRENCY = "UZS";
@@ -27,4 +27,13 @@ export function effectivePlanStateSql(now: number): SQL<PlanState> {
  */
 export function newExpirySql(now: number, days: number): SQL<number> {
   return sql<number>`max(coalesce(${tenants.expiresAt}, 0), ${now}) + ${days * DAY_MS}`;
+}
+
+/** The billing summary a school member sees (GET /auth/me, GET /t/me/profile): one rule for both. */
+export function billingSummary(tenant: { planState: string; expiresAt: number | null; timezone: string }, now: number) {
+  return {
+    plan_state: effectivePlanState(tenant, now),
+    expires_at: isoOrNull(tenant.expiresAt),
+    days_remaining: daysRemaining(tenant.expiresAt, now, tenant.timezone),
+  };
 }

@@ -1,7 +1,8 @@
 import { drizzle } from "drizzle-orm/d1";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import * as schema from "../db/schema";
-import { getConfig, type Env } from "../env";
+import { emailLocale } from "../email/outbox";
+import { getConfig, type Env, type Locale } from "../env";
 import { currentClock } from "../lib/clock";
 import { uuidv7 } from "../lib/ids";
 import type { AppEnv, Db, ServiceContext } from "./context";
@@ -34,4 +35,9 @@ function database(binding: D1Database): Db {
 
 export function serviceContext(env: Env, requestId: string = uuidv7()): ServiceContext {
   return { db: database(env.DB), env, config: getConfig(env), clock: currentClock(), requestId };
+}
+
+/** The language of emails this request causes: its Accept-Language, else the configured default. */
+export function requestLocale(c: Context<AppEnv>): Locale {
+  return emailLocale(c.req.header("accept-language"), c.get("services").config.defaultEmailLocale);
 }

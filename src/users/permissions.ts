@@ -40,8 +40,12 @@ export function defaultPermissionsStatement(ctx: ServiceContext, input: { tenant
     .onConflictDoNothing({ target: curatorPermissions.userId });
 }
 
-export function permissionsQuery(ctx: ServiceContext, userId: string) {
-  return ctx.db.select().from(curatorPermissions).where(eq(curatorPermissions.userId, userId)).limit(1);
+export function permissionsQuery(ctx: ServiceContext, tenantId: string, userId: string) {
+  return ctx.db
+    .select()
+    .from(curatorPermissions)
+    .where(and(eq(curatorPermissions.tenantId, tenantId), eq(curatorPermissions.userId, userId)))
+    .limit(1);
 }
 
 export function toPermissionsObject(row: typeof curatorPermissions.$inferSelect) {
@@ -70,7 +74,7 @@ function targetQuery(ctx: ServiceContext, tenantId: string, userId: string) {
 /** GET /t/users/:id/permissions */
 export async function getPermissions(ctx: ServiceContext, input: { actor: Actor; userId: string }) {
   const tenantId = input.actor.tenant!.id;
-  const [targets, sets] = await ctx.db.batch([targetQuery(ctx, tenantId, input.userId), permissionsQuery(ctx, input.userId)]);
+  const [targets, sets] = await ctx.db.batch([targetQuery(ctx, tenantId, input.userId), permissionsQuery(ctx, tenantId, input.userId)]);
   const target = targets[0];
   if (!target) throw USER_NOT_FOUND();
   if (target.role !== "curator") throw NOT_A_CURATOR();
@@ -110,7 +114,7 @@ export async function replacePermissions(ctx: ServiceContext, input: { actor: Ac
         },
       }),
     targetQuery(ctx, tenantId, input.userId),
-    permissionsQuery(ctx, input.userId),
+    permissionsQuery(ctx, tenantId, input.userId),
   ]);
   const target = targets[0];
   if (!target) throw USER_NOT_FOUND();

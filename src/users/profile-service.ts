@@ -8,7 +8,7 @@ import { revokeSessionsWithEvents } from "../devices/events";
 import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
 import type { Actor, ServiceContext } from "../http/context";
 import { ApiError, unauthorized } from "../http/errors";
-import { daysRemaining, isoOrNull } from "../lib/clock";
+import { billingSummary } from "../billing/state";
 import { toUserObject, userColumns, type UserRow } from "./read";
 import type { PasswordChangeBody, ProfilePatchBody } from "./schemas";
 
@@ -26,9 +26,7 @@ async function toProfile(ctx: ServiceContext, actor: Actor, row: UserRow) {
       id: tenant.id,
       subdomain: tenant.subdomain,
       title: tenant.title,
-      plan_state: tenant.planState,
-      expires_at: isoOrNull(tenant.expiresAt),
-      days_remaining: daysRemaining(tenant.expiresAt, ctx.clock.now(), tenant.timezone),
+      ...billingSummary(tenant, ctx.clock.now()),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { jsonBody, optionalJsonBody } from "../http/fields";
 import { gates } from "../auth/gates";
-import { emailLocale } from "../email/outbox";
+import { requestLocale } from "../http/request-context";
 import { createArea } from "../http/area";
 import { errorResponses, ok, okResponse } from "../http/envelope";
 import { defineRoute } from "../http/route";
@@ -45,7 +45,7 @@ const createUserRoute = defineRoute({
 
 usersRoutes.openapi(createUserRoute, async (c) => {
   const ctx = c.get("services");
-  const locale = emailLocale(c.req.header("accept-language"), ctx.config.defaultEmailLocale);
+  const locale = requestLocale(c);
   return ok(c, await createUser(ctx, { actor: c.get("actor")!, body: c.req.valid("json"), locale }), 201);
 });
 

@@ -232,7 +232,7 @@ export async function changeRole(ctx: ServiceContext, input: { actor: Actor; id:
     .where(liveUser(tenantId, id))
     .returning(userColumns);
   if (role === "curator") {
-    const [updated, , sets] = await ctx.db.batch([update, defaultPermissionsStatement(ctx, { tenantId, userId: id, now }), permissionsQuery(ctx, id)]);
+    const [updated, , sets] = await ctx.db.batch([update, defaultPermissionsStatement(ctx, { tenantId, userId: id, now }), permissionsQuery(ctx, tenantId, id)]);
     const row = updated[0];
     if (!row) throw USER_NOT_FOUND();
     return { ...(await toUserObject(ctx, row)), permissions: sets[0] ? toPermissionsObject(sets[0]) : null };

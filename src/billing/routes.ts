@@ -6,7 +6,7 @@ import { errorResponses, ok, okResponse } from "../http/envelope";
 import { uuidParam } from "../http/pagination";
 import { defineRoute } from "../http/route";
 import * as s from "./schemas";
-import { activate, billingDossier, extend, listPayments, listTenantsBilling, ownBillingDossier, suspend, unsuspend } from "./service";
+import { activate, extend, listPayments, ownBillingDossier, suspend, unsuspend } from "./service";
 import { createTariff, deleteTariff, listTariffs, updateTariff } from "./tariff-service";
 
 export const billingRoutes = createArea();
@@ -85,37 +85,8 @@ const deleteTariffRoute = defineRoute({
 billingRoutes.openapi(deleteTariffRoute, async (c) => ok(c, await deleteTariff(c.get("services"), { tariffId: c.req.valid("param").id })));
 
 // ---------------------------------------------------------------------------------------------
-// Billing of schools
-
-const listTenantsRoute = defineRoute({
-  method: "get",
-  path: "/admin/tenants",
-  gate: gates.superadmin,
-  tags: BILLING_TAGS,
-  summary: "Schools with their billing state",
-  security,
-  request: { query: s.TenantsBillingQuery },
-  responses: { 200: okResponse(s.BillingList), ...errorResponses({ ...superadminErrors, 400: "invalid_params" }) },
-});
-
-billingRoutes.openapi(listTenantsRoute, async (c) => ok(c, await listTenantsBilling(c.get("services"), c.req.valid("query"))));
-
-const dossierRoute = defineRoute({
-  method: "get",
-  path: "/admin/tenants/{id}",
-  gate: gates.superadmin,
-  errors: { param: "invalid id format" },
-  tags: BILLING_TAGS,
-  summary: "Billing dossier of a school",
-  security,
-  request: idParams,
-  responses: {
-    200: okResponse(s.BillingDossier),
-    ...errorResponses({ ...superadminErrors, 400: "invalid id format", 404: "tenant not found" }),
-  },
-});
-
-billingRoutes.openapi(dossierRoute, async (c) => ok(c, await billingDossier(c.get("services"), { tenantId: c.req.valid("param").id })));
+// Billing of schools. The school list and dossier (GET /admin/tenants, GET /admin/tenants/{id})
+// live with the other /admin/tenants routes in src/tenants/routes.ts.
 
 const paymentsRoute = defineRoute({
   method: "get",

@@ -5,6 +5,8 @@ import { createArea } from "../http/area";
 import { errorResponses, ok, okResponse } from "../http/envelope";
 import { uuidParam } from "../http/pagination";
 import { defineRoute } from "../http/route";
+import * as billing from "../billing/schemas";
+import { billingDossier, listTenantsBilling } from "../billing/service";
 import * as s from "./schemas";
 import { createTenant, deleteTenant, getOwnTenant, publicBranding, updateTenant } from "./service";
 
@@ -54,6 +56,39 @@ for (const route of [
 ]) {
   tenantsRoutes.openapi(route, async (c) => ok(c, await createTenant(c.get("services"), c.req.valid("json")), 201));
 }
+
+// Every /admin/tenants and /admin/tenants/{id} route is here; the billing actions on a school
+// (/admin/tenants/{id}/payments, activate, extend, suspend, unsuspend) are in src/billing/routes.ts.
+
+const listTenantsRoute = defineRoute({
+  method: "get",
+  path: "/admin/tenants",
+  gate: gates.superadmin,
+  tags: ADMIN_TAGS,
+  summary: "Schools with their billing state",
+  security: [{ bearer: [] }],
+  request: { query: billing.TenantsBillingQuery },
+  responses: { 200: okResponse(billing.BillingList), ...errorResponses({ ...superadminErrors, 400: "invalid_params" }) },
+});
+
+tenantsRoutes.openapi(listTenantsRoute, async (c) => ok(c, await listTenantsBilling(c.get("services"), c.req.valid("query"))));
+
+const dossierRoute = defineRoute({
+  method: "get",
+  path: "/admin/tenants/{id}",
+  gate: gates.superadmin,
+  errors: { param: "invalid id format" },
+  tags: ADMIN_TAGS,
+  summary: "Billing dossier of a school",
+  security: [{ bearer: [] }],
+  request: idParams,
+  responses: {
+    200: okResponse(billing.BillingDossier),
+    ...errorResponses({ ...superadminErrors, 400: "invalid id format", 404: "tenant not found" }),
+  },
+});
+
+tenantsRoutes.openapi(dossierRoute, async (c) => ok(c, await billingDossier(c.get("services"), { tenantId: c.req.valid("param").id })));
 
 const updateTenantRoute = defineRoute({
   method: "put",

@@ -19,6 +19,26 @@ const RESEND_COOLDOWN_MS = MINUTE_MS;
 const DUPLICATE = () => new ApiError(400, "duplicate key", "The slug, subdomain or email is already taken.");
 
 
+/** The verification email: a link to the main domain carrying the single-use token. */
+function verificationEmail(
+  ctx: ServiceContext,
+  input: { tenantId: string; to: string; locale: Locale; schoolTitle: string; firstName: string; token: string; expiresAt: number },
+) {
+  return queueEmail(ctx, {
+    tenantId: input.tenantId,
+    to: input.to,
+    kind: "verification",
+    locale: input.locale,
+    variables: {
+      schoolTitle: input.schoolTitle,
+      firstName: input.firstName,
+      verifyUrl: mainDomainUrl(ctx, `/verify-email?token=${encodeURIComponent(input.token)}`),
+      expiresAt: iso(input.expiresAt),
+    },
+    meta: { token: input.token },
+  });
+}
+
 /**
  * Self-service sign-up: school (`pending`, `trial`), its first admin, the trial period, the
  * verification token and the verification email, all in one `db.batch`. The school is inserted
@@ -34,18 +54,14 @@ export async function registerSchool(ctx: ServiceContext, input: { body: z.infer
   const userId = uuidv7(now);
   const token = randomSecret(32);
   const verificationExpiresAt = now + ctx.config.emailVerificationTtlMs;
-  const email = queueEmail(ctx, {
+  const email = verificationEmail(ctx, {
     tenantId,
     to: body.email,
-    kind: "verification",
     locale: input.locale,
-    variables: {
-      schoolTitle: body.tenant_title,
-      firstName: body.first_name,
-      verifyUrl: mainDomainUrl(ctx, `/verify-email?token=${encodeURIComponent(token)}`),
-      expiresAt: iso(verificationExpiresAt),
-    },
-    meta: { token },
+    schoolTitle: body.tenant_title,
+    firstName: body.first_name,
+    token,
+    expiresAt: verificationExpiresAt,
   });
   const emailFree = sql`NOT EXISTS (SELECT 1 FROM users u LEFT JOIN tenants t ON t.id = u.tenant_id
     WHERE u.email = ${body.email} AND u.deleted_at IS NULL AND u.role IN ('admin', 'superadmin')
@@ -176,18 +192,14 @@ export async function resendVerification(ctx: ServiceContext, input: { email: st
   const tokenId = uuidv7(now);
   const token = randomSecret(32);
   const expiresAt = now + ctx.config.emailVerificationTtlMs;
-  const email = queueEmail(ctx, {
+  const email = verificationEmail(ctx, {
     tenantId: account.tenantId,
     to: input.email,
-    kind: "verification",
     locale: input.locale,
-    variables: {
-      schoolTitle: account.schoolTitle,
-      firstName: account.firstName,
-      verifyUrl: mainDomainUrl(ctx, `/verify-email?token=${encodeURIComponent(token)}`),
-      expiresAt: iso(expiresAt),
-    },
-    meta: { token },
+    schoolTitle: account.schoolTitle,
+    firstName: account.firstName,
+    token,
+    expiresAt,
   });
   const outsideCooldown = sql`NOT EXISTS (SELECT 1 FROM email_verification_tokens WHERE user_id = ${account.userId} AND created_at > ${now - RESEND_COOLDOWN_MS})`;
   const issued = sql`EXISTS (SELECT 1 FROM email_verification_tokens WHERE id = ${tokenId})`;

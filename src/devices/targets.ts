@@ -1,15 +1,11 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { authDevices, users } from "../db/schema";
-import type { Actor, ServiceContext } from "../http/context";
+import { actingSchool, type Actor, type ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
 
-/**
- * The school an admin device endpoint acts on. The guard has already required a school for
- * `/t/*`, so a missing one is a programming error, not a client error.
- */
+/** The id of the school a device endpoint acts on (see `actingSchool`). */
 export function actingTenantId(actor: Actor): string {
-  if (!actor.tenant) throw new Error("device admin endpoint reached without a school");
-  return actor.tenant.id;
+  return actingSchool(actor).id;
 }
 
 /** Device endpoints under `/t/users/:id` manage students only; any other id is "not found". */

@@ -46,6 +46,12 @@ export interface Actor {
   permissions: PermissionSet | null;
 }
 
+/** The school of a `/t/*` request. The guard requires one there, so its absence is a programming error. */
+export function actingSchool(actor: Actor): TenantSummary {
+  if (!actor.tenant) throw new Error("a school route was reached without a school");
+  return actor.tenant;
+}
+
 /** What every service verb receives. Services never see the Hono context. */
 export interface ServiceContext {
   db: Db;

@@ -8,23 +8,17 @@ import { revokeSessionsWithEvents } from "../devices/events";
 import { loginUrl } from "../email/links";
 import { enqueueEmails, queueEmail } from "../email/outbox";
 import type { Locale } from "../env";
-import type { Actor, ServiceContext } from "../http/context";
+import { actingSchool, type Actor, type ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
 import { pageOffset } from "../http/pagination";
 import { uuidv7 } from "../lib/ids";
 import { permanentDeletionStatements } from "./personal-data";
-import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject } from "./permissions";
+import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject, USER_NOT_FOUND } from "./permissions";
 import { detailQuery, groupsQuery, idIn, toUserDetails, toUserObject, userColumns } from "./read";
 import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from "./schemas";
 
-const USER_NOT_FOUND = () => new ApiError(404, "user not found", "User not found.");
 const CANNOT_DELETE_SELF = () => new ApiError(400, "cannot delete yourself", "You cannot delete your own account.");
 const CANNOT_MODIFY_SELF = () => new ApiError(400, "cannot_modify_self", "You cannot change your own role or deactivate yourself.");
-
-function tenantOf(actor: Actor) {
-  // Every route of this area is under /t/*, where authentication guarantees a school.
-  return actor.tenant!;
-}
 
 /** A live (not deleted) user of the school. */
 function liveUser(tenantId: string, id: string): SQL {
@@ -54,7 +48,7 @@ function revokeSessionsStatements(ctx: ServiceContext, input: { tenantId: string
  */
 export async function createUser(ctx: ServiceContext, input: { actor: Actor; body: z.infer<typeof CreateUserBody>; locale: Locale }) {
   const { actor, body } = input;
-  const tenant = tenantOf(actor);
+  const tenant = actingSchool(actor);
   if (actor.role === "curator" && body.role !== "student") {
     throw new ApiError(403, "forbidden", "Curators can create students only.");
   }
@@ -109,7 +103,7 @@ function containsPattern(text: string): string {
  */
 export async function listUsers(ctx: ServiceContext, input: { actor: Actor; query: z.infer<typeof ListUsersQuery> }) {
   const { actor, query } = input;
-  const tenantId = tenantOf(actor).id;
+  const tenantId = actingSchool(actor).id;
   const search = query.q ? containsPattern(query.q) : null;
   const where = and(
     eq(users.tenantId, tenantId),
@@ -139,7 +133,7 @@ export async function listUsers(ctx: ServiceContext, input: { actor: Actor; quer
 
 /** GET /t/users/:id: one batch for the user and their groups; out of a restricted curator's scope is 404. */
 export async function getUser(ctx: ServiceContext, input: { actor: Actor; id: string }) {
-  const tenantId = tenantOf(input.actor).id;
+  const tenantId = actingSchool(input.actor).id;
   const [rows, groupRows] = await ctx.db.batch([
     detailQuery(ctx)
       .where(and(liveUser(tenantId, input.id), scopeCondition(users.id, restrictedScope(input.actor))))
@@ -154,7 +148,7 @@ export async function getUser(ctx: ServiceContext, input: { actor: Actor; id: st
 /** PUT /t/users/:id (admin). Deactivation ends the user's sessions in the same batch. */
 export async function updateUser(ctx: ServiceContext, input: { actor: Actor; id: string; body: z.infer<typeof UpdateUserBody> }) {
   const { actor, id, body } = input;
-  const tenantId = tenantOf(actor).id;
+  const tenantId = actingSchool(actor).id;
   if (body.is_active === false && id === actor.userId) throw CANNOT_MODIFY_SELF();
   const changes = {
     ...(body.first_name !== undefined ? { firstName: body.first_name } : {}),
@@ -186,7 +180,7 @@ export async function updateUser(ctx: ServiceContext, input: { actor: Actor; id:
 export async function softDeleteUser(ctx: ServiceContext, input: { actor: Actor; id: string }) {
   const { actor, id } = input;
   if (id === actor.userId) throw CANNOT_DELETE_SELF();
-  const tenantId = tenantOf(actor).id;
+  const tenantId = actingSchool(actor).id;
   const now = ctx.clock.now();
   const [deleted] = await ctx.db.batch([
     ctx.db.update(users).set({ deletedAt: now, updatedAt: now }).where(liveUser(tenantId, id)).returning({ id: users.id }),
@@ -203,7 +197,7 @@ export async function softDeleteUser(ctx: ServiceContext, input: { actor: Actor;
 export async function permanentlyDeleteUser(ctx: ServiceContext, input: { actor: Actor; id: string }) {
   const { actor, id } = input;
   if (id === actor.userId) throw CANNOT_DELETE_SELF();
-  const tenantId = tenantOf(actor).id;
+  const tenantId = actingSchool(actor).id;
   const [target] = await ctx.db
     .select({ id: users.id, email: users.email })
     .from(users)
@@ -224,7 +218,7 @@ export async function permanentlyDeleteUser(ctx: ServiceContext, input: { actor:
 export async function changeRole(ctx: ServiceContext, input: { actor: Actor; id: string; role: SchoolRole }) {
   const { actor, id, role } = input;
   if (id === actor.userId) throw CANNOT_MODIFY_SELF();
-  const tenantId = tenantOf(actor).id;
+  const tenantId = actingSchool(actor).id;
   const now = ctx.clock.now();
   const update = ctx.db
     .update(users)
@@ -258,7 +252,7 @@ export async function changeRole(ctx: ServiceContext, input: { actor: Actor; id:
  */
 export async function assignCurator(ctx: ServiceContext, input: { actor: Actor; id: string; curatorId: string | null }) {
   const { id, curatorId } = input;
-  const tenantId = tenantOf(input.actor).id;
+  const tenantId = actingSchool(input.actor).id;
   const now = ctx.clock.now();
   const curatorEligible =
     curatorId === null
@@ -293,7 +287,7 @@ export async function bulkSetActive(ctx: ServiceContext, input: { actor: Actor; 
   const { actor, active } = input;
   const ids = [...new Set(input.ids)];
   if (ids.includes(actor.userId)) throw CANNOT_MODIFY_SELF();
-  const tenantId = tenantOf(actor).id;
+  const tenantId = actingSchool(actor).id;
   const scope = restrictedScope(actor);
   const manageable = and(
     actor.role === "curator" ? eq(users.role, "student") : undefined,

@@ -32,7 +32,7 @@ function hasScheme(value: string, schemes: readonly string[]): boolean {
 /**
  * An image reference: a URL (https; http too where `allowHttp`, school logos) kept as sent, or the
  * UUID of a media asset of the school, lower-cased like every stored id. Reads turn an asset into
- * a signed link (`avatarUrl`, src/media/links.ts).
+ * a signed link (`mediaUrl`, src/media/links.ts).
  */
 export function mediaReference(options: { allowHttp?: boolean } = {}) {
   const schemes = options.allowHttp ? ["https:", "http:"] : ["https:"];

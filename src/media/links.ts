@@ -29,9 +29,9 @@ export async function mediaLinkSignature(secret: Uint8Array, tenantId: string, a
  * A stored avatar or logo as clients read it: a URL unchanged, a media-asset id as a fresh signed
  * download path on this worker. The media area verifies the signature and serves the object.
  */
-export async function avatarUrl(ctx: ServiceContext, tenantId: string | null, avatar: string | null): Promise<string | null> {
-  if (avatar === null || !isUuid(avatar)) return avatar;
+export async function mediaUrl(ctx: ServiceContext, tenantId: string | null, reference: string | null): Promise<string | null> {
+  if (reference === null || !isUuid(reference)) return reference;
   const exp = Math.floor(ctx.clock.now() / 1000) + MEDIA_LINK_TTL_SECONDS;
-  const sig = await mediaLinkSignature(ctx.config.jwtKeys[0]!.secret, tenantId ?? "", avatar, exp);
-  return `/api/v1/media/${avatar}/download?exp=${exp}&sig=${sig}`;
+  const sig = await mediaLinkSignature(ctx.config.jwtKeys[0]!.secret, tenantId ?? "", reference, exp);
+  return `/api/v1/media/${reference}/download?exp=${exp}&sig=${sig}`;
 }

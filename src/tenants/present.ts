@@ -2,7 +2,7 @@ import type { tenants } from "../db/schema";
 import type { ServiceContext } from "../http/context";
 import { effectivePlanState } from "../billing/state";
 import { iso, isoOrNull } from "../lib/clock";
-import { avatarUrl } from "../media/links";
+import { mediaUrl } from "../media/links";
 
 export type TenantRow = typeof tenants.$inferSelect;
 
@@ -13,7 +13,7 @@ export async function tenantRecord(ctx: ServiceContext, row: TenantRow) {
     title: row.title,
     slug: row.slug,
     subdomain: row.subdomain,
-    logo: await avatarUrl(ctx, row.id, row.logo),
+    logo: await mediaUrl(ctx, row.id, row.logo),
     color_scheme: row.colorScheme,
     hide_tests: row.hideTests,
     hide_assignments: row.hideAssignments,

@@ -5,7 +5,7 @@ import { tenants } from "../db/schema";
 import type { ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
 import { uuidv7 } from "../lib/ids";
-import { avatarUrl } from "../media/links";
+import { mediaUrl } from "../media/links";
 import { liveTenant, tenantNotFound } from "./lookup";
 import { isReservedSchoolName, newSchoolRow, schoolNamesFree } from "./new-school";
 import { tenantRecord } from "./present";
@@ -32,7 +32,7 @@ export async function publicBranding(ctx: ServiceContext, input: { subdomain: st
     )
     .limit(1);
   if (!row) throw new ApiError(404, "tenant_not_found", "No such school.");
-  return { title: row.title, subdomain: row.subdomain, logo: await avatarUrl(ctx, row.id, row.logo), color_scheme: row.colorScheme };
+  return { title: row.title, subdomain: row.subdomain, logo: await mediaUrl(ctx, row.id, row.logo), color_scheme: row.colorScheme };
 }
 
 /**

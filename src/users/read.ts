@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { groupMembers, groups, users } from "../db/schema";
 import type { ServiceContext } from "../http/context";
 import { isoOrNull, iso } from "../lib/clock";
-import { avatarUrl } from "../media/links";
+import { mediaUrl } from "../media/links";
 
 /** The columns of the user object (spec, Resources: User). */
 export const userColumns = {
@@ -79,7 +79,7 @@ export async function toUserObject(ctx: ServiceContext, row: UserRow) {
     email: row.email,
     first_name: row.firstName,
     last_name: row.lastName,
-    avatar: await avatarUrl(ctx, row.tenantId, row.avatar),
+    avatar: await mediaUrl(ctx, row.tenantId, row.avatar),
     role: row.role,
     is_active: row.isActive,
     last_active_at: isoOrNull(row.lastActiveAt),
@@ -103,7 +103,7 @@ export async function toUserDetails(ctx: ServiceContext, rows: DetailRow[], grou
         ...(await toUserObject(ctx, row)),
         group_count: memberships.length,
         groups: await Promise.all(
-          memberships.map(async (group) => ({ group_id: group.groupId, name: group.name, logo: await avatarUrl(ctx, row.tenantId, group.logo) })),
+          memberships.map(async (group) => ({ group_id: group.groupId, name: group.name, logo: await mediaUrl(ctx, row.tenantId, group.logo) })),
         ),
         individual_curator_id: row.curatorId,
         individual_curator_first_name: row.curatorFirstName,

@@ -14,13 +14,13 @@ interface FamilyState {
   revoked: boolean;
 }
 
-export type RotateOutcome =
+type RotateOutcome =
   | { outcome: "rotated"; refreshExpiresAt: number }
   | { outcome: "stale" }
   | { outcome: "reuse" }
   | { outcome: "invalid" };
 
-export type PresentOutcome = "current" | "previous" | "retired" | "unknown";
+type PresentOutcome = "current" | "previous" | "retired" | "unknown";
 
 const MAX_RETIRED = 64;
 

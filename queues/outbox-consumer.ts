@@ -1,5 +1,6 @@
-import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { emailOutbox } from "../src/db/schema";
+import { outboxLeaseFree } from "../src/email/outbox";
 import type { Env, OutboxMessage } from "../src/env";
 import type { ServiceContext } from "../src/http/context";
 import { serviceContext } from "../src/http/request-context";
@@ -20,7 +21,7 @@ export function backoffSeconds(attempts: number): number {
   return Math.min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** Math.max(0, attempts - 1));
 }
 
-export interface OutboxDeps {
+interface OutboxDeps {
   fetch: FetchFn;
 }
 
@@ -98,13 +99,9 @@ async function claim(ctx: ServiceContext, outboxId: string): Promise<OutboxRow |
   const [row] = await ctx.db
     .update(emailOutbox)
     .set({ leaseUntil: now + LEASE_MS, attempts: sql`${emailOutbox.attempts} + 1` })
-    .where(and(eq(emailOutbox.id, outboxId), eq(emailOutbox.status, "pending"), leaseFree(now)))
+    .where(and(eq(emailOutbox.id, outboxId), eq(emailOutbox.status, "pending"), outboxLeaseFree(now)))
     .returning();
   return row;
-}
-
-function leaseFree(now: number) {
-  return or(isNull(emailOutbox.leaseUntil), lte(emailOutbox.leaseUntil, now));
 }
 
 /** Not claimed: already settled (ack, so a redelivered message sends once) or leased elsewhere (come back when the lease ends). */
@@ -174,7 +171,7 @@ async function handleDeadLetters(ctx: ServiceContext, batch: MessageBatch<Outbox
             leaseUntil: null,
             lastError: sql`'dead-lettered: queue retries exhausted' || coalesce('; last error: ' || ${emailOutbox.lastError}, '')`,
           })
-          .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.status, "pending"), leaseFree(now)))
+          .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.status, "pending"), outboxLeaseFree(now)))
           .returning({ id: emailOutbox.id });
   const markedIds = new Set(marked.map((row) => row.id));
   for (const message of batch.messages) {

@@ -13,7 +13,7 @@ import { requestContext } from "./http/request-context";
 import { API_PREFIX } from "./http/route";
 import { systemRoutes } from "./system/routes";
 
-export function buildApp() {
+function buildApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestContext());
   app.use(
@@ -52,7 +52,7 @@ export function buildApp() {
 }
 
 /** Subdomains of APP_DOMAIN (and APP_DOMAIN itself) over https, plus configured origins. */
-export function isAllowedOrigin(origin: string, appDomain: string, extra: string[]): boolean {
+function isAllowedOrigin(origin: string, appDomain: string, extra: string[]): boolean {
   if (extra.includes(origin)) return true;
   let url: URL;
   try {

@@ -1,7 +1,7 @@
 import type { EmailKind } from "../../src/email/templates";
 
 /** One outbox row, as a provider needs it. `id` doubles as the idempotency key upstream. */
-export interface OutgoingEmail {
+interface OutgoingEmail {
   id: string;
   to: string;
   from: string;

@@ -4,7 +4,7 @@ import type { Actor, Db, PermissionSet, ServiceContext, TenantSummary } from "..
 import { unauthorized } from "../http/errors";
 import { verifyAccessToken, type AccessClaims } from "./jwt";
 
-export interface AuthenticateInput {
+interface AuthenticateInput {
   authorization: string | undefined;
   /** The school the request addresses (header or host), lower-cased; null when none was given. */
   subdomain: string | null;

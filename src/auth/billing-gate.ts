@@ -9,7 +9,7 @@ import { ApiError } from "../http/errors";
  */
 export type BillingRule = "enforced" | "whitelisted" | "open_unless_manual";
 
-export function billingBlocked(tenant: TenantSummary, now: number): boolean {
+function billingBlocked(tenant: TenantSummary, now: number): boolean {
   // The gate compares with the clock, so an ended period blocks at expires_at without waiting for the cron.
   return effectivePlanState(tenant, now) === "suspended";
 }

@@ -3,7 +3,7 @@ import type { Actor } from "../http/context";
 import { isRestrictedCurator } from "./gates";
 
 /** Whose students a restricted curator sees; null when the caller is not restricted. */
-export interface CuratorScope {
+interface CuratorScope {
   tenantId: string;
   curatorId: string;
 }
@@ -18,7 +18,7 @@ export function restrictedScope(actor: Actor): CuratorScope | null {
  * to the curator individually, plus members of live groups the curator is assigned to. UNION
  * collapses a student reached both ways (or through two groups), so callers never see duplicates.
  */
-export function curatorStudentIds(scope: CuratorScope): SQL {
+function curatorStudentIds(scope: CuratorScope): SQL {
   return sql`SELECT s.id FROM users s
     WHERE s.tenant_id = ${scope.tenantId} AND s.individual_curator_id = ${scope.curatorId}
       AND s.role = 'student' AND s.deleted_at IS NULL
@@ -34,7 +34,7 @@ export function curatorStudentIds(scope: CuratorScope): SQL {
  * Condition for a WHERE clause: the user id in `column` is one of the curator's students. A
  * membership test (never a join), so rows of the outer query are not multiplied.
  */
-export function isCuratorStudent(column: AnyColumn | SQL, scope: CuratorScope): SQL {
+function isCuratorStudent(column: AnyColumn | SQL, scope: CuratorScope): SQL {
   return sql`${column} IN (${curatorStudentIds(scope)})`;
 }
 

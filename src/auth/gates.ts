@@ -34,7 +34,7 @@ export function passesGate(gate: Gate, actor: Actor): boolean {
   }
 }
 
-export function hasPermission(actor: Actor, permission: Permission): boolean {
+function hasPermission(actor: Actor, permission: Permission): boolean {
   if (actor.role === "admin" || actor.role === "superadmin") return true;
   return actor.role === "curator" && actor.permissions?.[permission] === true;
 }

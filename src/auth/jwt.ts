@@ -14,7 +14,7 @@ export interface AccessClaims {
   iat: number;
 }
 
-export interface IssuedToken {
+interface IssuedToken {
   token: string;
   expiresAt: number;
 }

@@ -5,15 +5,15 @@ import { ApiError } from "../http/errors";
 import { MINUTE_MS } from "../lib/clock";
 
 /** DESIGN.md: 5 failures of one (school, email) in 15 minutes lock it for 15; 50 per IP lock the IP. */
-export const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
-export const LOGIN_LOCK_MS = 15 * MINUTE_MS;
-export const PAIR_FAILURE_LIMIT = 5;
-export const IP_FAILURE_LIMIT = 50;
+const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
+const LOGIN_LOCK_MS = 15 * MINUTE_MS;
+const PAIR_FAILURE_LIMIT = 5;
+const IP_FAILURE_LIMIT = 50;
 
 /** The spec's generic 423 of the sign-in lock (Authentication 7). */
 export const TOO_MANY_ATTEMPTS = () => new ApiError(423, "too many attempts, try again later", "Too many attempts, try again later.");
 
-export interface LoginGuardKeys {
+interface LoginGuardKeys {
   pair: string;
   ip: string | null;
 }

@@ -13,10 +13,10 @@ import { hmacHex, randomDigits, timingSafeEqual } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
 import { hashPassword } from "./password";
 
-export const RESET_CODE_TTL_MS = 15 * MINUTE_MS;
-export const RESET_CODE_MAX_ATTEMPTS = 5;
-export const RESET_REQUEST_COOLDOWN_MS = MINUTE_MS;
-export const RESET_REQUESTS_PER_HOUR = 5;
+const RESET_CODE_TTL_MS = 15 * MINUTE_MS;
+const RESET_CODE_MAX_ATTEMPTS = 5;
+const RESET_REQUEST_COOLDOWN_MS = MINUTE_MS;
+const RESET_REQUESTS_PER_HOUR = 5;
 
 const INVALID_CODE = () => new ApiError(400, "invalid or expired confirmation code", "Invalid or expired confirmation code.");
 const CODE_BLOCKED = () => new ApiError(423, "too many attempts, request a new code", "Too many attempts, request a new code.");

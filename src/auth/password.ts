@@ -5,7 +5,7 @@ import { fromBase64Url, hmacHex, timingSafeEqual, toBase64Url } from "../lib/cry
  * cost and the ceiling; a test keeps it there. Hashes are self-describing so the scheme can change.
  */
 export const PBKDF2_ITERATIONS = 100_000;
-export const PBKDF2_MAX_ITERATIONS_ON_WORKERS = 100_000;
+const PBKDF2_MAX_ITERATIONS_ON_WORKERS = 100_000;
 const SALT_BYTES = 16;
 const HASH_BITS = 256;
 const SCHEME = "pbkdf2-sha256";
@@ -16,7 +16,7 @@ export async function hashPassword(password: string, pepper: string): Promise<st
   return `${SCHEME}$${PBKDF2_ITERATIONS}$${toBase64Url(salt)}$${toBase64Url(hash)}`;
 }
 
-export interface PasswordCheck {
+interface PasswordCheck {
   valid: boolean;
   /** The stored hash uses an older cost or scheme: store a fresh hash after a successful login. */
   needsRehash: boolean;

@@ -172,7 +172,7 @@ export async function verifyEmail(ctx: ServiceContext, input: { token: string })
   return result;
 }
 
-export const NEUTRAL_RESEND_MESSAGE = "If a pending school matches this email, a new verification link has been sent.";
+const NEUTRAL_RESEND_MESSAGE = "If a pending school matches this email, a new verification link has been sent.";
 
 /**
  * Issues a fresh verification link for a pending school's admin, at most once a minute. The new

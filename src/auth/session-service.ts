@@ -234,7 +234,7 @@ function assertUsable(row: LiveSession | null, now: number, selectors: { authDev
   return row;
 }
 
-export interface RefreshInput {
+interface RefreshInput {
   sessionId: string;
   secret: string;
   authDeviceId?: string;
@@ -322,7 +322,7 @@ export async function endSession(ctx: ServiceContext, input: RefreshInput): Prom
  * The event is written before the UPDATE in the same batch, conditional on the session still
  * being open, so a repeated call records nothing twice.
  */
-export async function revokeSession(
+async function revokeSession(
   ctx: ServiceContext,
   sessionId: string,
   reason: "logout" | "refresh_token_reuse" | "refresh_family_unavailable",

@@ -5,13 +5,13 @@ import type { ServiceContext } from "../http/context";
 import { DAY_MS, daysRemaining, iso } from "../lib/clock";
 import { uuidv7 } from "../lib/ids";
 
-export const BILLING_EXPIRY_REMINDER = "billing.expiry_reminder";
+const BILLING_EXPIRY_REMINDER = "billing.expiry_reminder";
 
 /**
  * Platform default of the event's config (spec, Events 1). The per-school override belongs to the
  * notifications area; until it exists every school gets these.
  */
-export const BILLING_EXPIRY_REMINDER_DEFAULTS = { days_before: [7, 3, 1] } as const;
+const BILLING_EXPIRY_REMINDER_DEFAULTS = { days_before: [7, 3, 1] } as const;
 
 /** D1 binds at most 100 parameters per statement. */
 const IDS_PER_QUERY = 90;

@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { gates } from "../auth/gates";
 import { createArea } from "../http/area";
 import { errorResponses, ok, okResponse } from "../http/envelope";
-import { uuidParam } from "../http/pagination";
+import { IdParams } from "../http/pagination";
 import { defineRoute } from "../http/route";
 import * as s from "./schemas";
 import { activate, extend, listPayments, ownBillingDossier, suspend, unsuspend } from "./service";
@@ -11,7 +11,7 @@ import { createTariff, deleteTariff, listTariffs, updateTariff } from "./tariff-
 
 export const billingRoutes = createArea();
 
-const idParams = { params: z.object({ id: uuidParam }) };
+const idParams = { params: IdParams };
 const security = [{ bearer: [] }];
 const TARIFF_TAGS = ["Tariffs (superadmin)"];
 const BILLING_TAGS = ["Billing (superadmin)"];

@@ -9,7 +9,7 @@ const reference = z.string().trim().max(64).nullable().optional();
 const notes = z.string().max(10_000).nullable().optional();
 
 /** How the money arrived; the spec shows `cash` and leaves the rest open. */
-export const PAYMENT_METHODS = ["cash", "bank_transfer", "card", "online", "other"] as const;
+const PAYMENT_METHODS = ["cash", "bank_transfer", "card", "online", "other"] as const;
 const method = z.enum(PAYMENT_METHODS).optional().openapi({ description: "Default `cash`" });
 
 // ---------------------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ const schoolPaymentFields = {
   created_at: z.string(),
 };
 
-export const SchoolPayment = z
+const SchoolPayment = z
   .object(schoolPaymentFields)
   .openapi("SchoolPayment", { description: "A payment as the school sees it: without the platform's internal `notes` and operator" });
 
@@ -146,7 +146,7 @@ export const Payment = z
 
 const planState = z.enum(["trial", "paid", "suspended"]);
 
-export const BillingRow = z
+const BillingRow = z
   .object({
     tenant_id: z.string(),
     tenant_status: z.enum(["pending", "active"]),

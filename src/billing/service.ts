@@ -15,7 +15,7 @@ const DOSSIER_HISTORY = 50;
 
 type PaymentRow = typeof payments.$inferSelect;
 
-export function paymentRecord(row: PaymentRow) {
+function paymentRecord(row: PaymentRow) {
   return {
     id: row.id,
     tenant_id: row.tenantId,

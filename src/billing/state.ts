@@ -5,7 +5,7 @@ import { DAY_MS, daysRemaining, isoOrNull } from "../lib/clock";
 /** Money is integer tiyn of the Uzbek sum (DESIGN.md, Data). */
 export const CURRENCY = "UZS";
 
-export type PlanState = "trial" | "paid" | "suspended";
+type PlanState = "trial" | "paid" | "suspended";
 
 /**
  * The plan state clients see: an ended period reads as `suspended` from the moment of

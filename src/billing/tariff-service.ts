@@ -7,7 +7,7 @@ import { iso } from "../lib/clock";
 import { uuidv7 } from "../lib/ids";
 import type { CreateTariffBody, UpdateTariffBody } from "./schemas";
 
-export type TariffRow = typeof tariffs.$inferSelect;
+type TariffRow = typeof tariffs.$inferSelect;
 
 export const TARIFF_NOT_FOUND = () => new ApiError(404, "tariff not found", "No such tariff.");
 

@@ -6,7 +6,7 @@ import { DEFAULT_DEVICE_POLICY } from "./policy";
 import { batchable, changedRows } from "../db/batch";
 
 /** Activity pings closer together than this do not write (the spec asks the server to rate-limit). */
-export const ACTIVITY_WRITE_INTERVAL_MS = MINUTE_MS;
+const ACTIVITY_WRITE_INTERVAL_MS = MINUTE_MS;
 
 /**
  * POST /t/me/session/activity: slides the current session's idle expiry forward and marks its
@@ -16,7 +16,7 @@ export const ACTIVITY_WRITE_INTERVAL_MS = MINUTE_MS;
  * timeout and `inactive_device_days`, as at login), and so is the absolute lifetime, which caps
  * `expires_at` at `created_at` + `session_absolute_lifetime_days`.
  */
-export async function touchSession(ctx: ServiceContext, actor: Actor) {
+export async function touchSession(ctx: ServiceContext, { actor }: { actor: Actor }) {
   if (!actor.sessionId) return { session_id: null, extended: false, last_activity_at: null, idle_expires_at: null, expires_at: null };
   const now = ctx.clock.now();
   const due = now - ACTIVITY_WRITE_INTERVAL_MS;

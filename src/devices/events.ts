@@ -31,7 +31,7 @@ export type RevokeReason =
   | "user_deactivated"
   | "user_deleted";
 
-export interface DeviceEventInput {
+interface DeviceEventInput {
   type: DeviceEventType;
   tenantId: string | null;
   userId: string;
@@ -69,7 +69,7 @@ function sessionsOf(tenantId: string | null, userIds: readonly string[]): SQL {
   return sql`s.tenant_id IS ${tenantId} AND s.user_id IN (SELECT value FROM json_each(${JSON.stringify(userIds)}))`;
 }
 
-export interface RevocationInput {
+interface RevocationInput {
   tenantId: string | null;
   userIds: readonly string[];
   reason: RevokeReason;
@@ -85,7 +85,7 @@ export interface RevocationInput {
  * BEFORE the revoking UPDATE in the same batch: it sees the state the UPDATE is about to change,
  * so an event exists exactly when sessions were ended (a concurrent repeat finds nothing live).
  */
-export function revocationEventsStatement(ctx: ServiceContext, input: RevocationInput) {
+function revocationEventsStatement(ctx: ServiceContext, input: RevocationInput) {
   const now = ctx.clock.now();
   return batchable(ctx, sql`
     INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, session_id, type, ip, user_agent, actor_user_id, detail, created_at)
@@ -98,7 +98,7 @@ export function revocationEventsStatement(ctx: ServiceContext, input: Revocation
 }
 
 /** Ends the users' live sessions matching the scope. Its D1 result's `meta.changes` counts them. */
-export function revokeSessionsStatement(ctx: ServiceContext, input: RevocationInput) {
+function revokeSessionsStatement(ctx: ServiceContext, input: RevocationInput) {
   const now = ctx.clock.now();
   return batchable(ctx, sql`
     UPDATE sessions AS s SET revoked_at = ${now}, revoke_reason = ${input.reason}

@@ -10,7 +10,7 @@ import { activeDeviceSql, liveSessionSql } from "./sql";
 import { actingTenantId, assertFound, studentTargetQuery, userNotFound } from "./targets";
 
 /** A device seen this recently (login, refresh, session activity) with a live session is `online`. */
-export const ONLINE_WINDOW_MS = 5 * MINUTE_MS;
+const ONLINE_WINDOW_MS = 5 * MINUTE_MS;
 const INVENTORY_LIMIT = 200;
 
 function tenantFilter(column: typeof authDevices.tenantId | typeof deviceEvents.tenantId, tenantId: string | null): SQL {
@@ -87,7 +87,7 @@ function inventory(rows: DeviceRow[], policy: DevicePolicy, now: number, limit: 
 }
 
 /** GET /t/me/devices. The caller's own school (none for the superadmin) scopes the devices. */
-export async function myDevices(ctx: ServiceContext, actor: Actor) {
+export async function myDevices(ctx: ServiceContext, { actor }: { actor: Actor }) {
   const now = ctx.clock.now();
   const tenantId = actor.homeTenantId;
   const [policyRows, overrides, rows, current] = await ctx.db.batch([
@@ -105,7 +105,7 @@ export async function myDevices(ctx: ServiceContext, actor: Actor) {
 }
 
 /** GET /t/users/:id/devices: a student's inventory with the effective limit and where it comes from. */
-export async function studentDevices(ctx: ServiceContext, actor: Actor, userId: string) {
+export async function studentDevices(ctx: ServiceContext, { actor, userId }: { actor: Actor; userId: string }) {
   const now = ctx.clock.now();
   const tenantId = actingTenantId(actor);
   const [target, policyRows, overrides, rows] = await ctx.db.batch([
@@ -176,14 +176,17 @@ function eventPage(rows: EventRow[], total: number, page: number, limit: number,
 }
 
 /** GET /t/me/device-events, newest first. */
-export async function myDeviceEvents(ctx: ServiceContext, actor: Actor, query: { page: number; limit: number }) {
+export async function myDeviceEvents(ctx: ServiceContext, { actor, query }: { actor: Actor; query: { page: number; limit: number } }) {
   const [totalQuery, rowsQuery] = eventsQueries(ctx, actor.homeTenantId, actor.userId, query.page, query.limit);
   const [policyRows, totals, rows] = await ctx.db.batch([devicePolicyQuery(ctx, actor.homeTenantId), totalQuery, rowsQuery]);
   return eventPage(rows, totals[0]?.total ?? 0, query.page, query.limit, effectivePolicy(policyRows[0]));
 }
 
 /** GET /t/users/:id/device-events, newest first. */
-export async function studentDeviceEvents(ctx: ServiceContext, actor: Actor, userId: string, query: { page: number; limit: number }) {
+export async function studentDeviceEvents(
+  ctx: ServiceContext,
+  { actor, userId, query }: { actor: Actor; userId: string; query: { page: number; limit: number } },
+) {
   const tenantId = actingTenantId(actor);
   const [totalQuery, rowsQuery] = eventsQueries(ctx, tenantId, userId, query.page, query.limit);
   const [target, policyRows, totals, rows] = await ctx.db.batch([

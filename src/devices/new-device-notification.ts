@@ -5,7 +5,7 @@ import type { ServiceContext } from "../http/context";
 import { uuidv7 } from "../lib/ids";
 import { batchable } from "../db/batch";
 
-export const NEW_DEVICE_EVENT_CODE = "security.new_device_login";
+const NEW_DEVICE_EVENT_CODE = "security.new_device_login";
 
 /**
  * `notify_on_new_device`: the first successful login from a new device queues one

@@ -10,7 +10,7 @@ import { actingTenantId, assertFound, studentTargetQuery, userNotFound } from ".
 
 type PolicyRow = typeof devicePolicies.$inferSelect;
 
-export function policyJson(row: PolicyRow | undefined) {
+function policyJson(row: PolicyRow | undefined) {
   const policy = effectivePolicy(row);
   return {
     mode: policy.mode,
@@ -30,7 +30,7 @@ export function policyJson(row: PolicyRow | undefined) {
 }
 
 /** GET /t/tenant/device-policy: the saved policy, or the defaults with `updated_at: null`. */
-export async function getDevicePolicy(ctx: ServiceContext, actor: Actor) {
+export async function getDevicePolicy(ctx: ServiceContext, { actor }: { actor: Actor }) {
   const rows = await devicePolicyQuery(ctx, actingTenantId(actor));
   return policyJson(rows[0]);
 }
@@ -54,14 +54,14 @@ const PATCH_COLUMNS = {
  * PATCH /t/tenant/device-policy: an upsert that sets only the fields sent, so two admins changing
  * different fields at once both keep their change. The first save starts from the defaults.
  */
-export async function updateDevicePolicy(ctx: ServiceContext, actor: Actor, patch: z.infer<typeof DevicePolicyPatch>) {
+export async function updateDevicePolicy(ctx: ServiceContext, { actor, patch }: { actor: Actor; patch: z.infer<typeof DevicePolicyPatch> }) {
   const tenantId = actingTenantId(actor);
   const now = ctx.clock.now();
   const changes: Partial<PolicyRow> = {};
   for (const [field, column] of Object.entries(PATCH_COLUMNS) as [keyof typeof PATCH_COLUMNS, keyof PolicyRow][]) {
     if (patch[field] !== undefined) (changes as Record<string, unknown>)[column] = patch[field];
   }
-  if (Object.keys(changes).length === 0) return getDevicePolicy(ctx, actor);
+  if (Object.keys(changes).length === 0) return getDevicePolicy(ctx, { actor });
 
   const [, rows] = await ctx.db.batch([
     ctx.db
@@ -93,7 +93,7 @@ const overrideNotFound = () =>
   new ApiError(404, "device_policy_override_not_found", "This student has no override in force; the school's device policy applies.");
 
 /** GET /t/users/:id/device-policy-override: 404 while the school defaults apply (none, or expired). */
-export async function getOverride(ctx: ServiceContext, actor: Actor, userId: string) {
+export async function getOverride(ctx: ServiceContext, { actor, userId }: { actor: Actor; userId: string }) {
   const tenantId = actingTenantId(actor);
   const [target, overrides] = await ctx.db.batch([
     studentTargetQuery(ctx, tenantId, userId),
@@ -104,7 +104,7 @@ export async function getOverride(ctx: ServiceContext, actor: Actor, userId: str
 }
 
 /** PUT /t/users/:id/device-policy-override: creates or replaces the whole override. */
-export async function putOverride(ctx: ServiceContext, actor: Actor, userId: string, body: z.infer<typeof OverrideBody>) {
+export async function putOverride(ctx: ServiceContext, { actor, userId, body }: { actor: Actor; userId: string; body: z.infer<typeof OverrideBody> }) {
   const tenantId = actingTenantId(actor);
   const now = ctx.clock.now();
   const expiresAt = body.expires_at ? Date.parse(body.expires_at) : null;
@@ -140,7 +140,7 @@ export async function putOverride(ctx: ServiceContext, actor: Actor, userId: str
  * to remove. The delete is conditional on the target being a live student, so a 404
  * `user_not_found` never removes anything.
  */
-export async function deleteOverride(ctx: ServiceContext, actor: Actor, userId: string) {
+export async function deleteOverride(ctx: ServiceContext, { actor, userId }: { actor: Actor; userId: string }) {
   const tenantId = actingTenantId(actor);
   const [target, deleted] = await ctx.db.batch([
     studentTargetQuery(ctx, tenantId, userId),

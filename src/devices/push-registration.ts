@@ -8,7 +8,7 @@ import { batchable } from "../db/batch";
 import { pushTokenKeys, sealPushToken, type SealedPushToken } from "../lib/push-token-crypto";
 
 /** The one push provider the spec allows; it is the default of every registration. */
-export const PUSH_PROVIDER_ID = "fcm";
+const PUSH_PROVIDER_ID = "fcm";
 
 /**
  * A `device_token` sent with a login, sealed before anything is written: without a usable key

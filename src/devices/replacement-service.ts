@@ -6,7 +6,7 @@ import { ApiError } from "../http/errors";
 import { sha256Hex } from "../lib/crypto";
 import { invalidReplacementToken, signInDevice, type PendingSignIn } from "./sign-in";
 
-export interface ReplacementResult extends IssuedSession {
+interface ReplacementResult extends IssuedSession {
   user: { id: string; email: string; role: Role; first_name: string; last_name: string };
   subdomain: string;
   revokedDeviceId: string;

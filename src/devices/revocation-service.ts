@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import type { ClientInfo } from "../auth/session-service";
 import type { BatchItem } from "../db/batch";
 import type { Actor, ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
@@ -10,18 +11,13 @@ import { batchable, changedRows } from "../db/batch";
 import { liveSessionSql } from "./sql";
 import { actingTenantId, assertFound, deviceNotFound, studentTargetQuery, userDeviceQuery, userNotFound } from "./targets";
 
-export interface Requester {
-  ip: string | null;
-  userAgent: string | null;
-}
-
 /**
  * Ends live sessions with one `session_revoked` event per affected device, in one batch. The
  * events go first and see exactly the sessions the UPDATE is about to end.
  */
 async function revoke(
   ctx: ServiceContext,
-  input: { tenantId: string | null; userId: string; reason: RevokeReason; scope: SQL; actorUserId: string | null; requester: Requester | null },
+  input: { tenantId: string | null; userId: string; reason: RevokeReason; scope: SQL; actorUserId: string | null; client: ClientInfo | null },
 ) {
   const results = await ctx.db.batch(
     revokeSessionsWithEvents(ctx, {
@@ -30,8 +26,8 @@ async function revoke(
       reason: input.reason,
       scope: input.scope,
       actorUserId: input.actorUserId,
-      ip: input.requester?.ip,
-      userAgent: input.requester?.userAgent,
+      ip: input.client?.ip,
+      userAgent: input.client?.userAgent,
     }),
   );
   return changedRows(results[1]);
@@ -49,7 +45,10 @@ function assertSelfManagement(actor: Actor, policyRows: Awaited<ReturnType<typeo
 }
 
 /** POST /t/me/devices/:deviceId/revoke: signs one of the caller's devices out (the current one too). */
-export async function revokeOwnDevice(ctx: ServiceContext, actor: Actor, deviceId: string, requester: Requester) {
+export async function revokeOwnDevice(
+  ctx: ServiceContext,
+  { actor, deviceId, client }: { actor: Actor; deviceId: string; client: ClientInfo },
+) {
   const [policyRows, device] = await ctx.db.batch([
     devicePolicyQuery(ctx, actor.homeTenantId),
     userDeviceQuery(ctx, actor.homeTenantId, actor.userId, deviceId),
@@ -62,13 +61,13 @@ export async function revokeOwnDevice(ctx: ServiceContext, actor: Actor, deviceI
     reason: "self_revoke",
     scope: sql`s.auth_device_id = ${deviceId}`,
     actorUserId: null,
-    requester,
+    client,
   });
   return { device_id: deviceId, revoked_sessions: revoked };
 }
 
 /** POST /t/me/sessions/revoke-others: every managed session of the caller except this one. */
-export async function revokeOtherSessions(ctx: ServiceContext, actor: Actor, requester: Requester) {
+export async function revokeOtherSessions(ctx: ServiceContext, { actor, client }: { actor: Actor; client: ClientInfo }) {
   assertSelfManagement(actor, await devicePolicyQuery(ctx, actor.homeTenantId));
   const revoked = await revoke(ctx, {
     tenantId: actor.homeTenantId,
@@ -76,7 +75,7 @@ export async function revokeOtherSessions(ctx: ServiceContext, actor: Actor, req
     reason: "revoke_others",
     scope: sql`s.id <> ${actor.sessionId ?? ""}`,
     actorUserId: null,
-    requester,
+    client,
   });
   return { device_id: null, revoked_sessions: revoked };
 }
@@ -88,7 +87,10 @@ async function studentDevice(ctx: ServiceContext, tenantId: string, userId: stri
 }
 
 /** POST /t/users/:id/devices/:deviceId/revoke (admin). */
-export async function adminRevokeDevice(ctx: ServiceContext, actor: Actor, userId: string, deviceId: string) {
+export async function adminRevokeDevice(
+  ctx: ServiceContext,
+  { actor, userId, deviceId }: { actor: Actor; userId: string; deviceId: string },
+) {
   const tenantId = actingTenantId(actor);
   await studentDevice(ctx, tenantId, userId, deviceId);
   const revoked = await revoke(ctx, {
@@ -97,16 +99,16 @@ export async function adminRevokeDevice(ctx: ServiceContext, actor: Actor, userI
     reason: "admin_revoke",
     scope: sql`s.auth_device_id = ${deviceId}`,
     actorUserId: actor.userId,
-    requester: null,
+    client: null,
   });
   return { device_id: deviceId, revoked_sessions: revoked };
 }
 
 /** POST /t/users/:id/sessions/revoke-all (admin): every managed session of the student. */
-export async function adminRevokeAll(ctx: ServiceContext, actor: Actor, userId: string) {
+export async function adminRevokeAll(ctx: ServiceContext, { actor, userId }: { actor: Actor; userId: string }) {
   const tenantId = actingTenantId(actor);
   assertFound(await studentTargetQuery(ctx, tenantId, userId), userNotFound);
-  const revoked = await revoke(ctx, { tenantId, userId, reason: "admin_revoke_all", scope: sql`1 = 1`, actorUserId: actor.userId, requester: null });
+  const revoked = await revoke(ctx, { tenantId, userId, reason: "admin_revoke_all", scope: sql`1 = 1`, actorUserId: actor.userId, client: null });
   return { device_id: null, revoked_sessions: revoked };
 }
 
@@ -125,7 +127,10 @@ function blockState(deviceId: string, row: { blockedAt: number | null; blockReas
  * sessions in one batch. The event is conditional on the device not being blocked yet, so a
  * repeated block changes nothing and records nothing.
  */
-export async function blockDevice(ctx: ServiceContext, actor: Actor, userId: string, deviceId: string, reason: string | null) {
+export async function blockDevice(
+  ctx: ServiceContext,
+  { actor, userId, deviceId, reason }: { actor: Actor; userId: string; deviceId: string; reason: string | null },
+) {
   const tenantId = actingTenantId(actor);
   await studentDevice(ctx, tenantId, userId, deviceId);
   const now = ctx.clock.now();
@@ -135,18 +140,18 @@ export async function blockDevice(ctx: ServiceContext, actor: Actor, userId: str
       sql`
       INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, type, actor_user_id, detail, created_at)
       SELECT ${uuidv7(now)}, d.tenant_id, d.user_id, d.id, 'device_blocked', ${actor.userId},
-             json_object('reason', ${reason}, 'sessions', (SELECT count(*) FROM sessions s WHERE s.auth_device_id = d.id AND ${liveSessionSql(now)})), ${now}
-      FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.blocked_at IS NULL`,
+             json_object('reason', ${reason}, 'sessions', (SELECT count(*) FROM sessions s WHERE s.auth_device_id = d.id AND s.tenant_id = ${tenantId} AND ${liveSessionSql(now)})), ${now}
+      FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.tenant_id = ${tenantId} AND d.blocked_at IS NULL`,
     ),
     batchable(
       ctx,
       sql`UPDATE auth_devices SET blocked_at = ${now}, block_reason = ${reason}, updated_at = ${now}
-          WHERE id = ${deviceId} AND user_id = ${userId} AND blocked_at IS NULL`,
+          WHERE id = ${deviceId} AND user_id = ${userId} AND tenant_id = ${tenantId} AND blocked_at IS NULL`,
     ),
     batchable(
       ctx,
       sql`UPDATE sessions AS s SET revoked_at = ${now}, revoke_reason = 'device_blocked'
-          WHERE s.user_id = ${userId} AND s.auth_device_id = ${deviceId} AND ${liveSessionSql(now)}`,
+          WHERE s.user_id = ${userId} AND s.tenant_id = ${tenantId} AND s.auth_device_id = ${deviceId} AND ${liveSessionSql(now)}`,
     ),
     userDeviceQuery(ctx, tenantId, userId, deviceId),
   ] as unknown as [BatchItem, ...BatchItem[]]);
@@ -154,7 +159,7 @@ export async function blockDevice(ctx: ServiceContext, actor: Actor, userId: str
 }
 
 /** POST /t/users/:id/devices/:deviceId/unblock: lifts the ban; revoked sessions stay revoked. */
-export async function unblockDevice(ctx: ServiceContext, actor: Actor, userId: string, deviceId: string) {
+export async function unblockDevice(ctx: ServiceContext, { actor, userId, deviceId }: { actor: Actor; userId: string; deviceId: string }) {
   const tenantId = actingTenantId(actor);
   await studentDevice(ctx, tenantId, userId, deviceId);
   const now = ctx.clock.now();
@@ -164,12 +169,12 @@ export async function unblockDevice(ctx: ServiceContext, actor: Actor, userId: s
       sql`
       INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, type, actor_user_id, created_at)
       SELECT ${uuidv7(now)}, d.tenant_id, d.user_id, d.id, 'device_unblocked', ${actor.userId}, ${now}
-      FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.blocked_at IS NOT NULL`,
+      FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.tenant_id = ${tenantId} AND d.blocked_at IS NOT NULL`,
     ),
     batchable(
       ctx,
       sql`UPDATE auth_devices SET blocked_at = NULL, block_reason = NULL, updated_at = ${now}
-          WHERE id = ${deviceId} AND user_id = ${userId} AND blocked_at IS NOT NULL`,
+          WHERE id = ${deviceId} AND user_id = ${userId} AND tenant_id = ${tenantId} AND blocked_at IS NOT NULL`,
     ),
     userDeviceQuery(ctx, tenantId, userId, deviceId),
   ] as unknown as [BatchItem, ...BatchItem[]]);

@@ -1,14 +1,15 @@
+import type { z } from "@hono/zod-openapi";
 import { DeletedResult, jsonBody, optionalJsonBody } from "../http/fields";
-import type { Context } from "hono";
+import { clientInfo } from "../auth/client-credentials";
 import { gates } from "../auth/gates";
 import { createArea } from "../http/area";
-import type { AppEnv } from "../http/context";
 import { errorResponses, ok, okResponse } from "../http/envelope";
+import { IdParams } from "../http/pagination";
 import { defineRoute } from "../http/route";
 import { touchSession } from "./activity-service";
 import { myDeviceEvents, myDevices, studentDeviceEvents, studentDevices } from "./inventory-service";
 import { deleteOverride, getDevicePolicy, getOverride, putOverride, updateDevicePolicy } from "./policy-service";
-import { adminRevokeAll, adminRevokeDevice, blockDevice, revokeOtherSessions, revokeOwnDevice, unblockDevice, type Requester } from "./revocation-service";
+import { adminRevokeAll, adminRevokeDevice, blockDevice, revokeOtherSessions, revokeOwnDevice, unblockDevice } from "./revocation-service";
 import * as s from "./schemas";
 
 export const devicesRoutes = createArea();
@@ -17,10 +18,6 @@ const security = [{ bearer: [] }];
 const tags = ["Devices and sessions"];
 const member = { gate: gates.member, deny: "forbidden", security, tags } as const;
 const admin = { gate: gates.admin, deny: "forbidden", security, tags } as const;
-
-function requester(c: Context<AppEnv>): Requester {
-  return { ip: c.req.header("cf-connecting-ip") ?? null, userAgent: c.req.header("user-agent") ?? null };
-}
 
 // ---------------------------------------------------------------------------------------------
 // The caller's own devices and sessions
@@ -32,7 +29,7 @@ const myDevicesRoute = defineRoute({
   summary: "Own devices with the effective device limit",
   responses: { 200: okResponse(s.DeviceInventory), ...errorResponses({ 401: "unauthorized" }) },
 });
-devicesRoutes.openapi(myDevicesRoute, async (c) => ok(c, await myDevices(c.get("services"), c.get("actor")!)));
+devicesRoutes.openapi(myDevicesRoute, async (c) => ok(c, await myDevices(c.get("services"), { actor: c.get("actor")! })));
 
 const myEventsRoute = defineRoute({
   method: "get",
@@ -42,7 +39,9 @@ const myEventsRoute = defineRoute({
   request: { query: s.EventsQuery },
   responses: { 200: okResponse(s.DeviceEventPage), ...errorResponses({ 400: "invalid_params", 401: "unauthorized" }) },
 });
-devicesRoutes.openapi(myEventsRoute, async (c) => ok(c, await myDeviceEvents(c.get("services"), c.get("actor")!, c.req.valid("query"))));
+devicesRoutes.openapi(myEventsRoute, async (c) =>
+  ok(c, await myDeviceEvents(c.get("services"), { actor: c.get("actor")!, query: c.req.valid("query") })),
+);
 
 const revokeOwnRoute = defineRoute({
   method: "post",
@@ -56,7 +55,7 @@ const revokeOwnRoute = defineRoute({
   },
 });
 devicesRoutes.openapi(revokeOwnRoute, async (c) =>
-  ok(c, await revokeOwnDevice(c.get("services"), c.get("actor")!, c.req.valid("param").deviceId, requester(c))),
+  ok(c, await revokeOwnDevice(c.get("services"), { actor: c.get("actor")!, deviceId: c.req.valid("param").deviceId, client: clientInfo(c) })),
 );
 
 const revokeOthersRoute = defineRoute({
@@ -66,7 +65,9 @@ const revokeOthersRoute = defineRoute({
   summary: "End every managed session of the caller except the current one",
   responses: { 200: okResponse(s.RevokeResult), ...errorResponses({ 403: "device_self_management_disabled" }) },
 });
-devicesRoutes.openapi(revokeOthersRoute, async (c) => ok(c, await revokeOtherSessions(c.get("services"), c.get("actor")!, requester(c))));
+devicesRoutes.openapi(revokeOthersRoute, async (c) =>
+  ok(c, await revokeOtherSessions(c.get("services"), { actor: c.get("actor")!, client: clientInfo(c) })),
+);
 
 const activityRoute = defineRoute({
   method: "post",
@@ -75,7 +76,7 @@ const activityRoute = defineRoute({
   summary: "Extend the current session's sliding idle timeout (written at most once a minute; repeating is safe)",
   responses: { 200: okResponse(s.SessionActivity), ...errorResponses({ 401: "unauthorized" }) },
 });
-devicesRoutes.openapi(activityRoute, async (c) => ok(c, await touchSession(c.get("services"), c.get("actor")!)));
+devicesRoutes.openapi(activityRoute, async (c) => ok(c, await touchSession(c.get("services"), { actor: c.get("actor")! })));
 
 // ---------------------------------------------------------------------------------------------
 // School policy
@@ -87,7 +88,7 @@ const getPolicyRoute = defineRoute({
   summary: "The school's device policy (defaults until an admin saves one)",
   responses: { 200: okResponse(s.DevicePolicyObject), ...errorResponses({ 401: "unauthorized" }) },
 });
-devicesRoutes.openapi(getPolicyRoute, async (c) => ok(c, await getDevicePolicy(c.get("services"), c.get("actor")!)));
+devicesRoutes.openapi(getPolicyRoute, async (c) => ok(c, await getDevicePolicy(c.get("services"), { actor: c.get("actor")! })));
 
 const patchPolicyRoute = defineRoute({
   method: "patch",
@@ -98,7 +99,9 @@ const patchPolicyRoute = defineRoute({
   request: jsonBody(s.DevicePolicyPatch),
   responses: { 200: okResponse(s.DevicePolicyObject), ...errorResponses({ 400: "invalid_device_policy", 403: "forbidden" }) },
 });
-devicesRoutes.openapi(patchPolicyRoute, async (c) => ok(c, await updateDevicePolicy(c.get("services"), c.get("actor")!, c.req.valid("json"))));
+devicesRoutes.openapi(patchPolicyRoute, async (c) =>
+  ok(c, await updateDevicePolicy(c.get("services"), { actor: c.get("actor")!, patch: c.req.valid("json") })),
+);
 
 // ---------------------------------------------------------------------------------------------
 // A student's devices (admin)
@@ -108,27 +111,29 @@ const studentDevicesRoute = defineRoute({
   path: "/t/users/{id}/devices",
   ...admin,
   summary: "A student's devices with the effective limit (override included)",
-  request: { params: s.UserParams },
+  request: { params: IdParams },
   responses: {
     200: okResponse(s.StudentDeviceInventory),
     ...errorResponses({ 400: "invalid_id_format", 403: "forbidden", 404: "user_not_found" }),
   },
 });
-devicesRoutes.openapi(studentDevicesRoute, async (c) => ok(c, await studentDevices(c.get("services"), c.get("actor")!, c.req.valid("param").id)));
+devicesRoutes.openapi(studentDevicesRoute, async (c) =>
+  ok(c, await studentDevices(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
+);
 
 const studentEventsRoute = defineRoute({
   method: "get",
   path: "/t/users/{id}/device-events",
   ...admin,
   summary: "A student's security history, newest first",
-  request: { params: s.UserParams, query: s.EventsQuery },
+  request: { params: IdParams, query: s.EventsQuery },
   responses: {
     200: okResponse(s.DeviceEventPage),
     ...errorResponses({ 400: ["invalid_id_format", "invalid_params"], 403: "forbidden", 404: "user_not_found" }),
   },
 });
 devicesRoutes.openapi(studentEventsRoute, async (c) =>
-  ok(c, await studentDeviceEvents(c.get("services"), c.get("actor")!, c.req.valid("param").id, c.req.valid("query"))),
+  ok(c, await studentDeviceEvents(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id, query: c.req.valid("query") })),
 );
 
 const adminRevokeRoute = defineRoute({
@@ -144,7 +149,7 @@ const adminRevokeRoute = defineRoute({
 });
 devicesRoutes.openapi(adminRevokeRoute, async (c) => {
   const { id, deviceId } = c.req.valid("param");
-  return ok(c, await adminRevokeDevice(c.get("services"), c.get("actor")!, id, deviceId));
+  return ok(c, await adminRevokeDevice(c.get("services"), { actor: c.get("actor")!, userId: id, deviceId }));
 });
 
 const blockRoute = defineRoute({
@@ -160,8 +165,8 @@ const blockRoute = defineRoute({
 });
 devicesRoutes.openapi(blockRoute, async (c) => {
   const { id, deviceId } = c.req.valid("param");
-  const body = c.req.valid("json") as { reason?: string | null } | undefined;
-  return ok(c, await blockDevice(c.get("services"), c.get("actor")!, id, deviceId, body?.reason || null));
+  const body = c.req.valid("json") as z.infer<typeof s.BlockBody> | undefined;
+  return ok(c, await blockDevice(c.get("services"), { actor: c.get("actor")!, userId: id, deviceId, reason: body?.reason ?? null }));
 });
 
 const unblockRoute = defineRoute({
@@ -177,7 +182,7 @@ const unblockRoute = defineRoute({
 });
 devicesRoutes.openapi(unblockRoute, async (c) => {
   const { id, deviceId } = c.req.valid("param");
-  return ok(c, await unblockDevice(c.get("services"), c.get("actor")!, id, deviceId));
+  return ok(c, await unblockDevice(c.get("services"), { actor: c.get("actor")!, userId: id, deviceId }));
 });
 
 const revokeAllRoute = defineRoute({
@@ -185,13 +190,15 @@ const revokeAllRoute = defineRoute({
   path: "/t/users/{id}/sessions/revoke-all",
   ...admin,
   summary: "End every managed session of the student",
-  request: { params: s.UserParams },
+  request: { params: IdParams },
   responses: {
     200: okResponse(s.RevokeResult),
     ...errorResponses({ 400: "invalid_id_format", 403: "forbidden", 404: "user_not_found" }),
   },
 });
-devicesRoutes.openapi(revokeAllRoute, async (c) => ok(c, await adminRevokeAll(c.get("services"), c.get("actor")!, c.req.valid("param").id)));
+devicesRoutes.openapi(revokeAllRoute, async (c) =>
+  ok(c, await adminRevokeAll(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Per-student override (admin)
@@ -203,24 +210,26 @@ const getOverrideRoute = defineRoute({
   path: "/t/users/{id}/device-policy-override",
   ...admin,
   summary: "The student's override, or 404 device_policy_override_not_found while the school defaults apply",
-  request: { params: s.UserParams },
+  request: { params: IdParams },
   responses: { 200: okResponse(s.OverrideObject), ...errorResponses({ ...overrideErrors, 404: [...overrideErrors[404]] }) },
 });
-devicesRoutes.openapi(getOverrideRoute, async (c) => ok(c, await getOverride(c.get("services"), c.get("actor")!, c.req.valid("param").id)));
+devicesRoutes.openapi(getOverrideRoute, async (c) =>
+  ok(c, await getOverride(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
+);
 
 const putOverrideRoute = defineRoute({
   method: "put",
   path: "/t/users/{id}/device-policy-override",
   ...admin,
   summary: "Create or replace the student's override",
-  request: { params: s.UserParams, ...jsonBody(s.OverrideBody) },
+  request: { params: IdParams, ...jsonBody(s.OverrideBody) },
   responses: {
     200: okResponse(s.OverrideObject),
     ...errorResponses({ 400: ["invalid_id_format", "invalid_request_body"], 403: "forbidden", 404: "user_not_found" }),
   },
 });
 devicesRoutes.openapi(putOverrideRoute, async (c) =>
-  ok(c, await putOverride(c.get("services"), c.get("actor")!, c.req.valid("param").id, c.req.valid("json"))),
+  ok(c, await putOverride(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id, body: c.req.valid("json") })),
 );
 
 const deleteOverrideRoute = defineRoute({
@@ -228,7 +237,9 @@ const deleteOverrideRoute = defineRoute({
   path: "/t/users/{id}/device-policy-override",
   ...admin,
   summary: "Remove the override (the school's policy applies again)",
-  request: { params: s.UserParams },
+  request: { params: IdParams },
   responses: { 200: okResponse(DeletedResult), ...errorResponses({ ...overrideErrors, 404: [...overrideErrors[404]] }) },
 });
-devicesRoutes.openapi(deleteOverrideRoute, async (c) => ok(c, await deleteOverride(c.get("services"), c.get("actor")!, c.req.valid("param").id)));
+devicesRoutes.openapi(deleteOverrideRoute, async (c) =>
+  ok(c, await deleteOverride(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
+);

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ErrorBody } from "../http/envelope";
-import { pageQuery, uuidParam } from "../http/pagination";
+import { IdParams, pageQuery, uuidParam } from "../http/pagination";
 import { DEVICE_EVENT_TYPES } from "./events";
 
 /** A free-text reason up to 500 characters; blank means none (stored as null). */
@@ -85,7 +85,7 @@ export const OverrideObject = z
 // ---------------------------------------------------------------------------------------------
 // Inventory and history
 
-export const DeviceItem = z
+const DeviceItem = z
   .object({
     id: z.string(),
     name: z.string().nullable(),
@@ -126,7 +126,7 @@ export const StudentDeviceInventory = DeviceInventory.extend({
   override: OverrideObject.nullable(),
 }).openapi("StudentDeviceInventory");
 
-export const DeviceEvent = z
+const DeviceEvent = z
   .object({
     id: z.string(),
     type: z.enum(DEVICE_EVENT_TYPES),
@@ -152,8 +152,7 @@ export const EventsQuery = z.object(pageQuery({ maxLimit: 200, defaultLimit: 50 
 // Actions
 
 export const DeviceParams = z.object({ deviceId: uuidParam });
-export const UserParams = z.object({ id: uuidParam });
-export const UserDeviceParams = z.object({ id: uuidParam, deviceId: uuidParam });
+export const UserDeviceParams = IdParams.extend({ deviceId: uuidParam });
 
 export const BlockBody = z.strictObject({ reason: optionalReason }).openapi("DeviceBlockRequest");
 
@@ -201,7 +200,7 @@ export const ReplaceBody = z
   })
   .openapi("DeviceReplaceRequest");
 
-export const SafeDevice = z
+const SafeDevice = z
   .object({
     id: z.string(),
     name: z.string().nullable(),
@@ -216,7 +215,7 @@ export const SafeDevice = z
   })
   .openapi("DeviceLimitDevice");
 
-export const DeviceLimitErrorData = z
+const DeviceLimitErrorData = z
   .object({
     max_active_devices: z.number().int().nullable(),
     active_devices: z.number().int(),

@@ -29,7 +29,7 @@ import {
 import { deviceRegistrationFailed, pushInstallationId, pushRegistrationStatements } from "./push-registration";
 import { activeDeviceSql } from "./sql";
 
-export const REPLACEMENT_TOKEN_TTL_MS = 10 * MINUTE_MS;
+const REPLACEMENT_TOKEN_TTL_MS = 10 * MINUTE_MS;
 
 /** What a refused login stores so the replacement can finish it without the password. */
 export interface PendingSignIn {
@@ -37,7 +37,7 @@ export interface PendingSignIn {
   push: SealedPushToken | null;
 }
 
-export interface SignInInput {
+interface SignInInput {
   user: { id: string; tenantId: string | null; role: Role };
   device: DeviceDescription;
   client: ClientInfo;
@@ -230,7 +230,7 @@ export const invalidReplacementToken = () =>
   new ApiError(409, "invalid_device_replacement_token", "The replacement token is wrong, expired or already used; sign in again.");
 
 /** The user's devices that count toward the limit, most recently seen first. */
-export function activeDevicesQuery(ctx: ServiceContext, userId: string, now: number, cutoff: number, excludeInstallationId: string | null) {
+function activeDevicesQuery(ctx: ServiceContext, userId: string, now: number, cutoff: number, excludeInstallationId: string | null) {
   return ctx.db
     .select({
       id: authDevices.id,

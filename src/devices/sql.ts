@@ -21,7 +21,7 @@ export function liveSessionSql(now: number, alias = "s"): SQL {
   return sql`${a}.revoked_at IS NULL AND ${a}.idle_expires_at > ${now} AND ${a}.expires_at > ${now}`;
 }
 
-export interface ActiveDeviceRule {
+interface ActiveDeviceRule {
   now: number;
   /** Devices last seen at or before this instant are inactive and do not count (a number, or SQL D1 evaluates). */
   inactiveCutoff: number | SQL;

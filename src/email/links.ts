@@ -13,6 +13,6 @@ export function mainDomainUrl(ctx: ServiceContext, path: string): string {
   return `${ctx.config.appUrlScheme}://${ctx.config.appDomain}${path}`;
 }
 
-export function schoolUrl(ctx: ServiceContext, subdomain: string, path: string): string {
+function schoolUrl(ctx: ServiceContext, subdomain: string, path: string): string {
   return `${ctx.config.appUrlScheme}://${subdomain}.${ctx.config.appDomain}${path}`;
 }

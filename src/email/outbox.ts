@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { isNull, lte, or, type SQL } from "drizzle-orm";
 import { insertWhere, type BatchItem } from "../db/batch";
 import { emailOutbox } from "../db/schema";
 import type { Locale } from "../env";
@@ -15,7 +15,7 @@ type EmailInput<K extends EmailKind> = {
   meta: Record<string, unknown>;
 };
 
-export interface QueuedEmail {
+interface QueuedEmail {
   id: string;
   /** Insert statement to put into the same `db.batch` as the change that causes the email. */
   insert: BatchItem;
@@ -60,6 +60,14 @@ export async function enqueueEmails(ctx: ServiceContext, ids: string[]): Promise
     // The rows are committed; the outbox sweep picks them up.
     console.warn(JSON.stringify({ level: "warn", msg: "outbox enqueue failed; left for the sweep", request_id: ctx.requestId, error: String(err) }));
   }
+}
+
+/**
+ * Nobody holds the row: no lease, or it has run out. A lease is a consumer's claim or, after a
+ * failed send, "not before the retry is due"; the consumer and the sweep both respect it.
+ */
+export function outboxLeaseFree(now: number) {
+  return or(isNull(emailOutbox.leaseUntil), lte(emailOutbox.leaseUntil, now));
 }
 
 /** Locale of an email from the request's Accept-Language: English when preferred, else the configured default. */

@@ -9,7 +9,7 @@ export interface EmailVariables {
   welcome: { schoolTitle: string; firstName: string; loginUrl: string; email: string; setPasswordNote: boolean };
 }
 
-export interface RenderedEmail {
+interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
@@ -181,7 +181,7 @@ ${p(escapeHtml(content.footer), "margin:24px 0 0;font-size:13px;color:#71717a")}
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
 }
 

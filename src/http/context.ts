@@ -8,7 +8,7 @@ export type Db = DrizzleD1Database<typeof schema>;
 
 export type Role = "superadmin" | "admin" | "curator" | "student";
 
-export const PERMISSIONS = [
+const PERMISSIONS = [
   "can_manage_courses",
   "can_manage_students",
   "can_manage_groups",

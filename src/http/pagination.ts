@@ -24,6 +24,9 @@ export function pageOffset(page: number, limit: number): number {
 /** A uuid path parameter; the endpoint's route declares which identifier a bad one gets. */
 export const uuidParam = uuidField;
 
+/** The `{id}` of a path, a uuid. */
+export const IdParams = z.object({ id: uuidParam });
+
 /**
  * A query parameter taking one or several values, comma-separated (`?role=a,b`) or repeated
  * (`?role=a&role=b`); parsed to a de-duplicated list of the allowed values.

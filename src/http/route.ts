@@ -9,7 +9,7 @@ import { ApiError } from "./errors";
 export const API_PREFIX = "/api/v1";
 
 /** The spec's validation identifier per request part; each endpoint names its own spelling. */
-export interface ValidationErrors {
+interface ValidationErrors {
   /** JSON body problems, including malformed JSON and a wrong content type. Default `invalid_request_body`. */
   body?: string;
   /** Query-string problems. Default `invalid_params`. */
@@ -18,7 +18,7 @@ export interface ValidationErrors {
   param?: string;
 }
 
-export interface RoutePolicy {
+interface RoutePolicy {
   gate: Gate;
   /** The identifier a caller below the gate gets: the spec says `forbidden` or `permission_denied` per endpoint. */
   deny?: "forbidden" | "permission_denied";
@@ -106,7 +106,7 @@ async function emptyBodyAsObject(c: Context<AppEnv>): Promise<void> {
 }
 
 /** `X-Tenant-Subdomain`, else (on `/t/*` only) the first label of a Host under APP_DOMAIN. */
-export function requestedSubdomain(
+function requestedSubdomain(
   header: string | undefined,
   host: string | undefined,
   appDomain: string,

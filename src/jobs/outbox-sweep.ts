@@ -1,6 +1,6 @@
-import { and, asc, eq, isNull, lt, lte, or } from "drizzle-orm";
+import { and, asc, eq, lt } from "drizzle-orm";
 import { emailOutbox } from "../db/schema";
-import { enqueueEmails } from "../email/outbox";
+import { enqueueEmails, outboxLeaseFree } from "../email/outbox";
 import type { ServiceContext } from "../http/context";
 import { MINUTE_MS } from "../lib/clock";
 
@@ -32,7 +32,7 @@ export function stuckOutboxRows(ctx: ServiceContext) {
       and(
         eq(emailOutbox.status, "pending"),
         lt(emailOutbox.createdAt, now - SWEEP_AFTER_MS),
-        or(isNull(emailOutbox.leaseUntil), lte(emailOutbox.leaseUntil, now)),
+        outboxLeaseFree(now),
       ),
     )
     .orderBy(asc(emailOutbox.createdAt))

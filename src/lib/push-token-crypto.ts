@@ -6,7 +6,7 @@ import { fromBase64Url, toBase64Url, toHex } from "./crypto";
  * this token?"). The hash key is derived from the same secret with HKDF, so one configured key
  * serves both without using the AES key as an HMAC key.
  */
-export interface PushTokenKeys {
+interface PushTokenKeys {
   encryption: CryptoKey;
   lookup: CryptoKey;
 }

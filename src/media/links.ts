@@ -3,7 +3,7 @@ import { hmacHex } from "../lib/crypto";
 import { isUuid } from "../lib/ids";
 
 /** DESIGN.md: download links are signed and expire within the hour. */
-export const MEDIA_LINK_TTL_SECONDS = 3600;
+const MEDIA_LINK_TTL_SECONDS = 3600;
 
 const decoder = new TextDecoder();
 const derivedKeys = new WeakMap<Uint8Array, Promise<string>>();

@@ -4,7 +4,7 @@ import { effectivePlanState } from "../billing/state";
 import { iso, isoOrNull } from "../lib/clock";
 import { mediaUrl } from "../media/links";
 
-export type TenantRow = typeof tenants.$inferSelect;
+type TenantRow = typeof tenants.$inferSelect;
 
 /** The full school record (GET /t/tenant, the superadmin's school endpoints). */
 export async function tenantRecord(ctx: ServiceContext, row: TenantRow) {

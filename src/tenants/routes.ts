@@ -1,9 +1,8 @@
 import { DeletedResult, jsonBody } from "../http/fields";
-import { z } from "@hono/zod-openapi";
 import { gates } from "../auth/gates";
 import { createArea } from "../http/area";
 import { errorResponses, ok, okResponse } from "../http/envelope";
-import { uuidParam } from "../http/pagination";
+import { IdParams } from "../http/pagination";
 import { defineRoute } from "../http/route";
 import * as billing from "../billing/schemas";
 import { billingDossier, listTenantsBilling } from "../billing/service";
@@ -12,7 +11,7 @@ import { createTenant, deleteTenant, getOwnTenant, publicBranding, updateTenant 
 
 export const tenantsRoutes = createArea();
 
-const idParams = { params: z.object({ id: uuidParam }) };
+const idParams = { params: IdParams };
 const ADMIN_TAGS = ["Schools (superadmin)"];
 const superadminErrors = { 401: "unauthorized", 403: "forbidden" };
 

@@ -17,7 +17,7 @@ const colorScheme = z
   .regex(/^#[0-9A-Fa-f]{6}$/, "HEX colour #RRGGBB")
   .openapi({ example: "#1F6FEB" });
 
-export const timezone = z
+const timezone = z
   .string()
   .trim()
   .refine(isKnownTimeZone, "unknown time zone (IANA name such as Asia/Tashkent, or UTC)")

@@ -9,7 +9,7 @@ import { uuidv7 } from "../lib/ids";
  * A new curator's flags (the spec leaves them open; docs/decisions.md): least privilege, read-only
  * analytics. An admin widens them with PUT /t/users/:id/permissions.
  */
-export const DEFAULT_CURATOR_PERMISSIONS: PermissionSet = {
+const DEFAULT_CURATOR_PERMISSIONS: PermissionSet = {
   can_manage_courses: false,
   can_manage_students: false,
   can_manage_groups: false,
@@ -18,7 +18,7 @@ export const DEFAULT_CURATOR_PERMISSIONS: PermissionSet = {
   can_manage_notifications: false,
 };
 
-const USER_NOT_FOUND = () => new ApiError(404, "user not found", "User not found.");
+export const USER_NOT_FOUND = () => new ApiError(404, "user not found", "User not found.");
 const NOT_A_CURATOR = () => new ApiError(400, "user is not a curator", "The user is not a curator.");
 
 /**

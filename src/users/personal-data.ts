@@ -31,7 +31,7 @@ import type { ServiceContext } from "../http/context";
  * must appear here: test/users/personal-data.test.ts reads the live schema and fails otherwise.
  * An area that adds such a table adds its line here in the same change.
  */
-export interface PersonalDataRule {
+interface PersonalDataRule {
   table: SQLiteTable;
   column: SQLiteColumn;
   action: "delete" | "clear";

@@ -47,7 +47,7 @@ export function detailQuery(ctx: ServiceContext) {
     );
 }
 
-export type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>["all"]>>[number];
+type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>["all"]>>[number];
 
 /**
  * D1 accepts at most 100 bound parameters per statement; longer id lists travel as one JSON
@@ -70,7 +70,7 @@ export function groupsQuery(ctx: ServiceContext, tenantId: string, userIds: read
     .orderBy(asc(groupMembers.joinedAt), asc(groups.id));
 }
 
-export type GroupRow = Awaited<ReturnType<ReturnType<typeof groupsQuery>["all"]>>[number];
+type GroupRow = Awaited<ReturnType<ReturnType<typeof groupsQuery>["all"]>>[number];
 
 export async function toUserObject(ctx: ServiceContext, row: UserRow) {
   return {

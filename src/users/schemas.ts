@@ -2,7 +2,7 @@ import { emailField, mediaReference } from "../http/fields";
 import { z } from "@hono/zod-openapi";
 import { multiValueQuery, pageQuery, uuidParam } from "../http/pagination";
 
-export const SCHOOL_ROLES = ["admin", "curator", "student"] as const;
+const SCHOOL_ROLES = ["admin", "curator", "student"] as const;
 export type SchoolRole = (typeof SCHOOL_ROLES)[number];
 
 const email = emailField;
@@ -13,7 +13,7 @@ const updatedName = z.string().trim().min(2).max(100);
 const password = z.string().min(8).max(256);
 
 /** An https URL or the id of a media asset of the same school; null removes the avatar. */
-export const AvatarInput = mediaReference()
+const AvatarInput = mediaReference()
   .nullable()
   .openapi({ description: "https URL or media-asset UUID; null removes the avatar", example: "https://cdn.example.com/a.png" });
 
@@ -106,7 +106,7 @@ export const UserObject = z
   })
   .openapi("User");
 
-export const UserGroup = z.object({ group_id: z.string(), name: z.string(), logo: z.string().nullable() });
+const UserGroup = z.object({ group_id: z.string(), name: z.string(), logo: z.string().nullable() });
 
 export const UserDetail = UserObject.extend({
   group_count: z.number().int(),

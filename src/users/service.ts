@@ -276,7 +276,7 @@ export async function assignCurator(ctx: ServiceContext, input: { actor: Actor; 
   return detail!;
 }
 
-export type BulkSkipReason = "not_found" | "not_in_scope";
+type BulkSkipReason = "not_found" | "not_in_scope";
 
 /**
  * POST /t/users/bulk-activate and /bulk-deactivate. Idempotent: `affected` counts the listed users

@@ -1,8 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { UUID_PATTERN } from "../lib/ids";
 
-/** A UUID in a path, query or body; each route declares the identifier a malformed one gets. */
-export const uuidField = z.string().regex(UUID_PATTERN, "must be a UUID").openapi({ format: "uuid" });
+/**
+ * A UUID in a path, query or body; each route declares the identifier a malformed one gets. Ids
+ * are stored lower-case, so an upper-case spelling of the same UUID names the same record.
+ */
+export const uuidField = z
+  .string()
+  .regex(UUID_PATTERN, "must be a UUID")
+  .transform((value) => value.toLowerCase())
+  .openapi({ type: "string", format: "uuid" });
 
 /** An email address, trimmed and lower-cased (emails are unique per school in lower case). */
 export const emailField = z

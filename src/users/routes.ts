@@ -3,6 +3,7 @@ import { gates } from "../auth/gates";
 import { requestLocale } from "../http/request-context";
 import { createArea } from "../http/area";
 import { errorResponses, ok, okResponse } from "../http/envelope";
+import { IdParams } from "../http/pagination";
 import { defineRoute } from "../http/route";
 import { getPermissions, replacePermissions } from "./permissions";
 import { changeOwnPassword, getProfile, updateProfile } from "./profile-service";
@@ -90,7 +91,7 @@ const getUserRoute = defineRoute({
   tags,
   security,
   summary: "One user with groups and individual curator",
-  request: { params: s.IdParams },
+  request: { params: IdParams },
   responses: {
     200: okResponse(s.UserDetail),
     ...errorResponses({ 400: "invalid id format", 403: "forbidden", 404: "user_not_found" }),
@@ -108,7 +109,7 @@ const assignCuratorRoute = defineRoute({
   tags,
   security,
   summary: "Assign a student's individual curator (null clears it)",
-  request: { params: s.IdParams, ...jsonBody(s.CuratorBody) },
+  request: { params: IdParams, ...jsonBody(s.CuratorBody) },
   responses: {
     200: okResponse(s.UserDetail),
     ...errorResponses({
@@ -133,7 +134,7 @@ const updateUserRoute = defineRoute({
   tags,
   security,
   summary: "Update names, avatar or active state; deactivation revokes the user's sessions",
-  request: { params: s.IdParams, ...optionalJsonBody(s.UpdateUserBody) },
+  request: { params: IdParams, ...optionalJsonBody(s.UpdateUserBody) },
   responses: {
     200: okResponse(s.UserObject),
     ...errorResponses({
@@ -155,7 +156,7 @@ const deleteUserRoute = defineRoute({
   tags,
   security,
   summary: "Soft-delete a user; their sessions are revoked at once",
-  request: { params: s.IdParams },
+  request: { params: IdParams },
   responses: {
     200: okResponse(s.DeletedResult),
     ...errorResponses({ 400: ["invalid id format", "cannot delete yourself"], 403: "forbidden", 404: "user not found" }),
@@ -173,7 +174,7 @@ const permanentDeleteRoute = defineRoute({
   tags,
   security,
   summary: "Delete the account and its personal data irreversibly; shared content stays without author",
-  request: { params: s.IdParams },
+  request: { params: IdParams },
   responses: {
     200: okResponse(s.PermanentlyDeletedResult),
     ...errorResponses({ 400: ["invalid id format", "user not found", "cannot delete yourself"], 403: "forbidden" }),
@@ -192,7 +193,7 @@ const roleRoute = defineRoute({
   tags,
   security,
   summary: "Change a user's role; becoming curator creates the default permission set if none exists",
-  request: { params: s.IdParams, ...jsonBody(s.RoleBody) },
+  request: { params: IdParams, ...jsonBody(s.RoleBody) },
   responses: {
     200: okResponse(s.UserWithPermissions),
     ...errorResponses({
@@ -214,7 +215,7 @@ const getPermissionsRoute = defineRoute({
   tags,
   security,
   summary: "A curator's permission set",
-  request: { params: s.IdParams },
+  request: { params: IdParams },
   responses: {
     200: okResponse(s.PermissionsObject),
     ...errorResponses({
@@ -236,7 +237,7 @@ const putPermissionsRoute = defineRoute({
   tags,
   security,
   summary: "Replace all six flags of a curator's permission set (applies from the curator's next request)",
-  request: { params: s.IdParams, ...jsonBody(s.PermissionsBody) },
+  request: { params: IdParams, ...jsonBody(s.PermissionsBody) },
   responses: {
     200: okResponse(s.PermissionsObject),
     ...errorResponses({

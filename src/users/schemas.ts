@@ -17,10 +17,6 @@ const AvatarInput = mediaReference()
   .nullable()
   .openapi({ description: "https URL or media-asset UUID; null removes the avatar", example: "https://cdn.example.com/a.png" });
 
-/** Ids are stored lower-case; an upper-case spelling of the same uuid names the same user. */
-const userId = uuidParam.transform((value) => value.toLowerCase()).openapi({ type: "string", format: "uuid" });
-
-export const IdParams = z.object({ id: userId });
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -66,11 +62,11 @@ export const PermissionsBody = z
 
 export const CuratorBody = z
   .object({
-    curator_id: userId.nullable().openapi({ description: "A curator of the school; null clears the individual assignment" }),
+    curator_id: uuidParam.nullable().openapi({ description: "A curator of the school; null clears the individual assignment" }),
   })
   .openapi("AssignCuratorRequest");
 
-export const BulkBody = z.object({ ids: z.array(userId).min(1).max(100) }).openapi("BulkUsersRequest");
+export const BulkBody = z.object({ ids: z.array(uuidParam).min(1).max(100) }).openapi("BulkUsersRequest");
 
 export const ProfilePatchBody = z
   .object({

@@ -106,9 +106,12 @@ function revokeSessionsStatement(ctx: ServiceContext, input: RevocationInput) {
 }
 
 /**
- * The two statements that end sessions with their history, in the order that keeps them honest.
- * Every path that ends sessions (device actions, password change and reset, deactivation and
- * deletion) puts these into its own batch, so the security history misses none.
+ * The two statements that end sessions with their history, in the order that keeps them honest:
+ * a `session_revoked` event per device. Revocations, password change and reset, deactivation and
+ * deletion put these into their own batch. Two paths record differently on purpose: a logout or a
+ * refresh-token reuse (`revokeSession`, src/auth/session-service.ts) ends one session with a
+ * `logout` / `session_revoked` event of its own, and a device block records one `device_blocked`
+ * event carrying the number of sessions it ended.
  */
 export function revokeSessionsWithEvents(ctx: ServiceContext, input: RevocationInput) {
   return [revocationEventsStatement(ctx, input), revokeSessionsStatement(ctx, input)] as const;

@@ -23,7 +23,7 @@ export async function touchSession(ctx: ServiceContext, { actor }: { actor: Acto
   const policy = (column: string, fallback: number) =>
     sql`COALESCE((SELECT ${sql.raw(column)} FROM device_policies p WHERE p.tenant_id = sessions.tenant_id), ${fallback})`;
   const window = sql`min(${policy("session_idle_timeout_minutes", DEFAULT_DEVICE_POLICY.sessionIdleTimeoutMinutes)} * ${MINUTE_MS},
-                         ${policy("inactive_device_days", DEFAULT_DEVICE_POLICY.inactiveDeviceDays)} * 86400000)`;
+                         ${policy("inactive_device_days", DEFAULT_DEVICE_POLICY.inactiveDeviceDays)} * ${DAY_MS})`;
   // A lowered `session_absolute_lifetime_days` also shortens sessions issued before the change.
   const lifetimeEnd = sql`created_at + ${policy("session_absolute_lifetime_days", DEFAULT_DEVICE_POLICY.sessionAbsoluteLifetimeDays)} * ${DAY_MS}`;
   const results = await ctx.db.batch([

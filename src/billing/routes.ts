@@ -12,10 +12,8 @@ import { createTariff, deleteTariff, listTariffs, updateTariff } from "./tariff-
 export const billingRoutes = createArea();
 
 const idParams = { params: IdParams };
-const security = [{ bearer: [] }];
 const TARIFF_TAGS = ["Tariffs (superadmin)"];
 const BILLING_TAGS = ["Billing (superadmin)"];
-const superadminErrors = { 401: "unauthorized", 403: "forbidden" };
 
 // ---------------------------------------------------------------------------------------------
 // Tariffs
@@ -27,9 +25,8 @@ const createTariffRoute = defineRoute({
   errors: { body: "validation error" },
   tags: TARIFF_TAGS,
   summary: "Add a tariff to the catalog",
-  security,
   request: jsonBody(s.CreateTariffBody),
-  responses: { 201: okResponse(s.Tariff), ...errorResponses({ ...superadminErrors, 400: "validation error" }) },
+  responses: { 201: okResponse(s.Tariff), ...errorResponses({ 400: "validation error" }) },
 });
 
 billingRoutes.openapi(createTariffRoute, async (c) => ok(c, await createTariff(c.get("services"), c.req.valid("json")), 201));
@@ -41,9 +38,8 @@ const listTariffsRoute = defineRoute({
   errors: { query: "validation error" },
   tags: TARIFF_TAGS,
   summary: "The tariff catalog in display order",
-  security,
   request: { query: s.TariffsQuery },
-  responses: { 200: okResponse(z.array(s.Tariff)), ...errorResponses({ ...superadminErrors, 400: "validation error" }) },
+  responses: { 200: okResponse(z.array(s.Tariff)), ...errorResponses({ 400: "validation error" }) },
 });
 
 billingRoutes.openapi(listTariffsRoute, async (c) => ok(c, await listTariffs(c.get("services"), { activeOnly: c.req.valid("query").active })));
@@ -55,11 +51,10 @@ const updateTariffRoute = defineRoute({
   errors: { body: "validation error", param: "invalid id format" },
   tags: TARIFF_TAGS,
   summary: "Change a tariff (absent fields unchanged)",
-  security,
   request: { ...idParams, ...jsonBody(s.UpdateTariffBody) },
   responses: {
     200: okResponse(s.Tariff),
-    ...errorResponses({ ...superadminErrors, 400: ["invalid id format", "validation error"], 404: "tariff not found" }),
+    ...errorResponses({ 400: ["invalid id format", "validation error"], 404: "tariff not found" }),
   },
 });
 
@@ -74,11 +69,10 @@ const deleteTariffRoute = defineRoute({
   errors: { param: "invalid id format" },
   tags: TARIFF_TAGS,
   summary: "Soft-delete a tariff (payments keep their snapshot)",
-  security,
   request: idParams,
   responses: {
     200: okResponse(DeletedResult),
-    ...errorResponses({ ...superadminErrors, 400: "invalid id format", 404: "tariff not found" }),
+    ...errorResponses({ 400: "invalid id format", 404: "tariff not found" }),
   },
 });
 
@@ -95,11 +89,10 @@ const paymentsRoute = defineRoute({
   errors: { param: "invalid id format" },
   tags: BILLING_TAGS,
   summary: "A school's payments, newest first",
-  security,
   request: { ...idParams, query: s.PaymentsQuery },
   responses: {
     200: okResponse(s.PaymentsPage),
-    ...errorResponses({ ...superadminErrors, 400: ["invalid id format", "invalid_params"], 404: "tenant not found" }),
+    ...errorResponses({ 400: ["invalid id format", "invalid_params"], 404: "tenant not found" }),
   },
 });
 
@@ -114,12 +107,10 @@ const activateRoute = defineRoute({
   errors: { body: "invalid activation payload", param: "invalid id format" },
   tags: BILLING_TAGS,
   summary: "Start a paid period, by tariff × periods or free-form",
-  security,
   request: { ...idParams, ...jsonBody(s.ActivateBody) },
   responses: {
     200: okResponse(s.Payment),
     ...errorResponses({
-      ...superadminErrors,
       400: ["invalid id format", "invalid activation payload", "tariff is inactive"],
       404: ["tariff not found", "tenant not found"],
     }),
@@ -137,11 +128,10 @@ const extendRoute = defineRoute({
   errors: { body: "validation error", param: "invalid id format" },
   tags: BILLING_TAGS,
   summary: "Add days to the current period",
-  security,
   request: { ...idParams, ...jsonBody(s.ExtendBody) },
   responses: {
     200: okResponse(s.Payment),
-    ...errorResponses({ ...superadminErrors, 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
+    ...errorResponses({ 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
   },
 });
 
@@ -156,11 +146,10 @@ const suspendRoute = defineRoute({
   errors: { body: "validation error", param: "invalid id format" },
   tags: BILLING_TAGS,
   summary: "Suspend a school manually (blocks /t/* including GET /t/billing/me)",
-  security,
   request: { ...idParams, ...optionalJsonBody(s.SuspendBody) },
   responses: {
     200: okResponse(s.Suspended),
-    ...errorResponses({ ...superadminErrors, 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
+    ...errorResponses({ 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
   },
 });
 
@@ -176,11 +165,10 @@ const unsuspendRoute = defineRoute({
   errors: { param: "invalid id format" },
   tags: BILLING_TAGS,
   summary: "Lift a manual suspension",
-  security,
   request: idParams,
   responses: {
     200: okResponse(s.Unsuspended),
-    ...errorResponses({ ...superadminErrors, 400: "invalid id format", 404: "tenant not found" }),
+    ...errorResponses({ 400: "invalid id format", 404: "tenant not found" }),
   },
 });
 
@@ -193,10 +181,8 @@ const ownBillingRoute = defineRoute({
   billing: "open_unless_manual",
   tags: ["Billing"],
   summary: "The school's own billing dossier (open on expiry, closed by a manual suspension)",
-  security,
   responses: {
     200: okResponse(s.SchoolBillingDossier),
-    ...errorResponses({ 401: "unauthorized", 403: ["forbidden", "PAYMENT_REQUIRED"] }),
   },
 });
 

@@ -14,10 +14,9 @@ import * as s from "./schemas";
 
 export const devicesRoutes = createArea();
 
-const security = [{ bearer: [] }];
 const tags = ["Devices and sessions"];
-const member = { gate: gates.member, deny: "forbidden", security, tags } as const;
-const admin = { gate: gates.admin, deny: "forbidden", security, tags } as const;
+const member = { gate: gates.member, deny: "forbidden", tags } as const;
+const admin = { gate: gates.admin, deny: "forbidden", tags } as const;
 
 // ---------------------------------------------------------------------------------------------
 // The caller's own devices and sessions
@@ -27,7 +26,7 @@ const myDevicesRoute = defineRoute({
   path: "/t/me/devices",
   ...member,
   summary: "Own devices with the effective device limit",
-  responses: { 200: okResponse(s.DeviceInventory), ...errorResponses({ 401: "unauthorized" }) },
+  responses: { 200: okResponse(s.DeviceInventory) },
 });
 devicesRoutes.openapi(myDevicesRoute, async (c) => ok(c, await myDevices(c.get("services"), { actor: c.get("actor")! })));
 
@@ -37,7 +36,7 @@ const myEventsRoute = defineRoute({
   ...member,
   summary: "Own security history (logins, logouts, refusals, revocations, blocks), newest first",
   request: { query: s.EventsQuery },
-  responses: { 200: okResponse(s.DeviceEventPage), ...errorResponses({ 400: "invalid_params", 401: "unauthorized" }) },
+  responses: { 200: okResponse(s.DeviceEventPage), ...errorResponses({ 400: "invalid_params" }) },
 });
 devicesRoutes.openapi(myEventsRoute, async (c) =>
   ok(c, await myDeviceEvents(c.get("services"), { actor: c.get("actor")!, query: c.req.valid("query") })),
@@ -74,7 +73,7 @@ const activityRoute = defineRoute({
   path: "/t/me/session/activity",
   ...member,
   summary: "Extend the current session's sliding idle timeout (written at most once a minute; repeating is safe)",
-  responses: { 200: okResponse(s.SessionActivity), ...errorResponses({ 401: "unauthorized" }) },
+  responses: { 200: okResponse(s.SessionActivity) },
 });
 devicesRoutes.openapi(activityRoute, async (c) => ok(c, await touchSession(c.get("services"), { actor: c.get("actor")! })));
 
@@ -86,7 +85,7 @@ const getPolicyRoute = defineRoute({
   path: "/t/tenant/device-policy",
   ...member,
   summary: "The school's device policy (defaults until an admin saves one)",
-  responses: { 200: okResponse(s.DevicePolicyObject), ...errorResponses({ 401: "unauthorized" }) },
+  responses: { 200: okResponse(s.DevicePolicyObject) },
 });
 devicesRoutes.openapi(getPolicyRoute, async (c) => ok(c, await getDevicePolicy(c.get("services"), { actor: c.get("actor")! })));
 
@@ -97,7 +96,7 @@ const patchPolicyRoute = defineRoute({
   errors: { body: "invalid_device_policy" },
   summary: "Change any policy fields; omitted fields are kept; max_active_devices null means no limit",
   request: jsonBody(s.DevicePolicyPatch),
-  responses: { 200: okResponse(s.DevicePolicyObject), ...errorResponses({ 400: "invalid_device_policy", 403: "forbidden" }) },
+  responses: { 200: okResponse(s.DevicePolicyObject), ...errorResponses({ 400: "invalid_device_policy" }) },
 });
 devicesRoutes.openapi(patchPolicyRoute, async (c) =>
   ok(c, await updateDevicePolicy(c.get("services"), { actor: c.get("actor")!, patch: c.req.valid("json") })),
@@ -114,7 +113,7 @@ const studentDevicesRoute = defineRoute({
   request: { params: IdParams },
   responses: {
     200: okResponse(s.StudentDeviceInventory),
-    ...errorResponses({ 400: "invalid_id_format", 403: "forbidden", 404: "user_not_found" }),
+    ...errorResponses({ 400: "invalid_id_format", 404: "user_not_found" }),
   },
 });
 devicesRoutes.openapi(studentDevicesRoute, async (c) =>
@@ -129,7 +128,7 @@ const studentEventsRoute = defineRoute({
   request: { params: IdParams, query: s.EventsQuery },
   responses: {
     200: okResponse(s.DeviceEventPage),
-    ...errorResponses({ 400: ["invalid_id_format", "invalid_params"], 403: "forbidden", 404: "user_not_found" }),
+    ...errorResponses({ 400: ["invalid_id_format", "invalid_params"], 404: "user_not_found" }),
   },
 });
 devicesRoutes.openapi(studentEventsRoute, async (c) =>
@@ -144,7 +143,7 @@ const adminRevokeRoute = defineRoute({
   request: { params: s.UserDeviceParams },
   responses: {
     200: okResponse(s.RevokeResult),
-    ...errorResponses({ 400: "invalid_id_format", 403: "forbidden", 404: ["user_not_found", "device_not_found"] }),
+    ...errorResponses({ 400: "invalid_id_format", 404: ["user_not_found", "device_not_found"] }),
   },
 });
 devicesRoutes.openapi(adminRevokeRoute, async (c) => {
@@ -160,7 +159,7 @@ const blockRoute = defineRoute({
   request: { params: s.UserDeviceParams, ...optionalJsonBody(s.BlockBody) },
   responses: {
     200: okResponse(s.DeviceBlockState),
-    ...errorResponses({ 400: ["invalid_id_format", "invalid_request_body"], 403: "forbidden", 404: ["user_not_found", "device_not_found"] }),
+    ...errorResponses({ 400: ["invalid_id_format", "invalid_request_body"], 404: ["user_not_found", "device_not_found"] }),
   },
 });
 devicesRoutes.openapi(blockRoute, async (c) => {
@@ -177,7 +176,7 @@ const unblockRoute = defineRoute({
   request: { params: s.UserDeviceParams },
   responses: {
     200: okResponse(s.DeviceBlockState),
-    ...errorResponses({ 400: "invalid_id_format", 403: "forbidden", 404: ["user_not_found", "device_not_found"] }),
+    ...errorResponses({ 400: "invalid_id_format", 404: ["user_not_found", "device_not_found"] }),
   },
 });
 devicesRoutes.openapi(unblockRoute, async (c) => {
@@ -193,7 +192,7 @@ const revokeAllRoute = defineRoute({
   request: { params: IdParams },
   responses: {
     200: okResponse(s.RevokeResult),
-    ...errorResponses({ 400: "invalid_id_format", 403: "forbidden", 404: "user_not_found" }),
+    ...errorResponses({ 400: "invalid_id_format", 404: "user_not_found" }),
   },
 });
 devicesRoutes.openapi(revokeAllRoute, async (c) =>
@@ -203,7 +202,7 @@ devicesRoutes.openapi(revokeAllRoute, async (c) =>
 // ---------------------------------------------------------------------------------------------
 // Per-student override (admin)
 
-const overrideErrors = { 400: "invalid_id_format", 403: "forbidden", 404: ["user_not_found", "device_policy_override_not_found"] } as const;
+const overrideErrors = { 400: "invalid_id_format", 404: ["user_not_found", "device_policy_override_not_found"] } as const;
 
 const getOverrideRoute = defineRoute({
   method: "get",
@@ -225,7 +224,7 @@ const putOverrideRoute = defineRoute({
   request: { params: IdParams, ...jsonBody(s.OverrideBody) },
   responses: {
     200: okResponse(s.OverrideObject),
-    ...errorResponses({ 400: ["invalid_id_format", "invalid_request_body"], 403: "forbidden", 404: "user_not_found" }),
+    ...errorResponses({ 400: ["invalid_id_format", "invalid_request_body"], 404: "user_not_found" }),
   },
 });
 devicesRoutes.openapi(putOverrideRoute, async (c) =>

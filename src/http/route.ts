@@ -4,6 +4,7 @@ import { authenticate } from "../auth/authenticate";
 import { checkBilling, type BillingRule } from "../auth/billing-gate";
 import { passesGate, type Gate } from "../auth/gates";
 import type { AppEnv } from "./context";
+import { errorResponses } from "./envelope";
 import { ApiError } from "./errors";
 
 export const API_PREFIX = "/api/v1";
@@ -69,7 +70,38 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
     optionalBody: route.request?.body !== undefined && route.request.body.required !== true,
   };
   routeRegistry.push(meta);
-  return createRoute({ ...(route as unknown as RouteConfig), middleware: [guard(meta)] }) as unknown as R;
+  const config = route as unknown as RouteConfig;
+  return createRoute({
+    ...config,
+    ...(gate.kind === "public" ? {} : { security: config.security ?? [{ bearer: [] }] }),
+    responses: withGateResponses(config.responses, meta),
+    middleware: [guard(meta)],
+  }) as unknown as R;
+}
+
+/** The failures the guard itself can answer, derived from the gate so no route has to list them. */
+function guardFailures(meta: RouteMeta): Partial<Record<400 | 401 | 403, string[]>> {
+  if (meta.gate.kind === "public") return {};
+  const forbidden: string[] = meta.gate.kind === "roles" || meta.gate.kind === "permission" ? [meta.deny] : [];
+  if (meta.family === "tenant" && meta.billing !== "whitelisted") forbidden.push("PAYMENT_REQUIRED");
+  return {
+    401: ["unauthorized"],
+    ...(forbidden.length > 0 ? { 403: forbidden } : {}),
+    ...(meta.family === "admin" ? { 400: ["tenant_header_not_allowed"] } : {}),
+  };
+}
+
+/** The route's documented responses plus the guard's; codes of the same status are listed together. */
+function withGateResponses(responses: RouteConfig["responses"], meta: RouteMeta): RouteConfig["responses"] {
+  const merged: RouteConfig["responses"] = { ...responses };
+  for (const [status, codes] of Object.entries(guardFailures(meta))) {
+    const own = merged[status] as { description: string } | undefined;
+    const missing = codes.filter((code) => !own?.description.includes(`\`${code}\``));
+    if (missing.length === 0) continue;
+    const added = errorResponses({ [status]: missing } as Parameters<typeof errorResponses>[0])[status]!;
+    merged[status] = own ? { ...added, ...own, description: `${own.description}, ${added.description}` } : added;
+  }
+  return merged;
 }
 
 function guard(meta: RouteMeta): MiddlewareHandler<AppEnv> {

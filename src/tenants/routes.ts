@@ -13,7 +13,6 @@ export const tenantsRoutes = createArea();
 
 const idParams = { params: IdParams };
 const ADMIN_TAGS = ["Schools (superadmin)"];
-const superadminErrors = { 401: "unauthorized", 403: "forbidden" };
 
 const publicTenantRoute = defineRoute({
   method: "get",
@@ -40,11 +39,10 @@ function createTenantRoute(path: "/admin/tenants/" | "/admin/tenants", summary: 
     errors: { body: "validation error" },
     tags: ADMIN_TAGS,
     summary,
-    security: [{ bearer: [] }],
     request: jsonBody(s.CreateTenantBody),
     responses: {
       201: okResponse(s.Tenant),
-      ...errorResponses({ ...superadminErrors, 400: ["slug or subdomain already taken", "validation error", "tenant_header_not_allowed"] }),
+      ...errorResponses({ 400: ["slug or subdomain already taken", "validation error", "tenant_header_not_allowed"] }),
     },
   });
 }
@@ -65,9 +63,8 @@ const listTenantsRoute = defineRoute({
   gate: gates.superadmin,
   tags: ADMIN_TAGS,
   summary: "Schools with their billing state",
-  security: [{ bearer: [] }],
   request: { query: billing.TenantsBillingQuery },
-  responses: { 200: okResponse(billing.BillingList), ...errorResponses({ ...superadminErrors, 400: "invalid_params" }) },
+  responses: { 200: okResponse(billing.BillingList), ...errorResponses({ 400: "invalid_params" }) },
 });
 
 tenantsRoutes.openapi(listTenantsRoute, async (c) => ok(c, await listTenantsBilling(c.get("services"), c.req.valid("query"))));
@@ -79,11 +76,10 @@ const dossierRoute = defineRoute({
   errors: { param: "invalid id format" },
   tags: ADMIN_TAGS,
   summary: "Billing dossier of a school",
-  security: [{ bearer: [] }],
   request: idParams,
   responses: {
     200: okResponse(billing.BillingDossier),
-    ...errorResponses({ ...superadminErrors, 400: "invalid id format", 404: "tenant not found" }),
+    ...errorResponses({ 400: "invalid id format", 404: "tenant not found" }),
   },
 });
 
@@ -96,11 +92,10 @@ const updateTenantRoute = defineRoute({
   errors: { body: "validation error", param: "invalid id format" },
   tags: ADMIN_TAGS,
   summary: "Update a school's title, branding, menu flags, time zone or storage quota",
-  security: [{ bearer: [] }],
   request: { ...idParams, ...jsonBody(s.AdminUpdateTenantBody) },
   responses: {
     200: okResponse(s.Tenant),
-    ...errorResponses({ ...superadminErrors, 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
+    ...errorResponses({ 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
   },
 });
 
@@ -115,11 +110,10 @@ const deleteTenantRoute = defineRoute({
   errors: { param: "invalid id format" },
   tags: ADMIN_TAGS,
   summary: "Soft-delete a school: branding, login and tokens stop at once",
-  security: [{ bearer: [] }],
   request: idParams,
   responses: {
     200: okResponse(DeletedResult),
-    ...errorResponses({ ...superadminErrors, 400: "invalid id format", 404: "tenant not found" }),
+    ...errorResponses({ 400: "invalid id format", 404: "tenant not found" }),
   },
 });
 
@@ -132,8 +126,7 @@ const ownTenantRoute = defineRoute({
   billing: "whitelisted",
   tags: ["Schools"],
   summary: "The school's full record (available while billing is suspended)",
-  security: [{ bearer: [] }],
-  responses: { 200: okResponse(s.Tenant), ...errorResponses({ 401: "unauthorized" }) },
+  responses: { 200: okResponse(s.Tenant) },
 });
 
 tenantsRoutes.openapi(ownTenantRoute, async (c) => ok(c, await getOwnTenant(c.get("services"), { tenantId: c.get("actor")!.tenant!.id })));
@@ -145,11 +138,10 @@ const patchOwnTenantRoute = defineRoute({
   errors: { body: "validation error" },
   tags: ["Schools"],
   summary: "Update the school's title, branding, menu flags or time zone",
-  security: [{ bearer: [] }],
   request: jsonBody(s.SchoolUpdateTenantBody),
   responses: {
     200: okResponse(s.Tenant),
-    ...errorResponses({ 400: "validation error", 401: "unauthorized", 403: ["forbidden", "PAYMENT_REQUIRED"] }),
+    ...errorResponses({ 400: "validation error" }),
   },
 });
 

@@ -22,7 +22,6 @@ import {
 
 export const usersRoutes = createArea();
 
-const security = [{ bearer: [] }];
 const tags = ["Users"];
 const manageStudents = { gate: gates.permission("can_manage_students"), deny: "forbidden" } as const;
 const adminOnly = { gate: gates.admin, deny: "forbidden", errors: { param: "invalid id format" } } as const;
@@ -35,12 +34,11 @@ const createUserRoute = defineRoute({
   path: "/t/users",
   ...manageStudents,
   tags,
-  security,
   summary: "Create a user; queues a welcome email with the login link (never the password). Curators create students only",
   request: jsonBody(s.CreateUserBody),
   responses: {
     201: okResponse(s.UserObject),
-    ...errorResponses({ 400: ["email already taken", "invalid_request_body"], 403: "forbidden" }),
+    ...errorResponses({ 400: ["email already taken", "invalid_request_body"] }),
   },
 });
 
@@ -56,10 +54,9 @@ const listUsersRoute = defineRoute({
   ...manageStudents,
   errors: { query: "invalid_params" },
   tags,
-  security,
   summary: "List users (a restricted curator sees only their own students)",
   request: { query: s.ListUsersQuery },
-  responses: { 200: okResponse(s.UserList), ...errorResponses({ 400: "invalid_params", 403: "forbidden" }) },
+  responses: { 200: okResponse(s.UserList), ...errorResponses({ 400: "invalid_params" }) },
 });
 
 usersRoutes.openapi(listUsersRoute, async (c) => ok(c, await listUsers(c.get("services"), { actor: c.get("actor")!, query: c.req.valid("query") })));
@@ -71,12 +68,11 @@ for (const active of [true, false]) {
     ...manageStudents,
     errors: { body: "invalid_params" },
     tags,
-    security,
     summary: active
       ? "Activate up to 100 users (idempotent)"
       : "Deactivate up to 100 users (idempotent); their sessions are revoked at once",
     request: jsonBody(s.BulkBody),
-    responses: { 200: okResponse(s.BulkResult), ...errorResponses({ 400: ["invalid_params", "cannot_modify_self"], 403: "forbidden" }) },
+    responses: { 200: okResponse(s.BulkResult), ...errorResponses({ 400: ["invalid_params", "cannot_modify_self"] }) },
   });
   usersRoutes.openapi(route, async (c) =>
     ok(c, await bulkSetActive(c.get("services"), { actor: c.get("actor")!, ids: c.req.valid("json").ids, active })),
@@ -89,12 +85,11 @@ const getUserRoute = defineRoute({
   ...manageStudents,
   errors: { param: "invalid id format" },
   tags,
-  security,
   summary: "One user with groups and individual curator",
   request: { params: IdParams },
   responses: {
     200: okResponse(s.UserDetail),
-    ...errorResponses({ 400: "invalid id format", 403: "forbidden", 404: "user_not_found" }),
+    ...errorResponses({ 400: "invalid id format", 404: "user_not_found" }),
   },
 });
 
@@ -107,14 +102,12 @@ const assignCuratorRoute = defineRoute({
   deny: "permission_denied",
   errors: { param: "invalid_id_format", body: "invalid_request_body" },
   tags,
-  security,
   summary: "Assign a student's individual curator (null clears it)",
   request: { params: IdParams, ...jsonBody(s.CuratorBody) },
   responses: {
     200: okResponse(s.UserDetail),
     ...errorResponses({
       400: ["invalid_id_format", "invalid_request_body", "curator_not_eligible"],
-      403: "permission_denied",
       404: "user_not_found",
     }),
   },
@@ -132,14 +125,12 @@ const updateUserRoute = defineRoute({
   path: "/t/users/{id}",
   ...adminOnly,
   tags,
-  security,
   summary: "Update names, avatar or active state; deactivation revokes the user's sessions",
   request: { params: IdParams, ...optionalJsonBody(s.UpdateUserBody) },
   responses: {
     200: okResponse(s.UserObject),
     ...errorResponses({
       400: ["invalid id format", "invalid_request_body", "cannot_modify_self"],
-      403: "forbidden",
       404: "user not found",
     }),
   },
@@ -154,12 +145,11 @@ const deleteUserRoute = defineRoute({
   path: "/t/users/{id}",
   ...adminOnly,
   tags,
-  security,
   summary: "Soft-delete a user; their sessions are revoked at once",
   request: { params: IdParams },
   responses: {
     200: okResponse(s.DeletedResult),
-    ...errorResponses({ 400: ["invalid id format", "cannot delete yourself"], 403: "forbidden", 404: "user not found" }),
+    ...errorResponses({ 400: ["invalid id format", "cannot delete yourself"], 404: "user not found" }),
   },
 });
 
@@ -172,12 +162,11 @@ const permanentDeleteRoute = defineRoute({
   path: "/t/users/{id}/permanent",
   ...adminOnly,
   tags,
-  security,
   summary: "Delete the account and its personal data irreversibly; shared content stays without author",
   request: { params: IdParams },
   responses: {
     200: okResponse(s.PermanentlyDeletedResult),
-    ...errorResponses({ 400: ["invalid id format", "user not found", "cannot delete yourself"], 403: "forbidden" }),
+    ...errorResponses({ 400: ["invalid id format", "user not found", "cannot delete yourself"] }),
   },
 });
 
@@ -191,14 +180,12 @@ const roleRoute = defineRoute({
   ...adminOnly,
   errors: { param: "invalid id format", body: "validation error" },
   tags,
-  security,
   summary: "Change a user's role; becoming curator creates the default permission set if none exists",
   request: { params: IdParams, ...jsonBody(s.RoleBody) },
   responses: {
     200: okResponse(s.UserWithPermissions),
     ...errorResponses({
       400: ["invalid id format", "validation error", "cannot_modify_self"],
-      403: "forbidden",
       404: "user not found",
     }),
   },
@@ -213,14 +200,12 @@ const getPermissionsRoute = defineRoute({
   path: "/t/users/{id}/permissions",
   ...adminOnly,
   tags,
-  security,
   summary: "A curator's permission set",
   request: { params: IdParams },
   responses: {
     200: okResponse(s.PermissionsObject),
     ...errorResponses({
       400: ["invalid id format", "user is not a curator", "permissions not found"],
-      403: "forbidden",
       404: "user not found",
     }),
   },
@@ -235,14 +220,12 @@ const putPermissionsRoute = defineRoute({
   path: "/t/users/{id}/permissions",
   ...adminOnly,
   tags,
-  security,
   summary: "Replace all six flags of a curator's permission set (applies from the curator's next request)",
   request: { params: IdParams, ...jsonBody(s.PermissionsBody) },
   responses: {
     200: okResponse(s.PermissionsObject),
     ...errorResponses({
       400: ["invalid id format", "invalid_request_body", "user is not a curator"],
-      403: "forbidden",
       404: "user not found",
     }),
   },
@@ -262,9 +245,8 @@ const getProfileRoute = defineRoute({
   path: "/t/me/profile",
   ...member,
   tags: ["Profile"],
-  security,
   summary: "Own profile: user fields (avatar as a ready link), role and a summary of the school",
-  responses: { 200: okResponse(s.Profile), ...errorResponses({ 401: "unauthorized", 403: "forbidden" }) },
+  responses: { 200: okResponse(s.Profile) },
 });
 
 usersRoutes.openapi(getProfileRoute, async (c) => ok(c, await getProfile(c.get("services"), { actor: c.get("actor")! })));
@@ -274,10 +256,9 @@ const patchProfileRoute = defineRoute({
   path: "/t/me/profile",
   ...member,
   tags: ["Profile"],
-  security,
   summary: "Update own first_name, last_name (min 2) and avatar (https URL or media-asset UUID; null removes it)",
   request: jsonBody(s.ProfilePatchBody),
-  responses: { 200: okResponse(s.Profile), ...errorResponses({ 400: "invalid_request_body", 401: "unauthorized", 403: "forbidden" }) },
+  responses: { 200: okResponse(s.Profile), ...errorResponses({ 400: "invalid_request_body" }) },
 });
 
 usersRoutes.openapi(patchProfileRoute, async (c) =>
@@ -289,12 +270,11 @@ const passwordRoute = defineRoute({
   path: "/t/me/password",
   ...member,
   tags: ["Profile"],
-  security,
   summary: "Change own password; by the school's revoke_on_password_change policy the other sessions end (this one stays)",
   request: jsonBody(s.PasswordChangeBody),
   responses: {
     200: okResponse(s.PasswordChangeResult),
-    ...errorResponses({ 400: ["invalid current password", "invalid_request_body"], 401: "unauthorized", 403: "forbidden" }),
+    ...errorResponses({ 400: ["invalid current password", "invalid_request_body"] }),
   },
 });
 

@@ -28,6 +28,23 @@ describe("OpenAPI and system routes", () => {
     }
   });
 
+  it("documents each route's guard failures from its declared gate, and bearer security on gated routes", async () => {
+    const res = await api("/openapi.json");
+    for (const route of routeRegistry) {
+      const operation = res.body.paths[route.path.replaceAll(/:(\w+)/g, "{$1}")][route.method.toLowerCase()];
+      const label = `${route.method} ${route.path}`;
+      if (route.gate.kind === "public") {
+        expect(operation.security, label).toBeUndefined();
+        continue;
+      }
+      expect(operation.security, label).toEqual([{ bearer: [] }]);
+      expect(operation.responses["401"]?.description, label).toContain("`unauthorized`");
+      if (route.gate.kind === "roles" || route.gate.kind === "permission") expect(operation.responses["403"]?.description, label).toContain(`\`${route.deny}\``);
+      if (route.family === "tenant" && route.billing !== "whitelisted") expect(operation.responses["403"]?.description, label).toContain("`PAYMENT_REQUIRED`");
+      if (route.family === "admin") expect(operation.responses["400"]?.description, label).toContain("`tenant_header_not_allowed`");
+    }
+  });
+
   it("serves the reference page and the health route", async () => {
     const docs = await api("/docs");
     expect(docs.status).toBe(200);

@@ -4,6 +4,7 @@ import type { Locale } from "../env";
 import type { ServiceContext } from "../http/context";
 import { DAY_MS, daysRemaining, iso } from "../lib/clock";
 import { uuidv7 } from "../lib/ids";
+import { idIn } from "../db/conditions";
 
 const BILLING_EXPIRY_REMINDER = "billing.expiry_reminder";
 
@@ -14,7 +15,6 @@ const BILLING_EXPIRY_REMINDER = "billing.expiry_reminder";
 const BILLING_EXPIRY_REMINDER_DEFAULTS = { days_before: [7, 3, 1] } as const;
 
 /** D1 binds at most 100 parameters per statement. */
-const IDS_PER_QUERY = 90;
 const OUTBOX_ROWS_PER_INSERT = 5;
 
 /**
@@ -67,19 +67,20 @@ export async function queueExpiryReminders(
   });
   if (due.length === 0) return 0;
 
-  const admins = (
-    await Promise.all(
-      chunks(
-        due.map((school) => school.id),
-        IDS_PER_QUERY,
-      ).map((ids) =>
-        ctx.db
-          .select({ id: users.id, tenantId: users.tenantId })
-          .from(users)
-          .where(and(inArray(users.tenantId, ids), eq(users.role, "admin"), eq(users.isActive, true), isNull(users.deletedAt))),
+  const admins = await ctx.db
+    .select({ id: users.id, tenantId: users.tenantId })
+    .from(users)
+    .where(
+      and(
+        idIn(
+          users.tenantId,
+          due.map((school) => school.id),
+        ),
+        eq(users.role, "admin"),
+        eq(users.isActive, true),
+        isNull(users.deletedAt),
       ),
-    )
-  ).flat();
+    );
 
   const locale = ctx.config.defaultEmailLocale;
   const rows = due.flatMap((school) =>

@@ -9,6 +9,7 @@ import { liveTenant, tenantNotFound } from "../tenants/lookup";
 import type { ActivateInput, ExtendBody, PaymentsQuery, TenantsBillingQuery } from "./schemas";
 import { CURRENCY, effectivePlanState, effectivePlanStateSql, newExpirySql } from "./state";
 import { TARIFF_NOT_FOUND, tariffRecord } from "./tariff-service";
+import { likeContains } from "../db/conditions";
 
 /** The dossier embeds the latest payments; the rest are paged by GET /admin/tenants/:id/payments. */
 const DOSSIER_HISTORY = 50;
@@ -51,8 +52,8 @@ export async function listTenantsBilling(ctx: ServiceContext, query: z.infer<typ
   const conditions: (SQL | undefined)[] = [isNull(tenants.deletedAt)];
   if (query.plan_state) conditions.push(sql`${planState} = ${query.plan_state}`);
   if (query.search) {
-    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    conditions.push(or(sql`lower(${tenants.subdomain}) LIKE ${pattern} ESCAPE '\\'`, sql`lower(${tenants.title}) LIKE ${pattern} ESCAPE '\\'`));
+    const search = query.search.toLowerCase();
+    conditions.push(or(likeContains(sql`lower(${tenants.subdomain})`, search), likeContains(sql`lower(${tenants.title})`, search)));
   }
   const where = and(...conditions);
   const direction = query.sort_dir === "desc" ? desc : asc;

@@ -4,6 +4,7 @@ import type { ServiceContext } from "../http/context";
 import { uuidv7 } from "../lib/ids";
 import type { DevicePolicy } from "./policy";
 import { batchable } from "../db/batch";
+import { idIn } from "../db/conditions";
 import { liveSessionSql, uuidv7Sql } from "./sql";
 
 /** The security history's event types (docs/decisions.md lists them with their `detail`). */
@@ -61,12 +62,9 @@ export function deviceEventInsert(ctx: ServiceContext, event: DeviceEventInput) 
   });
 }
 
-/**
- * The sessions of these users of one school (alias `s`; `IS` so the platform's null school
- * matches too). One JSON parameter, so a bulk of 100 ids stays under D1's bound-parameter cap.
- */
+/** The sessions of these users of one school (alias `s`; `IS` so the platform's null school matches too). */
 function sessionsOf(tenantId: string | null, userIds: readonly string[]): SQL {
-  return sql`s.tenant_id IS ${tenantId} AND s.user_id IN (SELECT value FROM json_each(${JSON.stringify(userIds)}))`;
+  return sql`s.tenant_id IS ${tenantId} AND ${idIn(sql`s.user_id`, userIds)}`;
 }
 
 interface RevocationInput {

@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { groupMembers, groups, users } from "../db/schema";
+import { idIn } from "../db/conditions";
 import type { ServiceContext } from "../http/context";
 import { isoOrNull, iso } from "../lib/clock";
 import { mediaUrl } from "../media/links";
@@ -48,17 +49,6 @@ export function detailQuery(ctx: ServiceContext) {
 }
 
 type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>["all"]>>[number];
-
-/**
- * D1 accepts at most 100 bound parameters per statement; longer id lists travel as one JSON
- * parameter, leaving room for the statement's other parameters.
- */
-const MAX_INLINE_IDS = 50;
-
-export function idIn(column: AnyColumn, ids: readonly string[]): SQL {
-  if (ids.length <= MAX_INLINE_IDS) return inArray(column, [...ids]);
-  return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
-}
 
 /** Live groups of the given users, each user's in join order: one query for a whole page. */
 export function groupsQuery(ctx: ServiceContext, tenantId: string, userIds: readonly string[]) {

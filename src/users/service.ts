@@ -14,7 +14,8 @@ import { pageOffset } from "../http/pagination";
 import { uuidv7 } from "../lib/ids";
 import { permanentDeletionStatements } from "./personal-data";
 import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject, USER_NOT_FOUND } from "./permissions";
-import { detailQuery, groupsQuery, idIn, toUserDetails, toUserObject, userColumns } from "./read";
+import { idIn, likeContains } from "../db/conditions";
+import { detailQuery, groupsQuery, toUserDetails, toUserObject, userColumns } from "./read";
 import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from "./schemas";
 
 const CANNOT_DELETE_SELF = () => new ApiError(400, "cannot delete yourself", "You cannot delete your own account.");
@@ -92,10 +93,6 @@ export async function createUser(ctx: ServiceContext, input: { actor: Actor; bod
   return toUserObject(ctx, row);
 }
 
-/** LIKE pattern for a literal substring (`\` escapes). */
-function containsPattern(text: string): string {
-  return `%${text.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
-}
 
 /**
  * GET /t/users: the page and the total in one batch, then the page's groups in one query.
@@ -104,17 +101,16 @@ function containsPattern(text: string): string {
 export async function listUsers(ctx: ServiceContext, input: { actor: Actor; query: z.infer<typeof ListUsersQuery> }) {
   const { actor, query } = input;
   const tenantId = actingSchool(actor).id;
-  const search = query.q ? containsPattern(query.q) : null;
   const where = and(
     eq(users.tenantId, tenantId),
     isNull(users.deletedAt),
     query.role ? inArray(users.role, query.role) : undefined,
     query.status ? eq(users.isActive, query.status === "active") : undefined,
-    search
+    query.q
       ? or(
-          sql`(${users.firstName} || ' ' || ${users.lastName}) LIKE ${search} ESCAPE '\\'`,
-          sql`(${users.lastName} || ' ' || ${users.firstName}) LIKE ${search} ESCAPE '\\'`,
-          sql`${users.email} LIKE ${search} ESCAPE '\\'`,
+          likeContains(sql`(${users.firstName} || ' ' || ${users.lastName})`, query.q),
+          likeContains(sql`(${users.lastName} || ' ' || ${users.firstName})`, query.q),
+          likeContains(users.email, query.q),
         )
       : undefined,
     scopeCondition(users.id, restrictedScope(actor)),

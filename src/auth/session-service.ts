@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { authDevices, sessions, tenants, users } from "../db/schema";
-import { DEFAULT_DEVICE_POLICY, idleWindowMs, type DevicePolicy } from "../devices/policy";
+import { idleWindowMs, idleWindowSql, lifetimeEndSql, type DevicePolicy } from "../devices/policy";
 import { batchable, type BatchItem } from "../db/batch";
 import { activeDeviceCountSql, sessionExistsSql } from "../devices/sql";
 import type { Role, ServiceContext } from "../http/context";
@@ -206,15 +206,14 @@ async function loadLiveSession(ctx: ServiceContext, sessionId: string) {
       revokedAt: sessions.revokedAt,
       idleExpiresAt: sessions.idleExpiresAt,
       // The absolute expiry under the school's current policy: a lowered lifetime shortens sessions already issued.
-      expiresAt: sql<number>`min(${sessions.expiresAt}, ${sessions.createdAt} + COALESCE((SELECT session_absolute_lifetime_days FROM device_policies WHERE tenant_id = ${sessions.tenantId}), ${DEFAULT_DEVICE_POLICY.sessionAbsoluteLifetimeDays}) * ${DAY_MS})`,
+      expiresAt: sql<number>`min(${sessions.expiresAt}, ${lifetimeEndSql(sessions.createdAt, sessions.tenantId)})`,
       userId: users.id,
       userTenantId: users.tenantId,
       role: users.role,
       isActive: users.isActive,
       subdomain: tenants.subdomain,
       tenantDeletedAt: tenants.deletedAt,
-      idleTimeoutMinutes: sql<number | null>`(SELECT session_idle_timeout_minutes FROM device_policies WHERE tenant_id = ${sessions.tenantId})`,
-      inactiveDeviceDays: sql<number | null>`(SELECT inactive_device_days FROM device_policies WHERE tenant_id = ${sessions.tenantId})`,
+      idleWindowMs: idleWindowSql(sessions.tenantId),
     })
     .from(sessions)
     .innerJoin(users, and(eq(users.id, sessions.userId), isNull(users.deletedAt)))
@@ -272,14 +271,10 @@ export async function refreshSession(ctx: ServiceContext, input: RefreshInput): 
     case "rotated":
       break;
   }
-  const idleWindow = idleWindowMs({
-    sessionIdleTimeoutMinutes: session.idleTimeoutMinutes ?? DEFAULT_DEVICE_POLICY.sessionIdleTimeoutMinutes,
-    inactiveDeviceDays: session.inactiveDeviceDays ?? DEFAULT_DEVICE_POLICY.inactiveDeviceDays,
-  });
   await ctx.db.batch([
     ctx.db
       .update(sessions)
-      .set({ lastActivityAt: now, idleExpiresAt: now + idleWindow, expiresAt: sql`min(${sessions.expiresAt}, ${session.expiresAt})` })
+      .set({ lastActivityAt: now, idleExpiresAt: now + session.idleWindowMs, expiresAt: sql`min(${sessions.expiresAt}, ${session.expiresAt})` })
       .where(and(eq(sessions.id, input.sessionId), isNull(sessions.revokedAt))),
     ctx.db.update(authDevices).set({ lastSeenAt: now }).where(eq(authDevices.id, session.authDeviceId)),
   ]);

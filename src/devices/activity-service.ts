@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "../db/batch";
 import type { Actor, ServiceContext } from "../http/context";
-import { DAY_MS, isoOrNull, MINUTE_MS } from "../lib/clock";
-import { DEFAULT_DEVICE_POLICY } from "./policy";
+import { isoOrNull, MINUTE_MS } from "../lib/clock";
+import { idleWindowSql, lifetimeEndSql } from "./policy";
 import { batchable, changedRows } from "../db/batch";
 
 /** Activity pings closer together than this do not write (the spec asks the server to rate-limit). */
@@ -20,12 +20,8 @@ export async function touchSession(ctx: ServiceContext, { actor }: { actor: Acto
   if (!actor.sessionId) return { session_id: null, extended: false, last_activity_at: null, idle_expires_at: null, expires_at: null };
   const now = ctx.clock.now();
   const due = now - ACTIVITY_WRITE_INTERVAL_MS;
-  const policy = (column: string, fallback: number) =>
-    sql`COALESCE((SELECT ${sql.raw(column)} FROM device_policies p WHERE p.tenant_id = sessions.tenant_id), ${fallback})`;
-  const window = sql`min(${policy("session_idle_timeout_minutes", DEFAULT_DEVICE_POLICY.sessionIdleTimeoutMinutes)} * ${MINUTE_MS},
-                         ${policy("inactive_device_days", DEFAULT_DEVICE_POLICY.inactiveDeviceDays)} * ${DAY_MS})`;
-  // A lowered `session_absolute_lifetime_days` also shortens sessions issued before the change.
-  const lifetimeEnd = sql`created_at + ${policy("session_absolute_lifetime_days", DEFAULT_DEVICE_POLICY.sessionAbsoluteLifetimeDays)} * ${DAY_MS}`;
+  const window = idleWindowSql(sql`sessions.tenant_id`);
+  const lifetimeEnd = lifetimeEndSql(sql`sessions.created_at`, sql`sessions.tenant_id`);
   const results = await ctx.db.batch([
     batchable(
       ctx,

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { deviceLimitOverrides, devicePolicies } from "../db/schema";
 import type { Role, ServiceContext } from "../http/context";
 import { DAY_MS, MINUTE_MS } from "../lib/clock";
@@ -83,8 +83,31 @@ export function inactiveCutoff(policy: Pick<DevicePolicy, "inactiveDeviceDays">,
   return now - policy.inactiveDeviceDays * DAY_MS;
 }
 
-/** `inactiveCutoff` for a query batched with the policy read: D1 takes the school's saved days, else the default. */
+const SQL_DEFAULTS = {
+  session_idle_timeout_minutes: DEFAULT_DEVICE_POLICY.sessionIdleTimeoutMinutes,
+  inactive_device_days: DEFAULT_DEVICE_POLICY.inactiveDeviceDays,
+  session_absolute_lifetime_days: DEFAULT_DEVICE_POLICY.sessionAbsoluteLifetimeDays,
+} as const;
+
+/**
+ * A policy setting read by D1 inside a query (for writes that must use the policy in force when
+ * they run): the school's saved value, else the default. `tenantId` is a value or a column.
+ */
+function policyValueSql(column: keyof typeof SQL_DEFAULTS, tenantId: string | SQLWrapper): SQL<number> {
+  return sql<number>`COALESCE((SELECT ${sql.raw(column)} FROM device_policies WHERE tenant_id = ${tenantId}), ${SQL_DEFAULTS[column]})`;
+}
+
+/** `idleWindowMs` in SQL. */
+export function idleWindowSql(tenantId: string | SQLWrapper): SQL<number> {
+  return sql<number>`min(${policyValueSql("session_idle_timeout_minutes", tenantId)} * ${MINUTE_MS}, ${policyValueSql("inactive_device_days", tenantId)} * ${DAY_MS})`;
+}
+
+/** When a session created at `createdAt` ends under the school's current absolute lifetime (lowering it shortens live sessions). */
+export function lifetimeEndSql(createdAt: SQLWrapper, tenantId: string | SQLWrapper): SQL<number> {
+  return sql<number>`(${createdAt} + ${policyValueSql("session_absolute_lifetime_days", tenantId)} * ${DAY_MS})`;
+}
+
+/** `inactiveCutoff` in SQL. */
 export function inactiveCutoffSql(tenantId: string | null, now: number): SQL {
-  const days = sql`COALESCE((SELECT inactive_device_days FROM device_policies WHERE tenant_id = ${tenantId ?? ""}), ${DEFAULT_DEVICE_POLICY.inactiveDeviceDays})`;
-  return sql`(${now} - ${days} * ${DAY_MS})`;
+  return sql`(${now} - ${policyValueSql("inactive_device_days", tenantId ?? "")} * ${DAY_MS})`;
 }

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { curatorPermissions, users } from "../db/schema";
-import type { Actor, PermissionSet, ServiceContext } from "../http/context";
+import { actingSchool, type Actor, type PermissionSet, type ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
 import { iso } from "../lib/clock";
 import { uuidv7 } from "../lib/ids";
@@ -27,17 +27,22 @@ const NOT_A_CURATOR = () => new ApiError(400, "user is not a curator", "The user
  * no read and cannot race with another writer of the same set.
  */
 export function defaultPermissionsStatement(ctx: ServiceContext, input: { tenantId: string; userId: string; now: number }) {
-  const d = DEFAULT_CURATOR_PERMISSIONS;
-  // Raw SQL as the SELECT of a query-builder insert: drizzle cannot batch a raw statement with parameters.
-  return ctx.db
-    .insert(curatorPermissions)
-    .select(
-      sql`SELECT ${uuidv7(input.now)}, tenant_id, id, ${Number(d.can_manage_courses)}, ${Number(d.can_manage_students)}, ${Number(d.can_manage_groups)},
-        ${Number(d.can_view_analytics)}, ${Number(d.can_manage_exams)}, ${Number(d.can_manage_notifications)}, ${input.now}, ${input.now}
-      FROM users
-      WHERE id = ${input.userId} AND tenant_id = ${input.tenantId} AND role = 'curator' AND deleted_at IS NULL`,
-    )
-    .onConflictDoNothing({ target: curatorPermissions.userId });
+  return curatorSetInsert(ctx, { ...input, flags: DEFAULT_CURATOR_PERMISSIONS }).onConflictDoNothing({ target: curatorPermissions.userId });
+}
+
+/**
+ * A permission set for the user, written only if the user is (when the statement runs in its
+ * batch) a live curator of the school. Raw SQL as the SELECT of a query-builder insert: drizzle
+ * cannot batch a raw statement with parameters.
+ */
+function curatorSetInsert(ctx: ServiceContext, input: { tenantId: string; userId: string; flags: PermissionSet; now: number }) {
+  const f = input.flags;
+  return ctx.db.insert(curatorPermissions).select(
+    sql`SELECT ${uuidv7(input.now)}, tenant_id, id, ${Number(f.can_manage_courses)}, ${Number(f.can_manage_students)}, ${Number(f.can_manage_groups)},
+      ${Number(f.can_view_analytics)}, ${Number(f.can_manage_exams)}, ${Number(f.can_manage_notifications)}, ${input.now}, ${input.now}
+    FROM users
+    WHERE id = ${input.userId} AND tenant_id = ${input.tenantId} AND role = 'curator' AND deleted_at IS NULL`,
+  );
 }
 
 export function permissionsQuery(ctx: ServiceContext, tenantId: string, userId: string) {
@@ -73,7 +78,7 @@ function targetQuery(ctx: ServiceContext, tenantId: string, userId: string) {
 
 /** GET /t/users/:id/permissions */
 export async function getPermissions(ctx: ServiceContext, input: { actor: Actor; userId: string }) {
-  const tenantId = input.actor.tenant!.id;
+  const tenantId = actingSchool(input.actor).id;
   const [targets, sets] = await ctx.db.batch([targetQuery(ctx, tenantId, input.userId), permissionsQuery(ctx, tenantId, input.userId)]);
   const target = targets[0];
   if (!target) throw USER_NOT_FOUND();
@@ -89,30 +94,21 @@ export async function getPermissions(ctx: ServiceContext, input: { actor: Actor;
  * a set written for a non-curator.
  */
 export async function replacePermissions(ctx: ServiceContext, input: { actor: Actor; userId: string; flags: PermissionSet }) {
-  const tenantId = input.actor.tenant!.id;
+  const tenantId = actingSchool(input.actor).id;
   const now = ctx.clock.now();
-  const f = input.flags;
   const [, targets, sets] = await ctx.db.batch([
-    ctx.db
-      .insert(curatorPermissions)
-      .select(
-        sql`SELECT ${uuidv7(now)}, tenant_id, id, ${Number(f.can_manage_courses)}, ${Number(f.can_manage_students)}, ${Number(f.can_manage_groups)},
-          ${Number(f.can_view_analytics)}, ${Number(f.can_manage_exams)}, ${Number(f.can_manage_notifications)}, ${now}, ${now}
-        FROM users
-        WHERE id = ${input.userId} AND tenant_id = ${tenantId} AND role = 'curator' AND deleted_at IS NULL`,
-      )
-      .onConflictDoUpdate({
-        target: curatorPermissions.userId,
-        set: {
-          canManageCourses: sql`excluded.can_manage_courses`,
-          canManageStudents: sql`excluded.can_manage_students`,
-          canManageGroups: sql`excluded.can_manage_groups`,
-          canViewAnalytics: sql`excluded.can_view_analytics`,
-          canManageExams: sql`excluded.can_manage_exams`,
-          canManageNotifications: sql`excluded.can_manage_notifications`,
-          updatedAt: sql`excluded.updated_at`,
-        },
-      }),
+    curatorSetInsert(ctx, { tenantId, userId: input.userId, flags: input.flags, now }).onConflictDoUpdate({
+      target: curatorPermissions.userId,
+      set: {
+        canManageCourses: sql`excluded.can_manage_courses`,
+        canManageStudents: sql`excluded.can_manage_students`,
+        canManageGroups: sql`excluded.can_manage_groups`,
+        canViewAnalytics: sql`excluded.can_view_analytics`,
+        canManageExams: sql`excluded.can_manage_exams`,
+        canManageNotifications: sql`excluded.can_manage_notifications`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+    }),
     targetQuery(ctx, tenantId, input.userId),
     permissionsQuery(ctx, tenantId, input.userId),
   ]);

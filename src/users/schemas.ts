@@ -49,16 +49,17 @@ export const UpdateUserBody = z
 
 export const RoleBody = z.object({ role: z.enum(SCHOOL_ROLES) }).openapi("ChangeRoleRequest");
 
-export const PermissionsBody = z
-  .object({
-    can_manage_courses: z.boolean(),
-    can_manage_students: z.boolean(),
-    can_manage_groups: z.boolean(),
-    can_view_analytics: z.boolean(),
-    can_manage_exams: z.boolean(),
-    can_manage_notifications: z.boolean(),
-  })
-  .openapi("CuratorPermissionsRequest");
+/** The six curator flags (spec, Curator permissions); PUT replaces all of them, so all are required. */
+const PermissionFlags = z.object({
+  can_manage_courses: z.boolean(),
+  can_manage_students: z.boolean(),
+  can_manage_groups: z.boolean(),
+  can_view_analytics: z.boolean(),
+  can_manage_exams: z.boolean(),
+  can_manage_notifications: z.boolean(),
+});
+
+export const PermissionsBody = PermissionFlags.openapi("CuratorPermissionsRequest");
 
 export const CuratorBody = z
   .object({
@@ -121,18 +122,7 @@ export const UserList = z.object({
 });
 
 export const PermissionsObject = z
-  .object({
-    id: z.string(),
-    user_id: z.string(),
-    can_manage_courses: z.boolean(),
-    can_manage_students: z.boolean(),
-    can_manage_groups: z.boolean(),
-    can_view_analytics: z.boolean(),
-    can_manage_exams: z.boolean(),
-    can_manage_notifications: z.boolean(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
+  .object({ id: z.string(), user_id: z.string(), ...PermissionFlags.shape, created_at: z.string(), updated_at: z.string() })
   .openapi("CuratorPermissions");
 
 export const UserWithPermissions = UserObject.extend({

@@ -6,6 +6,7 @@ import { sealLoginDeviceToken } from "../devices/push-registration";
 import { signInDevice } from "../devices/sign-in";
 import type { Actor, Role, ServiceContext } from "../http/context";
 import { ApiError } from "../http/errors";
+import { accountFilter, liveSchoolOfUser } from "./accounts";
 import { clearPairStatement, isLocked, lockQuery, loginGuardKeys, recordFailure, TOO_MANY_ATTEMPTS } from "./login-guard";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 import type { LoginBody } from "./schemas";
@@ -74,32 +75,23 @@ export async function login(ctx: ServiceContext, input: { body: z.infer<typeof L
   };
 }
 
-/** The account an email names in a school (or on the platform when `subdomain` is empty). */
+/** The account an email names (src/auth/accounts.ts), with what sign-in needs of it. */
 function accountQuery(ctx: ServiceContext, subdomain: string, email: string) {
-  const columns = {
-    id: users.id,
-    tenantId: users.tenantId,
-    email: users.email,
-    passwordHash: users.passwordHash,
-    role: users.role,
-    firstName: users.firstName,
-    lastName: users.lastName,
-    isActive: users.isActive,
-    tenantStatus: tenants.status,
-  };
-  if (subdomain === "") {
-    return ctx.db
-      .select(columns)
-      .from(users)
-      .leftJoin(tenants, eq(tenants.id, users.tenantId))
-      .where(and(isNull(users.tenantId), eq(users.role, "superadmin"), eq(users.email, email), isNull(users.deletedAt)))
-      .limit(1);
-  }
   return ctx.db
-    .select(columns)
+    .select({
+      id: users.id,
+      tenantId: users.tenantId,
+      email: users.email,
+      passwordHash: users.passwordHash,
+      role: users.role,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      isActive: users.isActive,
+      tenantStatus: tenants.status,
+    })
     .from(users)
-    .innerJoin(tenants, and(eq(tenants.id, users.tenantId), eq(tenants.subdomain, subdomain), isNull(tenants.deletedAt)))
-    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .leftJoin(tenants, liveSchoolOfUser)
+    .where(accountFilter(subdomain, email))
     .limit(1);
 }
 

@@ -11,6 +11,7 @@ import { ApiError } from "../http/errors";
 import { HOUR_MS, MINUTE_MS } from "../lib/clock";
 import { hmacHex, randomDigits, timingSafeEqual } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
+import { accountFilter, liveSchoolOfUser } from "./accounts";
 import { hashPassword } from "./password";
 
 const RESET_CODE_TTL_MS = 15 * MINUTE_MS;
@@ -26,13 +27,6 @@ function codeHash(ctx: ServiceContext, userId: string, code: string): Promise<st
   return hmacHex(ctx.config.passwordPepper, `password-reset:${userId}:${code}`);
 }
 
-/** The account an email names in a school, or on the platform when the subdomain is empty. */
-function accountFilter(subdomain: string, email: string) {
-  return subdomain === ""
-    ? and(eq(users.email, email), isNull(users.tenantId), eq(users.role, "superadmin"), isNull(users.deletedAt))
-    : and(eq(users.email, email), isNull(users.deletedAt), eq(tenants.subdomain, subdomain));
-}
-
 /**
  * Issues a new code; the previous live code is invalidated in the same batch and a partial unique
  * index keeps one live code per user. The spec has the code written to the server console; it is
@@ -43,7 +37,7 @@ export async function requestPasswordReset(ctx: ServiceContext, input: { email: 
   const [account] = await ctx.db
     .select({ id: users.id, tenantId: users.tenantId, role: users.role, firstName: users.firstName, schoolTitle: tenants.title, subdomain: tenants.subdomain })
     .from(users)
-    .leftJoin(tenants, and(eq(tenants.id, users.tenantId), isNull(tenants.deletedAt)))
+    .leftJoin(tenants, liveSchoolOfUser)
     .where(accountFilter(input.subdomain, input.email))
     .limit(1);
   if (!account || (input.subdomain !== "" && account.tenantId === null)) {
@@ -108,7 +102,7 @@ export async function resetPassword(ctx: ServiceContext, input: { email: string;
       attempts: passwordResetCodes.attempts,
     })
     .from(users)
-    .leftJoin(tenants, and(eq(tenants.id, users.tenantId), isNull(tenants.deletedAt)))
+    .leftJoin(tenants, liveSchoolOfUser)
     .innerJoin(
       passwordResetCodes,
       and(

@@ -19,7 +19,8 @@ export function clientInfo(c: Context<AppEnv>): ClientInfo {
   return {
     isBrowser: c.req.header("origin") !== undefined || c.req.header("sec-fetch-site") !== undefined,
     ip: c.req.header("cf-connecting-ip") ?? null,
-    userAgent: c.req.header("user-agent") ?? null,
+    // Capped once here: every session row and history event stores it as received.
+    userAgent: c.req.header("user-agent")?.slice(0, 512) ?? null,
   };
 }
 

@@ -131,11 +131,10 @@ export async function startSession(
 
   const started = sessionExistsSql(sessionId);
   const onNewDevice = sql`EXISTS (SELECT 1 FROM sessions WHERE id = ${sessionId} AND auth_device_id = ${newDeviceId})`;
-  const userAgent = client.userAgent?.slice(0, 512) ?? null;
 
   const sessionInsert = batchable(ctx, sql`
     INSERT INTO sessions (id, tenant_id, user_id, auth_device_id, is_browser, ip, user_agent, last_activity_at, idle_expires_at, expires_at, created_at)
-    SELECT ${sessionId}, ${user.tenantId}, ${user.id}, ${deviceIdExpression}, ${client.isBrowser ? 1 : 0}, ${client.ip}, ${userAgent},
+    SELECT ${sessionId}, ${user.tenantId}, ${user.id}, ${deviceIdExpression}, ${client.isBrowser ? 1 : 0}, ${client.ip}, ${client.userAgent},
            ${now}, ${now + idleWindowMs(input.policy)}, ${absoluteExpiresAt}, ${now}
     WHERE ${conditions.length > 0 ? sql.join(conditions, sql` AND `) : sql`1 = 1`}`);
 
@@ -330,7 +329,7 @@ async function revokeSession(
     batchable(ctx, sql`
       INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, session_id, type, ip, user_agent, detail, created_at)
       SELECT ${uuidv7(now)}, s.tenant_id, s.user_id, s.auth_device_id, s.id, ${type}, ${client?.ip ?? null},
-             ${client?.userAgent?.slice(0, 512) ?? null}, ${detail}, ${now}
+             ${client?.userAgent ?? null}, ${detail}, ${now}
       FROM sessions s WHERE s.id = ${sessionId} AND s.revoked_at IS NULL`),
     ctx.db
       .update(sessions)

@@ -55,7 +55,7 @@ export function deviceEventInsert(ctx: ServiceContext, event: DeviceEventInput) 
     sessionId: event.sessionId ?? null,
     type: event.type,
     ip: event.ip ?? null,
-    userAgent: event.userAgent?.slice(0, 512) ?? null,
+    userAgent: event.userAgent ?? null,
     actorUserId: event.actorUserId ?? null,
     detail: event.detail ?? null,
     createdAt: now,
@@ -88,7 +88,7 @@ function revocationEventsStatement(ctx: ServiceContext, input: RevocationInput) 
   return batchable(ctx, sql`
     INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, session_id, type, ip, user_agent, actor_user_id, detail, created_at)
     SELECT ${uuidv7Sql(now)}, s.tenant_id, s.user_id, s.auth_device_id,
-           CASE WHEN count(*) = 1 THEN max(s.id) END, 'session_revoked', ${input.ip ?? null}, ${input.userAgent?.slice(0, 512) ?? null},
+           CASE WHEN count(*) = 1 THEN max(s.id) END, 'session_revoked', ${input.ip ?? null}, ${input.userAgent ?? null},
            ${input.actorUserId ?? null}, json_object('reason', ${input.reason}, 'sessions', count(*)), ${now}
     FROM sessions s
     WHERE ${sessionsOf(input.tenantId, input.userIds)} AND ${liveSessionSql(now)} AND (${input.scope ?? sql`1 = 1`})

@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { eq } from "drizzle-orm";
 import * as schema from "../../src/db/schema";
 import worker from "../../src/index";
-import { createUser, db, login } from "./factories";
+import { createSchool, createUser, db, login } from "./factories";
 import { api } from "./http";
 
 /** A fresh platform superadmin, signed in (no school). */
@@ -40,4 +40,27 @@ export async function runCron(scheduledTime = Date.now()) {
   const ctx = createExecutionContext();
   await worker.scheduled(controller, env, ctx);
   await waitOnExecutionContext(ctx);
+}
+
+/** The full school record the API answers for a factory school, with `changes` on top. */
+export function schoolRecord(school: Awaited<ReturnType<typeof createSchool>>, changes: Record<string, unknown> = {}) {
+  return {
+    id: school.id,
+    title: school.title,
+    slug: school.slug,
+    subdomain: school.subdomain,
+    logo: null,
+    color_scheme: "#1F6FEB",
+    hide_tests: false,
+    hide_assignments: false,
+    hide_trial_exams: false,
+    status: school.status,
+    timezone: school.timezone,
+    storage_cap_bytes: 10 * 1024 * 1024 * 1024,
+    plan_state: school.planState,
+    expires_at: school.expiresAt === null ? null : new Date(school.expiresAt).toISOString(),
+    created_at: new Date(school.createdAt).toISOString(),
+    updated_at: new Date(school.updatedAt).toISOString(),
+    ...changes,
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../src/lib/clock";
 import { uuidv7 } from "../../src/lib/ids";
-import { tenantRow } from "../helpers/billing";
+import { tenantRow, schoolRecord } from "../helpers/billing";
 import { createSchool, schoolWithMembers } from "../helpers/factories";
 import { api } from "../helpers/http";
 
@@ -12,24 +12,7 @@ describe("GET /t/tenant", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: {
-        id: school.id,
-        title: school.title,
-        slug: school.slug,
-        subdomain: school.subdomain,
-        logo: null,
-        color_scheme: "#1F6FEB",
-        hide_tests: false,
-        hide_assignments: false,
-        hide_trial_exams: false,
-        status: "active",
-        timezone: "Asia/Tashkent",
-        storage_cap_bytes: 10 * 1024 * 1024 * 1024,
-        plan_state: "paid",
-        expires_at: new Date(school.expiresAt!).toISOString(),
-        created_at: new Date(school.createdAt).toISOString(),
-        updated_at: new Date(school.updatedAt).toISOString(),
-      },
+      data: schoolRecord(school),
     });
   });
 
@@ -136,24 +119,7 @@ describe("PATCH /t/tenant response shape", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: {
-        id: school.id,
-        title: school.title,
-        slug: school.slug,
-        subdomain: school.subdomain,
-        logo: null,
-        color_scheme: "#1F6FEB",
-        hide_tests: true,
-        hide_assignments: false,
-        hide_trial_exams: false,
-        status: "active",
-        timezone: "Asia/Tashkent",
-        storage_cap_bytes: 10 * 1024 * 1024 * 1024,
-        plan_state: "paid",
-        expires_at: new Date(school.expiresAt!).toISOString(),
-        created_at: new Date(school.createdAt).toISOString(),
-        updated_at: expect.any(String),
-      },
+      data: schoolRecord(school, { hide_tests: true, updated_at: expect.any(String) }),
     });
     const read = await api("/t/tenant", { token: admin.token, tenant: school.subdomain });
     expect(read.body.data).toEqual(res.body.data);

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../src/env";
-import { timingSafeEqual } from "../src/lib/crypto";
+import type { Env } from "../src/core/env";
+import { timingSafeEqual } from "../src/core/lib/crypto";
 
 /** Rotation state of one session's refresh token. Only SHA-256 hashes of secrets are kept. */
 interface FamilyState {

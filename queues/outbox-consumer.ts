@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { emailOutbox } from "../src/db/schema";
-import { outboxLeaseFree } from "../src/email/outbox";
-import type { Env, OutboxMessage } from "../src/env";
-import type { ServiceContext } from "../src/http/context";
-import { serviceContext } from "../src/http/request-context";
+import { outboxLeaseFree } from "../src/platform/email/outbox";
+import type { Env, OutboxMessage } from "../src/core/env";
+import type { ServiceContext } from "../src/core/http/context";
+import { serviceContext } from "../src/core/http/request-context";
 import { mailProvider } from "./providers";
 import type { FetchFn, MailProvider, SendResult } from "./providers/types";
 

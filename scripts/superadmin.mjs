@@ -47,7 +47,7 @@ function upsertSuperadminSql({ email, passwordHash, firstName, lastName, now }) 
   RETURNING "created_at" = ${now} AS "created";
 UPDATE "sessions" SET "revoked_at" = ${now}, "revoke_reason" = 'password_reset'
   WHERE "revoked_at" IS NULL AND "created_at" < ${now} AND "user_id" IN (${platformUser});
--- Key format of src/auth/login-guard.ts: a reset lifts the lock a forgotten password may have caused.
+-- Key format of src/platform/auth/login-guard.ts: a reset lifts the lock a forgotten password may have caused.
 DELETE FROM "login_failures" WHERE "key" = ${literal(`pair:_platform:${email}`)};
 `;
 }

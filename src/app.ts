@@ -1,17 +1,17 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
-import { authRoutes } from "./auth/routes";
-import { billingRoutes } from "./billing/routes";
-import { devicesRoutes } from "./devices/routes";
-import { tenantsRoutes } from "./tenants/routes";
-import { usersRoutes } from "./users/routes";
-import { devRoutes } from "./dev/routes";
-import type { AppEnv } from "./http/context";
-import { notFound, onError } from "./http/error-handler";
-import { getConfig } from "./env";
-import { requestContext } from "./http/request-context";
-import { API_PREFIX } from "./http/route";
-import { systemRoutes } from "./system/routes";
+import { authRoutes } from "./platform/auth/routes";
+import { billingRoutes } from "./platform/billing/routes";
+import { devicesRoutes } from "./platform/devices/routes";
+import { tenantsRoutes } from "./platform/tenants/routes";
+import { usersRoutes } from "./platform/users/routes";
+import { devRoutes } from "./platform/dev/routes";
+import type { AppEnv } from "./core/http/context";
+import { notFound, onError } from "./core/http/error-handler";
+import { getConfig } from "./core/env";
+import { requestContext } from "./core/http/request-context";
+import { API_PREFIX } from "./core/http/route";
+import { systemRoutes } from "./platform/system/routes";
 
 function buildApp() {
   const app = new OpenAPIHono<AppEnv>();

@@ -1,6 +1,6 @@
 import { app } from "./app";
-import type { Env, OutboxMessage } from "./env";
-import { runScheduled } from "./jobs";
+import type { Env, OutboxMessage } from "./core/env";
+import { runScheduled } from "./scheduled";
 import { handleOutboxBatch } from "../queues/outbox-consumer";
 
 export { SessionFamily } from "../durable-objects/session-family";

@@ -1,5 +1,5 @@
 import type { D1Migration } from "cloudflare:test";
-import type { Env as WorkerEnv } from "../src/env";
+import type { Env as WorkerEnv } from "../src/core/env";
 
 declare global {
   namespace Cloudflare {

@@ -1,4 +1,4 @@
-import type { Config } from "../../src/env";
+import type { Config } from "../../src/core/env";
 import { logProvider } from "./log";
 import { resendProvider } from "./resend";
 import type { FetchFn, MailProvider } from "./types";

@@ -1,4 +1,4 @@
-import type { EmailKind } from "../../src/email/templates";
+import type { EmailKind } from "../../src/platform/email/templates";
 
 /** One outbox row, as a provider needs it. `id` doubles as the idempotency key upstream. */
 interface OutgoingEmail {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 
-/** UUIDv7 like src/lib/ids.ts: 48-bit millisecond timestamp, version 7, RFC 9562 variant, random rest. */
+/** UUIDv7 like src/core/lib/ids.ts: 48-bit millisecond timestamp, version 7, RFC 9562 variant, random rest. */
 export function uuidv7(now = Date.now()) {
   const bytes = randomBytes(16);
   bytes.writeUIntBE(now, 0, 6);

@@ -1,7 +1,7 @@
 import { createHash, createHmac, pbkdf2, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 
-// Mirrors src/auth/password.ts exactly (scheme, cost, salt and hash sizes, pepper as HMAC key).
+// Mirrors src/platform/auth/password.ts exactly (scheme, cost, salt and hash sizes, pepper as HMAC key).
 const SCHEME = "pbkdf2-sha256";
 const ITERATIONS = 100_000;
 const SALT_BYTES = 16;

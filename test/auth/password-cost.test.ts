@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../src/auth/password";
+import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../src/platform/auth/password";
 
 // Deployed Workers refuse PBKDF2 above 100,000 iterations; local workerd does not, so only this test catches it.
 const WORKERS_PBKDF2_CAP = 100_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { setClockForTests } from "../../src/lib/clock";
+import { setClockForTests } from "../../src/core/lib/clock";
 import { BROWSER_ORIGIN, cookiePair, refreshNative } from "../helpers/auth";
 import { createSchool, createUser, login } from "../helpers/factories";
 import { api } from "../helpers/http";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { setClockForTests } from "../../src/lib/clock";
+import { setClockForTests } from "../../src/core/lib/clock";
 import { createSchool, createUser } from "../helpers/factories";
 import { api } from "../helpers/http";
 import { emailsTo } from "../helpers/outbox";

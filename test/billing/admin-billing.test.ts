@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
-import { DAY_MS, setClockForTests } from "../../src/lib/clock";
-import { uuidv7 } from "../../src/lib/ids";
+import { DAY_MS, setClockForTests } from "../../src/core/lib/clock";
+import { uuidv7 } from "../../src/core/lib/ids";
 import { createTariff, superadmin, superadminToken, tenantRow } from "../helpers/billing";
 import { createSchool, db, schoolWithMembers } from "../helpers/factories";
 import { api } from "../helpers/http";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS, setClockForTests } from "../../src/lib/clock";
+import { DAY_MS, setClockForTests } from "../../src/core/lib/clock";
 import { runCron, superadmin, superadminToken } from "../helpers/billing";
 import { createSchool, createUser, login, schoolWithMembers } from "../helpers/factories";
 import { api } from "../helpers/http";

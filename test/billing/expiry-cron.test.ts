@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
-import { dueThreshold } from "../../src/billing/expiry-service";
-import { DAY_MS, HOUR_MS, setClockForTests } from "../../src/lib/clock";
+import { dueThreshold } from "../../src/platform/billing/expiry-service";
+import { DAY_MS, HOUR_MS, setClockForTests } from "../../src/core/lib/clock";
 import { outboxFor, runCron, tenantRow } from "../helpers/billing";
 import { createSchool, createUser, db } from "../helpers/factories";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { uuidv7 } from "../../src/lib/ids";
+import { uuidv7 } from "../../src/core/lib/ids";
 import { createTariff, superadminToken } from "../helpers/billing";
 import { schoolWithMembers } from "../helpers/factories";
 import { api } from "../helpers/http";

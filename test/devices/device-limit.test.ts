@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DAY_MS, MINUTE_MS, setClockForTests } from "../../src/lib/clock";
+import { DAY_MS, MINUTE_MS, setClockForTests } from "../../src/core/lib/clock";
 import { deviceLogin, eventTypes, newInstallation, schoolWithStudent, setPolicy, signInOn, tenantCall, tokenWorks } from "../helpers/devices";
 import { login } from "../helpers/factories";
 import { api } from "../helpers/http";

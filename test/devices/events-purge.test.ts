@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { serviceContext } from "../../src/http/request-context";
-import { purgeDeviceEvents } from "../../src/jobs/device-events-purge";
-import { DAY_MS, setClockForTests } from "../../src/lib/clock";
-import { uuidv7 } from "../../src/lib/ids";
+import { serviceContext } from "../../src/core/http/request-context";
+import { purgeDeviceEvents } from "../../src/platform/devices/events-purge-job";
+import { DAY_MS, setClockForTests } from "../../src/core/lib/clock";
+import { uuidv7 } from "../../src/core/lib/ids";
 import { createSchool } from "../helpers/factories";
 import { schoolWithStudent, setPolicy, signInOn } from "../helpers/devices";
 
@@ -42,7 +42,7 @@ describe("device events purge (cron)", () => {
   it("runs from the scheduled handler and leaves fresh history alone", async () => {
     const { student } = await schoolWithStudent();
     const s = await signInOn(student);
-    const { runScheduled } = await import("../../src/jobs");
+    const { runScheduled } = await import("../../src/scheduled");
     await runScheduled({ cron: "*/5 * * * *", scheduledTime: Date.now(), noRetry() {} } as ScheduledController, env);
     const row = await env.DB.prepare("SELECT count(*) AS n FROM device_events WHERE session_id = ?").bind(s.sessionId).first<{ n: number }>();
     expect(row!.n).toBe(1);

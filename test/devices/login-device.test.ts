@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { openPushToken, pushTokenHash, pushTokenKeys } from "../../src/lib/push-token-crypto";
+import { openPushToken, pushTokenHash, pushTokenKeys } from "../../src/platform/devices/push-token-crypto";
 import { createUser } from "../helpers/factories";
 import { addStudent, deviceLogin, eventTypes, loginWithEnv, newInstallation, schoolWithStudent, setPolicy, signInOn, tenantCall } from "../helpers/devices";
 

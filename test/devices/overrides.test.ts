@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS, HOUR_MS, setClockForTests } from "../../src/lib/clock";
+import { DAY_MS, HOUR_MS, setClockForTests } from "../../src/core/lib/clock";
 import { createUser, login } from "../helpers/factories";
 import { addStudent, deviceLogin, schoolWithStudent, setPolicy, signInOn, tenantCall } from "../helpers/devices";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DEVICE_POLICY } from "../../src/devices/policy";
+import { DEFAULT_DEVICE_POLICY } from "../../src/platform/devices/policy";
 import { createSchool, createUser, login } from "../helpers/factories";
 import { api } from "../helpers/http";
 import { schoolWithStudent, signInOn, tenantCall } from "../helpers/devices";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS, HOUR_MS, MINUTE_MS, setClockForTests } from "../../src/lib/clock";
+import { DAY_MS, HOUR_MS, MINUTE_MS, setClockForTests } from "../../src/core/lib/clock";
 import { login } from "../helpers/factories";
 import { api } from "../helpers/http";
 import { emailsTo } from "../helpers/outbox";

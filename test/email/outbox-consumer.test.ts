@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MAX_SEND_ATTEMPTS, OUTBOX_DLQ } from "../../queues/outbox-consumer";
-import { setClockForTests } from "../../src/lib/clock";
+import { setClockForTests } from "../../src/core/lib/clock";
 import { envWith, insertOutboxRow, outboxMessages, outboxRow, runWorkerQueue } from "../helpers/email";
 
 const OUTBOX = "lms-outbox";

@@ -1,9 +1,9 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Env, OutboxMessage } from "../../src/env";
-import { serviceContext } from "../../src/http/request-context";
-import { stuckOutboxRows, sweepOutbox } from "../../src/jobs/outbox-sweep";
-import worker from "../../src/index";
+import type { Env, OutboxMessage } from "../../src/core/env";
+import { serviceContext } from "../../src/core/http/request-context";
+import { stuckOutboxRows, sweepOutbox } from "../../src/platform/email/outbox-sweep-job";
+import worker from "../../src";
 import { insertOutboxRow, outboxRow } from "../helpers/email";
 
 /** An OUTBOX binding that records what the sweep enqueues instead of delivering it. */

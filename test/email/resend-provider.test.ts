@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backoffSeconds, LEASE_MS, MAX_SEND_ATTEMPTS } from "../../queues/outbox-consumer";
-import { setClockForTests } from "../../src/lib/clock";
+import { setClockForTests } from "../../src/core/lib/clock";
 import {
   envWith,
   fakeUpstream,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderEmail } from "../../src/email/templates";
+import { renderEmail } from "../../src/platform/email/templates";
 
 const verification = {
   schoolTitle: "Школа «Альфа»",

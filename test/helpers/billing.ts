@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import * as schema from "../../src/db/schema";
-import worker from "../../src/index";
+import worker from "../../src";
 import { createSchool, createUser, db, login } from "./factories";
 import { api } from "./http";
 

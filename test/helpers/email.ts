@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, type QueueResult } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import * as schema from "../../src/db/schema";
-import type { Env, OutboxMessage } from "../../src/env";
-import { renderEmail } from "../../src/email/templates";
-import { uuidv7 } from "../../src/lib/ids";
-import worker from "../../src/index";
+import type { Env, OutboxMessage } from "../../src/core/env";
+import { renderEmail } from "../../src/platform/email/templates";
+import { uuidv7 } from "../../src/core/lib/ids";
+import worker from "../../src";
 import { handleOutboxBatch } from "../../queues/outbox-consumer";
 import { api } from "./http";
 import { db } from "./factories";

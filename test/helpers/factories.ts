@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../src/db/schema";
-import { hashPassword } from "../../src/auth/password";
-import { DAY_MS } from "../../src/lib/clock";
-import { uuidv7 } from "../../src/lib/ids";
-import type { Permission, Role } from "../../src/http/context";
+import { hashPassword } from "../../src/platform/auth/password";
+import { DAY_MS } from "../../src/core/lib/clock";
+import { uuidv7 } from "../../src/core/lib/ids";
+import type { Permission, Role } from "../../src/core/http/context";
 import { api } from "./http";
 
 export const db = () => drizzle(env.DB, { schema });

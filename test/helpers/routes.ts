@@ -1,6 +1,6 @@
 import "../../src/app";
-import type { Role } from "../../src/http/context";
-import { routeRegistry, type RouteMeta } from "../../src/http/route";
+import type { Role } from "../../src/core/http/context";
+import { routeRegistry, type RouteMeta } from "../../src/core/http/route";
 import { createSchool, createUser, login, type SchoolOptions } from "./factories";
 
 export const PLACEHOLDER_ID = "0190a6c2-1111-7000-8000-000000000001";

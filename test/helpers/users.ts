@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import * as schema from "../../src/db/schema";
-import type { Permission, Role } from "../../src/http/context";
-import { uuidv7 } from "../../src/lib/ids";
+import type { Permission, Role } from "../../src/core/http/context";
+import { uuidv7 } from "../../src/core/lib/ids";
 import { createSchool, createUser, db, login, type UserOptions } from "./factories";
 import { api, type ApiCall } from "./http";
 

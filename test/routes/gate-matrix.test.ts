@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS } from "../../src/lib/clock";
+import { DAY_MS } from "../../src/core/lib/clock";
 import { api } from "../helpers/http";
 import { blockedRole, castFor, concretePath, gatedRoutes, passingRole, type Cast } from "../helpers/routes";
 

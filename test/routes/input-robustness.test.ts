@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { routeRegistry } from "../../src/http/route";
+import { routeRegistry } from "../../src/core/http/route";
 import { castFor, concretePath, passingRole, type Cast } from "../helpers/routes";
 
 type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };

@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../../src/index";
-import { setClockForTests } from "../../src/lib/clock";
+import worker from "../../src";
+import { setClockForTests } from "../../src/core/lib/clock";
 import { createSchool, createUser, db, login } from "../helpers/factories";
 import { api } from "../helpers/http";
 import * as schema from "../../src/db/schema";

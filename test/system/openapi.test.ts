@@ -1,7 +1,7 @@
 import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { routeRegistry } from "../../src/http/route";
+import { routeRegistry } from "../../src/core/http/route";
 import { api } from "../helpers/http";
 
 describe("OpenAPI and system routes", () => {

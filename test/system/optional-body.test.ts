@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { routeRegistry } from "../../src/http/route";
+import { routeRegistry } from "../../src/core/http/route";
 import { createSchool, createUser, login } from "../helpers/factories";
 import { api } from "../helpers/http";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS, setClockForTests } from "../../src/lib/clock";
-import { uuidv7 } from "../../src/lib/ids";
+import { DAY_MS, setClockForTests } from "../../src/core/lib/clock";
+import { uuidv7 } from "../../src/core/lib/ids";
 import { superadminToken, tenantRow, schoolRecord } from "../helpers/billing";
 import { createSchool, createUser, login, schoolWithMembers } from "../helpers/factories";
 import { api } from "../helpers/http";

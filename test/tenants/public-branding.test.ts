@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
 import { eq } from "drizzle-orm";
-import { DAY_MS } from "../../src/lib/clock";
-import { uuidv7 } from "../../src/lib/ids";
+import { DAY_MS } from "../../src/core/lib/clock";
+import { uuidv7 } from "../../src/core/lib/ids";
 import { createSchool, db } from "../helpers/factories";
 import { api } from "../helpers/http";
 

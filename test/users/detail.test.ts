@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { getConfig } from "../../src/env";
-import { mediaLinkSignature } from "../../src/media/links";
-import { uuidv7 } from "../../src/lib/ids";
+import { getConfig } from "../../src/core/env";
+import { mediaLinkSignature } from "../../src/platform/media/links";
+import { uuidv7 } from "../../src/core/lib/ids";
 import { createSchool, createUser } from "../helpers/factories";
 import { api, failure } from "../helpers/http";
 import {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { uuidv7 } from "../../src/lib/ids";
+import { uuidv7 } from "../../src/core/lib/ids";
 import { countingD1 } from "../helpers/d1-counter";
 import { createGroup, schoolWithAdmin, type Member } from "../helpers/users";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { usersRoutes } from "../../src/users/routes";
+import { usersRoutes } from "../../src/platform/users/routes";
 
 describe("OpenAPI description of the users area", () => {
   it("documents every users and profile endpoint with a summary and the list's query parameters", () => {

@@ -2,8 +2,8 @@ import { env } from "cloudflare:test";
 import { eq, getTableName } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
-import { uuidv7 } from "../../src/lib/ids";
-import { PERSONAL_DATA, isUserReferenceColumn, registeredColumns } from "../../src/users/personal-data";
+import { uuidv7 } from "../../src/core/lib/ids";
+import { PERSONAL_DATA, isUserReferenceColumn, registeredColumns } from "../../src/platform/users/personal-data";
 import { createSchool, createUser, db } from "../helpers/factories";
 import { failure } from "../helpers/http";
 import { addGroupCurator, addMember, as, createGroup, curatorWith, outboxFor, schoolWithAdmin, signedIn, unknownId, userRow } from "../helpers/users";
@@ -32,7 +32,7 @@ describe("personal-data registry", () => {
     const live = await userReferenceColumns();
     expect(live.length).toBeGreaterThan(0);
     const missing = live.map((entry) => `${entry.table}.${entry.column}`).filter((key) => !registered.has(key));
-    expect(missing, "add these columns to PERSONAL_DATA in src/users/personal-data.ts").toEqual([]);
+    expect(missing, "add these columns to PERSONAL_DATA in src/platform/users/personal-data.ts").toEqual([]);
   });
 
   it("names only columns that exist", async () => {

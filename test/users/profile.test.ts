@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
-import { DEFAULT_DEVICE_POLICY } from "../../src/devices/policy";
-import { uuidv7 } from "../../src/lib/ids";
+import { DEFAULT_DEVICE_POLICY } from "../../src/platform/devices/policy";
+import { uuidv7 } from "../../src/core/lib/ids";
 import { createSchool, createUser, db, login } from "../helpers/factories";
 import { api, failure } from "../helpers/http";
 import { as, sessionRow, signedIn, type Member } from "../helpers/users";

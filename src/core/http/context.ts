@@ -1,0 +1,72 @@
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { Config, Env } from "../env";
+import type { Clock } from "../lib/clock";
+import type * as schema from "../../db/schema";
+import type { RouteMeta } from "./route";
+
+export type Db = DrizzleD1Database<typeof schema>;
+
+export type Role = "superadmin" | "admin" | "curator" | "student";
+
+const PERMISSIONS = [
+  "can_manage_courses",
+  "can_manage_students",
+  "can_manage_groups",
+  "can_view_analytics",
+  "can_manage_exams",
+  "can_manage_notifications",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+export type PermissionSet = Record<Permission, boolean>;
+
+export interface TenantSummary {
+  id: string;
+  subdomain: string;
+  title: string;
+  status: string;
+  planState: string;
+  expiresAt: number | null;
+  suspendedManually: boolean;
+  timezone: string;
+}
+
+/** Who is calling, loaded by `authenticate` in one D1 round trip. */
+export interface Actor {
+  userId: string;
+  role: Role;
+  email: string;
+  firstName: string;
+  lastName: string;
+  /** The user's own school; null for the superadmin. */
+  homeTenantId: string | null;
+  /** The school this request acts on (the user's own, or the one the superadmin addressed). */
+  tenant: TenantSummary | null;
+  sessionId: string | null;
+  /** Curator flags; null for other roles. */
+  permissions: PermissionSet | null;
+}
+
+/** The school of a `/t/*` request. The guard requires one there, so its absence is a programming error. */
+export function actingSchool(actor: Actor): TenantSummary {
+  if (!actor.tenant) throw new Error("a school route was reached without a school");
+  return actor.tenant;
+}
+
+/** What every service verb receives. Services never see the Hono context. */
+export interface ServiceContext {
+  db: Db;
+  env: Env;
+  config: Config;
+  clock: Clock;
+  requestId: string;
+}
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    services: ServiceContext;
+    route: RouteMeta | undefined;
+    actor: Actor | undefined;
+  };
+}

@@ -1,0 +1,39 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, deletedAt, id, tenantRef, updatedAt } from "../columns";
+
+export const groups = sqliteTable(
+  "groups",
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    name: text("name").notNull(),
+    logo: text("logo"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [index("groups_tenant").on(t.tenantId)],
+);
+
+export const groupMembers = sqliteTable(
+  "group_members",
+  {
+    tenantId: tenantRef(),
+    groupId: text("group_id").notNull(),
+    userId: text("user_id").notNull(),
+    joinedAt: integer("joined_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("group_members_user").on(t.userId)],
+);
+
+/** Curators assigned to a group see its members as their own students. */
+export const groupCurators = sqliteTable(
+  "group_curators",
+  {
+    tenantId: tenantRef(),
+    groupId: text("group_id").notNull(),
+    curatorId: text("curator_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.curatorId] }), index("group_curators_curator").on(t.curatorId)],
+);

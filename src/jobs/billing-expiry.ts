@@ -1,9 +1,0 @@
-import { queueExpiryReminders, suspendEndedPeriods } from "../billing/expiry-service";
-import type { ServiceContext } from "../http/context";
-
-/** Cron: write down ended periods, then queue the expiry reminders. Both steps are idempotent. */
-export async function runBillingExpiry(ctx: ServiceContext): Promise<{ suspended: number; reminders: number }> {
-  const suspended = await suspendEndedPeriods(ctx);
-  const reminders = await queueExpiryReminders(ctx);
-  return { suspended, reminders };
-}

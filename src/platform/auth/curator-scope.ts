@@ -1,0 +1,44 @@
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+import type { Actor } from "../../core/http/context";
+import { isRestrictedCurator } from "./gates";
+
+/** Whose students a restricted curator sees; null when the caller is not restricted. */
+interface CuratorScope {
+  tenantId: string;
+  curatorId: string;
+}
+
+export function restrictedScope(actor: Actor): CuratorScope | null {
+  if (!isRestrictedCurator(actor) || !actor.tenant) return null;
+  return { tenantId: actor.tenant.id, curatorId: actor.userId };
+}
+
+/**
+ * The ids of a curator's own students (spec, convention 7): live students of the school assigned
+ * to the curator individually, plus members of live groups the curator is assigned to. UNION
+ * collapses a student reached both ways (or through two groups), so callers never see duplicates.
+ */
+function curatorStudentIds(scope: CuratorScope): SQL {
+  return sql`SELECT s.id FROM users s
+    WHERE s.tenant_id = ${scope.tenantId} AND s.individual_curator_id = ${scope.curatorId}
+      AND s.role = 'student' AND s.deleted_at IS NULL
+    UNION
+    SELECT gm.user_id FROM group_members gm
+      JOIN group_curators gc ON gc.group_id = gm.group_id AND gc.curator_id = ${scope.curatorId} AND gc.tenant_id = ${scope.tenantId}
+      JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${scope.tenantId} AND g.deleted_at IS NULL
+      JOIN users s ON s.id = gm.user_id AND s.tenant_id = ${scope.tenantId} AND s.role = 'student' AND s.deleted_at IS NULL
+    WHERE gm.tenant_id = ${scope.tenantId}`;
+}
+
+/**
+ * Condition for a WHERE clause: the user id in `column` is one of the curator's students. A
+ * membership test (never a join), so rows of the outer query are not multiplied.
+ */
+function isCuratorStudent(column: AnyColumn | SQL, scope: CuratorScope): SQL {
+  return sql`${column} IN (${curatorStudentIds(scope)})`;
+}
+
+/** `isCuratorStudent` when the caller is restricted, else no condition (undefined drops out of `and`). */
+export function scopeCondition(column: AnyColumn | SQL, scope: CuratorScope | null): SQL | undefined {
+  return scope ? isCuratorStudent(column, scope) : undefined;
+}

@@ -1,0 +1,237 @@
+import { jsonBody, optionalJsonBody } from "../../core/http/fields";
+import { z } from "@hono/zod-openapi";
+import { createArea } from "../../core/http/area";
+import { errorResponses, ok, okResponse } from "../../core/http/envelope";
+import { defineRoute } from "../../core/http/route";
+import { requestLocale } from "../../core/http/request-context";
+import { replaceDevice } from "../devices/replacement-service";
+import { deviceLimitConflictResponse, ReplaceBody as DeviceReplaceBody } from "../devices/schemas";
+import { gates } from "./gates";
+import { listSchoolsForEmail, login, profileOf } from "./login-service";
+import { requestPasswordReset, resetPassword } from "./password-reset-service";
+import { registerSchool, resendVerification, verifyEmail } from "./registration-service";
+import * as s from "./schemas";
+import { clearRefreshCookie, clientInfo, cookieSubdomain, refreshCredentials, sessionPayload, tenantSelector } from "./client-credentials";
+import { endSession, refreshSession } from "./session-service";
+
+export const authRoutes = createArea();
+
+const loginRoute = defineRoute({
+  method: "post",
+  path: "/auth/login",
+  gate: gates.public,
+  tags: ["Auth"],
+  summary: "Sign in with email and password; creates a managed device session",
+  request: jsonBody(s.LoginBody),
+  responses: {
+    200: okResponse(s.LoginResult),
+    ...errorResponses({
+      400: ["invalid credentials", "invalid_request_body"],
+      403: ["email_not_verified", "device_blocked"],
+      423: "too many attempts, try again later",
+      503: "device_registration_failed",
+    }),
+    ...deviceLimitConflictResponse(["device_limit_reached", "installation_id_required"]),
+  },
+});
+
+authRoutes.openapi(loginRoute, async (c) => {
+  const body = c.req.valid("json");
+  const result = await login(c.get("services"), { body, client: clientInfo(c) });
+  return ok(c, { ...sessionPayload(c, result, body.subdomain ?? ""), user: result.user });
+});
+
+const replaceDeviceRoute = defineRoute({
+  method: "post",
+  path: "/auth/device-limit/replace",
+  gate: gates.public,
+  tags: ["Auth"],
+  summary:
+    "Finish a login refused by the device limit: revoke one listed device and sign the new one in (409 device_limit_reached carries the devices and the token in `data`, schema DeviceLimitErrorData)",
+  request: jsonBody(DeviceReplaceBody),
+  responses: {
+    200: okResponse(s.LoginResult.extend({ revoked_device_id: z.string() })),
+    ...errorResponses({
+      400: "invalid_request_body",
+      403: ["device_self_replacement_disabled", "device_blocked"],
+      503: "device_registration_failed",
+    }),
+    ...deviceLimitConflictResponse(["invalid_device_replacement_token", "device_limit_reached"]),
+  },
+});
+
+authRoutes.openapi(replaceDeviceRoute, async (c) => {
+  const body = c.req.valid("json");
+  const result = await replaceDevice(c.get("services"), {
+    token: body.replacement_token,
+    revokeDeviceId: body.revoke_device_id,
+    subdomain: tenantSelector(c, body.tenant_subdomain),
+    client: clientInfo(c),
+  });
+  return ok(c, { ...sessionPayload(c, result, result.subdomain), user: result.user, revoked_device_id: result.revokedDeviceId });
+});
+
+const refreshRoute = defineRoute({
+  method: "post",
+  path: "/auth/refresh",
+  gate: gates.public,
+  tags: ["Auth"],
+  summary: "Rotate the refresh token and get a new access token",
+  request: optionalJsonBody(s.RefreshBody),
+  responses: {
+    200: okResponse(s.SessionTokens),
+    ...errorResponses({
+      400: ["session_id_required", "auth_device_id_required", "refresh_token_required"],
+      401: "unauthorized",
+      409: "stale_refresh_token",
+    }),
+  },
+});
+
+authRoutes.openapi(refreshRoute, async (c) => {
+  const credentials = refreshCredentials(c, c.req.valid("json"), "refresh");
+  const session = await refreshSession(c.get("services"), credentials);
+  const subdomain = credentials.cookieName ? cookieSubdomain(credentials.cookieName) : "";
+  return ok(c, sessionPayload(c, session, subdomain));
+});
+
+
+const logoutRoute = defineRoute({
+  method: "post",
+  path: "/auth/logout",
+  gate: gates.public,
+  tags: ["Auth"],
+  summary: "End the current session and clear the selected refresh cookie",
+  request: optionalJsonBody(s.RefreshBody),
+  responses: {
+    200: okResponse(s.LogoutResult),
+    ...errorResponses({ 400: ["session_id_required", "auth_device_id_required"], 401: "unauthorized" }),
+  },
+});
+
+authRoutes.openapi(logoutRoute, async (c) => {
+  const credentials = refreshCredentials(c, c.req.valid("json"), "logout");
+  await endSession(c.get("services"), credentials);
+  if (credentials.cookieName) clearRefreshCookie(c, credentials.cookieName);
+  return ok(c, { logged_out: true as const });
+});
+
+const registerRoute = defineRoute({
+  method: "post",
+  path: "/auth/register",
+  gate: gates.public,
+  tags: ["Auth"],
+  summary: "Register a school (pending, trial) with its first admin",
+  request: jsonBody(s.RegisterBody),
+  responses: {
+    201: okResponse(s.RegisterResult),
+    ...errorResponses({ 400: ["duplicate key", "invalid_request_body"] }),
+  },
+});
+
+authRoutes.openapi(registerRoute, async (c) => {
+  const ctx = c.get("services");
+  const result = await registerSchool(ctx, {
+    body: c.req.valid("json"),
+    locale: requestLocale(c),
+  });
+  return ok(c, result, 201);
+});
+
+const verifyEmailRoute = defineRoute({
+  method: "post",
+  path: "/auth/verify-email",
+  gate: gates.public,
+  errors: { body: "invalid_or_expired_email_verification" },
+  tags: ["Auth"],
+  summary: "Confirm the admin's email with the single-use token; activates the school",
+  request: jsonBody(s.VerifyEmailBody),
+  responses: { 200: okResponse(s.VerifyEmailResult), ...errorResponses({ 400: "invalid_or_expired_email_verification" }) },
+});
+
+authRoutes.openapi(verifyEmailRoute, async (c) => ok(c, await verifyEmail(c.get("services"), c.req.valid("json"))));
+
+const resendRoute = defineRoute({
+  method: "post",
+  path: "/auth/resend-verification",
+  gate: gates.public,
+  tags: ["Auth"],
+  summary: "Send a new verification link (neutral answer, one-minute cooldown)",
+  request: jsonBody(s.ResendVerificationBody),
+  responses: { 200: okResponse(s.MessageResult), ...errorResponses({ 400: "invalid_request_body" }) },
+});
+
+authRoutes.openapi(resendRoute, async (c) => {
+  const ctx = c.get("services");
+  const body = c.req.valid("json");
+  return ok(c, await resendVerification(ctx, { ...body, locale: requestLocale(c) }));
+});
+
+const forgotRoute = defineRoute({
+  method: "post",
+  path: "/auth/forgot-password",
+  gate: gates.public,
+  errors: { body: "validation error" },
+  tags: ["Auth"],
+  summary: "Issue a 6-digit password-reset code (valid 15 minutes)",
+  request: jsonBody(s.ForgotPasswordBody),
+  responses: {
+    200: okResponse(s.MessageResult),
+    ...errorResponses({ 400: "validation error", 404: "no account with this email and school" }),
+  },
+});
+
+authRoutes.openapi(forgotRoute, async (c) => {
+  const ctx = c.get("services");
+  const body = c.req.valid("json");
+  const locale = requestLocale(c);
+  return ok(c, await requestPasswordReset(ctx, { email: body.email, subdomain: body.subdomain ?? "", locale }));
+});
+
+const resetRoute = defineRoute({
+  method: "post",
+  path: "/auth/reset-password",
+  gate: gates.public,
+  errors: { body: "validation error" },
+  tags: ["Auth"],
+  summary: "Set a new password with the confirmation code",
+  request: jsonBody(s.ResetPasswordBody),
+  responses: {
+    200: okResponse(s.MessageResult),
+    ...errorResponses({
+      400: ["invalid or expired confirmation code", "validation error"],
+      423: "too many attempts, request a new code",
+    }),
+  },
+});
+
+authRoutes.openapi(resetRoute, async (c) => {
+  const body = c.req.valid("json");
+  return ok(
+    c,
+    await resetPassword(c.get("services"), { email: body.email, subdomain: body.subdomain ?? "", code: body.code, newPassword: body.new_password }),
+  );
+});
+
+const schoolsRoute = defineRoute({
+  method: "post",
+  path: "/auth/schools",
+  gate: gates.public,
+  tags: ["Auth"],
+  summary: "Active schools where an email has an account (school picker)",
+  request: jsonBody(s.SchoolsBody),
+  responses: { 200: okResponse(s.SchoolsResult), ...errorResponses({ 400: "invalid_request_body" }) },
+});
+
+authRoutes.openapi(schoolsRoute, async (c) => ok(c, await listSchoolsForEmail(c.get("services"), c.req.valid("json"))));
+
+const meRoute = defineRoute({
+  method: "get",
+  path: "/auth/me",
+  gate: gates.authenticated,
+  tags: ["Auth"],
+  summary: "The signed-in user's profile (school users add the billing summary)",
+  responses: { 200: okResponse(s.MeResult) },
+});
+
+authRoutes.openapi(meRoute, (c) => ok(c, profileOf(c.get("actor")!, c.get("services").clock.now())));

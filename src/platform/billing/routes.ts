@@ -1,0 +1,189 @@
+import { DeletedResult, jsonBody, optionalJsonBody } from "../../core/http/fields";
+import { z } from "@hono/zod-openapi";
+import { gates } from "../auth/gates";
+import { createArea } from "../../core/http/area";
+import { errorResponses, ok, okResponse } from "../../core/http/envelope";
+import { IdParams } from "../../core/http/pagination";
+import { defineRoute } from "../../core/http/route";
+import * as s from "./schemas";
+import { activate, extend, listPayments, ownBillingDossier, suspend, unsuspend } from "./service";
+import { createTariff, deleteTariff, listTariffs, updateTariff } from "./tariff-service";
+
+export const billingRoutes = createArea();
+
+const idParams = { params: IdParams };
+const TARIFF_TAGS = ["Tariffs (superadmin)"];
+const BILLING_TAGS = ["Billing (superadmin)"];
+
+// ---------------------------------------------------------------------------------------------
+// Tariffs
+
+const createTariffRoute = defineRoute({
+  method: "post",
+  path: "/admin/tariffs",
+  gate: gates.superadmin,
+  errors: { body: "validation error" },
+  tags: TARIFF_TAGS,
+  summary: "Add a tariff to the catalog",
+  request: jsonBody(s.CreateTariffBody),
+  responses: { 201: okResponse(s.Tariff), ...errorResponses({ 400: "validation error" }) },
+});
+
+billingRoutes.openapi(createTariffRoute, async (c) => ok(c, await createTariff(c.get("services"), c.req.valid("json")), 201));
+
+const listTariffsRoute = defineRoute({
+  method: "get",
+  path: "/admin/tariffs",
+  gate: gates.superadmin,
+  errors: { query: "validation error" },
+  tags: TARIFF_TAGS,
+  summary: "The tariff catalog in display order",
+  request: { query: s.TariffsQuery },
+  responses: { 200: okResponse(z.array(s.Tariff)), ...errorResponses({ 400: "validation error" }) },
+});
+
+billingRoutes.openapi(listTariffsRoute, async (c) => ok(c, await listTariffs(c.get("services"), { activeOnly: c.req.valid("query").active })));
+
+const updateTariffRoute = defineRoute({
+  method: "patch",
+  path: "/admin/tariffs/{id}",
+  gate: gates.superadmin,
+  errors: { body: "validation error", param: "invalid id format" },
+  tags: TARIFF_TAGS,
+  summary: "Change a tariff (absent fields unchanged)",
+  request: { ...idParams, ...jsonBody(s.UpdateTariffBody) },
+  responses: {
+    200: okResponse(s.Tariff),
+    ...errorResponses({ 400: ["invalid id format", "validation error"], 404: "tariff not found" }),
+  },
+});
+
+billingRoutes.openapi(updateTariffRoute, async (c) =>
+  ok(c, await updateTariff(c.get("services"), { tariffId: c.req.valid("param").id, changes: c.req.valid("json") })),
+);
+
+const deleteTariffRoute = defineRoute({
+  method: "delete",
+  path: "/admin/tariffs/{id}",
+  gate: gates.superadmin,
+  errors: { param: "invalid id format" },
+  tags: TARIFF_TAGS,
+  summary: "Soft-delete a tariff (payments keep their snapshot)",
+  request: idParams,
+  responses: {
+    200: okResponse(DeletedResult),
+    ...errorResponses({ 400: "invalid id format", 404: "tariff not found" }),
+  },
+});
+
+billingRoutes.openapi(deleteTariffRoute, async (c) => ok(c, await deleteTariff(c.get("services"), { tariffId: c.req.valid("param").id })));
+
+// ---------------------------------------------------------------------------------------------
+// Billing of schools. The school list and dossier (GET /admin/tenants, GET /admin/tenants/{id})
+// live with the other /admin/tenants routes in src/platform/tenants/routes.ts.
+
+const paymentsRoute = defineRoute({
+  method: "get",
+  path: "/admin/tenants/{id}/payments",
+  gate: gates.superadmin,
+  errors: { param: "invalid id format" },
+  tags: BILLING_TAGS,
+  summary: "A school's payments, newest first",
+  request: { ...idParams, query: s.PaymentsQuery },
+  responses: {
+    200: okResponse(s.PaymentsPage),
+    ...errorResponses({ 400: ["invalid id format", "invalid_params"], 404: "tenant not found" }),
+  },
+});
+
+billingRoutes.openapi(paymentsRoute, async (c) =>
+  ok(c, await listPayments(c.get("services"), { tenantId: c.req.valid("param").id, page: c.req.valid("query") })),
+);
+
+const activateRoute = defineRoute({
+  method: "post",
+  path: "/admin/tenants/{id}/activate",
+  gate: gates.superadmin,
+  errors: { body: "invalid activation payload", param: "invalid id format" },
+  tags: BILLING_TAGS,
+  summary: "Start a paid period, by tariff × periods or free-form",
+  request: { ...idParams, ...jsonBody(s.ActivateBody) },
+  responses: {
+    200: okResponse(s.Payment),
+    ...errorResponses({
+      400: ["invalid id format", "invalid activation payload", "tariff is inactive"],
+      404: ["tariff not found", "tenant not found"],
+    }),
+  },
+});
+
+billingRoutes.openapi(activateRoute, async (c) =>
+  ok(c, await activate(c.get("services"), { tenantId: c.req.valid("param").id, actorUserId: c.get("actor")!.userId, body: c.req.valid("json") })),
+);
+
+const extendRoute = defineRoute({
+  method: "post",
+  path: "/admin/tenants/{id}/extend",
+  gate: gates.superadmin,
+  errors: { body: "validation error", param: "invalid id format" },
+  tags: BILLING_TAGS,
+  summary: "Add days to the current period",
+  request: { ...idParams, ...jsonBody(s.ExtendBody) },
+  responses: {
+    200: okResponse(s.Payment),
+    ...errorResponses({ 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
+  },
+});
+
+billingRoutes.openapi(extendRoute, async (c) =>
+  ok(c, await extend(c.get("services"), { tenantId: c.req.valid("param").id, actorUserId: c.get("actor")!.userId, body: c.req.valid("json") })),
+);
+
+const suspendRoute = defineRoute({
+  method: "post",
+  path: "/admin/tenants/{id}/suspend",
+  gate: gates.superadmin,
+  errors: { body: "validation error", param: "invalid id format" },
+  tags: BILLING_TAGS,
+  summary: "Suspend a school manually (blocks /t/* including GET /t/billing/me)",
+  request: { ...idParams, ...optionalJsonBody(s.SuspendBody) },
+  responses: {
+    200: okResponse(s.Suspended),
+    ...errorResponses({ 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
+  },
+});
+
+billingRoutes.openapi(suspendRoute, async (c) => {
+  const body = c.req.valid("json") as z.infer<typeof s.SuspendBody> | undefined;
+  return ok(c, await suspend(c.get("services"), { tenantId: c.req.valid("param").id, reason: body?.reason }));
+});
+
+const unsuspendRoute = defineRoute({
+  method: "post",
+  path: "/admin/tenants/{id}/unsuspend",
+  gate: gates.superadmin,
+  errors: { param: "invalid id format" },
+  tags: BILLING_TAGS,
+  summary: "Lift a manual suspension",
+  request: idParams,
+  responses: {
+    200: okResponse(s.Unsuspended),
+    ...errorResponses({ 400: "invalid id format", 404: "tenant not found" }),
+  },
+});
+
+billingRoutes.openapi(unsuspendRoute, async (c) => ok(c, await unsuspend(c.get("services"), { tenantId: c.req.valid("param").id })));
+
+const ownBillingRoute = defineRoute({
+  method: "get",
+  path: "/t/billing/me",
+  gate: gates.admin,
+  billing: "open_unless_manual",
+  tags: ["Billing"],
+  summary: "The school's own billing dossier (open on expiry, closed by a manual suspension)",
+  responses: {
+    200: okResponse(s.SchoolBillingDossier),
+  },
+});
+
+billingRoutes.openapi(ownBillingRoute, async (c) => ok(c, await ownBillingDossier(c.get("services"), { tenantId: c.get("actor")!.tenant!.id })));

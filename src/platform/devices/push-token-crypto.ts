@@ -1,0 +1,82 @@
+import { fromBase64Url, toBase64Url, toHex } from "../../core/lib/crypto";
+
+/**
+ * Push registration tokens are write-only secrets: stored as AES-256-GCM ciphertext under
+ * PUSH_TOKEN_KEY (base64 of exactly 32 bytes) plus a keyed hash for lookups ("which binding holds
+ * this token?"). The hash key is derived from the same secret with HKDF, so one configured key
+ * serves both without using the AES key as an HMAC key.
+ */
+interface PushTokenKeys {
+  encryption: CryptoKey;
+  lookup: CryptoKey;
+}
+
+export interface SealedPushToken {
+  /** `v1.<iv>.<ciphertext+tag>`, base64url parts. */
+  ciphertext: string;
+  /** HMAC-SHA256 hex of the token under the derived lookup key. */
+  hash: string;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const FORMAT = "v1";
+const keyCache = new Map<string, Promise<PushTokenKeys | null>>();
+
+/** The keys for a configured PUSH_TOKEN_KEY; null when it is missing or not base64 of 32 bytes. */
+export function pushTokenKeys(rawKey: string | undefined | null): Promise<PushTokenKeys | null> {
+  const trimmed = rawKey?.trim() ?? "";
+  if (trimmed === "") return Promise.resolve(null);
+  let cached = keyCache.get(trimmed);
+  if (!cached) {
+    cached = importKeys(trimmed);
+    keyCache.set(trimmed, cached);
+  }
+  return cached;
+}
+
+async function importKeys(base64: string): Promise<PushTokenKeys | null> {
+  const bytes = decodeKey(base64);
+  if (!bytes) return null;
+  const encryption = await crypto.subtle.importKey("raw", bytes, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
+  const master = await crypto.subtle.importKey("raw", bytes, "HKDF", false, ["deriveKey"]);
+  const lookup = await crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode("push-token-lookup-v1") },
+    master,
+    { name: "HMAC", hash: "SHA-256", length: 256 },
+    false,
+    ["sign"],
+  );
+  return { encryption, lookup };
+}
+
+function decodeKey(base64: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(base64)) return null;
+  try {
+    const bytes = fromBase64Url(base64.replace(/=+$/, ""));
+    return bytes.byteLength === 32 ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function pushTokenHash(keys: PushTokenKeys, token: string): Promise<string> {
+  return toHex(await crypto.subtle.sign("HMAC", keys.lookup, encoder.encode(token)));
+}
+
+export async function sealPushToken(keys: PushTokenKeys, token: string): Promise<SealedPushToken> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, keys.encryption, encoder.encode(token));
+  return {
+    ciphertext: `${FORMAT}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`,
+    hash: await pushTokenHash(keys, token),
+  };
+}
+
+/** The token back from its ciphertext (delivery only); throws on a wrong key or tampered data. */
+export async function openPushToken(keys: PushTokenKeys, ciphertext: string): Promise<string> {
+  const [format, iv, data] = ciphertext.split(".");
+  if (format !== FORMAT || !iv || !data) throw new Error("unknown push token ciphertext format");
+  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64Url(iv) }, keys.encryption, fromBase64Url(data));
+  return decoder.decode(plain);
+}

@@ -1,0 +1,70 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { authDevices, deviceReplacementTokens, tenants, users } from "../../db/schema";
+import type { ClientInfo, IssuedSession } from "../auth/session-service";
+import type { Role, ServiceContext } from "../../core/http/context";
+import { ApiError } from "../../core/http/errors";
+import { sha256Hex } from "../../core/lib/crypto";
+import { invalidReplacementToken, signInDevice, type PendingSignIn } from "./sign-in";
+
+interface ReplacementResult extends IssuedSession {
+  user: { id: string; email: string; role: Role; first_name: string; last_name: string };
+  subdomain: string;
+  revokedDeviceId: string;
+}
+
+/**
+ * POST /auth/device-limit/replace: finishes a login the device limit refused, giving up one of the
+ * account's devices. The token is looked up by its hash; single use is enforced by the sign-in
+ * batch itself (the session insert requires the token unused, the same batch marks it used), so
+ * of concurrent uses exactly one signs in and the others get 409.
+ */
+export async function replaceDevice(
+  ctx: ServiceContext,
+  input: { token: string; revokeDeviceId: string; subdomain: string | undefined; client: ClientInfo },
+): Promise<ReplacementResult> {
+  const now = ctx.clock.now();
+  const [row] = await ctx.db
+    .select({
+      tokenId: deviceReplacementTokens.id,
+      usedAt: deviceReplacementTokens.usedAt,
+      expiresAt: deviceReplacementTokens.expiresAt,
+      pending: deviceReplacementTokens.pendingDevice,
+      userId: users.id,
+      tenantId: users.tenantId,
+      email: users.email,
+      role: users.role,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      isActive: users.isActive,
+      subdomain: tenants.subdomain,
+      revokeDeviceId: authDevices.id,
+    })
+    .from(deviceReplacementTokens)
+    .innerJoin(users, and(eq(users.id, deviceReplacementTokens.userId), eq(users.tenantId, deviceReplacementTokens.tenantId), isNull(users.deletedAt)))
+    .innerJoin(tenants, and(eq(tenants.id, deviceReplacementTokens.tenantId), isNull(tenants.deletedAt)))
+    .leftJoin(authDevices, and(eq(authDevices.id, input.revokeDeviceId), eq(authDevices.userId, deviceReplacementTokens.userId)))
+    .where(eq(deviceReplacementTokens.tokenHash, await sha256Hex(input.token)))
+    .limit(1);
+  if (!row || row.usedAt !== null || row.expiresAt <= now || !row.isActive) throw invalidReplacementToken();
+  if (input.subdomain !== undefined && input.subdomain !== row.subdomain) throw invalidReplacementToken();
+  if (row.revokeDeviceId === null) {
+    throw new ApiError(400, "invalid_request_body", "revoke_device_id: not one of this account's devices", {
+      details: [{ path: "revoke_device_id", message: "not one of this account's devices" }],
+    });
+  }
+
+  const pending = row.pending as unknown as PendingSignIn;
+  const session = await signInDevice(ctx, {
+    user: { id: row.userId, tenantId: row.tenantId, role: row.role },
+    device: { ...pending.device, platform: input.client.isBrowser ? "web" : pending.device.platform },
+    client: input.client,
+    push: pending.push,
+    replacement: { tokenId: row.tokenId, revokeDeviceId: row.revokeDeviceId },
+  });
+  return {
+    ...session,
+    user: { id: row.userId, email: row.email, role: row.role, first_name: row.firstName, last_name: row.lastName },
+    subdomain: row.subdomain,
+    revokedDeviceId: row.revokeDeviceId,
+  };
+}

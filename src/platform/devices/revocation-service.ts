@@ -1,0 +1,182 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { ClientInfo } from "../auth/session-service";
+import type { BatchItem } from "../../core/db/batch";
+import type { Actor, ServiceContext } from "../../core/http/context";
+import { ApiError } from "../../core/http/errors";
+import { isoOrNull } from "../../core/lib/clock";
+import { uuidv7 } from "../../core/lib/ids";
+import { revokeSessionsWithEvents, type RevokeReason } from "./events";
+import { devicePolicyQuery, effectivePolicy } from "./policy";
+import { batchable, changedRows } from "../../core/db/batch";
+import { liveSessionSql } from "./sql";
+import { actingTenantId, assertFound, deviceNotFound, studentTargetQuery, userDeviceQuery, userNotFound } from "./targets";
+
+/**
+ * Ends live sessions with one `session_revoked` event per affected device, in one batch. The
+ * events go first and see exactly the sessions the UPDATE is about to end.
+ */
+async function revoke(
+  ctx: ServiceContext,
+  input: { tenantId: string | null; userId: string; reason: RevokeReason; scope: SQL; actorUserId: string | null; client: ClientInfo | null },
+) {
+  const results = await ctx.db.batch(
+    revokeSessionsWithEvents(ctx, {
+      tenantId: input.tenantId,
+      userIds: [input.userId],
+      reason: input.reason,
+      scope: input.scope,
+      actorUserId: input.actorUserId,
+      ip: input.client?.ip,
+      userAgent: input.client?.userAgent,
+    }),
+  );
+  return changedRows(results[1]);
+}
+
+const selfManagementDisabled = () =>
+  new ApiError(403, "device_self_management_disabled", "The school does not allow students to manage their devices.");
+
+/**
+ * Self-service is a student matter (spec, Authentication 6); staff always manage their own devices.
+ * Takes the rows of `devicePolicyQuery`, so a caller can batch that read with its own.
+ */
+function assertSelfManagement(actor: Actor, policyRows: Awaited<ReturnType<typeof devicePolicyQuery>>) {
+  if (actor.role === "student" && !effectivePolicy(policyRows[0]).allowSelfManagement) throw selfManagementDisabled();
+}
+
+/** POST /t/me/devices/:deviceId/revoke: signs one of the caller's devices out (the current one too). */
+export async function revokeOwnDevice(
+  ctx: ServiceContext,
+  { actor, deviceId, client }: { actor: Actor; deviceId: string; client: ClientInfo },
+) {
+  const [policyRows, device] = await ctx.db.batch([
+    devicePolicyQuery(ctx, actor.homeTenantId),
+    userDeviceQuery(ctx, actor.homeTenantId, actor.userId, deviceId),
+  ]);
+  assertSelfManagement(actor, policyRows);
+  assertFound(device, deviceNotFound);
+  const revoked = await revoke(ctx, {
+    tenantId: actor.homeTenantId,
+    userId: actor.userId,
+    reason: "self_revoke",
+    scope: sql`s.auth_device_id = ${deviceId}`,
+    actorUserId: null,
+    client,
+  });
+  return { device_id: deviceId, revoked_sessions: revoked };
+}
+
+/** POST /t/me/sessions/revoke-others: every managed session of the caller except this one. */
+export async function revokeOtherSessions(ctx: ServiceContext, { actor, client }: { actor: Actor; client: ClientInfo }) {
+  assertSelfManagement(actor, await devicePolicyQuery(ctx, actor.homeTenantId));
+  const revoked = await revoke(ctx, {
+    tenantId: actor.homeTenantId,
+    userId: actor.userId,
+    reason: "revoke_others",
+    scope: sql`s.id <> ${actor.sessionId ?? ""}`,
+    actorUserId: null,
+    client,
+  });
+  return { device_id: null, revoked_sessions: revoked };
+}
+
+async function studentDevice(ctx: ServiceContext, tenantId: string, userId: string, deviceId: string) {
+  const [target, device] = await ctx.db.batch([studentTargetQuery(ctx, tenantId, userId), userDeviceQuery(ctx, tenantId, userId, deviceId)]);
+  assertFound(target, userNotFound);
+  return assertFound(device, deviceNotFound);
+}
+
+/** POST /t/users/:id/devices/:deviceId/revoke (admin). */
+export async function adminRevokeDevice(
+  ctx: ServiceContext,
+  { actor, userId, deviceId }: { actor: Actor; userId: string; deviceId: string },
+) {
+  const tenantId = actingTenantId(actor);
+  await studentDevice(ctx, tenantId, userId, deviceId);
+  const revoked = await revoke(ctx, {
+    tenantId,
+    userId,
+    reason: "admin_revoke",
+    scope: sql`s.auth_device_id = ${deviceId}`,
+    actorUserId: actor.userId,
+    client: null,
+  });
+  return { device_id: deviceId, revoked_sessions: revoked };
+}
+
+/** POST /t/users/:id/sessions/revoke-all (admin): every managed session of the student. */
+export async function adminRevokeAll(ctx: ServiceContext, { actor, userId }: { actor: Actor; userId: string }) {
+  const tenantId = actingTenantId(actor);
+  assertFound(await studentTargetQuery(ctx, tenantId, userId), userNotFound);
+  const revoked = await revoke(ctx, { tenantId, userId, reason: "admin_revoke_all", scope: sql`1 = 1`, actorUserId: actor.userId, client: null });
+  return { device_id: null, revoked_sessions: revoked };
+}
+
+function blockState(deviceId: string, row: { blockedAt: number | null; blockReason: string | null } | undefined, revoked: number) {
+  return {
+    device_id: deviceId,
+    blocked: row?.blockedAt != null,
+    blocked_at: isoOrNull(row?.blockedAt),
+    block_reason: row?.blockReason ?? null,
+    revoked_sessions: revoked,
+  };
+}
+
+/**
+ * POST /t/users/:id/devices/:deviceId/block: bans the installation from future logins and ends its
+ * sessions in one batch. The event is conditional on the device not being blocked yet, so a
+ * repeated block changes nothing and records nothing.
+ */
+export async function blockDevice(
+  ctx: ServiceContext,
+  { actor, userId, deviceId, reason }: { actor: Actor; userId: string; deviceId: string; reason: string | null },
+) {
+  const tenantId = actingTenantId(actor);
+  await studentDevice(ctx, tenantId, userId, deviceId);
+  const now = ctx.clock.now();
+  const results = await ctx.db.batch([
+    batchable(
+      ctx,
+      sql`
+      INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, type, actor_user_id, detail, created_at)
+      SELECT ${uuidv7(now)}, d.tenant_id, d.user_id, d.id, 'device_blocked', ${actor.userId},
+             json_object('reason', ${reason}, 'sessions', (SELECT count(*) FROM sessions s WHERE s.auth_device_id = d.id AND s.tenant_id = ${tenantId} AND ${liveSessionSql(now)})), ${now}
+      FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.tenant_id = ${tenantId} AND d.blocked_at IS NULL`,
+    ),
+    batchable(
+      ctx,
+      sql`UPDATE auth_devices SET blocked_at = ${now}, block_reason = ${reason}, updated_at = ${now}
+          WHERE id = ${deviceId} AND user_id = ${userId} AND tenant_id = ${tenantId} AND blocked_at IS NULL`,
+    ),
+    batchable(
+      ctx,
+      sql`UPDATE sessions AS s SET revoked_at = ${now}, revoke_reason = 'device_blocked'
+          WHERE s.user_id = ${userId} AND s.tenant_id = ${tenantId} AND s.auth_device_id = ${deviceId} AND ${liveSessionSql(now)}`,
+    ),
+    userDeviceQuery(ctx, tenantId, userId, deviceId),
+  ] as unknown as [BatchItem, ...BatchItem[]]);
+  return blockState(deviceId, (results[3] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], changedRows(results[2]));
+}
+
+/** POST /t/users/:id/devices/:deviceId/unblock: lifts the ban; revoked sessions stay revoked. */
+export async function unblockDevice(ctx: ServiceContext, { actor, userId, deviceId }: { actor: Actor; userId: string; deviceId: string }) {
+  const tenantId = actingTenantId(actor);
+  await studentDevice(ctx, tenantId, userId, deviceId);
+  const now = ctx.clock.now();
+  const results = await ctx.db.batch([
+    batchable(
+      ctx,
+      sql`
+      INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, type, actor_user_id, created_at)
+      SELECT ${uuidv7(now)}, d.tenant_id, d.user_id, d.id, 'device_unblocked', ${actor.userId}, ${now}
+      FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.tenant_id = ${tenantId} AND d.blocked_at IS NOT NULL`,
+    ),
+    batchable(
+      ctx,
+      sql`UPDATE auth_devices SET blocked_at = NULL, block_reason = NULL, updated_at = ${now}
+          WHERE id = ${deviceId} AND user_id = ${userId} AND tenant_id = ${tenantId} AND blocked_at IS NOT NULL`,
+    ),
+    userDeviceQuery(ctx, tenantId, userId, deviceId),
+  ] as unknown as [BatchItem, ...BatchItem[]]);
+  return blockState(deviceId, (results[2] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], 0);
+}

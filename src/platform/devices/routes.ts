@@ -1,0 +1,244 @@
+import type { z } from "@hono/zod-openapi";
+import { DeletedResult, jsonBody, optionalJsonBody } from "../../core/http/fields";
+import { clientInfo } from "../auth/client-credentials";
+import { gates } from "../auth/gates";
+import { createArea } from "../../core/http/area";
+import { errorResponses, ok, okResponse } from "../../core/http/envelope";
+import { IdParams } from "../../core/http/pagination";
+import { defineRoute } from "../../core/http/route";
+import { touchSession } from "./activity-service";
+import { myDeviceEvents, myDevices, studentDeviceEvents, studentDevices } from "./inventory-service";
+import { deleteOverride, getDevicePolicy, getOverride, putOverride, updateDevicePolicy } from "./policy-service";
+import { adminRevokeAll, adminRevokeDevice, blockDevice, revokeOtherSessions, revokeOwnDevice, unblockDevice } from "./revocation-service";
+import * as s from "./schemas";
+
+export const devicesRoutes = createArea();
+
+const tags = ["Devices and sessions"];
+const member = { gate: gates.member, deny: "forbidden", tags } as const;
+const admin = { gate: gates.admin, deny: "forbidden", tags } as const;
+
+// ---------------------------------------------------------------------------------------------
+// The caller's own devices and sessions
+
+const myDevicesRoute = defineRoute({
+  method: "get",
+  path: "/t/me/devices",
+  ...member,
+  summary: "Own devices with the effective device limit",
+  responses: { 200: okResponse(s.DeviceInventory) },
+});
+devicesRoutes.openapi(myDevicesRoute, async (c) => ok(c, await myDevices(c.get("services"), { actor: c.get("actor")! })));
+
+const myEventsRoute = defineRoute({
+  method: "get",
+  path: "/t/me/device-events",
+  ...member,
+  summary: "Own security history (logins, logouts, refusals, revocations, blocks), newest first",
+  request: { query: s.EventsQuery },
+  responses: { 200: okResponse(s.DeviceEventPage), ...errorResponses({ 400: "invalid_params" }) },
+});
+devicesRoutes.openapi(myEventsRoute, async (c) =>
+  ok(c, await myDeviceEvents(c.get("services"), { actor: c.get("actor")!, query: c.req.valid("query") })),
+);
+
+const revokeOwnRoute = defineRoute({
+  method: "post",
+  path: "/t/me/devices/{deviceId}/revoke",
+  ...member,
+  summary: "End all active sessions of one own device",
+  request: { params: s.DeviceParams },
+  responses: {
+    200: okResponse(s.RevokeResult),
+    ...errorResponses({ 400: "invalid_id_format", 403: "device_self_management_disabled", 404: "device_not_found" }),
+  },
+});
+devicesRoutes.openapi(revokeOwnRoute, async (c) =>
+  ok(c, await revokeOwnDevice(c.get("services"), { actor: c.get("actor")!, deviceId: c.req.valid("param").deviceId, client: clientInfo(c) })),
+);
+
+const revokeOthersRoute = defineRoute({
+  method: "post",
+  path: "/t/me/sessions/revoke-others",
+  ...member,
+  summary: "End every managed session of the caller except the current one",
+  responses: { 200: okResponse(s.RevokeResult), ...errorResponses({ 403: "device_self_management_disabled" }) },
+});
+devicesRoutes.openapi(revokeOthersRoute, async (c) =>
+  ok(c, await revokeOtherSessions(c.get("services"), { actor: c.get("actor")!, client: clientInfo(c) })),
+);
+
+const activityRoute = defineRoute({
+  method: "post",
+  path: "/t/me/session/activity",
+  ...member,
+  summary: "Extend the current session's sliding idle timeout (written at most once a minute; repeating is safe)",
+  responses: { 200: okResponse(s.SessionActivity) },
+});
+devicesRoutes.openapi(activityRoute, async (c) => ok(c, await touchSession(c.get("services"), { actor: c.get("actor")! })));
+
+// ---------------------------------------------------------------------------------------------
+// School policy
+
+const getPolicyRoute = defineRoute({
+  method: "get",
+  path: "/t/tenant/device-policy",
+  ...member,
+  summary: "The school's device policy (defaults until an admin saves one)",
+  responses: { 200: okResponse(s.DevicePolicyObject) },
+});
+devicesRoutes.openapi(getPolicyRoute, async (c) => ok(c, await getDevicePolicy(c.get("services"), { actor: c.get("actor")! })));
+
+const patchPolicyRoute = defineRoute({
+  method: "patch",
+  path: "/t/tenant/device-policy",
+  ...admin,
+  errors: { body: "invalid_device_policy" },
+  summary: "Change any policy fields; omitted fields are kept; max_active_devices null means no limit",
+  request: jsonBody(s.DevicePolicyPatch),
+  responses: { 200: okResponse(s.DevicePolicyObject), ...errorResponses({ 400: "invalid_device_policy" }) },
+});
+devicesRoutes.openapi(patchPolicyRoute, async (c) =>
+  ok(c, await updateDevicePolicy(c.get("services"), { actor: c.get("actor")!, patch: c.req.valid("json") })),
+);
+
+// ---------------------------------------------------------------------------------------------
+// A student's devices (admin)
+
+const studentDevicesRoute = defineRoute({
+  method: "get",
+  path: "/t/users/{id}/devices",
+  ...admin,
+  summary: "A student's devices with the effective limit (override included)",
+  request: { params: IdParams },
+  responses: {
+    200: okResponse(s.StudentDeviceInventory),
+    ...errorResponses({ 400: "invalid_id_format", 404: "user_not_found" }),
+  },
+});
+devicesRoutes.openapi(studentDevicesRoute, async (c) =>
+  ok(c, await studentDevices(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
+);
+
+const studentEventsRoute = defineRoute({
+  method: "get",
+  path: "/t/users/{id}/device-events",
+  ...admin,
+  summary: "A student's security history, newest first",
+  request: { params: IdParams, query: s.EventsQuery },
+  responses: {
+    200: okResponse(s.DeviceEventPage),
+    ...errorResponses({ 400: ["invalid_id_format", "invalid_params"], 404: "user_not_found" }),
+  },
+});
+devicesRoutes.openapi(studentEventsRoute, async (c) =>
+  ok(c, await studentDeviceEvents(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id, query: c.req.valid("query") })),
+);
+
+const adminRevokeRoute = defineRoute({
+  method: "post",
+  path: "/t/users/{id}/devices/{deviceId}/revoke",
+  ...admin,
+  summary: "End all sessions of a student's device",
+  request: { params: s.UserDeviceParams },
+  responses: {
+    200: okResponse(s.RevokeResult),
+    ...errorResponses({ 400: "invalid_id_format", 404: ["user_not_found", "device_not_found"] }),
+  },
+});
+devicesRoutes.openapi(adminRevokeRoute, async (c) => {
+  const { id, deviceId } = c.req.valid("param");
+  return ok(c, await adminRevokeDevice(c.get("services"), { actor: c.get("actor")!, userId: id, deviceId }));
+});
+
+const blockRoute = defineRoute({
+  method: "post",
+  path: "/t/users/{id}/devices/{deviceId}/block",
+  ...admin,
+  summary: "Forbid future logins from the installation and end its sessions (repeating is safe)",
+  request: { params: s.UserDeviceParams, ...optionalJsonBody(s.BlockBody) },
+  responses: {
+    200: okResponse(s.DeviceBlockState),
+    ...errorResponses({ 400: ["invalid_id_format", "invalid_request_body"], 404: ["user_not_found", "device_not_found"] }),
+  },
+});
+devicesRoutes.openapi(blockRoute, async (c) => {
+  const { id, deviceId } = c.req.valid("param");
+  const body = c.req.valid("json") as z.infer<typeof s.BlockBody> | undefined;
+  return ok(c, await blockDevice(c.get("services"), { actor: c.get("actor")!, userId: id, deviceId, reason: body?.reason ?? null }));
+});
+
+const unblockRoute = defineRoute({
+  method: "post",
+  path: "/t/users/{id}/devices/{deviceId}/unblock",
+  ...admin,
+  summary: "Lift the ban; sessions ended by the block stay ended",
+  request: { params: s.UserDeviceParams },
+  responses: {
+    200: okResponse(s.DeviceBlockState),
+    ...errorResponses({ 400: "invalid_id_format", 404: ["user_not_found", "device_not_found"] }),
+  },
+});
+devicesRoutes.openapi(unblockRoute, async (c) => {
+  const { id, deviceId } = c.req.valid("param");
+  return ok(c, await unblockDevice(c.get("services"), { actor: c.get("actor")!, userId: id, deviceId }));
+});
+
+const revokeAllRoute = defineRoute({
+  method: "post",
+  path: "/t/users/{id}/sessions/revoke-all",
+  ...admin,
+  summary: "End every managed session of the student",
+  request: { params: IdParams },
+  responses: {
+    200: okResponse(s.RevokeResult),
+    ...errorResponses({ 400: "invalid_id_format", 404: "user_not_found" }),
+  },
+});
+devicesRoutes.openapi(revokeAllRoute, async (c) =>
+  ok(c, await adminRevokeAll(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Per-student override (admin)
+
+const overrideErrors = { 400: "invalid_id_format", 404: ["user_not_found", "device_policy_override_not_found"] } as const;
+
+const getOverrideRoute = defineRoute({
+  method: "get",
+  path: "/t/users/{id}/device-policy-override",
+  ...admin,
+  summary: "The student's override, or 404 device_policy_override_not_found while the school defaults apply",
+  request: { params: IdParams },
+  responses: { 200: okResponse(s.OverrideObject), ...errorResponses({ ...overrideErrors, 404: [...overrideErrors[404]] }) },
+});
+devicesRoutes.openapi(getOverrideRoute, async (c) =>
+  ok(c, await getOverride(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
+);
+
+const putOverrideRoute = defineRoute({
+  method: "put",
+  path: "/t/users/{id}/device-policy-override",
+  ...admin,
+  summary: "Create or replace the student's override",
+  request: { params: IdParams, ...jsonBody(s.OverrideBody) },
+  responses: {
+    200: okResponse(s.OverrideObject),
+    ...errorResponses({ 400: ["invalid_id_format", "invalid_request_body"], 404: "user_not_found" }),
+  },
+});
+devicesRoutes.openapi(putOverrideRoute, async (c) =>
+  ok(c, await putOverride(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id, body: c.req.valid("json") })),
+);
+
+const deleteOverrideRoute = defineRoute({
+  method: "delete",
+  path: "/t/users/{id}/device-policy-override",
+  ...admin,
+  summary: "Remove the override (the school's policy applies again)",
+  request: { params: IdParams },
+  responses: { 200: okResponse(DeletedResult), ...errorResponses({ ...overrideErrors, 404: [...overrideErrors[404]] }) },
+});
+devicesRoutes.openapi(deleteOverrideRoute, async (c) =>
+  ok(c, await deleteOverride(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
+);

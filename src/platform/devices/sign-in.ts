@@ -1,0 +1,266 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "../../core/db/batch";
+import { authDevices, deviceReplacementTokens } from "../../db/schema";
+import {
+  startSession,
+  type ClientInfo,
+  type DeviceDescription,
+  type IssuedSession,
+  type SessionAdmission,
+  type StartedSessionRefs,
+} from "../auth/session-service";
+import type { Role, ServiceContext } from "../../core/http/context";
+import { ApiError } from "../../core/http/errors";
+import { iso, MINUTE_MS } from "../../core/lib/clock";
+import { randomSecret, sha256Hex } from "../../core/lib/crypto";
+import { uuidv7 } from "../../core/lib/ids";
+import type { SealedPushToken } from "./push-token-crypto";
+import { deviceEventInsert, revokeSessionsWithEvents } from "./events";
+import { newDeviceNotificationStatement } from "./new-device-notification";
+import {
+  devicePolicyQuery,
+  effectiveDeviceLimit,
+  effectivePolicy,
+  inactiveCutoff,
+  liveOverrideQuery,
+  type DevicePolicy,
+  type EffectiveLimit,
+} from "./policy";
+import { deviceRegistrationFailed, pushInstallationId, pushRegistrationStatements } from "./push-registration";
+import { activeDeviceSql } from "./sql";
+
+const REPLACEMENT_TOKEN_TTL_MS = 10 * MINUTE_MS;
+
+/** What a refused login stores so the replacement can finish it without the password. */
+export interface PendingSignIn {
+  device: DeviceDescription;
+  push: SealedPushToken | null;
+}
+
+interface SignInInput {
+  user: { id: string; tenantId: string | null; role: Role };
+  device: DeviceDescription;
+  client: ClientInfo;
+  /** A login's `device_token`, already sealed (tenant users only). */
+  push: SealedPushToken | null;
+  /** Unconditional writes of the caller (login guard reset, password rehash). */
+  statements?: BatchItem[];
+  /** Continuing a refused login: the unused token and the device the user gives up. */
+  replacement?: { tokenId: string; revokeDeviceId: string };
+}
+
+/**
+ * Signs a verified user in on a device under the school's device policy: blocked installations,
+ * the installation-id rollout switch, the device limit (enforced or monitored), the push
+ * registration and the new-device warning. The limit is held by the conditional session insert
+ * of `startSession`; this function only reads configuration and explains refusals.
+ */
+export async function signInDevice(ctx: ServiceContext, input: SignInInput): Promise<IssuedSession> {
+  const now = ctx.clock.now();
+  const { user, device, client } = input;
+  const installationId = device.installationId ?? null;
+  const [policyRows, overrideRows, knownDevices] = await ctx.db.batch([
+    devicePolicyQuery(ctx, user.tenantId),
+    liveOverrideQuery(ctx, user.tenantId, user.id, now),
+    ctx.db
+      .select({ id: authDevices.id, blockedAt: authDevices.blockedAt })
+      .from(authDevices)
+      .where(and(eq(authDevices.userId, user.id), eq(authDevices.installationId, installationId ?? ""))),
+  ]);
+  const policy = effectivePolicy(policyRows[0]);
+  const refusal = (reason: string, authDeviceId: string | null = null) => deviceEventInsert(ctx, refusalEvent(input, reason, authDeviceId));
+
+  const blocked = knownDevices[0]?.blockedAt != null ? knownDevices[0] : undefined;
+  if (blocked) {
+    await ctx.db.batch([refusal("device_blocked", blocked.id), ...(input.statements ?? [])] as unknown as [BatchItem]);
+    throw deviceBlocked();
+  }
+  if (!input.replacement && user.role === "student" && !installationId && ctx.config.installationIdRequired) {
+    await ctx.db.batch([refusal("installation_id_required"), ...(input.statements ?? [])] as unknown as [BatchItem]);
+    throw new ApiError(409, "installation_id_required", "This app must send installation_id to sign in; update the app.");
+  }
+  if (input.replacement && !policy.allowSelfReplacement) {
+    throw new ApiError(403, "device_self_replacement_disabled", "The school does not allow replacing a device yourself; ask an administrator.");
+  }
+
+  const limit = effectiveDeviceLimit(user.role, policy, overrideRows[0]);
+  const enforced = policy.mode === "enforce" && limit.limit !== null;
+  const admission: SessionAdmission = {
+    enforceLimit: enforced ? limit.limit : null,
+    monitorLimit: enforced ? null : limit.limit,
+    inactiveCutoff: inactiveCutoff(policy, now),
+    excludeDeviceId: input.replacement?.revokeDeviceId,
+    conditions: input.replacement
+      ? [sql`EXISTS (SELECT 1 FROM device_replacement_tokens WHERE id = ${input.replacement.tokenId} AND used_at IS NULL AND expires_at > ${now})`]
+      : [],
+  };
+
+  let session: IssuedSession | null;
+  try {
+    session = await startSession(ctx, {
+      user,
+      policy,
+      device,
+      client,
+      statements: input.statements,
+      admission,
+      via: input.replacement ? "device_replacement" : "password",
+      followUps: (refs) => followUps(ctx, input, policy, refs),
+    });
+  } catch (err) {
+    if (!input.push) throw err;
+    console.error(JSON.stringify({ level: "error", msg: "login with device_token failed to commit", request_id: ctx.requestId, error: String(err) }));
+    throw deviceRegistrationFailed();
+  }
+  if (session) return session;
+  return explainRefusal(ctx, input, policy, limit);
+}
+
+function followUps(ctx: ServiceContext, input: SignInInput, policy: DevicePolicy, refs: StartedSessionRefs): BatchItem[] {
+  const { user, device } = input;
+  const statements: BatchItem[] = [];
+  if (input.replacement) {
+    const { tokenId, revokeDeviceId } = input.replacement;
+    const scope = sql`s.auth_device_id = ${revokeDeviceId} AND ${refs.started}`;
+    statements.push(
+      ctx.db
+        .update(deviceReplacementTokens)
+        .set({ usedAt: ctx.clock.now() })
+        .where(and(eq(deviceReplacementTokens.id, tokenId), sql`used_at IS NULL`, refs.started)),
+      ...revokeSessionsWithEvents(ctx, {
+        tenantId: user.tenantId,
+        userIds: [user.id],
+        reason: "device_replaced",
+        scope,
+        ip: input.client.ip,
+        userAgent: input.client.userAgent,
+      }),
+    );
+  }
+  if (user.tenantId === null) return statements;
+  const pushInstallation = pushInstallationId(device.installationId ?? null, refs.newDeviceId);
+  if (input.push) {
+    statements.push(
+      ...pushRegistrationStatements(ctx, {
+        tenantId: user.tenantId,
+        userId: user.id,
+        installationId: device.installationId ?? null,
+        platform: device.platform,
+        appVersion: device.appVersion ?? null,
+        sealed: input.push,
+        refs,
+      }),
+    );
+  }
+  if (policy.notifyOnNewDevice) {
+    statements.push(newDeviceNotificationStatement(ctx, { tenantId: user.tenantId, userId: user.id, device, pushInstallationId: pushInstallation, refs }));
+  }
+  return statements;
+}
+
+const deviceBlocked = () => new ApiError(403, "device_blocked", "This device is blocked by the school.");
+
+/** The conditional insert did not land: a used token, a block that raced the login, or the limit. */
+async function explainRefusal(ctx: ServiceContext, input: SignInInput, policy: DevicePolicy, limit: EffectiveLimit): Promise<never> {
+  const now = ctx.clock.now();
+  const { user } = input;
+  const installationId = input.device.installationId ?? null;
+  const cutoff = inactiveCutoff(policy, now);
+  const [tokenRows, blockedRows, activeDevices] = await ctx.db.batch([
+    ctx.db
+      .select({ usedAt: deviceReplacementTokens.usedAt, expiresAt: deviceReplacementTokens.expiresAt })
+      .from(deviceReplacementTokens)
+      .where(eq(deviceReplacementTokens.id, input.replacement?.tokenId ?? "")),
+    ctx.db
+      .select({ id: authDevices.id })
+      .from(authDevices)
+      .where(and(eq(authDevices.userId, user.id), eq(authDevices.installationId, installationId ?? ""), sql`blocked_at IS NOT NULL`)),
+    activeDevicesQuery(ctx, user.id, now, cutoff, installationId),
+  ]);
+  if (input.replacement) {
+    const token = tokenRows[0];
+    if (!token || token.usedAt !== null || token.expiresAt <= now) throw invalidReplacementToken();
+  }
+  if (blockedRows[0]) {
+    await ctx.db.batch([deviceEventInsert(ctx, refusalEvent(input, "device_blocked", blockedRows[0].id))]);
+    throw deviceBlocked();
+  }
+
+  const statements: BatchItem[] = [deviceEventInsert(ctx, refusalEvent(input, "device_limit_reached", null, { limit: limit.limit, active_devices: activeDevices.length }))];
+  let replacement: { token: string; expiresAt: number } | null = null;
+  if (!input.replacement && policy.allowSelfReplacement && user.tenantId !== null) {
+    replacement = { token: randomSecret(32), expiresAt: now + REPLACEMENT_TOKEN_TTL_MS };
+    const pending: PendingSignIn = { device: input.device, push: input.push };
+    statements.push(
+      ctx.db.insert(deviceReplacementTokens).values({
+        id: uuidv7(now),
+        tenantId: user.tenantId,
+        userId: user.id,
+        tokenHash: await sha256Hex(replacement.token),
+        pendingDevice: pending as unknown as Record<string, unknown>,
+        expiresAt: replacement.expiresAt,
+        createdAt: now,
+      }),
+    );
+  }
+  await ctx.db.batch(statements as unknown as [BatchItem]);
+  throw new ApiError(409, "device_limit_reached", "This account is already signed in on the maximum number of devices.", {
+    data: {
+      max_active_devices: limit.limit,
+      active_devices: activeDevices.length,
+      devices: activeDevices.map(safeDevice),
+      ...(replacement ? { replacement_token: replacement.token, replacement_expires_at: iso(replacement.expiresAt) } : {}),
+    },
+  });
+}
+
+function refusalEvent(input: SignInInput, reason: string, authDeviceId: string | null, extra: Record<string, unknown> = {}) {
+  return {
+    type: "login_refused" as const,
+    tenantId: input.user.tenantId,
+    userId: input.user.id,
+    authDeviceId,
+    ip: input.client.ip,
+    userAgent: input.client.userAgent,
+    detail: { reason, ...extra },
+  };
+}
+
+export const invalidReplacementToken = () =>
+  new ApiError(409, "invalid_device_replacement_token", "The replacement token is wrong, expired or already used; sign in again.");
+
+/** The user's devices that count toward the limit, most recently seen first. */
+function activeDevicesQuery(ctx: ServiceContext, userId: string, now: number, cutoff: number, excludeInstallationId: string | null) {
+  return ctx.db
+    .select({
+      id: authDevices.id,
+      name: authDevices.name,
+      platform: authDevices.platform,
+      osName: authDevices.osName,
+      osVersion: authDevices.osVersion,
+      browserName: authDevices.browserName,
+      browserVersion: authDevices.browserVersion,
+      appVersion: authDevices.appVersion,
+      lastSeenAt: authDevices.lastSeenAt,
+      createdAt: authDevices.createdAt,
+    })
+    .from(authDevices)
+    .where(and(eq(authDevices.userId, userId), activeDeviceSql({ now, inactiveCutoff: cutoff, excludeInstallationId }, "auth_devices")))
+    .orderBy(desc(authDevices.lastSeenAt));
+}
+
+/** What a refused login may learn about the account's devices: no installation ids, no addresses. */
+function safeDevice(row: Awaited<ReturnType<typeof activeDevicesQuery>>[number]) {
+  return {
+    id: row.id,
+    name: row.name,
+    platform: row.platform,
+    os_name: row.osName,
+    os_version: row.osVersion,
+    browser_name: row.browserName,
+    browser_version: row.browserVersion,
+    app_version: row.appVersion,
+    last_seen_at: iso(row.lastSeenAt),
+    created_at: iso(row.createdAt),
+  };
+}

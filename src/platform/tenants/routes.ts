@@ -1,0 +1,150 @@
+import { DeletedResult, jsonBody } from "../../core/http/fields";
+import { gates } from "../auth/gates";
+import { createArea } from "../../core/http/area";
+import { errorResponses, ok, okResponse } from "../../core/http/envelope";
+import { IdParams } from "../../core/http/pagination";
+import { defineRoute } from "../../core/http/route";
+import * as billing from "../billing/schemas";
+import { billingDossier, listTenantsBilling } from "../billing/service";
+import * as s from "./schemas";
+import { createTenant, deleteTenant, getOwnTenant, publicBranding, updateTenant } from "./service";
+
+export const tenantsRoutes = createArea();
+
+const idParams = { params: IdParams };
+const ADMIN_TAGS = ["Schools (superadmin)"];
+
+const publicTenantRoute = defineRoute({
+  method: "get",
+  path: "/public/tenant",
+  gate: gates.public,
+  errors: { query: "subdomain_required" },
+  tags: ["Schools"],
+  summary: "Branding of an active school for its login page",
+  request: { query: s.PublicTenantQuery },
+  responses: {
+    200: okResponse(s.PublicBranding),
+    ...errorResponses({ 400: "subdomain_required", 404: "tenant_not_found" }),
+  },
+});
+
+tenantsRoutes.openapi(publicTenantRoute, async (c) => ok(c, await publicBranding(c.get("services"), c.req.valid("query"))));
+
+/** The spec writes this path with a trailing slash; the slashless form is accepted as an alias. */
+function createTenantRoute(path: "/admin/tenants/" | "/admin/tenants", summary: string) {
+  return defineRoute({
+    method: "post",
+    path,
+    gate: gates.superadmin,
+    errors: { body: "validation error" },
+    tags: ADMIN_TAGS,
+    summary,
+    request: jsonBody(s.CreateTenantBody),
+    responses: {
+      201: okResponse(s.Tenant),
+      ...errorResponses({ 400: ["slug or subdomain already taken", "validation error", "tenant_header_not_allowed"] }),
+    },
+  });
+}
+
+for (const route of [
+  createTenantRoute("/admin/tenants/", "Create a school (pending, trial period)"),
+  createTenantRoute("/admin/tenants", "Create a school: the same operation without the trailing slash"),
+]) {
+  tenantsRoutes.openapi(route, async (c) => ok(c, await createTenant(c.get("services"), c.req.valid("json")), 201));
+}
+
+// Every /admin/tenants and /admin/tenants/{id} route is here; the billing actions on a school
+// (/admin/tenants/{id}/payments, activate, extend, suspend, unsuspend) are in src/platform/billing/routes.ts.
+
+const listTenantsRoute = defineRoute({
+  method: "get",
+  path: "/admin/tenants",
+  gate: gates.superadmin,
+  tags: ADMIN_TAGS,
+  summary: "Schools with their billing state",
+  request: { query: billing.TenantsBillingQuery },
+  responses: { 200: okResponse(billing.BillingList), ...errorResponses({ 400: "invalid_params" }) },
+});
+
+tenantsRoutes.openapi(listTenantsRoute, async (c) => ok(c, await listTenantsBilling(c.get("services"), c.req.valid("query"))));
+
+const dossierRoute = defineRoute({
+  method: "get",
+  path: "/admin/tenants/{id}",
+  gate: gates.superadmin,
+  errors: { param: "invalid id format" },
+  tags: ADMIN_TAGS,
+  summary: "Billing dossier of a school",
+  request: idParams,
+  responses: {
+    200: okResponse(billing.BillingDossier),
+    ...errorResponses({ 400: "invalid id format", 404: "tenant not found" }),
+  },
+});
+
+tenantsRoutes.openapi(dossierRoute, async (c) => ok(c, await billingDossier(c.get("services"), { tenantId: c.req.valid("param").id })));
+
+const updateTenantRoute = defineRoute({
+  method: "put",
+  path: "/admin/tenants/{id}",
+  gate: gates.superadmin,
+  errors: { body: "validation error", param: "invalid id format" },
+  tags: ADMIN_TAGS,
+  summary: "Update a school's title, branding, menu flags, time zone or storage quota",
+  request: { ...idParams, ...jsonBody(s.AdminUpdateTenantBody) },
+  responses: {
+    200: okResponse(s.Tenant),
+    ...errorResponses({ 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
+  },
+});
+
+tenantsRoutes.openapi(updateTenantRoute, async (c) =>
+  ok(c, await updateTenant(c.get("services"), { tenantId: c.req.valid("param").id, changes: c.req.valid("json") })),
+);
+
+const deleteTenantRoute = defineRoute({
+  method: "delete",
+  path: "/admin/tenants/{id}",
+  gate: gates.superadmin,
+  errors: { param: "invalid id format" },
+  tags: ADMIN_TAGS,
+  summary: "Soft-delete a school: branding, login and tokens stop at once",
+  request: idParams,
+  responses: {
+    200: okResponse(DeletedResult),
+    ...errorResponses({ 400: "invalid id format", 404: "tenant not found" }),
+  },
+});
+
+tenantsRoutes.openapi(deleteTenantRoute, async (c) => ok(c, await deleteTenant(c.get("services"), { tenantId: c.req.valid("param").id })));
+
+const ownTenantRoute = defineRoute({
+  method: "get",
+  path: "/t/tenant",
+  gate: gates.member,
+  billing: "whitelisted",
+  tags: ["Schools"],
+  summary: "The school's full record (available while billing is suspended)",
+  responses: { 200: okResponse(s.Tenant) },
+});
+
+tenantsRoutes.openapi(ownTenantRoute, async (c) => ok(c, await getOwnTenant(c.get("services"), { tenantId: c.get("actor")!.tenant!.id })));
+
+const patchOwnTenantRoute = defineRoute({
+  method: "patch",
+  path: "/t/tenant",
+  gate: gates.admin,
+  errors: { body: "validation error" },
+  tags: ["Schools"],
+  summary: "Update the school's title, branding, menu flags or time zone",
+  request: jsonBody(s.SchoolUpdateTenantBody),
+  responses: {
+    200: okResponse(s.Tenant),
+    ...errorResponses({ 400: "validation error" }),
+  },
+});
+
+tenantsRoutes.openapi(patchOwnTenantRoute, async (c) =>
+  ok(c, await updateTenant(c.get("services"), { tenantId: c.get("actor")!.tenant!.id, changes: c.req.valid("json") })),
+);

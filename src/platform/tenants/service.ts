@@ -1,0 +1,109 @@
+import { and, eq, isNull, ne } from "drizzle-orm";
+import { effectivePlanStateSql } from "../billing/state";
+import { changedRows, insertWhere, isUniqueViolation } from "../../core/db/batch";
+import { tenants } from "../../db/schema";
+import type { ServiceContext } from "../../core/http/context";
+import { ApiError } from "../../core/http/errors";
+import { uuidv7 } from "../../core/lib/ids";
+import { mediaUrl } from "../media/links";
+import { liveTenant, tenantNotFound } from "./lookup";
+import { isReservedSchoolName, newSchoolRow, schoolNamesFree } from "./new-school";
+import { tenantRecord } from "./present";
+import type { TenantChanges } from "./schemas";
+
+const TAKEN = () => new ApiError(400, "slug or subdomain already taken", "The slug or subdomain is already taken.");
+
+/**
+ * GET /public/tenant: branding of an active school. Unknown, pending, billing-blocked (suspended
+ * or expired) and deleted schools give the same 404, so the answer reveals nothing else.
+ */
+export async function publicBranding(ctx: ServiceContext, input: { subdomain: string }) {
+  const now = ctx.clock.now();
+  const [row] = await ctx.db
+    .select({ id: tenants.id, title: tenants.title, subdomain: tenants.subdomain, logo: tenants.logo, colorScheme: tenants.colorScheme })
+    .from(tenants)
+    .where(
+      and(
+        eq(tenants.subdomain, input.subdomain.toLowerCase()),
+        isNull(tenants.deletedAt),
+        eq(tenants.status, "active"),
+        ne(effectivePlanStateSql(now), "suspended"),
+      ),
+    )
+    .limit(1);
+  if (!row) throw new ApiError(404, "tenant_not_found", "No such school.");
+  return { title: row.title, subdomain: row.subdomain, logo: await mediaUrl(ctx, row.id, row.logo), color_scheme: row.colorScheme };
+}
+
+/**
+ * POST /admin/tenants/: a `pending` school with the same trial period a self-registered school
+ * gets; a billing activation makes it `active`. Slugs and subdomains share one namespace, held by
+ * a conditional insert.
+ */
+export async function createTenant(
+  ctx: ServiceContext,
+  input: { title: string; slug: string; subdomain: string; logo?: string | null; color_scheme?: string; timezone?: string },
+) {
+  if (isReservedSchoolName(input.slug, input.subdomain)) throw TAKEN();
+  const id = uuidv7(ctx.clock.now());
+  const row = newSchoolRow(ctx, { ...input, id, colorScheme: input.color_scheme });
+  try {
+    const [inserted, created] = await ctx.db.batch([
+      insertWhere(ctx, tenants, row, schoolNamesFree(input.slug, input.subdomain)),
+      ctx.db.select().from(tenants).where(eq(tenants.id, id)).limit(1),
+    ]);
+    if (changedRows(inserted) !== 1 || !created[0]) throw TAKEN();
+    return tenantRecord(ctx, created[0]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw TAKEN();
+    throw err;
+  }
+}
+
+/** PUT /admin/tenants/:id and PATCH /t/tenant: omitted fields keep their value. */
+export async function updateTenant(ctx: ServiceContext, input: { tenantId: string; changes: TenantChanges }) {
+  const { changes } = input;
+  const set: Partial<typeof tenants.$inferInsert> = {
+    ...(changes.title !== undefined ? { title: changes.title } : {}),
+    ...(changes.logo !== undefined ? { logo: changes.logo } : {}),
+    ...(changes.color_scheme !== undefined ? { colorScheme: changes.color_scheme } : {}),
+    ...(changes.hide_tests !== undefined ? { hideTests: changes.hide_tests } : {}),
+    ...(changes.hide_assignments !== undefined ? { hideAssignments: changes.hide_assignments } : {}),
+    ...(changes.hide_trial_exams !== undefined ? { hideTrialExams: changes.hide_trial_exams } : {}),
+    ...(changes.timezone !== undefined ? { timezone: changes.timezone } : {}),
+    ...(changes.storage_cap_bytes !== undefined ? { storageCapBytes: changes.storage_cap_bytes } : {}),
+  };
+  const query =
+    Object.keys(set).length === 0
+      ? ctx.db.select().from(tenants).where(liveTenant(input.tenantId)).limit(1)
+      : ctx.db
+          .update(tenants)
+          .set({ ...set, updatedAt: ctx.clock.now() })
+          .where(liveTenant(input.tenantId))
+          .returning();
+  const [row] = await query;
+  if (!row) throw tenantNotFound();
+  return tenantRecord(ctx, row);
+}
+
+/**
+ * DELETE /admin/tenants/:id (soft). Branding, login and every token of the school stop at once:
+ * they all join the school with `deleted_at IS NULL`.
+ */
+export async function deleteTenant(ctx: ServiceContext, input: { tenantId: string }) {
+  const now = ctx.clock.now();
+  const deleted = await ctx.db
+    .update(tenants)
+    .set({ deletedAt: now, updatedAt: now })
+    .where(liveTenant(input.tenantId))
+    .returning({ id: tenants.id });
+  if (deleted.length === 0) throw tenantNotFound();
+  return { deleted: true as const };
+}
+
+/** GET /t/tenant: the addressed school (authenticate already joined it, live). */
+export async function getOwnTenant(ctx: ServiceContext, input: { tenantId: string }) {
+  const [row] = await ctx.db.select().from(tenants).where(liveTenant(input.tenantId)).limit(1);
+  if (!row) throw tenantNotFound();
+  return tenantRecord(ctx, row);
+}

@@ -1,0 +1,119 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { curatorPermissions, users } from "../../db/schema";
+import { actingSchool, type Actor, type PermissionSet, type ServiceContext } from "../../core/http/context";
+import { ApiError } from "../../core/http/errors";
+import { iso } from "../../core/lib/clock";
+import { uuidv7 } from "../../core/lib/ids";
+
+/**
+ * A new curator's flags (the spec leaves them open; docs/decisions.md): least privilege, read-only
+ * analytics. An admin widens them with PUT /t/users/:id/permissions.
+ */
+const DEFAULT_CURATOR_PERMISSIONS: PermissionSet = {
+  can_manage_courses: false,
+  can_manage_students: false,
+  can_manage_groups: false,
+  can_view_analytics: true,
+  can_manage_exams: false,
+  can_manage_notifications: false,
+};
+
+export const USER_NOT_FOUND = () => new ApiError(404, "user not found", "User not found.");
+const NOT_A_CURATOR = () => new ApiError(400, "user is not a curator", "The user is not a curator.");
+
+/**
+ * Inserts the default set for a user who is (by the time the statement runs in its batch) a live
+ * curator of the school and has no set yet. Batched after the insert or role change, so it needs
+ * no read and cannot race with another writer of the same set.
+ */
+export function defaultPermissionsStatement(ctx: ServiceContext, input: { tenantId: string; userId: string; now: number }) {
+  return curatorSetInsert(ctx, { ...input, flags: DEFAULT_CURATOR_PERMISSIONS }).onConflictDoNothing({ target: curatorPermissions.userId });
+}
+
+/**
+ * A permission set for the user, written only if the user is (when the statement runs in its
+ * batch) a live curator of the school. Raw SQL as the SELECT of a query-builder insert: drizzle
+ * cannot batch a raw statement with parameters.
+ */
+function curatorSetInsert(ctx: ServiceContext, input: { tenantId: string; userId: string; flags: PermissionSet; now: number }) {
+  const f = input.flags;
+  return ctx.db.insert(curatorPermissions).select(
+    sql`SELECT ${uuidv7(input.now)}, tenant_id, id, ${Number(f.can_manage_courses)}, ${Number(f.can_manage_students)}, ${Number(f.can_manage_groups)},
+      ${Number(f.can_view_analytics)}, ${Number(f.can_manage_exams)}, ${Number(f.can_manage_notifications)}, ${input.now}, ${input.now}
+    FROM users
+    WHERE id = ${input.userId} AND tenant_id = ${input.tenantId} AND role = 'curator' AND deleted_at IS NULL`,
+  );
+}
+
+export function permissionsQuery(ctx: ServiceContext, tenantId: string, userId: string) {
+  return ctx.db
+    .select()
+    .from(curatorPermissions)
+    .where(and(eq(curatorPermissions.tenantId, tenantId), eq(curatorPermissions.userId, userId)))
+    .limit(1);
+}
+
+export function toPermissionsObject(row: typeof curatorPermissions.$inferSelect) {
+  return {
+    id: row.id,
+    user_id: row.userId,
+    can_manage_courses: row.canManageCourses,
+    can_manage_students: row.canManageStudents,
+    can_manage_groups: row.canManageGroups,
+    can_view_analytics: row.canViewAnalytics,
+    can_manage_exams: row.canManageExams,
+    can_manage_notifications: row.canManageNotifications,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+function targetQuery(ctx: ServiceContext, tenantId: string, userId: string) {
+  return ctx.db
+    .select({ role: users.role })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.tenantId, tenantId), isNull(users.deletedAt)))
+    .limit(1);
+}
+
+/** GET /t/users/:id/permissions */
+export async function getPermissions(ctx: ServiceContext, input: { actor: Actor; userId: string }) {
+  const tenantId = actingSchool(input.actor).id;
+  const [targets, sets] = await ctx.db.batch([targetQuery(ctx, tenantId, input.userId), permissionsQuery(ctx, tenantId, input.userId)]);
+  const target = targets[0];
+  if (!target) throw USER_NOT_FOUND();
+  if (target.role !== "curator") throw NOT_A_CURATOR();
+  const set = sets[0];
+  if (!set) throw new ApiError(400, "permissions not found", "This curator has no permission set.");
+  return toPermissionsObject(set);
+}
+
+/**
+ * PUT /t/users/:id/permissions: replaces all six flags, creating the set if it is missing. The
+ * upsert only fires for a live curator of the school, so a concurrent role change cannot leave
+ * a set written for a non-curator.
+ */
+export async function replacePermissions(ctx: ServiceContext, input: { actor: Actor; userId: string; flags: PermissionSet }) {
+  const tenantId = actingSchool(input.actor).id;
+  const now = ctx.clock.now();
+  const [, targets, sets] = await ctx.db.batch([
+    curatorSetInsert(ctx, { tenantId, userId: input.userId, flags: input.flags, now }).onConflictDoUpdate({
+      target: curatorPermissions.userId,
+      set: {
+        canManageCourses: sql`excluded.can_manage_courses`,
+        canManageStudents: sql`excluded.can_manage_students`,
+        canManageGroups: sql`excluded.can_manage_groups`,
+        canViewAnalytics: sql`excluded.can_view_analytics`,
+        canManageExams: sql`excluded.can_manage_exams`,
+        canManageNotifications: sql`excluded.can_manage_notifications`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+    }),
+    targetQuery(ctx, tenantId, input.userId),
+    permissionsQuery(ctx, tenantId, input.userId),
+  ]);
+  const target = targets[0];
+  if (!target) throw USER_NOT_FOUND();
+  if (target.role !== "curator") throw NOT_A_CURATOR();
+  return toPermissionsObject(sets[0]!);
+}

@@ -1,0 +1,33 @@
+import { purgeStaleLoginFailures } from "./platform/auth/login-guard";
+import type { Env } from "./core/env";
+import type { ServiceContext } from "./core/http/context";
+import { serviceContext } from "./core/http/request-context";
+import { runBillingExpiry } from "./platform/billing/expiry-job";
+import { purgeDeviceEvents } from "./platform/devices/events-purge-job";
+import { sweepOutbox } from "./platform/email/outbox-sweep-job";
+
+const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
+  ["outbox_sweep", sweepOutbox],
+  ["billing_expiry", runBillingExpiry],
+  ["device_events_purge", purgeDeviceEvents],
+  ["login_failures_purge", purgeStaleLoginFailures],
+];
+
+/**
+ * Every cron run calls the same service verbs the API uses; each job is idempotent. A failing job
+ * is logged and does not keep the others from running (they would fail the same way every run).
+ */
+export async function runScheduled(_controller: ScheduledController, env: Env): Promise<void> {
+  const ctx = serviceContext(env);
+  const failed: string[] = [];
+  for (const [name, run] of JOBS) {
+    try {
+      await run(ctx);
+    } catch (err) {
+      failed.push(name);
+      console.error(JSON.stringify({ level: "error", msg: "cron job failed", job: name, error: String(err) }));
+    }
+  }
+  // Still a failed invocation in the Workers dashboard, after every job had its turn.
+  if (failed.length > 0) throw new Error(`cron jobs failed: ${failed.join(", ")}`);
+}

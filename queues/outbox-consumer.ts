@@ -6,8 +6,10 @@ import type { ServiceContext } from "../src/core/http/context";
 import { serviceContext } from "../src/core/http/request-context";
 import { mailProvider } from "./providers";
 import type { FetchFn, MailProvider, SendResult } from "./providers/types";
+import { log } from "../src/core/lib/log";
 
 /** wrangler.toml: the queue the outbox consumer dead-letters into; its batches arrive here too. */
+export const OUTBOX_QUEUE = "lms-outbox";
 export const OUTBOX_DLQ = "lms-outbox-dlq";
 /** Sends per row; on the last failure the row is marked `failed` so the sweep stops re-enqueuing it. */
 export const MAX_SEND_ATTEMPTS = 5;
@@ -36,7 +38,6 @@ type OutboxRow = typeof emailOutbox.$inferSelect;
  */
 export async function handleOutboxBatch(batch: MessageBatch<OutboxMessage>, env: Env, deps: OutboxDeps = defaultDeps): Promise<void> {
   const ctx = serviceContext(env);
-  if (batch.queue === OUTBOX_DLQ) return handleDeadLetters(ctx, batch);
 
   const provider = mailProvider(ctx.config, deps.fetch);
   // One at a time: providers rate-limit per account, and a batch is at most 10 messages.
@@ -45,7 +46,7 @@ export async function handleOutboxBatch(batch: MessageBatch<OutboxMessage>, env:
       await deliver(ctx, provider, message);
     } catch (err) {
       // Infrastructure trouble (D1): let the queue retry; after max_retries it dead-letters.
-      log("error", "outbox delivery crashed", { outbox_id: outboxIdOf(message.body), message_attempts: message.attempts, error: String(err) });
+      log.error("outbox delivery crashed", { outbox_id: outboxIdOf(message.body), message_attempts: message.attempts, error: String(err) });
       message.retry();
     }
   }
@@ -54,7 +55,7 @@ export async function handleOutboxBatch(batch: MessageBatch<OutboxMessage>, env:
 async function deliver(ctx: ServiceContext, provider: MailProvider, message: Message<OutboxMessage>): Promise<void> {
   const outboxId = outboxIdOf(message.body);
   if (!outboxId) {
-    log("warn", "outbox message without an outbox id dropped", { message_id: message.id });
+    log.warn("outbox message without an outbox id dropped", { message_id: message.id });
     message.ack();
     return;
   }
@@ -77,7 +78,7 @@ async function deliver(ctx: ServiceContext, provider: MailProvider, message: Mes
 
   if (result.ok) {
     await markSent(ctx, row, result.providerMessageId);
-    log("info", "email sent", { outbox_id: row.id, kind: row.kind, provider: provider.name, attempts: row.attempts });
+    log.info("email sent", { outbox_id: row.id, kind: row.kind, provider: provider.name, attempts: row.attempts });
     message.ack();
     return;
   }
@@ -89,7 +90,7 @@ async function deliver(ctx: ServiceContext, provider: MailProvider, message: Mes
   }
   const delaySeconds = Math.max(backoffSeconds(row.attempts), result.retryAfterSeconds ?? 0);
   await scheduleRetry(ctx, row, result.error, delaySeconds);
-  log("warn", "email send failed; retrying", { outbox_id: row.id, kind: row.kind, provider: provider.name, attempts: row.attempts, delay_seconds: delaySeconds, error: result.error });
+  log.warn("email send failed; retrying", { outbox_id: row.id, kind: row.kind, provider: provider.name, attempts: row.attempts, delay_seconds: delaySeconds, error: result.error });
   message.retry({ delaySeconds });
 }
 
@@ -112,7 +113,7 @@ async function settleUnclaimed(ctx: ServiceContext, message: Message<OutboxMessa
     .where(eq(emailOutbox.id, outboxId))
     .limit(1);
   if (!row || row.status !== "pending") {
-    if (!row) log("warn", "outbox row not found", { outbox_id: outboxId });
+    if (!row) log.warn("outbox row not found", { outbox_id: outboxId });
     message.ack();
     return;
   }
@@ -141,7 +142,7 @@ async function markSent(ctx: ServiceContext, row: OutboxRow, providerMessageId: 
  */
 async function markFailed(ctx: ServiceContext, row: OutboxRow, error: string): Promise<void> {
   await ctx.db.update(emailOutbox).set({ status: "failed", lastError: error, leaseUntil: null }).where(eq(emailOutbox.id, row.id));
-  log("error", "email delivery failed", { outbox_id: row.id, kind: row.kind, attempts: row.attempts, error });
+  log.error("email delivery failed", { outbox_id: row.id, kind: row.kind, attempts: row.attempts, error });
 }
 
 /**
@@ -158,7 +159,8 @@ async function scheduleRetry(ctx: ServiceContext, row: OutboxRow, error: string,
  * Their rows become `failed` unless they were settled meanwhile or a live lease shows another
  * delivery is on them.
  */
-async function handleDeadLetters(ctx: ServiceContext, batch: MessageBatch<OutboxMessage>): Promise<void> {
+export async function handleOutboxDeadLetters(batch: MessageBatch<OutboxMessage>, env: Env): Promise<void> {
+  const ctx = serviceContext(env);
   const ids = [...new Set(batch.messages.map((message) => outboxIdOf(message.body)).filter((id): id is string => id !== null))];
   const now = ctx.clock.now();
   const marked =
@@ -176,7 +178,7 @@ async function handleDeadLetters(ctx: ServiceContext, batch: MessageBatch<Outbox
   const markedIds = new Set(marked.map((row) => row.id));
   for (const message of batch.messages) {
     const outboxId = outboxIdOf(message.body);
-    log("error", "email dead-lettered", {
+    log.error("email dead-lettered", {
       queue: batch.queue,
       message_id: message.id,
       outbox_id: outboxId,
@@ -191,12 +193,4 @@ function outboxIdOf(body: unknown): string | null {
   if (typeof body !== "object" || body === null) return null;
   const { kind, outbox_id } = body as Partial<OutboxMessage>;
   return kind === "email" && typeof outbox_id === "string" && outbox_id.length > 0 ? outbox_id : null;
-}
-
-/** Structured lines only; never the body or meta of an email (they carry secrets). */
-function log(level: "info" | "warn" | "error", msg: string, fields: Record<string, unknown>): void {
-  const line = JSON.stringify({ level, msg, ...fields });
-  if (level === "error") console.error(line);
-  else if (level === "warn") console.warn(line);
-  else console.log(line);
 }

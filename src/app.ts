@@ -10,10 +10,13 @@ import type { AppEnv } from "./core/http/context";
 import { notFound, onError } from "./core/http/error-handler";
 import { getConfig } from "./core/env";
 import { requestContext } from "./core/http/request-context";
-import { API_PREFIX } from "./core/http/route";
+import { API_PREFIX, installAccess } from "./core/http/route";
+import { authenticate } from "./platform/auth/authenticate";
+import { checkBilling } from "./platform/auth/billing-gate";
 import { systemRoutes } from "./platform/system/routes";
 
 function buildApp() {
+  installAccess({ authenticate, checkBilling });
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestContext());
   app.use(

@@ -1,14 +1,29 @@
 import { app } from "./app";
-import type { Env, OutboxMessage } from "./core/env";
+import type { Env, QueueMessage } from "./core/env";
+import { log } from "./core/lib/log";
 import { runScheduled } from "./scheduled";
-import { handleOutboxBatch } from "../queues/outbox-consumer";
+import { handleOutboxBatch, handleOutboxDeadLetters, OUTBOX_DLQ, OUTBOX_QUEUE } from "../queues/outbox-consumer";
 
 export { SessionFamily } from "../durable-objects/session-family";
 
+/** One consumer per queue name (wrangler.toml `[[queues.consumers]]`). */
+const QUEUE_CONSUMERS: Record<string, (batch: MessageBatch<QueueMessage>, env: Env) => Promise<void>> = {
+  [OUTBOX_QUEUE]: (batch, env) => handleOutboxBatch(batch, env),
+  [OUTBOX_DLQ]: handleOutboxDeadLetters,
+};
+
+async function dispatchQueue(batch: MessageBatch<QueueMessage>, env: Env): Promise<void> {
+  const consume = QUEUE_CONSUMERS[batch.queue];
+  if (consume) return consume(batch, env);
+  // A queue bound in wrangler.toml without a consumer here: keep its messages for a later deploy.
+  log.error("no consumer for queue", { queue: batch.queue, messages: batch.messages.length });
+  batch.retryAll();
+}
+
 export default {
   fetch: app.fetch,
-  queue: (batch, env) => handleOutboxBatch(batch, env),
+  queue: dispatchQueue,
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(runScheduled(controller, env));
   },
-} satisfies ExportedHandler<Env, OutboxMessage>;
+} satisfies ExportedHandler<Env, QueueMessage>;

@@ -1,3 +1,4 @@
+import { log } from "./core/lib/log";
 import { purgeStaleLoginFailures } from "./platform/auth/login-guard";
 import type { Env } from "./core/env";
 import type { ServiceContext } from "./core/http/context";
@@ -25,7 +26,7 @@ export async function runScheduled(_controller: ScheduledController, env: Env): 
       await run(ctx);
     } catch (err) {
       failed.push(name);
-      console.error(JSON.stringify({ level: "error", msg: "cron job failed", job: name, error: String(err) }));
+      log.error("cron job failed", { job: name, error: String(err) });
     }
   }
   // Still a failed invocation in the Workers dashboard, after every job had its turn.

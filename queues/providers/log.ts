@@ -1,3 +1,4 @@
+import { log } from "../../src/core/lib/log";
 import type { MailProvider } from "./types";
 
 /**
@@ -8,17 +9,13 @@ export function logProvider(options: { devMailbox: boolean }): MailProvider {
   return {
     name: "log",
     async send(email) {
-      console.log(
-        JSON.stringify({
-          level: "info",
-          msg: "email (log provider)",
-          outbox_id: email.id,
-          to: email.to,
-          kind: email.kind,
-          subject: email.subject,
-          ...(options.devMailbox ? { text: email.text } : {}),
-        }),
-      );
+      log.info("email (log provider)", {
+        outbox_id: email.id,
+        to: email.to,
+        kind: email.kind,
+        subject: email.subject,
+        ...(options.devMailbox ? { text: email.text } : {}),
+      });
       return { ok: true, providerMessageId: `log:${email.id}` };
     },
   };

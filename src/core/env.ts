@@ -1,10 +1,9 @@
-import type { SessionFamily } from "../../durable-objects/session-family";
-
 /** The Worker's bindings, vars and secrets, as wrangler.toml and `wrangler secret put` declare them. */
 export interface Env {
   DB: D1Database;
   MEDIA: R2Bucket;
-  SESSION_FAMILY: DurableObjectNamespace<SessionFamily>;
+  /** Typed where it is used (src/platform/auth/session-service.ts): core knows no Durable Object class. */
+  SESSION_FAMILY: DurableObjectNamespace;
   OUTBOX: Queue<OutboxMessage>;
 
   APP_DOMAIN: string;
@@ -30,10 +29,17 @@ export interface Env {
   PASSWORD_PEPPER: string;
 }
 
-export interface OutboxMessage {
+/** "Deliver email outbox row X": the row, not the message, holds the email. */
+export interface EmailMessage {
   kind: "email";
   outbox_id: string;
 }
+
+/** Every message any queue of the Worker carries; each consumer narrows by `kind`. */
+export type QueueMessage = EmailMessage;
+
+/** @deprecated name kept for the email producer; same as EmailMessage. */
+export type OutboxMessage = EmailMessage;
 
 export type LegacyTokenMode = "allow" | "existing_only" | "deny";
 export type Locale = "ru" | "en";

@@ -9,7 +9,8 @@ describe("SessionFamily storage", () => {
     const school = await createSchool();
     const user = await createUser(school.id);
     const session = await login(user, { subdomain: school.subdomain });
-    const stub = env.SESSION_FAMILY.get(env.SESSION_FAMILY.idFromName(session.session_id));
+    const families = env.SESSION_FAMILY as unknown as DurableObjectNamespace<SessionFamily>;
+    const stub = families.get(families.idFromName(session.session_id));
     const alarm = await runInDurableObject(stub, (_instance: SessionFamily, state) => state.storage.getAlarm());
     expect(alarm).toBe(Date.parse(session.refresh_expires_at));
 

@@ -76,7 +76,7 @@ export async function loginWithEnv(person: Person, vars: Record<string, string |
     { method: "POST", headers: { "content-type": "application/json", ...loginHeaders(options) }, body: JSON.stringify(loginBody(person, options)) },
     { ...env, ...vars },
   );
-  return { status: response.status, body: await response.json(), headers: response.headers };
+  return { status: response.status, body: await response.json(), headers: response.headers, request: { method: "POST", path: "/api/v1/auth/login" } };
 }
 
 /** A school with a signed-in admin and a student (not signed in). */

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { SELF } from "cloudflare:test";
 
 export interface ApiCall {
@@ -14,6 +15,8 @@ export interface ApiResponse<T = any> {
   status: number;
   body: T;
   headers: Headers;
+  /** What was called, so a failure can be matched to its contract endpoint. */
+  request: { method: string; path: string };
 }
 
 /** Calls the Worker over HTTP (inside workerd) and parses the JSON body. */
@@ -27,8 +30,9 @@ export async function api<T = any>(path: string, call: ApiCall = {}): Promise<Ap
   if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
     headers["content-type"] = "application/json";
   }
+  const method = (call.method ?? (body === undefined ? "GET" : "POST")).toUpperCase();
   const response = await SELF.fetch(`https://api.lms.localhost/api/v1${path}`, {
-    method: call.method ?? (body === undefined ? "GET" : "POST"),
+    method,
     headers,
     body,
   });
@@ -39,10 +43,20 @@ export async function api<T = any>(path: string, call: ApiCall = {}): Promise<Ap
   } catch {
     // non-JSON bodies (the docs page) stay text
   }
-  return { status: response.status, body: parsed as T, headers: response.headers };
+  return { status: response.status, body: parsed as T, headers: response.headers, request: { method, path: `/api/v1${path}` } };
 }
 
-/** Asserts the failure envelope and returns it. */
+/**
+ * Asserts the whole failure envelope (`success: false`, a string `error`, a non-empty `message`,
+ * the request id) and returns `{status, error}` for the caller to compare with the contract.
+ */
 export function failure(response: ApiResponse) {
-  return { status: response.status, error: response.body?.error as string | undefined };
+  const body = response.body as Record<string, unknown> | null;
+  expect(body, `${response.request.method} ${response.request.path}: failure envelope`).toMatchObject({
+    success: false,
+    error: expect.any(String),
+    message: expect.stringMatching(/\S/),
+    request_id: expect.any(String),
+  });
+  return { status: response.status, error: body?.error as string | undefined };
 }

@@ -1,8 +1,17 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { ServiceContext } from "../http/context";
+import type { Db, ServiceContext } from "../http/context";
 
-export type BatchItem = Parameters<ServiceContext["db"]["batch"]>[0][number];
+export type BatchItem = Parameters<Db["batch"]>[0][number];
+
+/**
+ * Runs statements as one atomic D1 batch and returns each one's raw result. An empty list runs
+ * nothing. Typed loosely on purpose: callers read results with `changedRows` or by position.
+ */
+export async function runBatch(ctx: Pick<ServiceContext, "db">, statements: readonly BatchItem[]): Promise<unknown[]> {
+  if (statements.length === 0) return [];
+  return (await ctx.db.batch(statements as unknown as [BatchItem, ...BatchItem[]])) as unknown[];
+}
 
 /**
  * A raw statement that can go into `ctx.db.batch`. Drizzle's `db.run(sql)` is lazy but carries no
@@ -10,7 +19,7 @@ export type BatchItem = Parameters<ServiceContext["db"]["batch"]>[0][number];
  */
 export function batchable(ctx: ServiceContext, query: SQL): BatchItem {
   const raw = ctx.db.run(query);
-  return Object.assign(raw, { stmt: ctx.env.DB.prepare(raw.getQuery().sql) }) as unknown as BatchItem;
+  return Object.assign(raw, { stmt: ctx.db.$client.prepare(raw.getQuery().sql) }) as unknown as BatchItem;
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { Config, Env } from "../env";
 import type { Clock } from "../lib/clock";
-import type * as schema from "../../db/schema";
 import type { RouteMeta } from "./route";
 
-export type Db = DrizzleD1Database<typeof schema>;
+/** Drizzle over D1, used through the query builder only (no relational `db.query`), so it needs no schema. */
+export type Db = DrizzleD1Database & { $client: D1Database };
 
 export type Role = "superadmin" | "admin" | "curator" | "student";
 
@@ -46,7 +46,7 @@ export interface Actor {
   permissions: PermissionSet | null;
 }
 
-/** The school of a `/t/*` request. The guard requires one there, so its absence is a programming error. */
+/** @deprecated TRANSITION: school verbs take a TenantCtx instead. */
 export function actingSchool(actor: Actor): TenantSummary {
   if (!actor.tenant) throw new Error("a school route was reached without a school");
   return actor.tenant;
@@ -61,6 +61,17 @@ export interface ServiceContext {
   requestId: string;
 }
 
+/**
+ * What a school verb receives: built once by the guard of a `/t/*` route (or by a job for one
+ * school), so a school verb cannot run without a school. Every query of school data filters by
+ * `tenantId`; `db` is that school's database (`dbFor`).
+ */
+export interface TenantCtx extends ServiceContext {
+  actor: Actor;
+  tenant: TenantSummary;
+  tenantId: string;
+}
+
 export interface AppEnv {
   Bindings: Env;
   Variables: {
@@ -68,5 +79,7 @@ export interface AppEnv {
     services: ServiceContext;
     route: RouteMeta | undefined;
     actor: Actor | undefined;
+    /** Set by the guard on `/t/*` routes only. */
+    tenantCtx: TenantCtx | undefined;
   };
 }

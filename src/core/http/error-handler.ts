@@ -2,8 +2,9 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ZodError } from "zod";
 import type { AppEnv } from "./context";
-import { ApiError, type ErrorDetail } from "./errors";
+import { ApiError, coreErrors, validationError, type ErrorDetail } from "./errors";
 import type { RouteMeta } from "./route";
+import { log } from "../lib/log";
 
 /**
  * Failures are produced in exactly two places: `validationHook` (bad input) and `onError`
@@ -26,7 +27,7 @@ export function validationHook(
     message: issue.message,
   }));
   const first = details[0];
-  throw new ApiError(400, code, first ? `${first.path}: ${first.message}` : "The request is invalid.", { details });
+  throw validationError(code, first ? `${first.path}: ${first.message}` : "The request is invalid.", details);
 }
 
 export function onError(err: Error, c: Context<AppEnv>): Response {
@@ -35,28 +36,25 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
     // Malformed JSON or a body that is not JSON: the route's own body-validation identifier.
     const route: RouteMeta | undefined = c.get("route");
     const message = err.status === 415 ? "The body must be JSON (Content-Type: application/json)." : "The body is not valid JSON.";
-    return renderError(c, new ApiError(400, route?.errors.body ?? "invalid_request_body", message));
+    return renderError(c, validationError(route?.errors.body ?? coreErrors.INVALID_REQUEST_BODY.code, message));
   }
   if (err instanceof HTTPException && err.status < 500) {
-    return renderError(c, new ApiError(err.status as 400, err.status === 404 ? "not_found" : "bad_request", err.message));
+    const entry = err.status === 404 ? coreErrors.ROUTE_NOT_FOUND : { ...coreErrors.BAD_REQUEST, status: err.status };
+    return renderError(c, new ApiError(entry, { message: err.message }));
   }
-  console.error(
-    JSON.stringify({
-      level: "error",
-      msg: "unhandled error",
-      request_id: c.get("requestId"),
-      method: c.req.method,
-      path: c.req.path,
-      error: err.name,
-      detail: err.message,
-      stack: err.stack,
-    }),
-  );
-  return renderError(c, new ApiError(500, "internal_error"));
+  log.error("unhandled error", {
+    request_id: c.get("requestId"),
+    method: c.req.method,
+    path: c.req.path,
+    error: err.name,
+    detail: err.message,
+    stack: err.stack,
+  });
+  return renderError(c, new ApiError(coreErrors.INTERNAL_ERROR));
 }
 
 export function notFound(c: Context<AppEnv>): Response {
-  return renderError(c, new ApiError(404, "not_found", `No route ${c.req.method} ${c.req.path}.`));
+  return renderError(c, new ApiError(coreErrors.ROUTE_NOT_FOUND, { message: `No route ${c.req.method} ${c.req.path}.` }));
 }
 
 function renderError(c: Context<AppEnv>, err: ApiError): Response {

@@ -1,11 +1,32 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import { authenticate } from "../../platform/auth/authenticate";
-import { checkBilling, type BillingRule } from "../../platform/auth/billing-gate";
-import { passesGate, type Gate } from "../../platform/auth/gates";
-import type { AppEnv } from "./context";
+import { dbFor } from "../db/client";
+import type { Actor, AppEnv, ServiceContext, TenantCtx } from "./context";
 import { errorResponses } from "./envelope";
-import { ApiError } from "./errors";
+import { ApiError, coreErrors, type ErrorEntry } from "./errors";
+import { passesGate, type Gate } from "./gates";
+
+/**
+ * `enforced`: blocked while billing is suspended or expired.
+ * `whitelisted`: the school read/branding endpoints, always open.
+ * `open_unless_manual`: GET /t/billing/me, open on expiry but closed by a manual suspension.
+ */
+export type BillingRule = "enforced" | "whitelisted" | "open_unless_manual";
+
+/**
+ * Who the caller is and whether their school's billing admits the route. The platform's auth area
+ * provides it (`installAccess` in src/app.ts): core knows the guard's order, not how tokens work.
+ */
+export interface AccessControl {
+  authenticate(ctx: ServiceContext, input: { authorization: string | undefined; subdomain: string | null; requireTenant: boolean }): Promise<Actor>;
+  checkBilling(rule: BillingRule, actor: Actor, now: number): void;
+}
+
+let access: AccessControl | null = null;
+
+export function installAccess(control: AccessControl): void {
+  access = control;
+}
 
 export const API_PREFIX = "/api/v1";
 
@@ -26,9 +47,14 @@ interface RoutePolicy {
   /** How the billing gate treats this `/t/*` route. Default `enforced`. */
   billing?: BillingRule;
   errors?: ValidationErrors;
+  /**
+   * The failures the handler's verbs can answer, from the areas' error catalogues. They are
+   * documented with the guard's and validators' own, so no route writes an error response by hand.
+   */
+  failures?: readonly ErrorEntry[];
 }
 
-export interface RouteMeta extends Required<Omit<RoutePolicy, "errors">> {
+export interface RouteMeta extends Required<Omit<RoutePolicy, "errors" | "failures">> {
   method: string;
   /** Full path in Hono form, e.g. `/api/v1/t/users/:id`. */
   path: string;
@@ -36,6 +62,8 @@ export interface RouteMeta extends Required<Omit<RoutePolicy, "errors">> {
   errors: Required<ValidationErrors>;
   /** The JSON body may be left out: an empty body or `null` then reads as `{}`. */
   optionalBody: boolean;
+  /** Every (status, identifier) the route documents: its verbs', its validators' and its guard's. */
+  failures: { status: number; code: string }[];
 }
 
 /** Every route declared with `defineRoute`, so tests can walk them all (gate matrix, input fuzzing). */
@@ -54,7 +82,7 @@ function familyOf(path: string): RouteMeta["family"] {
  * middleware that runs before the validators: who may call is decided before what they sent.
  */
 export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(definition: R & RoutePolicy): R {
-  const { gate, deny, billing, errors, ...route } = definition;
+  const { gate, deny, billing, errors, failures, ...route } = definition;
   const meta: RouteMeta = {
     method: route.method.toUpperCase(),
     path: API_PREFIX + route.path.replaceAll(/\{(\w+)\}/g, ":$1"),
@@ -68,15 +96,49 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
       param: errors?.param ?? "invalid_id_format",
     },
     optionalBody: route.request?.body !== undefined && route.request.body.required !== true,
+    failures: [],
   };
-  routeRegistry.push(meta);
   const config = route as unknown as RouteConfig;
+  const documented = [...validationFailures(config, meta), ...(failures ?? [])];
+  meta.failures = uniqueFailures([...documented, ...guardEntries(meta)]);
+  routeRegistry.push(meta);
   return createRoute({
     ...config,
     ...(gate.kind === "public" ? {} : { security: config.security ?? [{ bearer: [] }] }),
-    responses: withGateResponses(config.responses, meta),
+    responses: withGateResponses(withFailures(config.responses, documented), meta),
     middleware: [guard(meta)],
   }) as unknown as R;
+}
+
+/** The validators' identifiers for the request parts the route declares. */
+function validationFailures(config: RouteConfig, meta: RouteMeta): ErrorEntry[] {
+  const request = config.request ?? {};
+  const parts: [keyof ValidationErrors, unknown][] = [
+    ["param", request.params],
+    ["query", request.query],
+    ["body", request.body],
+  ];
+  return parts
+    .filter(([, declared]) => declared !== undefined)
+    .map(([part]) => ({ status: 400, code: meta.errors[part], message: `The request's ${part} is invalid.` }));
+}
+
+function uniqueFailures(entries: readonly { status: number; code: string }[]): { status: number; code: string }[] {
+  const seen = new Map<string, { status: number; code: string }>();
+  for (const { status, code } of entries) seen.set(`${status} ${code}`, { status, code });
+  return [...seen.values()];
+}
+
+/** The guard's failures as entries, for the route's registry record. */
+function guardEntries(meta: RouteMeta): { status: number; code: string }[] {
+  return Object.entries(guardFailures(meta)).flatMap(([status, codes]) => (codes ?? []).map((code) => ({ status: Number(status), code })));
+}
+
+/** Adds catalogue entries to the route's documented responses, grouped by status. */
+function withFailures(responses: RouteConfig["responses"], entries: readonly ErrorEntry[]): RouteConfig["responses"] {
+  const byStatus: Record<string, string[]> = {};
+  for (const entry of entries) (byStatus[entry.status] ??= []).push(entry.code);
+  return mergeResponses(responses, byStatus);
 }
 
 /** The failures the guard itself can answer, derived from the gate so no route has to list them. */
@@ -93,10 +155,15 @@ function guardFailures(meta: RouteMeta): Partial<Record<400 | 401 | 403, string[
 
 /** The route's documented responses plus the guard's; codes of the same status are listed together. */
 function withGateResponses(responses: RouteConfig["responses"], meta: RouteMeta): RouteConfig["responses"] {
+  return mergeResponses(responses, guardFailures(meta));
+}
+
+function mergeResponses(responses: RouteConfig["responses"], failures: Partial<Record<string, string[]>>): RouteConfig["responses"] {
   const merged: RouteConfig["responses"] = { ...responses };
-  for (const [status, codes] of Object.entries(guardFailures(meta))) {
+  for (const [status, codes] of Object.entries(failures)) {
+    if (!codes) continue;
     const own = merged[status] as { description: string } | undefined;
-    const missing = codes.filter((code) => !own?.description.includes(`\`${code}\``));
+    const missing = [...new Set(codes)].filter((code) => !own?.description.includes(`\`${code}\``));
     if (missing.length === 0) continue;
     const added = errorResponses({ [status]: missing } as Parameters<typeof errorResponses>[0])[status]!;
     merged[status] = own ? { ...added, ...own, description: `${own.description}, ${added.description}` } : added;
@@ -108,22 +175,41 @@ function guard(meta: RouteMeta): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set("route", meta);
     if (meta.family === "admin" && c.req.header("x-tenant-subdomain") !== undefined) {
-      throw new ApiError(400, "tenant_header_not_allowed");
+      throw new ApiError(coreErrors.TENANT_HEADER_NOT_ALLOWED);
     }
     if (meta.gate.kind !== "public") {
-      const actor = await authenticate(c.get("services"), {
+      if (!access) throw new Error("installAccess was not called before serving routes");
+      const services = c.get("services");
+      const actor = await access.authenticate(services, {
         authorization: c.req.header("authorization"),
         // The URL's host: workerd does not expose a Host header on the Request.
-        subdomain: requestedSubdomain(c.req.header("x-tenant-subdomain"), new URL(c.req.url).host, c.get("services").config.appDomain, meta.family),
+        subdomain: requestedSubdomain(c.req.header("x-tenant-subdomain"), new URL(c.req.url).host, services.config.appDomain, meta.family),
         requireTenant: meta.family === "tenant",
       });
       c.set("actor", actor);
-      if (!passesGate(meta.gate, actor)) throw new ApiError(403, meta.deny);
-      if (meta.family === "tenant") checkBilling(meta.billing, actor, c.get("services").clock.now());
+      if (!passesGate(meta.gate, actor)) throw new ApiError(meta.deny === "forbidden" ? coreErrors.FORBIDDEN : coreErrors.PERMISSION_DENIED);
+      if (meta.family === "tenant") {
+        access.checkBilling(meta.billing, actor, services.clock.now());
+        c.set("tenantCtx", schoolContext(services, actor));
+      }
     }
     if (meta.optionalBody) await emptyBodyAsObject(c);
     return next();
   };
+}
+
+function schoolContext(services: ServiceContext, actor: Actor): TenantCtx {
+  const tenant = actor.tenant;
+  // authenticate requires a school on /t/* routes, so this is a programming error, not a 4xx.
+  if (!tenant) throw new Error("a school route was reached without a school");
+  return { ...services, db: dbFor(services.env, tenant), actor, tenant, tenantId: tenant.id };
+}
+
+/** The school context of a `/t/*` handler (set by its guard). */
+export function tenantCtx(c: Context<AppEnv>): TenantCtx {
+  const ctx = c.get("tenantCtx");
+  if (!ctx) throw new Error("tenantCtx() is for /t/* routes, whose guard builds it");
+  return ctx;
 }
 
 /**

@@ -1,6 +1,5 @@
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Actor } from "../../core/http/context";
-import { isRestrictedCurator } from "./gates";
 
 /** Whose students a restricted curator sees; null when the caller is not restricted. */
 interface CuratorScope {
@@ -41,4 +40,9 @@ function isCuratorStudent(column: AnyColumn | SQL, scope: CuratorScope): SQL {
 /** `isCuratorStudent` when the caller is restricted, else no condition (undefined drops out of `and`). */
 export function scopeCondition(column: AnyColumn | SQL, scope: CuratorScope | null): SQL | undefined {
   return scope ? isCuratorStudent(column, scope) : undefined;
+}
+
+/** A curator without manage_groups sees only their own students (convention 7). */
+export function isRestrictedCurator(actor: Actor): boolean {
+  return actor.role === "curator" && actor.permissions?.can_manage_groups !== true;
 }

@@ -1,3 +1,4 @@
+import { log } from "../../core/lib/log";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { changedRows, insertWhere } from "../../core/db/batch";
 import { passwordResetCodes, tenants, users } from "../../db/schema";
@@ -80,7 +81,8 @@ export async function requestPasswordReset(ctx: ServiceContext, input: { email: 
   ]);
   // A throttled request keeps the code already sent and answers the same.
   if (changedRows(issued) === 1) {
-    console.log(JSON.stringify({ level: "info", msg: "password reset code", email: input.email, subdomain: input.subdomain, code }));
+    // The code is a secret: it reaches the console only with the log mail provider (local development).
+    if (ctx.config.mailProvider === "log") log.info("password reset code", { email: input.email, subdomain: input.subdomain, code });
     await enqueueEmails(ctx, [email.id]);
   }
   return { message: "A confirmation code has been sent. It is valid for 15 minutes; a new one can be requested after a minute." };

@@ -1,3 +1,4 @@
+import type { SessionFamily } from "../../../durable-objects/session-family";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { authDevices, sessions, tenants, users } from "../../db/schema";
 import { idleWindowMs, idleWindowSql, lifetimeEndSql, type DevicePolicy } from "../devices/policy";
@@ -49,7 +50,8 @@ export function parseRefreshToken(token: string): { sessionId: string; secret: s
 }
 
 function family(ctx: ServiceContext, sessionId: string) {
-  return ctx.env.SESSION_FAMILY.get(ctx.env.SESSION_FAMILY.idFromName(sessionId));
+  const namespace = ctx.env.SESSION_FAMILY as unknown as DurableObjectNamespace<SessionFamily>;
+  return namespace.get(namespace.idFromName(sessionId));
 }
 
 /** Who the session admission counts against, and what else the session insert requires. */

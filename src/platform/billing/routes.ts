@@ -1,6 +1,6 @@
 import { DeletedResult, jsonBody, optionalJsonBody } from "../../core/http/fields";
 import { z } from "@hono/zod-openapi";
-import { gates } from "../auth/gates";
+import { gates } from "../../core/http/gates";
 import { createArea } from "../../core/http/area";
 import { errorResponses, ok, okResponse } from "../../core/http/envelope";
 import { IdParams } from "../../core/http/pagination";

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { gates } from "../auth/gates";
+import { gates } from "../../core/http/gates";
 import { readDevMailbox } from "../email/dev-mailbox";
 import { createArea } from "../../core/http/area";
 import { errorResponses, ok, okResponse } from "../../core/http/envelope";

@@ -1,3 +1,4 @@
+import { log } from "../../core/lib/log";
 import { sql } from "drizzle-orm";
 import type { StartedSessionRefs } from "../auth/session-service";
 import type { BatchItem } from "../../core/db/batch";
@@ -18,7 +19,7 @@ const PUSH_PROVIDER_ID = "fcm";
 export async function sealLoginDeviceToken(ctx: ServiceContext, token: string): Promise<SealedPushToken> {
   const keys = await pushTokenKeys(ctx.env.PUSH_TOKEN_KEY);
   if (!keys) {
-    console.error(JSON.stringify({ level: "error", msg: "PUSH_TOKEN_KEY missing or not 32 bytes; login device_token refused", request_id: ctx.requestId }));
+    log.error("PUSH_TOKEN_KEY missing or not 32 bytes; login device_token refused", { request_id: ctx.requestId });
     throw deviceRegistrationFailed();
   }
   return sealPushToken(keys, token);

@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { DeletedResult, jsonBody, optionalJsonBody } from "../../core/http/fields";
 import { clientInfo } from "../auth/client-credentials";
-import { gates } from "../auth/gates";
+import { gates } from "../../core/http/gates";
 import { createArea } from "../../core/http/area";
 import { errorResponses, ok, okResponse } from "../../core/http/envelope";
 import { IdParams } from "../../core/http/pagination";

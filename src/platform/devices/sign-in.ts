@@ -1,3 +1,4 @@
+import { log } from "../../core/lib/log";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
 import { authDevices, deviceReplacementTokens } from "../../db/schema";
@@ -109,7 +110,7 @@ export async function signInDevice(ctx: ServiceContext, input: SignInInput): Pro
     });
   } catch (err) {
     if (!input.push) throw err;
-    console.error(JSON.stringify({ level: "error", msg: "login with device_token failed to commit", request_id: ctx.requestId, error: String(err) }));
+    log.error("login with device_token failed to commit", { request_id: ctx.requestId, error: String(err) });
     throw deviceRegistrationFailed();
   }
   if (session) return session;

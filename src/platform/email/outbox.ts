@@ -1,3 +1,4 @@
+import { log } from "../../core/lib/log";
 import { isNull, lte, or, type SQL } from "drizzle-orm";
 import { insertWhere, type BatchItem } from "../../core/db/batch";
 import { emailOutbox } from "../../db/schema";
@@ -58,7 +59,7 @@ export async function enqueueEmails(ctx: ServiceContext, ids: string[]): Promise
     await ctx.env.OUTBOX.sendBatch(ids.map((id) => ({ body: { kind: "email" as const, outbox_id: id } })));
   } catch (err) {
     // The rows are committed; the outbox sweep picks them up.
-    console.warn(JSON.stringify({ level: "warn", msg: "outbox enqueue failed; left for the sweep", request_id: ctx.requestId, error: String(err) }));
+    log.warn("outbox enqueue failed; left for the sweep", { request_id: ctx.requestId, error: String(err) });
   }
 }
 

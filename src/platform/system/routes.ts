@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { gates } from "../auth/gates";
+import { gates } from "../../core/http/gates";
 import { createArea } from "../../core/http/area";
 import { ok, okResponse } from "../../core/http/envelope";
 import { defineRoute } from "../../core/http/route";

@@ -1,5 +1,5 @@
 import { DeletedResult, jsonBody } from "../../core/http/fields";
-import { gates } from "../auth/gates";
+import { gates } from "../../core/http/gates";
 import { createArea } from "../../core/http/area";
 import { errorResponses, ok, okResponse } from "../../core/http/envelope";
 import { IdParams } from "../../core/http/pagination";

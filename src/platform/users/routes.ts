@@ -1,6 +1,6 @@
 import { jsonBody, optionalJsonBody } from "../../core/http/fields";
-import { gates } from "../auth/gates";
-import { requestLocale } from "../../core/http/request-context";
+import { gates } from "../../core/http/gates";
+import { requestLocale } from "../email/request-locale";
 import { createArea } from "../../core/http/area";
 import { errorResponses, ok, okResponse } from "../../core/http/envelope";
 import { IdParams } from "../../core/http/pagination";

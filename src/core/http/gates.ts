@@ -1,4 +1,4 @@
-import type { Actor, Permission, Role } from "../../core/http/context";
+import type { Actor, Permission, Role } from "./context";
 
 /** Who may call a route (spec, convention 6). */
 export type Gate =
@@ -37,9 +37,4 @@ export function passesGate(gate: Gate, actor: Actor): boolean {
 function hasPermission(actor: Actor, permission: Permission): boolean {
   if (actor.role === "admin" || actor.role === "superadmin") return true;
   return actor.role === "curator" && actor.permissions?.[permission] === true;
-}
-
-/** A curator without manage_groups sees only their own students (convention 7). */
-export function isRestrictedCurator(actor: Actor): boolean {
-  return actor.role === "curator" && actor.permissions?.can_manage_groups !== true;
 }

@@ -9,7 +9,9 @@ import { devRoutes } from "./platform/dev/routes";
 import type { AppEnv } from "./core/http/context";
 import { notFound, onError } from "./core/http/error-handler";
 import { getConfig } from "./core/env";
+import { isAllowedOrigin } from "./core/http/origins";
 import { requestContext } from "./core/http/request-context";
+import { securityHeaders } from "./core/http/security-headers";
 import { API_PREFIX, installAccess } from "./core/http/route";
 import { authenticate } from "./platform/auth/authenticate";
 import { checkBilling } from "./platform/auth/billing-gate";
@@ -19,10 +21,11 @@ function buildApp() {
   installAccess({ authenticate, checkBilling });
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestContext());
+  app.use("*", securityHeaders());
   app.use(
     "*",
     cors({
-      origin: (origin, c) => (isAllowedOrigin(origin, getConfig(c.env).appDomain, getConfig(c.env).corsOrigins) ? origin : null),
+      origin: (origin, c) => (isAllowedOrigin(origin, getConfig(c.env)) ? origin : null),
       credentials: true,
       allowHeaders: ["Authorization", "Content-Type", "X-Tenant-Subdomain", "X-Request-Id"],
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
@@ -52,20 +55,6 @@ function buildApp() {
   app.notFound(notFound);
   app.onError(onError);
   return app;
-}
-
-/** Subdomains of APP_DOMAIN (and APP_DOMAIN itself) over https, plus configured origins. */
-function isAllowedOrigin(origin: string, appDomain: string, extra: string[]): boolean {
-  if (extra.includes(origin)) return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  const host = url.hostname.toLowerCase();
-  const secure = url.protocol === "https:" || host === "localhost" || host.endsWith(".localhost");
-  return secure && (host === appDomain || host.endsWith("." + appDomain));
 }
 
 export const app = buildApp();

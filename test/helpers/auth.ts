@@ -1,6 +1,7 @@
 import { api } from "./http";
 
-export const BROWSER_ORIGIN = { origin: "https://app.lms.localhost" };
+/** A school web app under APP_DOMAIN on the configured scheme (http in wrangler.toml). */
+export const BROWSER_ORIGIN = { origin: "http://app.lms.localhost" };
 
 /** The cookie pair (`name=value`) of a Set-Cookie header. */
 export function cookiePair(setCookie: string | null): string {

@@ -5,6 +5,7 @@ import type { Actor, AppEnv, ServiceContext, TenantCtx } from "./context";
 import { errorResponses } from "./envelope";
 import { ApiError, coreErrors, type ErrorEntry } from "./errors";
 import { passesGate, type Gate } from "./gates";
+import { browserRequestAllowed } from "./origins";
 
 /**
  * `enforced`: blocked while billing is suspended or expired.
@@ -48,13 +49,20 @@ interface RoutePolicy {
   billing?: BillingRule;
   errors?: ValidationErrors;
   /**
+   * Sign-in and refresh-cookie flows: a browser request from an origin that is not allowed is
+   * refused (403 `origin_not_allowed`) before any work, so a foreign page cannot sign a user in or
+   * spend their refresh cookie. Native requests are unaffected.
+   */
+  cookieFlow?: boolean;
+  /**
    * The failures the handler's verbs can answer, from the areas' error catalogues. They are
    * documented with the guard's and validators' own, so no route writes an error response by hand.
    */
   failures?: readonly ErrorEntry[];
 }
 
-export interface RouteMeta extends Required<Omit<RoutePolicy, "errors" | "failures">> {
+export interface RouteMeta extends Required<Omit<RoutePolicy, "errors" | "failures" | "cookieFlow">> {
+  cookieFlow: boolean;
   method: string;
   /** Full path in Hono form, e.g. `/api/v1/t/users/:id`. */
   path: string;
@@ -82,7 +90,7 @@ function familyOf(path: string): RouteMeta["family"] {
  * middleware that runs before the validators: who may call is decided before what they sent.
  */
 export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(definition: R & RoutePolicy): R {
-  const { gate, deny, billing, errors, failures, ...route } = definition;
+  const { gate, deny, billing, errors, failures, cookieFlow, ...route } = definition;
   const meta: RouteMeta = {
     method: route.method.toUpperCase(),
     path: API_PREFIX + route.path.replaceAll(/\{(\w+)\}/g, ":$1"),
@@ -96,6 +104,7 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
       param: errors?.param ?? "invalid_id_format",
     },
     optionalBody: route.request?.body !== undefined && route.request.body.required !== true,
+    cookieFlow: cookieFlow ?? false,
     failures: [],
   };
   const config = route as unknown as RouteConfig;
@@ -143,7 +152,7 @@ function withFailures(responses: RouteConfig["responses"], entries: readonly Err
 
 /** The failures the guard itself can answer, derived from the gate so no route has to list them. */
 function guardFailures(meta: RouteMeta): Partial<Record<400 | 401 | 403, string[]>> {
-  if (meta.gate.kind === "public") return {};
+  if (meta.gate.kind === "public") return meta.cookieFlow ? { 403: [coreErrors.ORIGIN_NOT_ALLOWED.code] } : {};
   const forbidden: string[] = meta.gate.kind === "roles" || meta.gate.kind === "permission" ? [meta.deny] : [];
   if (meta.family === "tenant" && meta.billing !== "whitelisted") forbidden.push("PAYMENT_REQUIRED");
   return {
@@ -174,6 +183,10 @@ function mergeResponses(responses: RouteConfig["responses"], failures: Partial<R
 function guard(meta: RouteMeta): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set("route", meta);
+    if (meta.cookieFlow) {
+      const headers = { origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") };
+      if (!browserRequestAllowed(headers, c.get("services").config)) throw new ApiError(coreErrors.ORIGIN_NOT_ALLOWED);
+    }
     if (meta.family === "admin" && c.req.header("x-tenant-subdomain") !== undefined) {
       throw new ApiError(coreErrors.TENANT_HEADER_NOT_ALLOWED);
     }

@@ -61,11 +61,17 @@ describe("OpenAPI and system routes", () => {
     expect(hostile.headers.get("x-request-id")).not.toBe("bad id with spaces");
   });
 
-  it("allows CORS with credentials for school subdomains and configured origins only", async () => {
-    const allowed = await api("/health", { method: "OPTIONS", headers: { origin: "https://demo.lms.localhost", "access-control-request-method": "GET" } });
-    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://demo.lms.localhost");
-    expect(allowed.headers.get("access-control-allow-credentials")).toBe("true");
-    const denied = await api("/health", { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "GET" } });
-    expect(denied.headers.get("access-control-allow-origin")).toBeNull();
+  it("allows CORS with credentials for school subdomains on the configured scheme and configured origins only", async () => {
+    const preflight = (origin: string) => api("/health", { method: "OPTIONS", headers: { origin, "access-control-request-method": "GET" } });
+    // APP_DOMAIN is lms.localhost with scheme http in wrangler.toml: any port while it is a localhost name.
+    for (const origin of ["http://demo.lms.localhost", "http://lms.localhost", "http://demo.lms.localhost:5173"]) {
+      const allowed = await preflight(origin);
+      expect({ origin, allow: allowed.headers.get("access-control-allow-origin") }).toEqual({ origin, allow: origin });
+      expect(allowed.headers.get("access-control-allow-credentials")).toBe("true");
+    }
+    for (const origin of ["https://evil.example", "https://demo.lms.localhost", "http://evil.demo.lms.localhost", "http://lms.localhost.evil.example", "null"]) {
+      const denied = await preflight(origin);
+      expect({ origin, allow: denied.headers.get("access-control-allow-origin") }).toEqual({ origin, allow: null });
+    }
   });
 });

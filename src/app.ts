@@ -48,7 +48,10 @@ function buildApp() {
       title: "Learning platform API",
       version: "1.0.0",
       description: "Multi-tenant learning-management API. Failures are `{success:false, error, message, request_id}`.",
+      license: { name: "Proprietary" },
     },
+    // Relative: the document describes whichever deployment serves it (local, staging, production).
+    servers: [{ url: "/", description: "The deployment serving this document" }],
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
 

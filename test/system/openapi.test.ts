@@ -33,8 +33,10 @@ describe("OpenAPI and system routes", () => {
     for (const route of routeRegistry) {
       const operation = res.body.paths[route.path.replaceAll(/:(\w+)/g, "{$1}")][route.method.toLowerCase()];
       const label = `${route.method} ${route.path}`;
+      expect(operation.operationId, label).toMatch(/^[a-z]+[A-Za-z0-9]+$/);
+      if (route.family === "tenant") expect(operation.parameters, label).toContainEqual(expect.objectContaining({ name: "X-Tenant-Subdomain", in: "header", required: true }));
       if (route.gate.kind === "public") {
-        expect(operation.security, label).toBeUndefined();
+        expect(operation.security, label).toEqual([]);
         continue;
       }
       expect(operation.security, label).toEqual([{ bearer: [] }]);

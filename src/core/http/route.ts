@@ -113,10 +113,43 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
   routeRegistry.push(meta);
   return createRoute({
     ...config,
-    ...(gate.kind === "public" ? {} : { security: config.security ?? [{ bearer: [] }] }),
+    operationId: config.operationId ?? operationIdOf(route.method, route.path),
+    // A public operation says so explicitly, so generated clients send no credentials.
+    security: config.security ?? (gate.kind === "public" ? [] : [{ bearer: [] }]),
+    ...(meta.family === "tenant" ? { parameters: [...(config.parameters ?? []), { ...TENANT_HEADER_PARAMETER }] as RouteConfig["parameters"] } : {}),
     responses: withGateResponses(withFailures(config.responses, documented), meta),
     middleware: [guard(meta)],
   }) as unknown as R;
+}
+
+/**
+ * `X-Tenant-Subdomain`, documented as required on every `/t/*` operation so "Try it" and generated
+ * clients send it. The guard also accepts the school from the Host (`<school>.APP_DOMAIN`), which is
+ * why it is not validated as a header: a browser on the school's own subdomain may leave it out.
+ */
+export const TENANT_HEADER_PARAMETER = {
+  name: "X-Tenant-Subdomain",
+  in: "header" as const,
+  required: true,
+  description: "The school's subdomain (lower case). May be left out when the request's host is `<school>.APP_DOMAIN`.",
+  schema: { type: "string" as const, pattern: "^[a-z0-9]+$", example: "demo" },
+};
+
+/** A stable operationId from method and path: `GET /t/users/{id}/devices` → `getTUsersByIdDevices`. */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .split("/")
+    .filter(Boolean)
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      const word = param ? `by-${param[1]!}` : segment;
+      return word
+        .split(/[^A-Za-z0-9]+/)
+        .filter(Boolean)
+        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+        .join("");
+    });
+  return method.toLowerCase() + words.join("");
 }
 
 /** The validators' identifiers for the request parts the route declares. */

@@ -2,6 +2,10 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+// Wrangler prints "Using secrets defined in .dev.vars" once per test file at log level; the tests
+// set their own bindings below, so only its warnings and errors are worth reading.
+process.env.WRANGLER_LOG ??= "warn";
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
@@ -22,6 +26,11 @@ export default defineConfig(async () => {
     ],
     test: {
       setupFiles: ["./test/helpers/setup.ts"],
+      // Console output (the log mail provider, expected error logs) only for tests that fail, next to their failure.
+      silent: "passed-only",
+      // sanitize-html is CommonJS and requires postcss, whose `browser` field blanks optional
+      // modules; the pool's per-file loader cannot follow that, so Vite bundles it first.
+      deps: { optimizer: { ssr: { enabled: true, include: ["sanitize-html"] } } },
       testTimeout: 60_000,
       hookTimeout: 60_000,
     },

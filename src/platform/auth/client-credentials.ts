@@ -4,10 +4,11 @@ import type { AppEnv } from "../../core/http/context";
 import { ApiError, unauthorized } from "../../core/http/errors";
 import { API_PREFIX } from "../../core/http/route";
 import { iso } from "../../core/lib/clock";
+import { authErrors } from "./errors";
 import { parseRefreshToken, type ClientInfo, type IssuedSession } from "./session-service";
 
 /*
- * Browser or native (DESIGN.md): a request is a browser's when it carries Origin or
+ * Browser or native (docs/decisions.md): a request is a browser's when it carries Origin or
  * Sec-Fetch-Site. A browser's refresh secret lives only in an HttpOnly cookie scoped to the school
  * and the device; a native client gets it in JSON. Everything HTTP-specific about that is here.
  */
@@ -84,11 +85,11 @@ export function refreshCredentials(
   body: { tenant_subdomain?: string; session_id?: string; auth_device_id?: string; refresh_token?: string },
   purpose: "refresh" | "logout",
 ) {
-  const missingToken = () => (purpose === "refresh" ? new ApiError(400, "refresh_token_required") : unauthorized());
+  const missingToken = () => (purpose === "refresh" ? new ApiError(authErrors.REFRESH_TOKEN_REQUIRED) : unauthorized());
   const subdomain = tenantSelector(c, body.tenant_subdomain);
   if (clientInfo(c).isBrowser) {
-    if (!body.session_id) throw new ApiError(400, "session_id_required");
-    if (!body.auth_device_id) throw new ApiError(400, "auth_device_id_required");
+    if (!body.session_id) throw new ApiError(authErrors.SESSION_ID_REQUIRED);
+    if (!body.auth_device_id) throw new ApiError(authErrors.AUTH_DEVICE_ID_REQUIRED);
     if (Object.keys(refreshCookies(c)).length === 0) throw missingToken();
     const cookie = selectedCookie(c, subdomain, body.auth_device_id);
     const parsed = parseRefreshToken(cookie.value);

@@ -1,17 +1,13 @@
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { loginFailures } from "../../db/schema";
 import type { ServiceContext } from "../../core/http/context";
-import { ApiError } from "../../core/http/errors";
 import { MINUTE_MS } from "../../core/lib/clock";
 
-/** DESIGN.md: 5 failures of one (school, email) in 15 minutes lock it for 15; 50 per IP lock the IP. */
+/** 5 failures of one (school, email) in 15 minutes lock it for 15; 50 per IP lock the IP (docs/decisions.md). */
 const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
 const LOGIN_LOCK_MS = 15 * MINUTE_MS;
 const PAIR_FAILURE_LIMIT = 5;
 const IP_FAILURE_LIMIT = 50;
-
-/** The spec's generic 423 of the sign-in lock (Authentication 7). */
-export const TOO_MANY_ATTEMPTS = () => new ApiError(423, "too many attempts, try again later", "Too many attempts, try again later.");
 
 interface LoginGuardKeys {
   pair: string;

@@ -6,13 +6,13 @@ import { sealLoginDeviceToken } from "../devices/push-registration";
 import { signInDevice } from "../devices/sign-in";
 import type { Actor, Role, ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
+import type { BatchItem } from "../../core/db/batch";
 import { accountFilter, liveSchoolOfUser } from "./accounts";
-import { clearPairStatement, isLocked, lockQuery, loginGuardKeys, recordFailure, TOO_MANY_ATTEMPTS } from "./login-guard";
+import { authErrors } from "./errors";
+import { clearPairStatement, isLocked, lockQuery, loginGuardKeys, recordFailure } from "./login-guard";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 import type { LoginBody } from "./schemas";
 import type { ClientInfo, IssuedSession } from "./session-service";
-
-const INVALID_CREDENTIALS = () => new ApiError(400, "invalid credentials", "Invalid email or password.");
 
 export interface LoginResult extends IssuedSession {
   user: { id: string; email: string; role: Role; first_name: string; last_name: string };
@@ -31,7 +31,7 @@ export async function login(ctx: ServiceContext, input: { body: z.infer<typeof L
   const [locks, candidates] = await ctx.db.batch([lockQuery(ctx, keys), accountQuery(ctx, subdomain, body.email)]);
   if (isLocked(locks, now)) {
     await recordFailure(ctx, keys);
-    throw TOO_MANY_ATTEMPTS();
+    throw new ApiError(authErrors.SIGN_IN_LOCKED);
   }
 
   const account = candidates[0];
@@ -39,18 +39,18 @@ export async function login(ctx: ServiceContext, input: { body: z.infer<typeof L
   // An inactive account counts like a wrong password, so the lock cannot tell a right guess apart.
   if (!account || !check.valid || !account.isActive) {
     const { locked } = await recordFailure(ctx, keys);
-    throw locked ? TOO_MANY_ATTEMPTS() : INVALID_CREDENTIALS();
+    throw new ApiError(locked ? authErrors.SIGN_IN_LOCKED : authErrors.INVALID_CREDENTIALS);
   }
-  if (account.tenantStatus === "pending") throw new ApiError(403, "email_not_verified");
+  if (account.tenantStatus === "pending") throw new ApiError(authErrors.EMAIL_NOT_VERIFIED);
 
   // Sealed before anything is written: a token that cannot be stored fails the login (503).
   // The platform has no push registry, so a superadmin's device_token is not kept.
   const push = body.device_token && account.tenantId !== null ? await sealLoginDeviceToken(ctx, body.device_token) : null;
 
-  const statements = [clearPairStatement(ctx, keys)];
+  const statements: BatchItem[] = [clearPairStatement(ctx, keys)];
   if (check.needsRehash) {
     const rehashed = await hashPassword(body.password, ctx.config.passwordPepper);
-    statements.push(ctx.db.update(users).set({ passwordHash: rehashed }).where(eq(users.id, account.id)) as never);
+    statements.push(ctx.db.update(users).set({ passwordHash: rehashed }).where(eq(users.id, account.id)));
   }
 
   const session = await signInDevice(ctx, {
@@ -101,7 +101,6 @@ export function profileOf(actor: Actor, now: number) {
   if (actor.homeTenantId === null || !actor.tenant) return base;
   return { ...base, tenant: billingSummary(actor.tenant, now) };
 }
-
 
 /** POST /auth/schools: active schools where the email has an active account, optionally by cabinet. */
 export async function listSchoolsForEmail(ctx: ServiceContext, input: { email: string; scope?: "admin" | "student" | "" }) {

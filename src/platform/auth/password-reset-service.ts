@@ -13,15 +13,13 @@ import { HOUR_MS, MINUTE_MS } from "../../core/lib/clock";
 import { hmacHex, randomDigits, timingSafeEqual } from "../../core/lib/crypto";
 import { uuidv7 } from "../../core/lib/ids";
 import { accountFilter, liveSchoolOfUser } from "./accounts";
+import { authErrors } from "./errors";
 import { hashPassword } from "./password";
 
 const RESET_CODE_TTL_MS = 15 * MINUTE_MS;
 const RESET_CODE_MAX_ATTEMPTS = 5;
 const RESET_REQUEST_COOLDOWN_MS = MINUTE_MS;
 const RESET_REQUESTS_PER_HOUR = 5;
-
-const INVALID_CODE = () => new ApiError(400, "invalid or expired confirmation code", "Invalid or expired confirmation code.");
-const CODE_BLOCKED = () => new ApiError(423, "too many attempts, request a new code", "Too many attempts, request a new code.");
 
 /** A 6-digit code has little entropy, so it is stored as an HMAC under the server pepper, bound to the user. */
 function codeHash(ctx: ServiceContext, userId: string, code: string): Promise<string> {
@@ -41,9 +39,7 @@ export async function requestPasswordReset(ctx: ServiceContext, input: { email: 
     .leftJoin(tenants, liveSchoolOfUser)
     .where(accountFilter(input.subdomain, input.email))
     .limit(1);
-  if (!account || (input.subdomain !== "" && account.tenantId === null)) {
-    throw new ApiError(404, "no account with this email and school", "No account with this email and school.");
-  }
+  if (!account || (input.subdomain !== "" && account.tenantId === null)) throw new ApiError(authErrors.NO_ACCOUNT_FOR_RESET);
 
   const now = ctx.clock.now();
   const code = randomDigits(6);
@@ -116,8 +112,8 @@ export async function resetPassword(ctx: ServiceContext, input: { email: string;
     )
     .where(accountFilter(input.subdomain, input.email))
     .limit(1);
-  if (!row) throw INVALID_CODE();
-  if (row.attempts >= RESET_CODE_MAX_ATTEMPTS) throw CODE_BLOCKED();
+  if (!row) throw new ApiError(authErrors.INVALID_RESET_CODE);
+  if (row.attempts >= RESET_CODE_MAX_ATTEMPTS) throw new ApiError(authErrors.RESET_CODE_BLOCKED);
 
   if (!timingSafeEqual(await codeHash(ctx, row.userId, input.code), row.codeHash)) {
     const [counted] = await ctx.db
@@ -125,7 +121,7 @@ export async function resetPassword(ctx: ServiceContext, input: { email: string;
       .set({ attempts: sql`${passwordResetCodes.attempts} + 1` })
       .where(eq(passwordResetCodes.id, row.codeId))
       .returning({ attempts: passwordResetCodes.attempts });
-    throw (counted?.attempts ?? 0) > RESET_CODE_MAX_ATTEMPTS ? CODE_BLOCKED() : INVALID_CODE();
+    throw new ApiError((counted?.attempts ?? 0) > RESET_CODE_MAX_ATTEMPTS ? authErrors.RESET_CODE_BLOCKED : authErrors.INVALID_RESET_CODE);
   }
 
   const policyRows = await devicePolicyQuery(ctx, row.tenantId);
@@ -143,6 +139,6 @@ export async function resetPassword(ctx: ServiceContext, input: { email: string;
       ? revokeSessionsWithEvents(ctx, { tenantId: row.tenantId, userIds: [row.userId], reason: "password_reset", scope: consumedHere })
       : []),
   ]);
-  if (consumed.length === 0) throw INVALID_CODE();
+  if (consumed.length === 0) throw new ApiError(authErrors.INVALID_RESET_CODE);
   return { message: "Password has been reset. Sign in with the new password." };
 }

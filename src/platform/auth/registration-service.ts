@@ -12,12 +12,11 @@ import { uuidv7 } from "../../core/lib/ids";
 import { signAccessToken } from "./jwt";
 import { isReservedSchoolName, newSchoolRow, schoolNamesFree } from "../tenants/new-school";
 import { mainDomainUrl } from "../email/links";
+import { authErrors } from "./errors";
 import { hashPassword } from "./password";
 import type { RegisterBody } from "./schemas";
 
 const RESEND_COOLDOWN_MS = MINUTE_MS;
-const DUPLICATE = () => new ApiError(400, "duplicate key", "The slug, subdomain or email is already taken.");
-
 
 /** The verification email: a link to the main domain carrying the single-use token. */
 function verificationEmail(
@@ -48,7 +47,7 @@ function verificationEmail(
 export async function registerSchool(ctx: ServiceContext, input: { body: z.infer<typeof RegisterBody>; locale: Locale }) {
   const { body } = input;
   const subdomain = body.tenant_subdomain ?? body.tenant_slug;
-  if (isReservedSchoolName(body.tenant_slug, subdomain)) throw DUPLICATE();
+  if (isReservedSchoolName(body.tenant_slug, subdomain)) throw new ApiError(authErrors.SCHOOL_OR_EMAIL_TAKEN);
   const now = ctx.clock.now();
   const tenantId = uuidv7(now);
   const userId = uuidv7(now);
@@ -103,10 +102,10 @@ export async function registerSchool(ctx: ServiceContext, input: { body: z.infer
       email.insertWhere(schoolCreated),
     ]);
   } catch (err) {
-    if (isUniqueViolation(err)) throw DUPLICATE();
+    if (isUniqueViolation(err)) throw new ApiError(authErrors.SCHOOL_OR_EMAIL_TAKEN);
     throw err;
   }
-  if (changedRows(results[0]) !== 1) throw DUPLICATE();
+  if (changedRows(results[0]) !== 1) throw new ApiError(authErrors.SCHOOL_OR_EMAIL_TAKEN);
   await enqueueEmails(ctx, [email.id]);
   return { verification_required: true, email: body.email, verification_expires_at: iso(verificationExpiresAt) };
 }
@@ -150,7 +149,7 @@ export async function verifyEmail(ctx: ServiceContext, input: { token: string })
       ),
   ]);
   const row = consumed[0];
-  if (!row) throw new ApiError(400, "invalid_or_expired_email_verification");
+  if (!row) throw new ApiError(authErrors.INVALID_EMAIL_VERIFICATION);
 
   const [user] = await ctx.db
     .select({ id: users.id, email: users.email, role: users.role, subdomain: tenants.subdomain })
@@ -158,7 +157,7 @@ export async function verifyEmail(ctx: ServiceContext, input: { token: string })
     .innerJoin(tenants, and(eq(tenants.id, users.tenantId), isNull(tenants.deletedAt)))
     .where(and(eq(users.id, row.userId), eq(users.tenantId, row.tenantId), isNull(users.deletedAt)))
     .limit(1);
-  if (!user) throw new ApiError(400, "invalid_or_expired_email_verification");
+  if (!user) throw new ApiError(authErrors.INVALID_EMAIL_VERIFICATION);
 
   const result: { login_required: true; tenant_subdomain: string; user: { id: string; email: string; role: string }; token?: string } = {
     login_required: true,

@@ -2,11 +2,13 @@ import { jsonBody, optionalJsonBody } from "../../core/http/fields";
 import { z } from "@hono/zod-openapi";
 import { createArea } from "../../core/http/area";
 import { errorResponses, ok, okResponse } from "../../core/http/envelope";
+import { coreErrors } from "../../core/http/errors";
 import { defineRoute } from "../../core/http/route";
 import { requestLocale } from "../email/request-locale";
 import { replaceDevice } from "../devices/replacement-service";
 import { deviceLimitConflictResponse, ReplaceBody as DeviceReplaceBody } from "../devices/schemas";
 import { gates } from "../../core/http/gates";
+import { authErrors } from "./errors";
 import { listSchoolsForEmail, login, profileOf } from "./login-service";
 import { requestPasswordReset, resetPassword } from "./password-reset-service";
 import { registerSchool, resendVerification, verifyEmail } from "./registration-service";
@@ -23,14 +25,10 @@ const loginRoute = defineRoute({
   tags: ["Auth"],
   summary: "Sign in with email and password; creates a managed device session",
   request: jsonBody(s.LoginBody),
+  failures: [authErrors.INVALID_CREDENTIALS, authErrors.EMAIL_NOT_VERIFIED, authErrors.SIGN_IN_LOCKED],
   responses: {
     200: okResponse(s.LoginResult),
-    ...errorResponses({
-      400: ["invalid credentials", "invalid_request_body"],
-      403: ["email_not_verified", "device_blocked"],
-      423: "too many attempts, try again later",
-      503: "device_registration_failed",
-    }),
+    ...errorResponses({ 403: "device_blocked", 503: "device_registration_failed" }),
     ...deviceLimitConflictResponse(["device_limit_reached", "installation_id_required"]),
   },
 });
@@ -51,11 +49,7 @@ const replaceDeviceRoute = defineRoute({
   request: jsonBody(DeviceReplaceBody),
   responses: {
     200: okResponse(s.LoginResult.extend({ revoked_device_id: z.string() })),
-    ...errorResponses({
-      400: "invalid_request_body",
-      403: ["device_self_replacement_disabled", "device_blocked"],
-      503: "device_registration_failed",
-    }),
+    ...errorResponses({ 403: ["device_self_replacement_disabled", "device_blocked"], 503: "device_registration_failed" }),
     ...deviceLimitConflictResponse(["invalid_device_replacement_token", "device_limit_reached"]),
   },
 });
@@ -78,14 +72,14 @@ const refreshRoute = defineRoute({
   tags: ["Auth"],
   summary: "Rotate the refresh token and get a new access token",
   request: optionalJsonBody(s.RefreshBody),
-  responses: {
-    200: okResponse(s.SessionTokens),
-    ...errorResponses({
-      400: ["session_id_required", "auth_device_id_required", "refresh_token_required"],
-      401: "unauthorized",
-      409: "stale_refresh_token",
-    }),
-  },
+  failures: [
+    authErrors.SESSION_ID_REQUIRED,
+    authErrors.AUTH_DEVICE_ID_REQUIRED,
+    authErrors.REFRESH_TOKEN_REQUIRED,
+    coreErrors.UNAUTHORIZED,
+    authErrors.STALE_REFRESH_TOKEN,
+  ],
+  responses: { 200: okResponse(s.SessionTokens) },
 });
 
 authRoutes.openapi(refreshRoute, async (c) => {
@@ -95,7 +89,6 @@ authRoutes.openapi(refreshRoute, async (c) => {
   return ok(c, sessionPayload(c, session, subdomain));
 });
 
-
 const logoutRoute = defineRoute({
   method: "post",
   path: "/auth/logout",
@@ -103,10 +96,8 @@ const logoutRoute = defineRoute({
   tags: ["Auth"],
   summary: "End the current session and clear the selected refresh cookie",
   request: optionalJsonBody(s.RefreshBody),
-  responses: {
-    200: okResponse(s.LogoutResult),
-    ...errorResponses({ 400: ["session_id_required", "auth_device_id_required"], 401: "unauthorized" }),
-  },
+  failures: [authErrors.SESSION_ID_REQUIRED, authErrors.AUTH_DEVICE_ID_REQUIRED, coreErrors.UNAUTHORIZED],
+  responses: { 200: okResponse(s.LogoutResult) },
 });
 
 authRoutes.openapi(logoutRoute, async (c) => {
@@ -123,10 +114,8 @@ const registerRoute = defineRoute({
   tags: ["Auth"],
   summary: "Register a school (pending, trial) with its first admin",
   request: jsonBody(s.RegisterBody),
-  responses: {
-    201: okResponse(s.RegisterResult),
-    ...errorResponses({ 400: ["duplicate key", "invalid_request_body"] }),
-  },
+  failures: [authErrors.SCHOOL_OR_EMAIL_TAKEN],
+  responses: { 201: okResponse(s.RegisterResult) },
 });
 
 authRoutes.openapi(registerRoute, async (c) => {
@@ -142,11 +131,12 @@ const verifyEmailRoute = defineRoute({
   method: "post",
   path: "/auth/verify-email",
   gate: gates.public,
-  errors: { body: "invalid_or_expired_email_verification" },
+  errors: { body: authErrors.INVALID_EMAIL_VERIFICATION.code },
   tags: ["Auth"],
   summary: "Confirm the admin's email with the single-use token; activates the school",
   request: jsonBody(s.VerifyEmailBody),
-  responses: { 200: okResponse(s.VerifyEmailResult), ...errorResponses({ 400: "invalid_or_expired_email_verification" }) },
+  failures: [authErrors.INVALID_EMAIL_VERIFICATION],
+  responses: { 200: okResponse(s.VerifyEmailResult) },
 });
 
 authRoutes.openapi(verifyEmailRoute, async (c) => ok(c, await verifyEmail(c.get("services"), c.req.valid("json"))));
@@ -158,7 +148,7 @@ const resendRoute = defineRoute({
   tags: ["Auth"],
   summary: "Send a new verification link (neutral answer, one-minute cooldown)",
   request: jsonBody(s.ResendVerificationBody),
-  responses: { 200: okResponse(s.MessageResult), ...errorResponses({ 400: "invalid_request_body" }) },
+  responses: { 200: okResponse(s.MessageResult) },
 });
 
 authRoutes.openapi(resendRoute, async (c) => {
@@ -171,14 +161,12 @@ const forgotRoute = defineRoute({
   method: "post",
   path: "/auth/forgot-password",
   gate: gates.public,
-  errors: { body: "validation error" },
+  errors: { body: authErrors.PASSWORD_RESET_VALIDATION.code },
   tags: ["Auth"],
   summary: "Issue a 6-digit password-reset code (valid 15 minutes)",
   request: jsonBody(s.ForgotPasswordBody),
-  responses: {
-    200: okResponse(s.MessageResult),
-    ...errorResponses({ 400: "validation error", 404: "no account with this email and school" }),
-  },
+  failures: [authErrors.NO_ACCOUNT_FOR_RESET],
+  responses: { 200: okResponse(s.MessageResult) },
 });
 
 authRoutes.openapi(forgotRoute, async (c) => {
@@ -192,17 +180,12 @@ const resetRoute = defineRoute({
   method: "post",
   path: "/auth/reset-password",
   gate: gates.public,
-  errors: { body: "validation error" },
+  errors: { body: authErrors.PASSWORD_RESET_VALIDATION.code },
   tags: ["Auth"],
   summary: "Set a new password with the confirmation code",
   request: jsonBody(s.ResetPasswordBody),
-  responses: {
-    200: okResponse(s.MessageResult),
-    ...errorResponses({
-      400: ["invalid or expired confirmation code", "validation error"],
-      423: "too many attempts, request a new code",
-    }),
-  },
+  failures: [authErrors.INVALID_RESET_CODE, authErrors.RESET_CODE_BLOCKED],
+  responses: { 200: okResponse(s.MessageResult) },
 });
 
 authRoutes.openapi(resetRoute, async (c) => {
@@ -220,7 +203,7 @@ const schoolsRoute = defineRoute({
   tags: ["Auth"],
   summary: "Active schools where an email has an account (school picker)",
   request: jsonBody(s.SchoolsBody),
-  responses: { 200: okResponse(s.SchoolsResult), ...errorResponses({ 400: "invalid_request_body" }) },
+  responses: { 200: okResponse(s.SchoolsResult) },
 });
 
 authRoutes.openapi(schoolsRoute, async (c) => ok(c, await listSchoolsForEmail(c.get("services"), c.req.valid("json"))));

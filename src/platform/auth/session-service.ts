@@ -2,17 +2,18 @@ import type { SessionFamily } from "../../../durable-objects/session-family";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { authDevices, sessions, tenants, users } from "../../db/schema";
 import { idleWindowMs, idleWindowSql, lifetimeEndSql, type DevicePolicy } from "../devices/policy";
-import { batchable, type BatchItem } from "../../core/db/batch";
+import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
 import { activeDeviceCountSql, sessionExistsSql } from "../devices/sql";
 import type { Role, ServiceContext } from "../../core/http/context";
 import { ApiError, unauthorized } from "../../core/http/errors";
 import { DAY_MS } from "../../core/lib/clock";
 import { randomSecret, sha256Hex } from "../../core/lib/crypto";
 import { isUuid, uuidv7 } from "../../core/lib/ids";
+import { authErrors } from "./errors";
 import { signAccessToken } from "./jwt";
 
 export interface ClientInfo {
-  /** Sent an `Origin` or `Sec-Fetch-Site` header (DESIGN.md): refresh secret only in a cookie, platform `web`. */
+  /** Sent an `Origin` or `Sec-Fetch-Site` header (docs/decisions.md): refresh secret only in a cookie, platform `web`. */
   isBrowser: boolean;
   ip: string | null;
   userAgent: string | null;
@@ -175,7 +176,7 @@ export async function startSession(
   statements.push(...(input.followUps?.({ sessionId, newDeviceId, started, onNewDevice }) ?? []), ...(input.statements ?? []));
   const landed = ctx.db.select({ authDeviceId: sessions.authDeviceId }).from(sessions).where(eq(sessions.id, sessionId));
 
-  const results = (await ctx.db.batch([...statements, landed] as unknown as [BatchItem, ...BatchItem[]])) as unknown[];
+  const results = await runBatch(ctx, [...statements, landed]);
   const authDeviceId = (results[results.length - 1] as { authDeviceId: string }[])[0]?.authDeviceId;
   if (!authDeviceId) return null;
 
@@ -196,7 +197,6 @@ export async function startSession(
     refreshToken: `${sessionId}.${secret}`,
   };
 }
-
 
 /** The session with its user and school, for refresh and logout; null when the session is not usable. */
 async function loadLiveSession(ctx: ServiceContext, sessionId: string) {
@@ -262,7 +262,7 @@ export async function refreshSession(ctx: ServiceContext, input: RefreshInput): 
   });
   switch (result.outcome) {
     case "stale":
-      throw new ApiError(409, "stale_refresh_token");
+      throw new ApiError(authErrors.STALE_REFRESH_TOKEN);
     case "reuse":
       // The replaying client's address goes into the history: it is the likely thief.
       await revokeSession(ctx, input.sessionId, "refresh_token_reuse", input.client);

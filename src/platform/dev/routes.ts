@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { gates } from "../../core/http/gates";
 import { readDevMailbox } from "../email/dev-mailbox";
 import { createArea } from "../../core/http/area";
-import { errorResponses, ok, okResponse } from "../../core/http/envelope";
-import { ApiError } from "../../core/http/errors";
+import { ok, okResponse } from "../../core/http/envelope";
+import { ApiError, coreErrors } from "../../core/http/errors";
 import { defineRoute } from "../../core/http/route";
 
 /** Local-development helpers (the dev mailbox); they exist only when DEV_MAILBOX=true. */
@@ -12,7 +12,7 @@ export const devRoutes = createArea();
 // Ahead of the route's validators: with the mailbox off, even a malformed call is an unknown route.
 devRoutes.use("/dev/*", async (c, next) => {
   if (!c.get("services").config.devMailbox) {
-    throw new ApiError(404, "not_found", `No route ${c.req.method} ${c.req.path}.`);
+    throw new ApiError(coreErrors.ROUTE_NOT_FOUND, { message: `No route ${c.req.method} ${c.req.path}.` });
   }
   await next();
 });
@@ -46,10 +46,8 @@ const mailboxRoute = defineRoute({
         .openapi({ example: "admin@demo.school" }),
     }),
   },
-  responses: {
-    200: okResponse(z.object({ messages: z.array(DevEmail) })),
-    ...errorResponses({ 400: "invalid_params", 404: "not_found" }),
-  },
+  failures: [coreErrors.ROUTE_NOT_FOUND],
+  responses: { 200: okResponse(z.object({ messages: z.array(DevEmail) })) },
 });
 
 devRoutes.openapi(mailboxRoute, async (c) => ok(c, await readDevMailbox(c.get("services"), c.req.valid("query"))));

@@ -6,7 +6,7 @@ import { iso } from "../../core/lib/clock";
 const MAILBOX_LIMIT = 50;
 
 /**
- * Every email queued to an address, newest first (DESIGN.md, DEV_MAILBOX). Deliberately across
+ * Every email queued to an address, newest first (DEV_MAILBOX, docs/decisions.md). Deliberately across
  * schools: it is a local-development inbox keyed by the recipient, never enabled in production.
  */
 export async function readDevMailbox(ctx: ServiceContext, input: { to: string }) {

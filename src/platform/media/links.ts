@@ -2,7 +2,7 @@ import type { ServiceContext } from "../../core/http/context";
 import { hmacHex } from "../../core/lib/crypto";
 import { isUuid } from "../../core/lib/ids";
 
-/** DESIGN.md: download links are signed and expire within the hour. */
+/** Download links are signed and expire within the hour (docs/decisions.md). */
 const MEDIA_LINK_TTL_SECONDS = 3600;
 
 const decoder = new TextDecoder();

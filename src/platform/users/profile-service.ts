@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
-import { isLocked, lockQuery, loginGuardKeys, recordFailure, TOO_MANY_ATTEMPTS } from "../auth/login-guard";
+import { authErrors } from "../auth/errors";
+import { isLocked, lockQuery, loginGuardKeys, recordFailure } from "../auth/login-guard";
 import { hashPassword, verifyPassword } from "../auth/password";
 import { users } from "../../db/schema";
 import { changedRows } from "../../core/db/batch";
@@ -73,11 +74,11 @@ export async function changeOwnPassword(ctx: ServiceContext, input: { actor: Act
   ]);
   const account = accounts[0];
   if (!account) throw unauthorized();
-  if (isLocked(locks, ctx.clock.now())) throw TOO_MANY_ATTEMPTS();
+  if (isLocked(locks, ctx.clock.now())) throw new ApiError(authErrors.SIGN_IN_LOCKED);
   const check = await verifyPassword(body.current_password, account.passwordHash, ctx.config.passwordPepper);
   if (!check.valid) {
     const { locked } = await recordFailure(ctx, guard);
-    throw locked ? TOO_MANY_ATTEMPTS() : INVALID_CURRENT_PASSWORD();
+    throw locked ? new ApiError(authErrors.SIGN_IN_LOCKED) : INVALID_CURRENT_PASSWORD();
   }
 
   const now = ctx.clock.now();

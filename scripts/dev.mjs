@@ -4,18 +4,22 @@
  */
 import { constants } from "node:os";
 import { seed, printDemoLogins } from "./seed.mjs";
-import { applyMigrations, ensureDevVars, flagValue, runMain, spawnWrangler } from "./lib/project.mjs";
+import { applyMigrations, configuredDevPort, ensureDevVars, firstFreePort, flagValue, runMain, spawnWrangler } from "./lib/project.mjs";
 
 async function main() {
-  const passThrough = process.argv.slice(2);
+  const args = process.argv.slice(2);
   if (ensureDevVars()) console.log("Created .dev.vars from .dev.vars.example (local-only secrets).");
 
   // Keep the D1 steps on the same storage `wrangler dev` will open.
-  const target = { remote: false, persistTo: flagValue(passThrough, "--persist-to") };
+  const target = { remote: false, persistTo: flagValue(args, "--persist-to") };
   await applyMigrations(target);
   await seed(target);
 
-  const port = flagValue(passThrough, "--port") ?? "8787";
+  // Pick the port here (the configured one, or the next free one) so the URLs printed are the real ones.
+  const explicit = flagValue(args, "--port");
+  const port = explicit ?? String(await firstFreePort(configuredDevPort()));
+  const passThrough = explicit ? args : [...args, "--port", port];
+  if (!explicit && port !== String(configuredDevPort())) console.log(`Port ${configuredDevPort()} is taken; serving on ${port}.`);
   printDemoLogins(`http://localhost:${port}`);
 
   const child = spawnWrangler(["dev", ...passThrough], { interactive: true, stdio: "inherit" });

@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { applyMigrations, CliError, executeSql, passwordPepper, runMain } from "./lib/project.mjs";
+import { applyMigrations, CliError, configuredDevPort, executeSql, passwordPepper, runMain } from "./lib/project.mjs";
 import { hashPassword } from "./lib/password.mjs";
 import { upsert } from "./lib/sql.mjs";
 
@@ -293,7 +293,8 @@ async function main() {
   await applyMigrations(target);
   await seed(target);
   console.log(`Demo data written (${target.remote ? "remote" : "local"} D1).`);
-  printDemoLogins("http://localhost:8787");
+  printDemoLogins(`http://localhost:${configuredDevPort()}`);
+  console.log(`(That is the port \`npm run dev\` prefers; it prints the one it actually uses when it starts.)`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) runMain(main);

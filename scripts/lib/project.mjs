@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -69,7 +70,10 @@ export class CliError extends Error {}
 function toolEnv(extra = {}) {
   const pathKey = Object.keys(process.env).find((key) => key.toUpperCase() === "PATH") ?? "PATH";
   const pathValue = [BIN, path.dirname(process.execPath), process.env[pathKey] ?? ""].join(path.delimiter);
-  return { ...process.env, [pathKey]: pathValue, ...extra };
+  // Offline-friendly and quiet: no telemetry, and no request.cf download from workers.cloudflare.com
+  // (it prints a stack trace without internet). A value the caller set in the shell wins.
+  const quiet = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+  return { ...quiet, ...process.env, [pathKey]: pathValue, ...extra };
 }
 
 /** Spawns the project's own wrangler. `interactive: false` makes every prompt take its default answer. */
@@ -141,4 +145,26 @@ export function runMain(main) {
     console.error(err instanceof CliError ? `error: ${err.message}` : err);
     process.exit(1);
   });
+}
+
+/** The port `npm run dev` prefers: `[dev] port` of wrangler.toml (8787 when unset). */
+export function configuredDevPort() {
+  const toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8");
+  const match = /^\[dev\][^[]*?^port\s*=\s*(\d+)/ms.exec(toml);
+  return match ? Number(match[1]) : 8787;
+}
+
+function portIsFree(port, host) {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
+/** `preferred` when nothing listens there, else the next free one, so the printed URL is the real one. */
+export async function firstFreePort(preferred, host = "localhost") {
+  for (let port = preferred; port < preferred + 50; port++) if (await portIsFree(port, host)) return port;
+  throw new CliError(`no free port between ${preferred} and ${preferred + 49}; pass one with -- --port N`);
 }

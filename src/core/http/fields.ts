@@ -54,3 +54,40 @@ export function mediaReference(options: { allowHttp?: boolean } = {}) {
 
 /** The answer of a delete: `{ deleted: true }`. */
 export const DeletedResult = z.object({ deleted: z.literal(true) });
+
+/** C0 controls, DEL and C1 controls; `allowing` keeps tab and newline in multi-line fields. */
+const CONTROL_CHARS = /[\u0000-\u001F\u007F-\u009F]/;
+const CONTROL_CHARS_BUT_TAB_NEWLINE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+/** Embeddings, overrides and isolates: they make a name display as something other than what it is. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+
+/**
+ * A name, title or slug: trimmed, within its length, free of control characters and bidi overrides
+ * (tab and newline allowed only where `multiline`). Each endpoint's validator answers with its own
+ * identifier.
+ */
+export function plainText(options: { min?: number; max: number; multiline?: boolean }) {
+  const control = options.multiline ? CONTROL_CHARS_BUT_TAB_NEWLINE : CONTROL_CHARS;
+  return z
+    .string()
+    .trim()
+    .min(options.min ?? 0)
+    .max(options.max)
+    .refine((value) => !control.test(value), "must not contain control characters")
+    .refine((value) => !BIDI_CONTROLS.test(value), "must not contain bidirectional override characters");
+}
+
+/**
+ * A search term (`q`): trimmed, at most `max` characters, no control characters (a NUL would end
+ * the pattern early in some engines and match everything). LIKE wildcards in it are taken
+ * literally (`likeContains`). An empty term means no filter.
+ */
+export function searchTerm(max = 100) {
+  return z
+    .string()
+    .trim()
+    .max(max)
+    .refine((value) => !CONTROL_CHARS.test(value), "must not contain control characters")
+    .optional()
+    .transform((value) => (value ? value : undefined));
+}

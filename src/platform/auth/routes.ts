@@ -1,11 +1,12 @@
 import { jsonBody, optionalJsonBody } from "../../core/http/fields";
 import { z } from "@hono/zod-openapi";
 import { createArea } from "../../core/http/area";
-import { errorResponses, ok, okResponse } from "../../core/http/envelope";
+import { ok, okResponse } from "../../core/http/envelope";
 import { coreErrors } from "../../core/http/errors";
 import { defineRoute } from "../../core/http/route";
 import { requestLocale } from "../email/request-locale";
 import { replaceDevice } from "../devices/replacement-service";
+import { devicesErrors } from "../devices/errors";
 import { deviceLimitConflictResponse, ReplaceBody as DeviceReplaceBody } from "../devices/schemas";
 import { gates } from "../../core/http/gates";
 import { authErrors } from "./errors";
@@ -25,12 +26,17 @@ const loginRoute = defineRoute({
   tags: ["Auth"],
   summary: "Sign in with email and password; creates a managed device session",
   request: jsonBody(s.LoginBody),
-  failures: [authErrors.INVALID_CREDENTIALS, authErrors.EMAIL_NOT_VERIFIED, authErrors.SIGN_IN_LOCKED],
-  responses: {
-    200: okResponse(s.LoginResult),
-    ...errorResponses({ 403: "device_blocked", 503: "device_registration_failed" }),
-    ...deviceLimitConflictResponse(["device_limit_reached", "installation_id_required"]),
-  },
+  failures: [
+    authErrors.INVALID_CREDENTIALS,
+    authErrors.EMAIL_NOT_VERIFIED,
+    authErrors.SIGN_IN_LOCKED,
+    devicesErrors.DEVICE_BLOCKED,
+    devicesErrors.DEVICE_LIMIT_REACHED,
+    devicesErrors.INSTALLATION_ID_REQUIRED,
+    devicesErrors.DEVICE_REGISTRATION_FAILED,
+  ],
+  // The 409 is written out for its schema: device_limit_reached carries the device list in `data`.
+  responses: { 200: okResponse(s.LoginResult), ...deviceLimitConflictResponse(["device_limit_reached", "installation_id_required"]) },
 });
 
 authRoutes.openapi(loginRoute, async (c) => {
@@ -47,9 +53,15 @@ const replaceDeviceRoute = defineRoute({
   summary:
     "Finish a login refused by the device limit: revoke one listed device and sign the new one in (409 device_limit_reached carries the devices and the token in `data`, schema DeviceLimitErrorData)",
   request: jsonBody(DeviceReplaceBody),
+  failures: [
+    devicesErrors.SELF_REPLACEMENT_DISABLED,
+    devicesErrors.DEVICE_BLOCKED,
+    devicesErrors.INVALID_REPLACEMENT_TOKEN,
+    devicesErrors.DEVICE_LIMIT_REACHED,
+    devicesErrors.DEVICE_REGISTRATION_FAILED,
+  ],
   responses: {
     200: okResponse(s.LoginResult.extend({ revoked_device_id: z.string() })),
-    ...errorResponses({ 403: ["device_self_replacement_disabled", "device_blocked"], 503: "device_registration_failed" }),
     ...deviceLimitConflictResponse(["invalid_device_replacement_token", "device_limit_reached"]),
   },
 });

@@ -1,5 +1,6 @@
-import { expect } from "vitest";
+import { expect, TestRunner } from "vitest";
 import { SELF } from "cloudflare:test";
+import { contractEndpoint, pairKey } from "../contract/contract";
 
 export interface ApiCall {
   method?: string;
@@ -49,6 +50,8 @@ export async function api<T = any>(path: string, call: ApiCall = {}): Promise<Ap
 /**
  * Asserts the whole failure envelope (`success: false`, a string `error`, a non-empty `message`,
  * the request id) and returns `{status, error}` for the caller to compare with the contract.
+ * The pair is recorded on the running test against its contract endpoint; the coverage reporter
+ * counts the pairs of passing tests, so a pair is covered only where the test also asserted it.
  */
 export function failure(response: ApiResponse) {
   const body = response.body as Record<string, unknown> | null;
@@ -58,5 +61,16 @@ export function failure(response: ApiResponse) {
     message: expect.stringMatching(/\S/),
     request_id: expect.any(String),
   });
-  return { status: response.status, error: body?.error as string | undefined };
+  const error = body?.error as string | undefined;
+  record(response, error);
+  return { status: response.status, error };
+}
+
+function record(response: ApiResponse, error: string | undefined): void {
+  const endpoint = contractEndpoint(response.request.method, response.request.path);
+  const test = TestRunner.getCurrentTest();
+  if (!endpoint || !test || error === undefined) return;
+  const recorded = (test.meta.contractFailures ??= []);
+  const key = pairKey(endpoint, response.status, error);
+  if (!recorded.includes(key)) recorded.push(key);
 }

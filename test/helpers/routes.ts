@@ -1,52 +1,67 @@
 import "../../src/app";
-import type { Role } from "../../src/core/http/context";
 import { routeRegistry, type RouteMeta } from "../../src/core/http/route";
+import { contractRoutes, routeKey } from "../contract/contract";
+import { ALLOWED_EXTRAS } from "../contract/extras";
+import { passingProbe, PROBES, type Policy } from "../contract/gates";
 import { createSchool, createUser, login, type SchoolOptions } from "./factories";
 
 export const PLACEHOLDER_ID = "0190a6c2-1111-7000-8000-000000000001";
 
-/** Every declared route with a gate (public routes have none to check). */
-export function gatedRoutes(): RouteMeta[] {
-  return routeRegistry.filter((route) => route.gate.kind !== "public");
+/** A registered route with the policy the contract (or the allowed-extras list) gives it. */
+export interface CheckedRoute {
+  meta: RouteMeta;
+  policy: Policy;
+  /** `METHOD /api/v1/...` */
+  key: string;
 }
 
-/** The route's path after /api/v1 with every parameter filled. */
-export function concretePath(route: RouteMeta, value = PLACEHOLDER_ID): string {
+/** The contract's policy of a registered route, or the allowed extra's; undefined for routes with neither. */
+export function policyOf(route: { method: string; path: string }): Policy | undefined {
+  const key = routeKey(route);
+  return contractRoutes.find((candidate) => routeKey(candidate) === key) ?? ALLOWED_EXTRAS.find((extra) => routeKey(extra) === key)?.policy;
+}
+
+/** Every registered route the contract (or an allowed extra) gives a policy, with that policy. */
+export function checkedRoutes(): CheckedRoute[] {
+  return routeRegistry.flatMap((meta) => {
+    const policy = policyOf(meta);
+    return policy ? [{ meta, policy, key: routeKey(meta) }] : [];
+  });
+}
+
+/** A path (Hono form, with or without /api/v1) after /api/v1 with every parameter filled. */
+export function concretePath(route: { path: string }, value = PLACEHOLDER_ID): string {
   return route.path.replace("/api/v1", "").replaceAll(/:(\w+)/g, () => value);
 }
 
-/** A role that passes the gate (the superadmin for /admin, else the least privileged that passes). */
-export function passingRole(route: RouteMeta): Role {
-  if (route.family === "admin") return "superadmin";
-  const gate = route.gate;
-  if (gate.kind === "roles") return gate.roles.find((role) => role !== "superadmin") ?? "superadmin";
-  return "admin";
-}
-
-/** A role below the gate, or null when every member passes. */
-export function blockedRole(route: RouteMeta): Role | null {
-  const gate = route.gate;
-  if (route.family === "admin") return "admin";
-  if (gate.kind === "roles") return (["student", "curator", "admin"] as Role[]).find((role) => !gate.roles.includes(role)) ?? null;
-  if (gate.kind === "permission") return "curator";
-  return null;
+/** The probe label of a caller who passes the route's gate (by its contract policy). */
+export function passingCaller(route: RouteMeta): string {
+  const policy = policyOf(route);
+  if (policy) return passingProbe(policy).label;
+  return route.family === "admin" ? "superadmin" : "admin";
 }
 
 export interface Cast {
   subdomain: string;
-  tokens: Record<Role, string>;
+  tenantId: string;
+  /** Signed-in tokens by probe label (see PROBES in test/contract/gates.ts). */
+  tokens: Record<string, string>;
 }
 
-/** A school with one signed-in member per role (curator without permissions) and the superadmin. */
+/**
+ * A school with one signed-in member per probe (student, curators with no flag, one flag each
+ * and every flag, admin) and a signed-in superadmin.
+ */
 export async function castFor(options: SchoolOptions = {}): Promise<Cast> {
   const school = await createSchool(options);
-  const roles: Role[] = ["admin", "curator", "student"];
-  const users = await Promise.all(roles.map((role) => createUser(school.id, { role })));
-  const superadmin = await createUser(null, { role: "superadmin" });
-  // Sign in while the school is usable, then apply the billing state under test.
-  const sessions = await Promise.all([...users.map((user) => login(user, { subdomain: school.subdomain })), login(superadmin, { subdomain: "" })]);
-  return {
-    subdomain: school.subdomain,
-    tokens: { admin: sessions[0]!.token, curator: sessions[1]!.token, student: sessions[2]!.token, superadmin: sessions[3]!.token },
-  };
+  // Sign in while the school is usable; callers apply the billing state under test afterwards.
+  const entries = await Promise.all(
+    PROBES.map(async (caller) => {
+      const permissions = Object.fromEntries(caller.flags.map((flag) => [flag, true]));
+      const user = caller.role === "superadmin" ? await createUser(null, { role: "superadmin" }) : await createUser(school.id, { role: caller.role, permissions });
+      const session = await login(user, { subdomain: caller.role === "superadmin" ? "" : school.subdomain });
+      return [caller.label, session.token] as const;
+    }),
+  );
+  return { subdomain: school.subdomain, tenantId: school.id, tokens: Object.fromEntries(entries) };
 }

@@ -1,89 +1,116 @@
-import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS } from "../../src/core/lib/clock";
-import { api } from "../helpers/http";
-import { blockedRole, castFor, concretePath, gatedRoutes, passingRole, type Cast } from "../helpers/routes";
+import { admits, paymentRequired, passingProbe, probe, PROBES, refusedProbes } from "../contract/gates";
+import { api, failure } from "../helpers/http";
+import { castFor, checkedRoutes, concretePath, type Cast, type CheckedRoute } from "../helpers/routes";
 
 /**
- * Walks every registered route and checks its declared gate over HTTP: no token, another school's
- * token, a role below the gate, and the billing gate. New areas get these checks by registering.
+ * Every implemented contract route (and every allowed extra with a policy) called over HTTP with
+ * the expectations the contract states: gate, deny identifier, the /admin header rule and the
+ * billing gate. The code's own declarations only fill in what the contract leaves open.
  */
 describe("route gate matrix", () => {
-  const routes = gatedRoutes();
+  const routes = checkedRoutes().filter((route) => route.policy.gate !== "public");
+  let cast: Cast;
+
+  beforeAll(async () => {
+    cast = await castFor();
+  });
+
+  const call = (route: CheckedRoute, school: Cast | null, token?: string, headers: Record<string, string> = {}) =>
+    api(concretePath(route.meta), {
+      method: route.meta.method,
+      token,
+      tenant: route.policy.family === "tenant" && school ? school.subdomain : undefined,
+      headers,
+    });
 
   it("has routes to walk", () => {
     expect(routes.length).toBeGreaterThan(0);
   });
 
-  const call = (route: (typeof routes)[number], cast: Cast | null, token?: string, headers: Record<string, string> = {}) =>
-    api(concretePath(route), {
-      method: route.method,
-      token,
-      tenant: route.family === "tenant" && cast ? cast.subdomain : undefined,
-      headers,
-    });
-
   it("answers 401 unauthorized without a token", async () => {
-    const cast = await castFor();
     for (const route of routes) {
       const res = await call(route, cast);
-      expect({ route: `${route.method} ${route.path}`, status: res.status, error: res.body?.error }).toEqual({
-        route: `${route.method} ${route.path}`,
-        status: 401,
-        error: "unauthorized",
-      });
+      expect({ route: route.key, ...failure(res) }).toEqual({ route: route.key, status: 401, error: "unauthorized" });
     }
   });
 
-  it("answers 401 to a token of another school", async () => {
-    const [cast, other] = await Promise.all([castFor(), castFor()]);
-    for (const route of routes.filter((r) => r.family === "tenant")) {
-      const res = await call(route, cast, other.tokens[passingRole(route)]);
-      expect({ route: `${route.method} ${route.path}`, status: res.status }).toEqual({ route: `${route.method} ${route.path}`, status: 401 });
+  it("answers 401 unauthorized to a school route called with a token of another school", async () => {
+    const other = await castFor();
+    for (const route of routes.filter((r) => r.policy.family === "tenant")) {
+      const caller = passingProbe(route.policy);
+      if (caller.role === "superadmin") continue;
+      const res = await call(route, cast, other.tokens[caller.label]);
+      expect({ route: route.key, caller: caller.label, ...failure(res) }).toEqual({ route: route.key, caller: caller.label, status: 401, error: "unauthorized" });
     }
   });
 
-  it("answers 403 with the route's identifier to a role below the gate", async () => {
-    const cast = await castFor();
+  it("answers 403 with the contract's deny identifier to every caller below the gate", async () => {
     for (const route of routes) {
-      const role = blockedRole(route);
-      if (!role) continue;
-      const res = await call(route, cast, cast.tokens[role]);
-      expect({ route: `${route.method} ${route.path}`, role, status: res.status, error: res.body?.error }).toEqual({
-        route: `${route.method} ${route.path}`,
-        role,
-        status: 403,
-        error: route.deny,
-      });
+      // Where the contract leaves the identifier open, the code's declaration decides, within the two the contract allows.
+      const deny = route.policy.deny ?? route.meta.deny;
+      expect({ route: route.key, deny }).toEqual({ route: route.key, deny: expect.stringMatching(/^(forbidden|permission_denied)$/) });
+      for (const caller of refusedProbes(route.policy)) {
+        const res = await call(route, cast, cast.tokens[caller.label]);
+        expect({ route: route.key, caller: caller.label, ...failure(res) }).toEqual({ route: route.key, caller: caller.label, status: 403, error: deny });
+      }
+    }
+  });
+
+  it("lets every caller the contract admits past the gate", async () => {
+    for (const route of routes) {
+      for (const caller of PROBES.filter((candidate) => admits(route.policy, candidate) === true)) {
+        const res = await call(route, cast, cast.tokens[caller.label]);
+        const stopped = res.status === 401 || (res.status === 403 && ["forbidden", "permission_denied"].includes(res.body?.error));
+        expect({ route: route.key, caller: caller.label, stopped }).toEqual({ route: route.key, caller: caller.label, stopped: false });
+      }
     }
   });
 
   it("answers 400 tenant_header_not_allowed on /admin routes sent with a school header", async () => {
-    const cast = await castFor();
-    for (const route of routes.filter((r) => r.family === "admin")) {
+    for (const route of routes.filter((r) => r.policy.family === "admin")) {
       const res = await call(route, cast, cast.tokens.superadmin, { "x-tenant-subdomain": cast.subdomain });
-      expect({ route: route.path, status: res.status, error: res.body?.error }).toEqual({ route: route.path, status: 400, error: "tenant_header_not_allowed" });
+      expect({ route: route.key, ...failure(res) }).toEqual({ route: route.key, status: 400, error: "tenant_header_not_allowed" });
     }
   });
 
-  it("blocks school routes with 403 PAYMENT_REQUIRED when billing is suspended or expired, except the whitelist", async () => {
-    const expired = await castFor();
-    const cases: { label: string; cast: Cast; manual: boolean }[] = [
-      { label: "suspended", cast: await castFor(), manual: false },
-      { label: "manually suspended", cast: await castFor(), manual: true },
-      { label: "expired", cast: expired, manual: false },
-    ];
-    const { env } = await import("cloudflare:test");
-    await env.DB.prepare("UPDATE tenants SET plan_state = 'suspended', suspended_manually = 0 WHERE subdomain = ?").bind(cases[0]!.cast.subdomain).run();
-    await env.DB.prepare("UPDATE tenants SET plan_state = 'suspended', suspended_manually = 1 WHERE subdomain = ?").bind(cases[1]!.cast.subdomain).run();
-    await env.DB.prepare("UPDATE tenants SET expires_at = ? WHERE subdomain = ?").bind(Date.now() - DAY_MS, expired.subdomain).run();
-
-    for (const { label, cast, manual } of cases) {
-      for (const route of routes.filter((r) => r.family === "tenant")) {
-        const res = await call(route, cast, cast.tokens[passingRole(route)]);
-        const blocked = route.billing === "enforced" || (route.billing === "open_unless_manual" && manual);
-        const paymentRequired = res.status === 403 && res.body?.error === "PAYMENT_REQUIRED";
-        expect({ label, route: `${route.method} ${route.path}`, paymentRequired }).toEqual({ label, route: `${route.method} ${route.path}`, paymentRequired: blocked });
+  it("answers 403 PAYMENT_REQUIRED exactly where the contract's billing rule says", async () => {
+    const billing = await castFor();
+    const states = [
+      { state: "suspended", sql: "UPDATE tenants SET plan_state = 'suspended', suspended_manually = 0 WHERE id = ?", args: [billing.tenantId] },
+      { state: "manually suspended", sql: "UPDATE tenants SET plan_state = 'suspended', suspended_manually = 1 WHERE id = ?", args: [billing.tenantId] },
+      {
+        state: "expired",
+        sql: "UPDATE tenants SET plan_state = 'paid', suspended_manually = 0, expires_at = ? WHERE id = ?",
+        args: [Date.now() - DAY_MS, billing.tenantId],
+      },
+    ] as const;
+    const schoolRoutes = routes.filter((r) => r.policy.family === "tenant");
+    for (const { state, sql, args } of states) {
+      await env.DB.prepare(sql).bind(...args).run();
+      for (const route of schoolRoutes) {
+        const caller = passingProbe(route.policy);
+        const res = await call(route, billing, billing.tokens[caller.label]);
+        const expected = paymentRequired(route.policy, state);
+        if (expected) {
+          expect({ state, route: route.key, ...failure(res) }).toEqual({ state, route: route.key, status: 403, error: "PAYMENT_REQUIRED" });
+        } else {
+          const blocked = res.status === 403 && res.body?.error === "PAYMENT_REQUIRED";
+          expect({ state, route: route.key, blocked }).toEqual({ state, route: route.key, blocked: false });
+        }
       }
+    }
+  });
+
+  it("never applies the billing gate to the superadmin", async () => {
+    const billing = await castFor();
+    await env.DB.prepare("UPDATE tenants SET plan_state = 'suspended', suspended_manually = 1 WHERE id = ?").bind(billing.tenantId).run();
+    for (const route of routes.filter((r) => r.policy.family === "tenant" && admits(r.policy, probe("superadmin")) === true)) {
+      const res = await call(route, billing, billing.tokens.superadmin);
+      const blocked = res.status === 403 && res.body?.error === "PAYMENT_REQUIRED";
+      expect({ route: route.key, blocked }).toEqual({ route: route.key, blocked: false });
     }
   });
 });

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { routeRegistry } from "../../src/core/http/route";
-import { castFor, concretePath, passingRole, type Cast } from "../helpers/routes";
+import { castFor, concretePath, passingCaller, type Cast } from "../helpers/routes";
 
 type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };
 
@@ -24,7 +24,7 @@ function hostileBodies(schema: JsonSchema | undefined): unknown[] {
 
 async function send(path: string, method: string, cast: Cast, route: (typeof routeRegistry)[number], body: string | undefined, contentType = "application/json") {
   const headers: Record<string, string> = {};
-  if (route.gate.kind !== "public") headers.authorization = `Bearer ${cast.tokens[passingRole(route)]}`;
+  if (route.gate.kind !== "public") headers.authorization = `Bearer ${cast.tokens[passingCaller(route)]}`;
   if (route.family === "tenant" || route.path.startsWith("/api/v1/auth/me")) headers["x-tenant-subdomain"] = cast.subdomain;
   if (body !== undefined) headers["content-type"] = contentType;
   const res = await SELF.fetch(`https://api.lms.localhost${path}`, { method, headers, body });

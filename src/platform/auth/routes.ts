@@ -130,14 +130,9 @@ const registerRoute = defineRoute({
   responses: { 201: okResponse(s.RegisterResult) },
 });
 
-authRoutes.openapi(registerRoute, async (c) => {
-  const ctx = c.get("services");
-  const result = await registerSchool(ctx, {
-    body: c.req.valid("json"),
-    locale: requestLocale(c),
-  });
-  return ok(c, result, 201);
-});
+authRoutes.openapi(registerRoute, async (c) =>
+  ok(c, await registerSchool(c.get("services"), { body: c.req.valid("json"), locale: requestLocale(c) }), 201),
+);
 
 const verifyEmailRoute = defineRoute({
   method: "post",
@@ -163,11 +158,9 @@ const resendRoute = defineRoute({
   responses: { 200: okResponse(s.MessageResult) },
 });
 
-authRoutes.openapi(resendRoute, async (c) => {
-  const ctx = c.get("services");
-  const body = c.req.valid("json");
-  return ok(c, await resendVerification(ctx, { ...body, locale: requestLocale(c) }));
-});
+authRoutes.openapi(resendRoute, async (c) =>
+  ok(c, await resendVerification(c.get("services"), { ...c.req.valid("json"), locale: requestLocale(c) })),
+);
 
 const forgotRoute = defineRoute({
   method: "post",
@@ -182,10 +175,8 @@ const forgotRoute = defineRoute({
 });
 
 authRoutes.openapi(forgotRoute, async (c) => {
-  const ctx = c.get("services");
   const body = c.req.valid("json");
-  const locale = requestLocale(c);
-  return ok(c, await requestPasswordReset(ctx, { email: body.email, subdomain: body.subdomain ?? "", locale }));
+  return ok(c, await requestPasswordReset(c.get("services"), { email: body.email, subdomain: body.subdomain ?? "", locale: requestLocale(c) }));
 });
 
 const resetRoute = defineRoute({

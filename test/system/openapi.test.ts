@@ -1,3 +1,4 @@
+import { SELF } from "cloudflare:test";
 import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
@@ -50,8 +51,28 @@ describe("OpenAPI and system routes", () => {
   it("serves the reference page and the health route", async () => {
     const docs = await api("/docs");
     expect(docs.status).toBe(200);
-    expect(docs.body).toContain("/api/v1/openapi.json");
+    expect(docs.headers.get("content-security-policy")).toContain("script-src 'self';");
     expect((await api("/health")).body).toEqual({ success: true, data: { status: "ok" } });
+  });
+
+  it("serves every script and stylesheet of the reference page itself (no CDN), and the page loads the document", async () => {
+    const page = (await api("/docs")).body as string;
+    const references = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    expect(references.length).toBe(3);
+    for (const reference of references) expect(reference, "same-origin path").toMatch(/^\/api\/v1\/docs\/assets\//);
+    const bodies: string[] = [];
+    for (const reference of references) {
+      const res = await SELF.fetch(`https://api.lms.localhost${reference}`);
+      expect({ reference, status: res.status, type: res.headers.get("content-type")?.split(";")[0] }).toEqual({
+        reference,
+        status: 200,
+        type: reference.endsWith(".css") ? "text/css" : "text/javascript",
+      });
+      bodies.push(await res.text());
+    }
+    expect(bodies.join("\n")).toContain("SwaggerUIBundle({ url: \"/api/v1/openapi.json\"");
+    expect(bodies.find((body) => body.length > 500_000), "the Swagger UI bundle itself").toBeDefined();
+    expect((await SELF.fetch("https://api.lms.localhost/api/v1/docs/assets/0.0.0/other.js")).status).toBe(404);
   });
 
   it("answers unknown routes with 404 in the failure envelope and echoes a sane X-Request-Id", async () => {

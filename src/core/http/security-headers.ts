@@ -8,6 +8,8 @@ import type { AppEnv } from "./context";
  */
 const CACHEABLE = [/^\/api\/v1\/health$/, /^\/api\/v1\/openapi\.json$/, /^\/api\/v1\/docs(\/.*)?$/];
 
+const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
 /**
  * Defensive headers on every response. A JSON API needs no content policy beyond "load nothing";
  * the reference page sets its own. HSTS only over https (the local dev server speaks http).
@@ -20,10 +22,11 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
     // Signed media links are embedded by the school's web app on another subdomain.
     crossOriginResourcePolicy: false,
     crossOriginEmbedderPolicy: false,
-    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
   });
   return async (c, next) => {
     await base(c, next);
+    // A page that loads something (the API reference) sets its own policy.
+    if (!c.res.headers.has("Content-Security-Policy")) c.header("Content-Security-Policy", API_CSP);
     if (new URL(c.req.url).protocol === "https:") c.header("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     if (!CACHEABLE.some((pattern) => pattern.test(c.req.path)) && !c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   };

@@ -28,8 +28,8 @@ function codeHash(ctx: ServiceContext, userId: string, code: string): Promise<st
 
 /**
  * Issues a new code; the previous live code is invalidated in the same batch and a partial unique
- * index keeps one live code per user. The spec has the code written to the server console; it is
- * also sent through the outbox as a password-reset email. The message is the same whether or not
+ * index keeps one live code per user. The code travels as a password-reset email through the
+ * outbox; the console sees it only with the log mail provider. The message is the same whether or not
  * the throttle let a new code out.
  */
 export async function requestPasswordReset(ctx: ServiceContext, input: { email: string; subdomain: string; locale: Locale }) {

@@ -2,9 +2,10 @@ import { DeletedResult, jsonBody, optionalJsonBody } from "../../core/http/field
 import { z } from "@hono/zod-openapi";
 import { gates } from "../../core/http/gates";
 import { createArea } from "../../core/http/area";
-import { errorResponses, ok, okResponse } from "../../core/http/envelope";
+import { ok, okResponse } from "../../core/http/envelope";
 import { IdParams } from "../../core/http/pagination";
-import { defineRoute } from "../../core/http/route";
+import { defineRoute, tenantCtx } from "../../core/http/route";
+import { billingErrors as e } from "./errors";
 import * as s from "./schemas";
 import { activate, extend, listPayments, ownBillingDossier, suspend, unsuspend } from "./service";
 import { createTariff, deleteTariff, listTariffs, updateTariff } from "./tariff-service";
@@ -12,6 +13,8 @@ import { createTariff, deleteTariff, listTariffs, updateTariff } from "./tariff-
 export const billingRoutes = createArea();
 
 const idParams = { params: IdParams };
+const VALIDATION = e.VALIDATION_ERROR.code;
+const INVALID_ID = e.INVALID_ID_FORMAT.code;
 const TARIFF_TAGS = ["Tariffs (superadmin)"];
 const BILLING_TAGS = ["Billing (superadmin)"];
 
@@ -22,11 +25,11 @@ const createTariffRoute = defineRoute({
   method: "post",
   path: "/admin/tariffs",
   gate: gates.superadmin,
-  errors: { body: "validation error" },
+  errors: { body: VALIDATION },
   tags: TARIFF_TAGS,
   summary: "Add a tariff to the catalog",
   request: jsonBody(s.CreateTariffBody),
-  responses: { 201: okResponse(s.Tariff), ...errorResponses({ 400: "validation error" }) },
+  responses: { 201: okResponse(s.Tariff) },
 });
 
 billingRoutes.openapi(createTariffRoute, async (c) => ok(c, await createTariff(c.get("services"), c.req.valid("json")), 201));
@@ -35,11 +38,11 @@ const listTariffsRoute = defineRoute({
   method: "get",
   path: "/admin/tariffs",
   gate: gates.superadmin,
-  errors: { query: "validation error" },
+  errors: { query: VALIDATION },
   tags: TARIFF_TAGS,
   summary: "The tariff catalog in display order",
   request: { query: s.TariffsQuery },
-  responses: { 200: okResponse(z.array(s.Tariff)), ...errorResponses({ 400: "validation error" }) },
+  responses: { 200: okResponse(z.array(s.Tariff)) },
 });
 
 billingRoutes.openapi(listTariffsRoute, async (c) => ok(c, await listTariffs(c.get("services"), { activeOnly: c.req.valid("query").active })));
@@ -48,14 +51,12 @@ const updateTariffRoute = defineRoute({
   method: "patch",
   path: "/admin/tariffs/{id}",
   gate: gates.superadmin,
-  errors: { body: "validation error", param: "invalid id format" },
+  errors: { body: VALIDATION, param: INVALID_ID },
   tags: TARIFF_TAGS,
   summary: "Change a tariff (absent fields unchanged)",
   request: { ...idParams, ...jsonBody(s.UpdateTariffBody) },
-  responses: {
-    200: okResponse(s.Tariff),
-    ...errorResponses({ 400: ["invalid id format", "validation error"], 404: "tariff not found" }),
-  },
+  failures: [e.TARIFF_NOT_FOUND],
+  responses: { 200: okResponse(s.Tariff) },
 });
 
 billingRoutes.openapi(updateTariffRoute, async (c) =>
@@ -66,14 +67,12 @@ const deleteTariffRoute = defineRoute({
   method: "delete",
   path: "/admin/tariffs/{id}",
   gate: gates.superadmin,
-  errors: { param: "invalid id format" },
+  errors: { param: INVALID_ID },
   tags: TARIFF_TAGS,
   summary: "Soft-delete a tariff (payments keep their snapshot)",
   request: idParams,
-  responses: {
-    200: okResponse(DeletedResult),
-    ...errorResponses({ 400: "invalid id format", 404: "tariff not found" }),
-  },
+  failures: [e.TARIFF_NOT_FOUND],
+  responses: { 200: okResponse(DeletedResult) },
 });
 
 billingRoutes.openapi(deleteTariffRoute, async (c) => ok(c, await deleteTariff(c.get("services"), { tariffId: c.req.valid("param").id })));
@@ -86,14 +85,12 @@ const paymentsRoute = defineRoute({
   method: "get",
   path: "/admin/tenants/{id}/payments",
   gate: gates.superadmin,
-  errors: { param: "invalid id format" },
+  errors: { param: INVALID_ID },
   tags: BILLING_TAGS,
   summary: "A school's payments, newest first",
   request: { ...idParams, query: s.PaymentsQuery },
-  responses: {
-    200: okResponse(s.PaymentsPage),
-    ...errorResponses({ 400: ["invalid id format", "invalid_params"], 404: "tenant not found" }),
-  },
+  failures: [e.TENANT_NOT_FOUND],
+  responses: { 200: okResponse(s.PaymentsPage) },
 });
 
 billingRoutes.openapi(paymentsRoute, async (c) =>
@@ -104,17 +101,12 @@ const activateRoute = defineRoute({
   method: "post",
   path: "/admin/tenants/{id}/activate",
   gate: gates.superadmin,
-  errors: { body: "invalid activation payload", param: "invalid id format" },
+  errors: { body: e.INVALID_ACTIVATION_PAYLOAD.code, param: INVALID_ID },
   tags: BILLING_TAGS,
   summary: "Start a paid period, by tariff × periods or free-form",
   request: { ...idParams, ...jsonBody(s.ActivateBody) },
-  responses: {
-    200: okResponse(s.Payment),
-    ...errorResponses({
-      400: ["invalid id format", "invalid activation payload", "tariff is inactive"],
-      404: ["tariff not found", "tenant not found"],
-    }),
-  },
+  failures: [e.TARIFF_INACTIVE, e.TARIFF_NOT_FOUND, e.TENANT_NOT_FOUND],
+  responses: { 200: okResponse(s.Payment) },
 });
 
 billingRoutes.openapi(activateRoute, async (c) =>
@@ -125,14 +117,12 @@ const extendRoute = defineRoute({
   method: "post",
   path: "/admin/tenants/{id}/extend",
   gate: gates.superadmin,
-  errors: { body: "validation error", param: "invalid id format" },
+  errors: { body: VALIDATION, param: INVALID_ID },
   tags: BILLING_TAGS,
   summary: "Add days to the current period",
   request: { ...idParams, ...jsonBody(s.ExtendBody) },
-  responses: {
-    200: okResponse(s.Payment),
-    ...errorResponses({ 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
-  },
+  failures: [e.TENANT_NOT_FOUND],
+  responses: { 200: okResponse(s.Payment) },
 });
 
 billingRoutes.openapi(extendRoute, async (c) =>
@@ -143,14 +133,12 @@ const suspendRoute = defineRoute({
   method: "post",
   path: "/admin/tenants/{id}/suspend",
   gate: gates.superadmin,
-  errors: { body: "validation error", param: "invalid id format" },
+  errors: { body: VALIDATION, param: INVALID_ID },
   tags: BILLING_TAGS,
   summary: "Suspend a school manually (blocks /t/* including GET /t/billing/me)",
   request: { ...idParams, ...optionalJsonBody(s.SuspendBody) },
-  responses: {
-    200: okResponse(s.Suspended),
-    ...errorResponses({ 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
-  },
+  failures: [e.TENANT_NOT_FOUND],
+  responses: { 200: okResponse(s.Suspended) },
 });
 
 billingRoutes.openapi(suspendRoute, async (c) => {
@@ -162,14 +150,12 @@ const unsuspendRoute = defineRoute({
   method: "post",
   path: "/admin/tenants/{id}/unsuspend",
   gate: gates.superadmin,
-  errors: { param: "invalid id format" },
+  errors: { param: INVALID_ID },
   tags: BILLING_TAGS,
   summary: "Lift a manual suspension",
   request: idParams,
-  responses: {
-    200: okResponse(s.Unsuspended),
-    ...errorResponses({ 400: "invalid id format", 404: "tenant not found" }),
-  },
+  failures: [e.TENANT_NOT_FOUND],
+  responses: { 200: okResponse(s.Unsuspended) },
 });
 
 billingRoutes.openapi(unsuspendRoute, async (c) => ok(c, await unsuspend(c.get("services"), { tenantId: c.req.valid("param").id })));
@@ -181,9 +167,7 @@ const ownBillingRoute = defineRoute({
   billing: "open_unless_manual",
   tags: ["Billing"],
   summary: "The school's own billing dossier (open on expiry, closed by a manual suspension)",
-  responses: {
-    200: okResponse(s.SchoolBillingDossier),
-  },
+  responses: { 200: okResponse(s.SchoolBillingDossier) },
 });
 
-billingRoutes.openapi(ownBillingRoute, async (c) => ok(c, await ownBillingDossier(c.get("services"), { tenantId: c.get("actor")!.tenant!.id })));
+billingRoutes.openapi(ownBillingRoute, async (c) => ok(c, await ownBillingDossier(tenantCtx(c))));

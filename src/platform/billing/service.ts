@@ -1,14 +1,15 @@
 import { and, asc, count, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { payments, tariffs, tenants } from "../../db/schema";
-import type { ServiceContext } from "../../core/http/context";
+import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { daysRemaining, iso, isoOrNull } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
-import { liveTenant, tenantNotFound } from "../tenants/lookup";
+import { liveTenant } from "../tenants/lookup";
+import { billingErrors } from "./errors";
 import type { ActivateInput, ExtendBody, PaymentsQuery, TenantsBillingQuery } from "./schemas";
 import { CURRENCY, effectivePlanState, effectivePlanStateSql, newExpirySql } from "./state";
-import { TARIFF_NOT_FOUND, tariffRecord } from "./tariff-service";
+import { tariffRecord } from "./tariff-service";
 import { likeContains } from "../../core/db/conditions";
 
 /** The dossier embeds the latest payments; the rest are paged by GET /admin/tenants/:id/payments. */
@@ -128,7 +129,7 @@ export async function billingDossier(ctx: ServiceContext, input: { tenantId: str
       .limit(DOSSIER_HISTORY),
   ]);
   const tenant = schools[0];
-  if (!tenant) throw tenantNotFound();
+  if (!tenant) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
   const tariff = currentTariffs[0];
   const now = ctx.clock.now();
   return {
@@ -144,8 +145,8 @@ export async function billingDossier(ctx: ServiceContext, input: { tenantId: str
 }
 
 /** GET /t/billing/me: the school's own dossier, each payment in the school's view. */
-export async function ownBillingDossier(ctx: ServiceContext, input: { tenantId: string }) {
-  const dossier = await billingDossier(ctx, input);
+export async function ownBillingDossier(ctx: TenantCtx) {
+  const dossier = await billingDossier(ctx, { tenantId: ctx.tenantId });
   return { ...dossier, payment_history: dossier.payment_history.map(schoolPaymentRecord) };
 }
 
@@ -160,7 +161,7 @@ export async function listPayments(ctx: ServiceContext, input: { tenantId: strin
       .limit(input.page.limit)
       .offset(input.page.offset),
   ]);
-  if (schools.length === 0) throw tenantNotFound();
+  if (schools.length === 0) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
   return { items: rows.map(paymentRecord), limit: input.page.limit, offset: input.page.offset };
 }
 
@@ -219,10 +220,10 @@ async function checkActivationTargets(ctx: ServiceContext, tenantId: string, tar
       .where(and(eq(tariffs.id, tariffId), isNull(tariffs.deletedAt)))
       .limit(1),
   ]);
-  if (schools.length === 0) throw tenantNotFound();
+  if (schools.length === 0) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
   const tariff = found[0];
-  if (!tariff) throw TARIFF_NOT_FOUND();
-  if (!tariff.isActive) throw new ApiError(400, "tariff is inactive", "This tariff is not offered any more.");
+  if (!tariff) throw new ApiError(billingErrors.TARIFF_NOT_FOUND);
+  if (!tariff.isActive) throw new ApiError(billingErrors.TARIFF_INACTIVE);
   return tariff;
 }
 
@@ -265,7 +266,7 @@ export async function activate(ctx: ServiceContext, input: { tenantId: string; a
   ]);
   if (updated.length === 0 || !inserted[0]) {
     if (body.tariff_id !== undefined) await checkActivationTargets(ctx, input.tenantId, body.tariff_id);
-    throw tenantNotFound();
+    throw new ApiError(billingErrors.TENANT_NOT_FOUND);
   }
   return paymentRecord(inserted[0]);
 }
@@ -292,7 +293,7 @@ export async function extend(ctx: ServiceContext, input: { tenantId: string; act
       .returning({ id: tenants.id }),
     paymentFromTenant(ctx, where, period, { ...body, actorUserId: input.actorUserId }),
   ]);
-  if (updated.length === 0 || !inserted[0]) throw tenantNotFound();
+  if (updated.length === 0 || !inserted[0]) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
   return paymentRecord(inserted[0]);
 }
 
@@ -311,7 +312,7 @@ export async function suspend(ctx: ServiceContext, input: { tenantId: string; re
     })
     .where(liveTenant(input.tenantId))
     .returning({ id: tenants.id });
-  if (rows.length === 0) throw tenantNotFound();
+  if (rows.length === 0) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
   return { suspended: true as const };
 }
 
@@ -339,6 +340,6 @@ export async function unsuspend(ctx: ServiceContext, input: { tenantId: string }
       .returning({ id: tenants.id }),
     ctx.db.select({ id: tenants.id }).from(tenants).where(liveTenant(input.tenantId)).limit(1),
   ]);
-  if (schools.length === 0) throw tenantNotFound();
+  if (schools.length === 0) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
   return { unsuspended: lifted.length > 0 };
 }

@@ -5,11 +5,10 @@ import type { ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
+import { billingErrors } from "./errors";
 import type { CreateTariffBody, UpdateTariffBody } from "./schemas";
 
 type TariffRow = typeof tariffs.$inferSelect;
-
-export const TARIFF_NOT_FOUND = () => new ApiError(404, "tariff not found", "No such tariff.");
 
 export function tariffRecord(row: TariffRow) {
   return {
@@ -74,7 +73,7 @@ export async function updateTariff(ctx: ServiceContext, input: { tariffId: strin
           .set({ ...set, updatedAt: ctx.clock.now() })
           .where(live(input.tariffId))
           .returning();
-  if (!row) throw TARIFF_NOT_FOUND();
+  if (!row) throw new ApiError(billingErrors.TARIFF_NOT_FOUND);
   return tariffRecord(row);
 }
 
@@ -86,6 +85,6 @@ export async function deleteTariff(ctx: ServiceContext, input: { tariffId: strin
     .set({ deletedAt: now, updatedAt: now })
     .where(live(input.tariffId))
     .returning({ id: tariffs.id });
-  if (deleted.length === 0) throw TARIFF_NOT_FOUND();
+  if (deleted.length === 0) throw new ApiError(billingErrors.TARIFF_NOT_FOUND);
   return { deleted: true as const };
 }

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { BatchItem } from "../../core/db/batch";
-import type { Actor, ServiceContext } from "../../core/http/context";
+import { batchable, changedRows, runBatch } from "../../core/db/batch";
+import type { TenantCtx } from "../../core/http/context";
 import { isoOrNull, MINUTE_MS } from "../../core/lib/clock";
 import { idleWindowSql, lifetimeEndSql } from "./policy";
-import { batchable, changedRows } from "../../core/db/batch";
+import { ownSchool } from "./targets";
 
 /** Activity pings closer together than this do not write (the spec asks the server to rate-limit). */
 const ACTIVITY_WRITE_INTERVAL_MS = MINUTE_MS;
@@ -16,26 +16,28 @@ const ACTIVITY_WRITE_INTERVAL_MS = MINUTE_MS;
  * timeout and `inactive_device_days`, as at login), and so is the absolute lifetime, which caps
  * `expires_at` at `created_at` + `session_absolute_lifetime_days`.
  */
-export async function touchSession(ctx: ServiceContext, { actor }: { actor: Actor }) {
+export async function touchSession(ctx: TenantCtx) {
+  const { actor } = ctx;
   if (!actor.sessionId) return { session_id: null, extended: false, last_activity_at: null, idle_expires_at: null, expires_at: null };
   const now = ctx.clock.now();
   const due = now - ACTIVITY_WRITE_INTERVAL_MS;
   const window = idleWindowSql(sql`sessions.tenant_id`);
   const lifetimeEnd = lifetimeEndSql(sql`sessions.created_at`, sql`sessions.tenant_id`);
-  const results = await ctx.db.batch([
+  const school = ownSchool(ctx);
+  const results = await runBatch(ctx, [
     batchable(
       ctx,
       sql`UPDATE sessions SET last_activity_at = ${now}, idle_expires_at = ${now} + ${window}, expires_at = min(expires_at, ${lifetimeEnd})
-          WHERE id = ${actor.sessionId} AND revoked_at IS NULL AND idle_expires_at > ${now} AND expires_at > ${now}
+          WHERE id = ${actor.sessionId} AND tenant_id IS ${school} AND revoked_at IS NULL AND idle_expires_at > ${now} AND expires_at > ${now}
             AND last_activity_at < ${due}`,
     ),
     batchable(
       ctx,
       sql`UPDATE auth_devices SET last_seen_at = ${now}
-          WHERE id = (SELECT auth_device_id FROM sessions WHERE id = ${actor.sessionId}) AND last_seen_at < ${due}`,
+          WHERE id = (SELECT auth_device_id FROM sessions WHERE id = ${actor.sessionId} AND tenant_id IS ${school}) AND last_seen_at < ${due}`,
     ),
-    batchable(ctx, sql`SELECT last_activity_at, idle_expires_at, expires_at FROM sessions WHERE id = ${actor.sessionId}`),
-  ] as unknown as [BatchItem, ...BatchItem[]]);
+    batchable(ctx, sql`SELECT last_activity_at, idle_expires_at, expires_at FROM sessions WHERE id = ${actor.sessionId} AND tenant_id IS ${school}`),
+  ]);
   const changed = changedRows(results[0]);
   const row = (results[2] as { results?: { last_activity_at: number; idle_expires_at: number; expires_at: number }[] }).results?.[0];
   return {

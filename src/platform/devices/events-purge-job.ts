@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
-import type { BatchItem } from "../../core/db/batch";
+import { lt, sql } from "drizzle-orm";
+import { deviceReplacementTokens } from "../../db/schema";
+import { batchable, changedRows, runBatch } from "../../core/db/batch";
 import { DEFAULT_DEVICE_POLICY } from "./policy";
-import { batchable, changedRows } from "../../core/db/batch";
 import type { ServiceContext } from "../../core/http/context";
 import { DAY_MS } from "../../core/lib/clock";
 
@@ -25,7 +25,7 @@ export async function purgeDeviceEvents(ctx: ServiceContext): Promise<number> {
   const defaultCutoff = now - DEFAULT_DEVICE_POLICY.eventRetentionDays * DAY_MS;
   let purged = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const [withPolicy, withDefault] = await ctx.db.batch([
+    const [withPolicy, withDefault] = await runBatch(ctx, [
       batchable(
         ctx,
         sql`DELETE FROM device_events WHERE id IN (
@@ -41,11 +41,11 @@ export async function purgeDeviceEvents(ctx: ServiceContext): Promise<number> {
                 AND NOT EXISTS (SELECT 1 FROM device_policies p WHERE p.tenant_id = e.tenant_id)
               LIMIT ${PURGE_CHUNK})`,
       ),
-    ] as unknown as [BatchItem, BatchItem]);
+    ]);
     const counts = [withPolicy, withDefault].map(changedRows);
     purged += counts[0]! + counts[1]!;
     if (counts.every((count) => count < PURGE_CHUNK)) break;
   }
-  await ctx.db.batch([batchable(ctx, sql`DELETE FROM device_replacement_tokens WHERE expires_at < ${now - DAY_MS}`)] as unknown as [BatchItem]);
+  await ctx.db.delete(deviceReplacementTokens).where(lt(deviceReplacementTokens.expiresAt, now - DAY_MS));
   return purged;
 }

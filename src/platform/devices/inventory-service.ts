@@ -1,21 +1,18 @@
-import { and, count, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import { authDevices, deviceEvents, sessions } from "../../db/schema";
-import type { Actor, ServiceContext } from "../../core/http/context";
+import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { pageOffset } from "../../core/http/pagination";
 import { iso, isoOrNull, MINUTE_MS } from "../../core/lib/clock";
 import { visibleIp, type DeviceEventType } from "./events";
 import { devicePolicyQuery, effectiveDeviceLimit, effectivePolicy, inactiveCutoff, inactiveCutoffSql, liveOverrideQuery, type DevicePolicy } from "./policy";
 import { overrideJson } from "./policy-service";
 import { activeDeviceSql, liveSessionSql } from "./sql";
-import { actingTenantId, assertFound, studentTargetQuery, userNotFound } from "./targets";
+import { devicesErrors } from "./errors";
+import { found, ofSchool, ownSchool, studentTargetQuery } from "./targets";
 
 /** A device seen this recently (login, refresh, session activity) with a live session is `online`. */
 const ONLINE_WINDOW_MS = 5 * MINUTE_MS;
 const INVENTORY_LIMIT = 200;
-
-function tenantFilter(column: typeof authDevices.tenantId | typeof deviceEvents.tenantId, tenantId: string | null): SQL {
-  return tenantId === null ? isNull(column) : eq(column, tenantId);
-}
 
 function devicesQuery(ctx: ServiceContext, tenantId: string | null, userId: string, now: number) {
   return ctx.db
@@ -40,7 +37,7 @@ function devicesQuery(ctx: ServiceContext, tenantId: string | null, userId: stri
       lastIp: sql<string | null>`(SELECT s.ip FROM sessions s WHERE s.auth_device_id = auth_devices.id ORDER BY s.created_at DESC LIMIT 1)`,
     })
     .from(authDevices)
-    .where(and(eq(authDevices.userId, userId), tenantFilter(authDevices.tenantId, tenantId)))
+    .where(and(eq(authDevices.userId, userId), ofSchool(authDevices.tenantId, tenantId)))
     .orderBy(desc(authDevices.lastSeenAt), desc(authDevices.id))
     .limit(INVENTORY_LIMIT);
 }
@@ -87,9 +84,10 @@ function inventory(rows: DeviceRow[], policy: DevicePolicy, now: number, limit: 
 }
 
 /** GET /t/me/devices. The caller's own school (none for the superadmin) scopes the devices. */
-export async function myDevices(ctx: ServiceContext, { actor }: { actor: Actor }) {
+export async function myDevices(ctx: TenantCtx) {
+  const { actor } = ctx;
   const now = ctx.clock.now();
-  const tenantId = actor.homeTenantId;
+  const tenantId = ownSchool(ctx);
   const [policyRows, overrides, rows, current] = await ctx.db.batch([
     devicePolicyQuery(ctx, tenantId),
     liveOverrideQuery(ctx, tenantId, actor.userId, now),
@@ -97,7 +95,7 @@ export async function myDevices(ctx: ServiceContext, { actor }: { actor: Actor }
     ctx.db
       .select({ authDeviceId: sessions.authDeviceId })
       .from(sessions)
-      .where(eq(sessions.id, actor.sessionId ?? "")),
+      .where(and(eq(sessions.id, actor.sessionId ?? ""), ofSchool(sessions.tenantId, tenantId))),
   ]);
   const policy = effectivePolicy(policyRows[0]);
   const limit = effectiveDeviceLimit(actor.role, policy, overrides[0]);
@@ -105,16 +103,16 @@ export async function myDevices(ctx: ServiceContext, { actor }: { actor: Actor }
 }
 
 /** GET /t/users/:id/devices: a student's inventory with the effective limit and where it comes from. */
-export async function studentDevices(ctx: ServiceContext, { actor, userId }: { actor: Actor; userId: string }) {
+export async function studentDevices(ctx: TenantCtx, { userId }: { userId: string }) {
   const now = ctx.clock.now();
-  const tenantId = actingTenantId(actor);
+  const { tenantId } = ctx;
   const [target, policyRows, overrides, rows] = await ctx.db.batch([
-    studentTargetQuery(ctx, tenantId, userId),
+    studentTargetQuery(ctx, userId),
     devicePolicyQuery(ctx, tenantId),
     liveOverrideQuery(ctx, tenantId, userId, now),
     devicesQuery(ctx, tenantId, userId, now),
   ]);
-  assertFound(target, userNotFound);
+  found(target, devicesErrors.STUDENT_NOT_FOUND);
   const policy = effectivePolicy(policyRows[0]);
   const limit = effectiveDeviceLimit("student", policy, overrides[0]);
   return {
@@ -126,7 +124,7 @@ export async function studentDevices(ctx: ServiceContext, { actor, userId }: { a
 }
 
 function eventsQueries(ctx: ServiceContext, tenantId: string | null, userId: string, page: number, limit: number) {
-  const where = and(eq(deviceEvents.userId, userId), tenantFilter(deviceEvents.tenantId, tenantId));
+  const where = and(eq(deviceEvents.userId, userId), ofSchool(deviceEvents.tenantId, tenantId));
   return [
     ctx.db.select({ total: count() }).from(deviceEvents).where(where),
     ctx.db
@@ -176,25 +174,22 @@ function eventPage(rows: EventRow[], total: number, page: number, limit: number,
 }
 
 /** GET /t/me/device-events, newest first. */
-export async function myDeviceEvents(ctx: ServiceContext, { actor, query }: { actor: Actor; query: { page: number; limit: number } }) {
-  const [totalQuery, rowsQuery] = eventsQueries(ctx, actor.homeTenantId, actor.userId, query.page, query.limit);
-  const [policyRows, totals, rows] = await ctx.db.batch([devicePolicyQuery(ctx, actor.homeTenantId), totalQuery, rowsQuery]);
+export async function myDeviceEvents(ctx: TenantCtx, { query }: { query: { page: number; limit: number } }) {
+  const tenantId = ownSchool(ctx);
+  const [totalQuery, rowsQuery] = eventsQueries(ctx, tenantId, ctx.actor.userId, query.page, query.limit);
+  const [policyRows, totals, rows] = await ctx.db.batch([devicePolicyQuery(ctx, tenantId), totalQuery, rowsQuery]);
   return eventPage(rows, totals[0]?.total ?? 0, query.page, query.limit, effectivePolicy(policyRows[0]));
 }
 
 /** GET /t/users/:id/device-events, newest first. */
-export async function studentDeviceEvents(
-  ctx: ServiceContext,
-  { actor, userId, query }: { actor: Actor; userId: string; query: { page: number; limit: number } },
-) {
-  const tenantId = actingTenantId(actor);
-  const [totalQuery, rowsQuery] = eventsQueries(ctx, tenantId, userId, query.page, query.limit);
+export async function studentDeviceEvents(ctx: TenantCtx, { userId, query }: { userId: string; query: { page: number; limit: number } }) {
+  const [totalQuery, rowsQuery] = eventsQueries(ctx, ctx.tenantId, userId, query.page, query.limit);
   const [target, policyRows, totals, rows] = await ctx.db.batch([
-    studentTargetQuery(ctx, tenantId, userId),
-    devicePolicyQuery(ctx, tenantId),
+    studentTargetQuery(ctx, userId),
+    devicePolicyQuery(ctx, ctx.tenantId),
     totalQuery,
     rowsQuery,
   ]);
-  assertFound(target, userNotFound);
+  found(target, devicesErrors.STUDENT_NOT_FOUND);
   return eventPage(rows, totals[0]?.total ?? 0, query.page, query.limit, effectivePolicy(policyRows[0]));
 }

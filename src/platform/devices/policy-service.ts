@@ -1,12 +1,13 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq, exists } from "drizzle-orm";
 import { deviceLimitOverrides, devicePolicies } from "../../db/schema";
-import type { Actor, ServiceContext } from "../../core/http/context";
-import { ApiError } from "../../core/http/errors";
+import type { TenantCtx } from "../../core/http/context";
+import { ApiError, coreErrors } from "../../core/http/errors";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import { devicePolicyQuery, effectivePolicy, liveOverrideQuery, type DeviceLimitOverride } from "./policy";
 import type { DevicePolicyPatch, OverrideBody } from "./schemas";
-import { actingTenantId, assertFound, studentTargetQuery, userNotFound } from "./targets";
+import { devicesErrors } from "./errors";
+import { found, studentTargetQuery } from "./targets";
 
 type PolicyRow = typeof devicePolicies.$inferSelect;
 
@@ -30,8 +31,8 @@ function policyJson(row: PolicyRow | undefined) {
 }
 
 /** GET /t/tenant/device-policy: the saved policy, or the defaults with `updated_at: null`. */
-export async function getDevicePolicy(ctx: ServiceContext, { actor }: { actor: Actor }) {
-  const rows = await devicePolicyQuery(ctx, actingTenantId(actor));
+export async function getDevicePolicy(ctx: TenantCtx) {
+  const rows = await devicePolicyQuery(ctx, ctx.tenantId);
   return policyJson(rows[0]);
 }
 
@@ -54,14 +55,14 @@ const PATCH_COLUMNS = {
  * PATCH /t/tenant/device-policy: an upsert that sets only the fields sent, so two admins changing
  * different fields at once both keep their change. The first save starts from the defaults.
  */
-export async function updateDevicePolicy(ctx: ServiceContext, { actor, patch }: { actor: Actor; patch: z.infer<typeof DevicePolicyPatch> }) {
-  const tenantId = actingTenantId(actor);
+export async function updateDevicePolicy(ctx: TenantCtx, { patch }: { patch: z.infer<typeof DevicePolicyPatch> }) {
+  const { tenantId } = ctx;
   const now = ctx.clock.now();
   const changes: Partial<PolicyRow> = {};
   for (const [field, column] of Object.entries(PATCH_COLUMNS) as [keyof typeof PATCH_COLUMNS, keyof PolicyRow][]) {
     if (patch[field] !== undefined) (changes as Record<string, unknown>)[column] = patch[field];
   }
-  if (Object.keys(changes).length === 0) return getDevicePolicy(ctx, { actor });
+  if (Object.keys(changes).length === 0) return getDevicePolicy(ctx);
 
   const [, rows] = await ctx.db.batch([
     ctx.db
@@ -89,37 +90,34 @@ export function overrideJson(row: DeviceLimitOverride) {
   };
 }
 
-const overrideNotFound = () =>
-  new ApiError(404, "device_policy_override_not_found", "This student has no override in force; the school's device policy applies.");
-
 /** GET /t/users/:id/device-policy-override: 404 while the school defaults apply (none, or expired). */
-export async function getOverride(ctx: ServiceContext, { actor, userId }: { actor: Actor; userId: string }) {
-  const tenantId = actingTenantId(actor);
+export async function getOverride(ctx: TenantCtx, { userId }: { userId: string }) {
   const [target, overrides] = await ctx.db.batch([
-    studentTargetQuery(ctx, tenantId, userId),
-    liveOverrideQuery(ctx, tenantId, userId, ctx.clock.now()),
+    studentTargetQuery(ctx, userId),
+    liveOverrideQuery(ctx, ctx.tenantId, userId, ctx.clock.now()),
   ]);
-  assertFound(target, userNotFound);
-  return overrideJson(assertFound(overrides, overrideNotFound));
+  found(target, devicesErrors.STUDENT_NOT_FOUND);
+  return overrideJson(found(overrides, devicesErrors.OVERRIDE_NOT_FOUND));
 }
 
 /** PUT /t/users/:id/device-policy-override: creates or replaces the whole override. */
-export async function putOverride(ctx: ServiceContext, { actor, userId, body }: { actor: Actor; userId: string; body: z.infer<typeof OverrideBody> }) {
-  const tenantId = actingTenantId(actor);
+export async function putOverride(ctx: TenantCtx, { userId, body }: { userId: string; body: z.infer<typeof OverrideBody> }) {
+  const { tenantId } = ctx;
   const now = ctx.clock.now();
   const expiresAt = body.expires_at ? Date.parse(body.expires_at) : null;
   if (expiresAt !== null && expiresAt <= now) {
-    throw new ApiError(400, "invalid_request_body", "expires_at: must be in the future", {
+    throw new ApiError(coreErrors.INVALID_REQUEST_BODY, {
+      message: "expires_at: must be in the future",
       details: [{ path: "expires_at", message: "must be in the future" }],
     });
   }
-  assertFound(await studentTargetQuery(ctx, tenantId, userId), userNotFound);
+  found(await studentTargetQuery(ctx, userId), devicesErrors.STUDENT_NOT_FOUND);
   const values = {
     unlimitedDevices: body.unlimited_devices,
     maxActiveDevices: body.unlimited_devices ? null : (body.max_active_devices ?? null),
     expiresAt,
     reason: body.reason ?? null,
-    createdByUserId: actor.userId,
+    createdByUserId: ctx.actor.userId,
     updatedAt: now,
   };
   const [, rows] = await ctx.db.batch([
@@ -140,22 +138,22 @@ export async function putOverride(ctx: ServiceContext, { actor, userId, body }: 
  * to remove. The delete is conditional on the target being a live student, so a 404
  * `user_not_found` never removes anything.
  */
-export async function deleteOverride(ctx: ServiceContext, { actor, userId }: { actor: Actor; userId: string }) {
-  const tenantId = actingTenantId(actor);
+export async function deleteOverride(ctx: TenantCtx, { userId }: { userId: string }) {
+  const { tenantId } = ctx;
   const [target, deleted] = await ctx.db.batch([
-    studentTargetQuery(ctx, tenantId, userId),
+    studentTargetQuery(ctx, userId),
     ctx.db
       .delete(deviceLimitOverrides)
       .where(
         and(
           eq(deviceLimitOverrides.tenantId, tenantId),
           eq(deviceLimitOverrides.userId, userId),
-          exists(studentTargetQuery(ctx, tenantId, userId)),
+          exists(studentTargetQuery(ctx, userId)),
         ),
       )
       .returning({ userId: deviceLimitOverrides.userId }),
   ]);
-  assertFound(target, userNotFound);
-  assertFound(deleted, overrideNotFound);
+  found(target, devicesErrors.STUDENT_NOT_FOUND);
+  found(deleted, devicesErrors.OVERRIDE_NOT_FOUND);
   return { deleted: true as const };
 }

@@ -6,6 +6,7 @@ import type { ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { batchable } from "../../core/db/batch";
+import { devicesErrors } from "./errors";
 import { pushTokenKeys, sealPushToken, type SealedPushToken } from "./push-token-crypto";
 
 /** The one push provider the spec allows; it is the default of every registration. */
@@ -20,13 +21,10 @@ export async function sealLoginDeviceToken(ctx: ServiceContext, token: string): 
   const keys = await pushTokenKeys(ctx.env.PUSH_TOKEN_KEY);
   if (!keys) {
     log.error("PUSH_TOKEN_KEY missing or not 32 bytes; login device_token refused", { request_id: ctx.requestId });
-    throw deviceRegistrationFailed();
+    throw new ApiError(devicesErrors.DEVICE_REGISTRATION_FAILED);
   }
   return sealPushToken(keys, token);
 }
-
-export const deviceRegistrationFailed = () =>
-  new ApiError(503, "device_registration_failed", "The device could not be registered for notifications; sign in again.");
 
 /**
  * Push registry writes of a login, conditional on its session: the token moves away from any

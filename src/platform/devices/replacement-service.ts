@@ -2,9 +2,10 @@ import { and, eq, isNull } from "drizzle-orm";
 import { authDevices, deviceReplacementTokens, tenants, users } from "../../db/schema";
 import type { ClientInfo, IssuedSession } from "../auth/session-service";
 import type { Role, ServiceContext } from "../../core/http/context";
-import { ApiError } from "../../core/http/errors";
+import { ApiError, coreErrors } from "../../core/http/errors";
 import { sha256Hex } from "../../core/lib/crypto";
-import { invalidReplacementToken, signInDevice, type PendingSignIn } from "./sign-in";
+import { devicesErrors } from "./errors";
+import { signInDevice, type PendingSignIn } from "./sign-in";
 
 interface ReplacementResult extends IssuedSession {
   user: { id: string; email: string; role: Role; first_name: string; last_name: string };
@@ -45,10 +46,11 @@ export async function replaceDevice(
     .leftJoin(authDevices, and(eq(authDevices.id, input.revokeDeviceId), eq(authDevices.userId, deviceReplacementTokens.userId)))
     .where(eq(deviceReplacementTokens.tokenHash, await sha256Hex(input.token)))
     .limit(1);
-  if (!row || row.usedAt !== null || row.expiresAt <= now || !row.isActive) throw invalidReplacementToken();
-  if (input.subdomain !== undefined && input.subdomain !== row.subdomain) throw invalidReplacementToken();
+  if (!row || row.usedAt !== null || row.expiresAt <= now || !row.isActive) throw new ApiError(devicesErrors.INVALID_REPLACEMENT_TOKEN);
+  if (input.subdomain !== undefined && input.subdomain !== row.subdomain) throw new ApiError(devicesErrors.INVALID_REPLACEMENT_TOKEN);
   if (row.revokeDeviceId === null) {
-    throw new ApiError(400, "invalid_request_body", "revoke_device_id: not one of this account's devices", {
+    throw new ApiError(coreErrors.INVALID_REQUEST_BODY, {
+      message: "revoke_device_id: not one of this account's devices",
       details: [{ path: "revoke_device_id", message: "not one of this account's devices" }],
     });
   }

@@ -1,15 +1,15 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { ClientInfo } from "../auth/session-service";
-import type { BatchItem } from "../../core/db/batch";
-import type { Actor, ServiceContext } from "../../core/http/context";
+import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { isoOrNull } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
 import { revokeSessionsWithEvents, type RevokeReason } from "./events";
 import { devicePolicyQuery, effectivePolicy } from "./policy";
-import { batchable, changedRows } from "../../core/db/batch";
+import { batchable, changedRows, runBatch } from "../../core/db/batch";
 import { liveSessionSql } from "./sql";
-import { actingTenantId, assertFound, deviceNotFound, studentTargetQuery, userDeviceQuery, userNotFound } from "./targets";
+import { devicesErrors } from "./errors";
+import { found, ownSchool, studentTargetQuery, userDeviceQuery } from "./targets";
 
 /**
  * Ends live sessions with one `session_revoked` event per affected device, in one batch. The
@@ -33,31 +33,26 @@ async function revoke(
   return changedRows(results[1]);
 }
 
-const selfManagementDisabled = () =>
-  new ApiError(403, "device_self_management_disabled", "The school does not allow students to manage their devices.");
-
 /**
  * Self-service is a student matter (spec, Authentication 6); staff always manage their own devices.
  * Takes the rows of `devicePolicyQuery`, so a caller can batch that read with its own.
  */
-function assertSelfManagement(actor: Actor, policyRows: Awaited<ReturnType<typeof devicePolicyQuery>>) {
-  if (actor.role === "student" && !effectivePolicy(policyRows[0]).allowSelfManagement) throw selfManagementDisabled();
+function assertSelfManagement(ctx: TenantCtx, policyRows: Awaited<ReturnType<typeof devicePolicyQuery>>) {
+  if (ctx.actor.role === "student" && !effectivePolicy(policyRows[0]).allowSelfManagement) throw new ApiError(devicesErrors.SELF_MANAGEMENT_DISABLED);
 }
 
 /** POST /t/me/devices/:deviceId/revoke: signs one of the caller's devices out (the current one too). */
-export async function revokeOwnDevice(
-  ctx: ServiceContext,
-  { actor, deviceId, client }: { actor: Actor; deviceId: string; client: ClientInfo },
-) {
+export async function revokeOwnDevice(ctx: TenantCtx, { deviceId, client }: { deviceId: string; client: ClientInfo }) {
+  const tenantId = ownSchool(ctx);
   const [policyRows, device] = await ctx.db.batch([
-    devicePolicyQuery(ctx, actor.homeTenantId),
-    userDeviceQuery(ctx, actor.homeTenantId, actor.userId, deviceId),
+    devicePolicyQuery(ctx, tenantId),
+    userDeviceQuery(ctx, tenantId, ctx.actor.userId, deviceId),
   ]);
-  assertSelfManagement(actor, policyRows);
-  assertFound(device, deviceNotFound);
+  assertSelfManagement(ctx, policyRows);
+  found(device, devicesErrors.DEVICE_NOT_FOUND);
   const revoked = await revoke(ctx, {
-    tenantId: actor.homeTenantId,
-    userId: actor.userId,
+    tenantId,
+    userId: ctx.actor.userId,
     reason: "self_revoke",
     scope: sql`s.auth_device_id = ${deviceId}`,
     actorUserId: null,
@@ -67,48 +62,51 @@ export async function revokeOwnDevice(
 }
 
 /** POST /t/me/sessions/revoke-others: every managed session of the caller except this one. */
-export async function revokeOtherSessions(ctx: ServiceContext, { actor, client }: { actor: Actor; client: ClientInfo }) {
-  assertSelfManagement(actor, await devicePolicyQuery(ctx, actor.homeTenantId));
+export async function revokeOtherSessions(ctx: TenantCtx, { client }: { client: ClientInfo }) {
+  const tenantId = ownSchool(ctx);
+  assertSelfManagement(ctx, await devicePolicyQuery(ctx, tenantId));
   const revoked = await revoke(ctx, {
-    tenantId: actor.homeTenantId,
-    userId: actor.userId,
+    tenantId,
+    userId: ctx.actor.userId,
     reason: "revoke_others",
-    scope: sql`s.id <> ${actor.sessionId ?? ""}`,
+    scope: sql`s.id <> ${ctx.actor.sessionId ?? ""}`,
     actorUserId: null,
     client,
   });
   return { device_id: null, revoked_sessions: revoked };
 }
 
-async function studentDevice(ctx: ServiceContext, tenantId: string, userId: string, deviceId: string) {
-  const [target, device] = await ctx.db.batch([studentTargetQuery(ctx, tenantId, userId), userDeviceQuery(ctx, tenantId, userId, deviceId)]);
-  assertFound(target, userNotFound);
-  return assertFound(device, deviceNotFound);
+async function studentDevice(ctx: TenantCtx, userId: string, deviceId: string) {
+  const [target, device] = await ctx.db.batch([studentTargetQuery(ctx, userId), userDeviceQuery(ctx, ctx.tenantId, userId, deviceId)]);
+  found(target, devicesErrors.STUDENT_NOT_FOUND);
+  return found(device, devicesErrors.DEVICE_NOT_FOUND);
 }
 
 /** POST /t/users/:id/devices/:deviceId/revoke (admin). */
-export async function adminRevokeDevice(
-  ctx: ServiceContext,
-  { actor, userId, deviceId }: { actor: Actor; userId: string; deviceId: string },
-) {
-  const tenantId = actingTenantId(actor);
-  await studentDevice(ctx, tenantId, userId, deviceId);
+export async function adminRevokeDevice(ctx: TenantCtx, { userId, deviceId }: { userId: string; deviceId: string }) {
+  await studentDevice(ctx, userId, deviceId);
   const revoked = await revoke(ctx, {
-    tenantId,
+    tenantId: ctx.tenantId,
     userId,
     reason: "admin_revoke",
     scope: sql`s.auth_device_id = ${deviceId}`,
-    actorUserId: actor.userId,
+    actorUserId: ctx.actor.userId,
     client: null,
   });
   return { device_id: deviceId, revoked_sessions: revoked };
 }
 
 /** POST /t/users/:id/sessions/revoke-all (admin): every managed session of the student. */
-export async function adminRevokeAll(ctx: ServiceContext, { actor, userId }: { actor: Actor; userId: string }) {
-  const tenantId = actingTenantId(actor);
-  assertFound(await studentTargetQuery(ctx, tenantId, userId), userNotFound);
-  const revoked = await revoke(ctx, { tenantId, userId, reason: "admin_revoke_all", scope: sql`1 = 1`, actorUserId: actor.userId, client: null });
+export async function adminRevokeAll(ctx: TenantCtx, { userId }: { userId: string }) {
+  found(await studentTargetQuery(ctx, userId), devicesErrors.STUDENT_NOT_FOUND);
+  const revoked = await revoke(ctx, {
+    tenantId: ctx.tenantId,
+    userId,
+    reason: "admin_revoke_all",
+    scope: sql`1 = 1`,
+    actorUserId: ctx.actor.userId,
+    client: null,
+  });
   return { device_id: null, revoked_sessions: revoked };
 }
 
@@ -127,14 +125,11 @@ function blockState(deviceId: string, row: { blockedAt: number | null; blockReas
  * sessions in one batch. The event is conditional on the device not being blocked yet, so a
  * repeated block changes nothing and records nothing.
  */
-export async function blockDevice(
-  ctx: ServiceContext,
-  { actor, userId, deviceId, reason }: { actor: Actor; userId: string; deviceId: string; reason: string | null },
-) {
-  const tenantId = actingTenantId(actor);
-  await studentDevice(ctx, tenantId, userId, deviceId);
+export async function blockDevice(ctx: TenantCtx, { userId, deviceId, reason }: { userId: string; deviceId: string; reason: string | null }) {
+  const { tenantId, actor } = ctx;
+  await studentDevice(ctx, userId, deviceId);
   const now = ctx.clock.now();
-  const results = await ctx.db.batch([
+  const results = await runBatch(ctx, [
     batchable(
       ctx,
       sql`
@@ -154,16 +149,16 @@ export async function blockDevice(
           WHERE s.user_id = ${userId} AND s.tenant_id = ${tenantId} AND s.auth_device_id = ${deviceId} AND ${liveSessionSql(now)}`,
     ),
     userDeviceQuery(ctx, tenantId, userId, deviceId),
-  ] as unknown as [BatchItem, ...BatchItem[]]);
+  ]);
   return blockState(deviceId, (results[3] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], changedRows(results[2]));
 }
 
 /** POST /t/users/:id/devices/:deviceId/unblock: lifts the ban; revoked sessions stay revoked. */
-export async function unblockDevice(ctx: ServiceContext, { actor, userId, deviceId }: { actor: Actor; userId: string; deviceId: string }) {
-  const tenantId = actingTenantId(actor);
-  await studentDevice(ctx, tenantId, userId, deviceId);
+export async function unblockDevice(ctx: TenantCtx, { userId, deviceId }: { userId: string; deviceId: string }) {
+  const { tenantId, actor } = ctx;
+  await studentDevice(ctx, userId, deviceId);
   const now = ctx.clock.now();
-  const results = await ctx.db.batch([
+  const results = await runBatch(ctx, [
     batchable(
       ctx,
       sql`
@@ -177,6 +172,6 @@ export async function unblockDevice(ctx: ServiceContext, { actor, userId, device
           WHERE id = ${deviceId} AND user_id = ${userId} AND tenant_id = ${tenantId} AND blocked_at IS NOT NULL`,
     ),
     userDeviceQuery(ctx, tenantId, userId, deviceId),
-  ] as unknown as [BatchItem, ...BatchItem[]]);
+  ]);
   return blockState(deviceId, (results[2] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], 0);
 }

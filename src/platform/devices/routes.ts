@@ -3,9 +3,10 @@ import { DeletedResult, jsonBody, optionalJsonBody } from "../../core/http/field
 import { clientInfo } from "../auth/client-credentials";
 import { gates } from "../../core/http/gates";
 import { createArea } from "../../core/http/area";
-import { errorResponses, ok, okResponse } from "../../core/http/envelope";
+import { ok, okResponse } from "../../core/http/envelope";
 import { IdParams } from "../../core/http/pagination";
-import { defineRoute } from "../../core/http/route";
+import { defineRoute, tenantCtx } from "../../core/http/route";
+import { devicesErrors as e } from "./errors";
 import { touchSession } from "./activity-service";
 import { myDeviceEvents, myDevices, studentDeviceEvents, studentDevices } from "./inventory-service";
 import { deleteOverride, getDevicePolicy, getOverride, putOverride, updateDevicePolicy } from "./policy-service";
@@ -28,7 +29,7 @@ const myDevicesRoute = defineRoute({
   summary: "Own devices with the effective device limit",
   responses: { 200: okResponse(s.DeviceInventory) },
 });
-devicesRoutes.openapi(myDevicesRoute, async (c) => ok(c, await myDevices(c.get("services"), { actor: c.get("actor")! })));
+devicesRoutes.openapi(myDevicesRoute, async (c) => ok(c, await myDevices(tenantCtx(c))));
 
 const myEventsRoute = defineRoute({
   method: "get",
@@ -36,11 +37,9 @@ const myEventsRoute = defineRoute({
   ...member,
   summary: "Own security history (logins, logouts, refusals, revocations, blocks), newest first",
   request: { query: s.EventsQuery },
-  responses: { 200: okResponse(s.DeviceEventPage), ...errorResponses({ 400: "invalid_params" }) },
+  responses: { 200: okResponse(s.DeviceEventPage) },
 });
-devicesRoutes.openapi(myEventsRoute, async (c) =>
-  ok(c, await myDeviceEvents(c.get("services"), { actor: c.get("actor")!, query: c.req.valid("query") })),
-);
+devicesRoutes.openapi(myEventsRoute, async (c) => ok(c, await myDeviceEvents(tenantCtx(c), { query: c.req.valid("query") })));
 
 const revokeOwnRoute = defineRoute({
   method: "post",
@@ -48,13 +47,11 @@ const revokeOwnRoute = defineRoute({
   ...member,
   summary: "End all active sessions of one own device",
   request: { params: s.DeviceParams },
-  responses: {
-    200: okResponse(s.RevokeResult),
-    ...errorResponses({ 400: "invalid_id_format", 403: "device_self_management_disabled", 404: "device_not_found" }),
-  },
+  failures: [e.SELF_MANAGEMENT_DISABLED, e.DEVICE_NOT_FOUND],
+  responses: { 200: okResponse(s.RevokeResult) },
 });
 devicesRoutes.openapi(revokeOwnRoute, async (c) =>
-  ok(c, await revokeOwnDevice(c.get("services"), { actor: c.get("actor")!, deviceId: c.req.valid("param").deviceId, client: clientInfo(c) })),
+  ok(c, await revokeOwnDevice(tenantCtx(c), { deviceId: c.req.valid("param").deviceId, client: clientInfo(c) })),
 );
 
 const revokeOthersRoute = defineRoute({
@@ -62,11 +59,10 @@ const revokeOthersRoute = defineRoute({
   path: "/t/me/sessions/revoke-others",
   ...member,
   summary: "End every managed session of the caller except the current one",
-  responses: { 200: okResponse(s.RevokeResult), ...errorResponses({ 403: "device_self_management_disabled" }) },
+  failures: [e.SELF_MANAGEMENT_DISABLED],
+  responses: { 200: okResponse(s.RevokeResult) },
 });
-devicesRoutes.openapi(revokeOthersRoute, async (c) =>
-  ok(c, await revokeOtherSessions(c.get("services"), { actor: c.get("actor")!, client: clientInfo(c) })),
-);
+devicesRoutes.openapi(revokeOthersRoute, async (c) => ok(c, await revokeOtherSessions(tenantCtx(c), { client: clientInfo(c) })));
 
 const activityRoute = defineRoute({
   method: "post",
@@ -75,7 +71,7 @@ const activityRoute = defineRoute({
   summary: "Extend the current session's sliding idle timeout (written at most once a minute; repeating is safe)",
   responses: { 200: okResponse(s.SessionActivity) },
 });
-devicesRoutes.openapi(activityRoute, async (c) => ok(c, await touchSession(c.get("services"), { actor: c.get("actor")! })));
+devicesRoutes.openapi(activityRoute, async (c) => ok(c, await touchSession(tenantCtx(c))));
 
 // ---------------------------------------------------------------------------------------------
 // School policy
@@ -87,20 +83,18 @@ const getPolicyRoute = defineRoute({
   summary: "The school's device policy (defaults until an admin saves one)",
   responses: { 200: okResponse(s.DevicePolicyObject) },
 });
-devicesRoutes.openapi(getPolicyRoute, async (c) => ok(c, await getDevicePolicy(c.get("services"), { actor: c.get("actor")! })));
+devicesRoutes.openapi(getPolicyRoute, async (c) => ok(c, await getDevicePolicy(tenantCtx(c))));
 
 const patchPolicyRoute = defineRoute({
   method: "patch",
   path: "/t/tenant/device-policy",
   ...admin,
-  errors: { body: "invalid_device_policy" },
+  errors: { body: e.INVALID_DEVICE_POLICY.code },
   summary: "Change any policy fields; omitted fields are kept; max_active_devices null means no limit",
   request: jsonBody(s.DevicePolicyPatch),
-  responses: { 200: okResponse(s.DevicePolicyObject), ...errorResponses({ 400: "invalid_device_policy" }) },
+  responses: { 200: okResponse(s.DevicePolicyObject) },
 });
-devicesRoutes.openapi(patchPolicyRoute, async (c) =>
-  ok(c, await updateDevicePolicy(c.get("services"), { actor: c.get("actor")!, patch: c.req.valid("json") })),
-);
+devicesRoutes.openapi(patchPolicyRoute, async (c) => ok(c, await updateDevicePolicy(tenantCtx(c), { patch: c.req.valid("json") })));
 
 // ---------------------------------------------------------------------------------------------
 // A student's devices (admin)
@@ -111,14 +105,10 @@ const studentDevicesRoute = defineRoute({
   ...admin,
   summary: "A student's devices with the effective limit (override included)",
   request: { params: IdParams },
-  responses: {
-    200: okResponse(s.StudentDeviceInventory),
-    ...errorResponses({ 400: "invalid_id_format", 404: "user_not_found" }),
-  },
+  failures: [e.STUDENT_NOT_FOUND],
+  responses: { 200: okResponse(s.StudentDeviceInventory) },
 });
-devicesRoutes.openapi(studentDevicesRoute, async (c) =>
-  ok(c, await studentDevices(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
-);
+devicesRoutes.openapi(studentDevicesRoute, async (c) => ok(c, await studentDevices(tenantCtx(c), { userId: c.req.valid("param").id })));
 
 const studentEventsRoute = defineRoute({
   method: "get",
@@ -126,13 +116,11 @@ const studentEventsRoute = defineRoute({
   ...admin,
   summary: "A student's security history, newest first",
   request: { params: IdParams, query: s.EventsQuery },
-  responses: {
-    200: okResponse(s.DeviceEventPage),
-    ...errorResponses({ 400: ["invalid_id_format", "invalid_params"], 404: "user_not_found" }),
-  },
+  failures: [e.STUDENT_NOT_FOUND],
+  responses: { 200: okResponse(s.DeviceEventPage) },
 });
 devicesRoutes.openapi(studentEventsRoute, async (c) =>
-  ok(c, await studentDeviceEvents(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id, query: c.req.valid("query") })),
+  ok(c, await studentDeviceEvents(tenantCtx(c), { userId: c.req.valid("param").id, query: c.req.valid("query") })),
 );
 
 const adminRevokeRoute = defineRoute({
@@ -141,14 +129,12 @@ const adminRevokeRoute = defineRoute({
   ...admin,
   summary: "End all sessions of a student's device",
   request: { params: s.UserDeviceParams },
-  responses: {
-    200: okResponse(s.RevokeResult),
-    ...errorResponses({ 400: "invalid_id_format", 404: ["user_not_found", "device_not_found"] }),
-  },
+  failures: [e.STUDENT_NOT_FOUND, e.DEVICE_NOT_FOUND],
+  responses: { 200: okResponse(s.RevokeResult) },
 });
 devicesRoutes.openapi(adminRevokeRoute, async (c) => {
   const { id, deviceId } = c.req.valid("param");
-  return ok(c, await adminRevokeDevice(c.get("services"), { actor: c.get("actor")!, userId: id, deviceId }));
+  return ok(c, await adminRevokeDevice(tenantCtx(c), { userId: id, deviceId }));
 });
 
 const blockRoute = defineRoute({
@@ -157,15 +143,13 @@ const blockRoute = defineRoute({
   ...admin,
   summary: "Forbid future logins from the installation and end its sessions (repeating is safe)",
   request: { params: s.UserDeviceParams, ...optionalJsonBody(s.BlockBody) },
-  responses: {
-    200: okResponse(s.DeviceBlockState),
-    ...errorResponses({ 400: ["invalid_id_format", "invalid_request_body"], 404: ["user_not_found", "device_not_found"] }),
-  },
+  failures: [e.STUDENT_NOT_FOUND, e.DEVICE_NOT_FOUND],
+  responses: { 200: okResponse(s.DeviceBlockState) },
 });
 devicesRoutes.openapi(blockRoute, async (c) => {
   const { id, deviceId } = c.req.valid("param");
   const body = c.req.valid("json") as z.infer<typeof s.BlockBody> | undefined;
-  return ok(c, await blockDevice(c.get("services"), { actor: c.get("actor")!, userId: id, deviceId, reason: body?.reason ?? null }));
+  return ok(c, await blockDevice(tenantCtx(c), { userId: id, deviceId, reason: body?.reason ?? null }));
 });
 
 const unblockRoute = defineRoute({
@@ -174,14 +158,12 @@ const unblockRoute = defineRoute({
   ...admin,
   summary: "Lift the ban; sessions ended by the block stay ended",
   request: { params: s.UserDeviceParams },
-  responses: {
-    200: okResponse(s.DeviceBlockState),
-    ...errorResponses({ 400: "invalid_id_format", 404: ["user_not_found", "device_not_found"] }),
-  },
+  failures: [e.STUDENT_NOT_FOUND, e.DEVICE_NOT_FOUND],
+  responses: { 200: okResponse(s.DeviceBlockState) },
 });
 devicesRoutes.openapi(unblockRoute, async (c) => {
   const { id, deviceId } = c.req.valid("param");
-  return ok(c, await unblockDevice(c.get("services"), { actor: c.get("actor")!, userId: id, deviceId }));
+  return ok(c, await unblockDevice(tenantCtx(c), { userId: id, deviceId }));
 });
 
 const revokeAllRoute = defineRoute({
@@ -190,19 +172,15 @@ const revokeAllRoute = defineRoute({
   ...admin,
   summary: "End every managed session of the student",
   request: { params: IdParams },
-  responses: {
-    200: okResponse(s.RevokeResult),
-    ...errorResponses({ 400: "invalid_id_format", 404: "user_not_found" }),
-  },
+  failures: [e.STUDENT_NOT_FOUND],
+  responses: { 200: okResponse(s.RevokeResult) },
 });
-devicesRoutes.openapi(revokeAllRoute, async (c) =>
-  ok(c, await adminRevokeAll(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
-);
+devicesRoutes.openapi(revokeAllRoute, async (c) => ok(c, await adminRevokeAll(tenantCtx(c), { userId: c.req.valid("param").id })));
 
 // ---------------------------------------------------------------------------------------------
 // Per-student override (admin)
 
-const overrideErrors = { 400: "invalid_id_format", 404: ["user_not_found", "device_policy_override_not_found"] } as const;
+const overrideFailures = [e.STUDENT_NOT_FOUND, e.OVERRIDE_NOT_FOUND];
 
 const getOverrideRoute = defineRoute({
   method: "get",
@@ -210,11 +188,10 @@ const getOverrideRoute = defineRoute({
   ...admin,
   summary: "The student's override, or 404 device_policy_override_not_found while the school defaults apply",
   request: { params: IdParams },
-  responses: { 200: okResponse(s.OverrideObject), ...errorResponses({ ...overrideErrors, 404: [...overrideErrors[404]] }) },
+  failures: overrideFailures,
+  responses: { 200: okResponse(s.OverrideObject) },
 });
-devicesRoutes.openapi(getOverrideRoute, async (c) =>
-  ok(c, await getOverride(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
-);
+devicesRoutes.openapi(getOverrideRoute, async (c) => ok(c, await getOverride(tenantCtx(c), { userId: c.req.valid("param").id })));
 
 const putOverrideRoute = defineRoute({
   method: "put",
@@ -222,13 +199,11 @@ const putOverrideRoute = defineRoute({
   ...admin,
   summary: "Create or replace the student's override",
   request: { params: IdParams, ...jsonBody(s.OverrideBody) },
-  responses: {
-    200: okResponse(s.OverrideObject),
-    ...errorResponses({ 400: ["invalid_id_format", "invalid_request_body"], 404: "user_not_found" }),
-  },
+  failures: [e.STUDENT_NOT_FOUND],
+  responses: { 200: okResponse(s.OverrideObject) },
 });
 devicesRoutes.openapi(putOverrideRoute, async (c) =>
-  ok(c, await putOverride(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id, body: c.req.valid("json") })),
+  ok(c, await putOverride(tenantCtx(c), { userId: c.req.valid("param").id, body: c.req.valid("json") })),
 );
 
 const deleteOverrideRoute = defineRoute({
@@ -237,8 +212,7 @@ const deleteOverrideRoute = defineRoute({
   ...admin,
   summary: "Remove the override (the school's policy applies again)",
   request: { params: IdParams },
-  responses: { 200: okResponse(DeletedResult), ...errorResponses({ ...overrideErrors, 404: [...overrideErrors[404]] }) },
+  failures: overrideFailures,
+  responses: { 200: okResponse(DeletedResult) },
 });
-devicesRoutes.openapi(deleteOverrideRoute, async (c) =>
-  ok(c, await deleteOverride(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
-);
+devicesRoutes.openapi(deleteOverrideRoute, async (c) => ok(c, await deleteOverride(tenantCtx(c), { userId: c.req.valid("param").id })));

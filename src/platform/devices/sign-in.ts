@@ -1,6 +1,6 @@
 import { log } from "../../core/lib/log";
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { BatchItem } from "../../core/db/batch";
+import { runBatch, type BatchItem } from "../../core/db/batch";
 import { authDevices, deviceReplacementTokens } from "../../db/schema";
 import {
   startSession,
@@ -27,8 +27,10 @@ import {
   type DevicePolicy,
   type EffectiveLimit,
 } from "./policy";
-import { deviceRegistrationFailed, pushInstallationId, pushRegistrationStatements } from "./push-registration";
+import { devicesErrors } from "./errors";
+import { pushInstallationId, pushRegistrationStatements } from "./push-registration";
 import { activeDeviceSql } from "./sql";
+import { ofSchool } from "./targets";
 
 const REPLACEMENT_TOKEN_TTL_MS = 10 * MINUTE_MS;
 
@@ -66,22 +68,22 @@ export async function signInDevice(ctx: ServiceContext, input: SignInInput): Pro
     ctx.db
       .select({ id: authDevices.id, blockedAt: authDevices.blockedAt })
       .from(authDevices)
-      .where(and(eq(authDevices.userId, user.id), eq(authDevices.installationId, installationId ?? ""))),
+      .where(and(eq(authDevices.userId, user.id), ofSchool(authDevices.tenantId, user.tenantId), eq(authDevices.installationId, installationId ?? ""))),
   ]);
   const policy = effectivePolicy(policyRows[0]);
   const refusal = (reason: string, authDeviceId: string | null = null) => deviceEventInsert(ctx, refusalEvent(input, reason, authDeviceId));
 
   const blocked = knownDevices[0]?.blockedAt != null ? knownDevices[0] : undefined;
   if (blocked) {
-    await ctx.db.batch([refusal("device_blocked", blocked.id), ...(input.statements ?? [])] as unknown as [BatchItem]);
-    throw deviceBlocked();
+    await runBatch(ctx, [refusal("device_blocked", blocked.id), ...(input.statements ?? [])]);
+    throw new ApiError(devicesErrors.DEVICE_BLOCKED);
   }
   if (!input.replacement && user.role === "student" && !installationId && ctx.config.installationIdRequired) {
-    await ctx.db.batch([refusal("installation_id_required"), ...(input.statements ?? [])] as unknown as [BatchItem]);
-    throw new ApiError(409, "installation_id_required", "This app must send installation_id to sign in; update the app.");
+    await runBatch(ctx, [refusal("installation_id_required"), ...(input.statements ?? [])]);
+    throw new ApiError(devicesErrors.INSTALLATION_ID_REQUIRED);
   }
   if (input.replacement && !policy.allowSelfReplacement) {
-    throw new ApiError(403, "device_self_replacement_disabled", "The school does not allow replacing a device yourself; ask an administrator.");
+    throw new ApiError(devicesErrors.SELF_REPLACEMENT_DISABLED);
   }
 
   const limit = effectiveDeviceLimit(user.role, policy, overrideRows[0]);
@@ -111,7 +113,7 @@ export async function signInDevice(ctx: ServiceContext, input: SignInInput): Pro
   } catch (err) {
     if (!input.push) throw err;
     log.error("login with device_token failed to commit", { request_id: ctx.requestId, error: String(err) });
-    throw deviceRegistrationFailed();
+    throw new ApiError(devicesErrors.DEVICE_REGISTRATION_FAILED);
   }
   if (session) return session;
   return explainRefusal(ctx, input, policy, limit);
@@ -159,8 +161,6 @@ function followUps(ctx: ServiceContext, input: SignInInput, policy: DevicePolicy
   return statements;
 }
 
-const deviceBlocked = () => new ApiError(403, "device_blocked", "This device is blocked by the school.");
-
 /** The conditional insert did not land: a used token, a block that raced the login, or the limit. */
 async function explainRefusal(ctx: ServiceContext, input: SignInInput, policy: DevicePolicy, limit: EffectiveLimit): Promise<never> {
   const now = ctx.clock.now();
@@ -171,20 +171,27 @@ async function explainRefusal(ctx: ServiceContext, input: SignInInput, policy: D
     ctx.db
       .select({ usedAt: deviceReplacementTokens.usedAt, expiresAt: deviceReplacementTokens.expiresAt })
       .from(deviceReplacementTokens)
-      .where(eq(deviceReplacementTokens.id, input.replacement?.tokenId ?? "")),
+      .where(and(eq(deviceReplacementTokens.id, input.replacement?.tokenId ?? ""), ofSchool(deviceReplacementTokens.tenantId, user.tenantId))),
     ctx.db
       .select({ id: authDevices.id })
       .from(authDevices)
-      .where(and(eq(authDevices.userId, user.id), eq(authDevices.installationId, installationId ?? ""), sql`blocked_at IS NOT NULL`)),
-    activeDevicesQuery(ctx, user.id, now, cutoff, installationId),
+      .where(
+        and(
+          eq(authDevices.userId, user.id),
+          ofSchool(authDevices.tenantId, user.tenantId),
+          eq(authDevices.installationId, installationId ?? ""),
+          sql`blocked_at IS NOT NULL`,
+        ),
+      ),
+    activeDevicesQuery(ctx, user, now, cutoff, installationId),
   ]);
   if (input.replacement) {
     const token = tokenRows[0];
-    if (!token || token.usedAt !== null || token.expiresAt <= now) throw invalidReplacementToken();
+    if (!token || token.usedAt !== null || token.expiresAt <= now) throw new ApiError(devicesErrors.INVALID_REPLACEMENT_TOKEN);
   }
   if (blockedRows[0]) {
     await ctx.db.batch([deviceEventInsert(ctx, refusalEvent(input, "device_blocked", blockedRows[0].id))]);
-    throw deviceBlocked();
+    throw new ApiError(devicesErrors.DEVICE_BLOCKED);
   }
 
   const statements: BatchItem[] = [deviceEventInsert(ctx, refusalEvent(input, "device_limit_reached", null, { limit: limit.limit, active_devices: activeDevices.length }))];
@@ -204,8 +211,8 @@ async function explainRefusal(ctx: ServiceContext, input: SignInInput, policy: D
       }),
     );
   }
-  await ctx.db.batch(statements as unknown as [BatchItem]);
-  throw new ApiError(409, "device_limit_reached", "This account is already signed in on the maximum number of devices.", {
+  await runBatch(ctx, statements);
+  throw new ApiError(devicesErrors.DEVICE_LIMIT_REACHED, {
     data: {
       max_active_devices: limit.limit,
       active_devices: activeDevices.length,
@@ -227,11 +234,8 @@ function refusalEvent(input: SignInInput, reason: string, authDeviceId: string |
   };
 }
 
-export const invalidReplacementToken = () =>
-  new ApiError(409, "invalid_device_replacement_token", "The replacement token is wrong, expired or already used; sign in again.");
-
 /** The user's devices that count toward the limit, most recently seen first. */
-function activeDevicesQuery(ctx: ServiceContext, userId: string, now: number, cutoff: number, excludeInstallationId: string | null) {
+function activeDevicesQuery(ctx: ServiceContext, user: SignInInput["user"], now: number, cutoff: number, excludeInstallationId: string | null) {
   return ctx.db
     .select({
       id: authDevices.id,
@@ -246,7 +250,13 @@ function activeDevicesQuery(ctx: ServiceContext, userId: string, now: number, cu
       createdAt: authDevices.createdAt,
     })
     .from(authDevices)
-    .where(and(eq(authDevices.userId, userId), activeDeviceSql({ now, inactiveCutoff: cutoff, excludeInstallationId }, "auth_devices")))
+    .where(
+      and(
+        eq(authDevices.userId, user.id),
+        ofSchool(authDevices.tenantId, user.tenantId),
+        activeDeviceSql({ now, inactiveCutoff: cutoff, excludeInstallationId }, "auth_devices"),
+      ),
+    )
     .orderBy(desc(authDevices.lastSeenAt));
 }
 

@@ -1,42 +1,45 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { authDevices, users } from "../../db/schema";
-import { actingSchool, type Actor, type ServiceContext } from "../../core/http/context";
-import { ApiError } from "../../core/http/errors";
+import { liveRowWhere } from "../../core/db/live-row";
+import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import { ApiError, type ErrorEntry } from "../../core/http/errors";
 
-/** The id of the school a device endpoint acts on (see `actingSchool`). */
-export function actingTenantId(actor: Actor): string {
-  return actingSchool(actor).id;
+/** Rows of one school; `null` is the platform's own (the superadmin's devices, sessions and events). */
+export function ofSchool(column: SQLiteColumn, tenantId: string | null): SQL {
+  return tenantId === null ? isNull(column) : eq(column, tenantId);
 }
 
-/** Device endpoints under `/t/users/:id` manage students only; any other id is "not found". */
-export function studentTargetQuery(ctx: ServiceContext, tenantId: string, userId: string) {
+/**
+ * The school of the caller's own devices, sessions and events (`/t/me/*`). For a school member it is
+ * the addressed school (`ctx.tenantId`, the guard refuses any other); the superadmin's own belong to
+ * no school, whichever school the request addresses.
+ */
+export function ownSchool(ctx: TenantCtx): string | null {
+  return ctx.actor.homeTenantId;
+}
+
+/** Device endpoints under `/t/users/:id` manage students of the caller's school only; any other id is "not found". */
+export function studentTargetQuery(ctx: TenantCtx, userId: string) {
   return ctx.db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, userId), eq(users.tenantId, tenantId), eq(users.role, "student"), isNull(users.deletedAt)))
+    .where(and(liveRowWhere(users, ctx.tenantId, userId), eq(users.role, "student")))
     .limit(1);
 }
 
-export const userNotFound = () => new ApiError(404, "user_not_found", "No student with this id in this school.");
-export const deviceNotFound = () => new ApiError(404, "device_not_found", "No such device for this user.");
-
-export function assertFound<T>(rows: T[], error: () => ApiError): T {
+/** The first row of a batched lookup, or the entry's error. */
+export function found<T>(rows: T[], notFound: ErrorEntry): T {
   const row = rows[0];
-  if (row === undefined) throw error();
+  if (row === undefined) throw new ApiError(notFound);
   return row;
 }
 
-/** A device of one user, in the user's school (null for the platform's own users). */
+/** A device of one user, in the given school. */
 export function userDeviceQuery(ctx: ServiceContext, tenantId: string | null, userId: string, deviceId: string) {
   return ctx.db
     .select({ id: authDevices.id, blockedAt: authDevices.blockedAt, blockReason: authDevices.blockReason })
     .from(authDevices)
-    .where(
-      and(
-        eq(authDevices.id, deviceId),
-        eq(authDevices.userId, userId),
-        tenantId === null ? isNull(authDevices.tenantId) : eq(authDevices.tenantId, tenantId),
-      ),
-    )
+    .where(and(eq(authDevices.id, deviceId), eq(authDevices.userId, userId), ofSchool(authDevices.tenantId, tenantId)))
     .limit(1);
 }

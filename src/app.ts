@@ -48,7 +48,8 @@ function buildApp() {
       title: "Learning platform API",
       version: "1.0.0",
       description: "Multi-tenant learning-management API. Failures are `{success:false, error, message, request_id}`.",
-      license: { name: "Proprietary" },
+      // OpenAPI 3.1 allows an SPDX `identifier`; the config type still has the 3.0 license shape.
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" } as { name: string },
     },
     // Relative: the document describes whichever deployment serves it (local, staging, production).
     servers: [{ url: "/", description: "The deployment serving this document" }],

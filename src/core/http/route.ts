@@ -70,6 +70,8 @@ export interface RouteMeta extends Required<Omit<RoutePolicy, "errors" | "failur
   errors: Required<ValidationErrors>;
   /** The JSON body may be left out: an empty body or `null` then reads as `{}`. */
   optionalBody: boolean;
+  /** False for an alias left out of the OpenAPI document (`hide: true`), such as a trailing-slash twin. */
+  documented: boolean;
   /** Every (status, identifier) the route documents: its verbs', its validators' and its guard's. */
   failures: { status: number; code: string }[];
 }
@@ -105,6 +107,7 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
     },
     optionalBody: route.request?.body !== undefined && route.request.body.required !== true,
     cookieFlow: cookieFlow ?? false,
+    documented: route.hide !== true,
     failures: [],
   };
   const config = route as unknown as RouteConfig;

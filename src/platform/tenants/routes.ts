@@ -30,11 +30,15 @@ const publicTenantRoute = defineRoute({
 
 tenantsRoutes.openapi(publicTenantRoute, async (c) => ok(c, await publicBranding(c.get("services"), c.req.valid("query"))));
 
-/** The spec writes this path with a trailing slash; the slashless form is accepted as an alias. */
+/**
+ * The contract writes this path with a trailing slash. Both spellings work; the document lists the
+ * operation once, without the slash (a trailing slash is a lint error for API documents).
+ */
 function createTenantRoute(path: "/admin/tenants/" | "/admin/tenants", summary: string) {
   return defineRoute({
     method: "post",
     path,
+    hide: path.endsWith("/"),
     gate: gates.superadmin,
     errors: { body: "validation error" },
     tags: ADMIN_TAGS,
@@ -49,7 +53,7 @@ function createTenantRoute(path: "/admin/tenants/" | "/admin/tenants", summary: 
 
 for (const route of [
   createTenantRoute("/admin/tenants/", "Create a school (pending, trial period)"),
-  createTenantRoute("/admin/tenants", "Create a school: the same operation without the trailing slash"),
+  createTenantRoute("/admin/tenants", "Create a school (pending, trial period); `POST /admin/tenants/` is the same operation"),
 ]) {
   tenantsRoutes.openapi(route, async (c) => ok(c, await createTenant(c.get("services"), c.req.valid("json")), 201));
 }

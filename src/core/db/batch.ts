@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import { getTableColumns, is, SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db, ServiceContext } from "../http/context";
 
@@ -25,13 +25,19 @@ export function batchable(ctx: ServiceContext, query: SQL): BatchItem {
 /**
  * `INSERT INTO table (…) SELECT <row> WHERE <condition>`: the conditional write of DESIGN.md,
  * for invariants a read-then-write could break. Values are encoded by their drizzle columns
- * (booleans, JSON); the D1 result's `meta.changes` says whether the row went in.
+ * (booleans, JSON); a value may also be an SQL expression computed by the INSERT (an appended
+ * position). The D1 result's `meta.changes` says whether the row went in.
  */
-export function insertWhere<T extends SQLiteTable>(ctx: ServiceContext, table: T, row: T["$inferInsert"], condition: SQL): BatchItem {
+export function insertWhere<T extends SQLiteTable>(
+  ctx: ServiceContext,
+  table: T,
+  row: { [K in keyof T["$inferInsert"]]: T["$inferInsert"][K] | SQL },
+  condition: SQL,
+): BatchItem {
   const columns = getTableColumns(table);
   const entries = Object.entries(row as Record<string, unknown>).filter(([, value]) => value !== undefined);
   const names = entries.map(([key]) => sql.identifier(columns[key]!.name));
-  const values = entries.map(([key, value]) => sql`${sql.param(value, columns[key]!)}`);
+  const values = entries.map(([key, value]) => (is(value, SQL) ? value : sql`${sql.param(value, columns[key]!)}`));
   return batchable(ctx, sql`INSERT INTO ${table} (${sql.join(names, sql`, `)}) SELECT ${sql.join(values, sql`, `)} WHERE ${condition}`);
 }
 

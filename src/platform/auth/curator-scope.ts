@@ -1,5 +1,5 @@
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
-import type { Actor } from "../../core/http/context";
+import type { Actor, TenantCtx } from "../../core/http/context";
 
 /** Whose students a restricted curator sees; null when the caller is not restricted. */
 interface CuratorScope {
@@ -7,9 +7,10 @@ interface CuratorScope {
   curatorId: string;
 }
 
-export function restrictedScope(actor: Actor): CuratorScope | null {
-  if (!isRestrictedCurator(actor) || !actor.tenant) return null;
-  return { tenantId: actor.tenant.id, curatorId: actor.userId };
+/** The caller's scope in the school the request acts on; null unless a restricted curator calls. */
+export function restrictedScope(ctx: Pick<TenantCtx, "actor" | "tenantId">): CuratorScope | null {
+  if (!isRestrictedCurator(ctx.actor)) return null;
+  return { tenantId: ctx.tenantId, curatorId: ctx.actor.userId };
 }
 
 /**

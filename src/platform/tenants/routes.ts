@@ -1,13 +1,15 @@
 import { DeletedResult, jsonBody } from "../../core/http/fields";
 import { gates } from "../../core/http/gates";
 import { createArea } from "../../core/http/area";
-import { errorResponses, ok, okResponse } from "../../core/http/envelope";
+import { ok, okResponse } from "../../core/http/envelope";
 import { IdParams } from "../../core/http/pagination";
-import { defineRoute } from "../../core/http/route";
+import { defineRoute, tenantCtx } from "../../core/http/route";
+import { billingErrors } from "../billing/errors";
 import * as billing from "../billing/schemas";
 import { billingDossier, listTenantsBilling } from "../billing/service";
+import { tenantsErrors as e } from "./errors";
 import * as s from "./schemas";
-import { createTenant, deleteTenant, getOwnTenant, publicBranding, updateTenant } from "./service";
+import { createTenant, deleteTenant, getOwnTenant, publicBranding, updateOwnTenant, updateTenant } from "./service";
 
 export const tenantsRoutes = createArea();
 
@@ -18,14 +20,12 @@ const publicTenantRoute = defineRoute({
   method: "get",
   path: "/public/tenant",
   gate: gates.public,
-  errors: { query: "subdomain_required" },
+  errors: { query: e.SUBDOMAIN_REQUIRED.code },
   tags: ["Schools"],
   summary: "Branding of an active school for its login page",
   request: { query: s.PublicTenantQuery },
-  responses: {
-    200: okResponse(s.PublicBranding),
-    ...errorResponses({ 400: "subdomain_required", 404: "tenant_not_found" }),
-  },
+  failures: [e.BRANDING_NOT_FOUND],
+  responses: { 200: okResponse(s.PublicBranding) },
 });
 
 tenantsRoutes.openapi(publicTenantRoute, async (c) => ok(c, await publicBranding(c.get("services"), c.req.valid("query"))));
@@ -40,14 +40,12 @@ function createTenantRoute(path: "/admin/tenants/" | "/admin/tenants", summary: 
     path,
     hide: path.endsWith("/"),
     gate: gates.superadmin,
-    errors: { body: "validation error" },
+    errors: { body: e.VALIDATION_ERROR.code },
     tags: ADMIN_TAGS,
     summary,
     request: jsonBody(s.CreateTenantBody),
-    responses: {
-      201: okResponse(s.Tenant),
-      ...errorResponses({ 400: ["slug or subdomain already taken", "validation error", "tenant_header_not_allowed"] }),
-    },
+    failures: [e.SLUG_OR_SUBDOMAIN_TAKEN],
+    responses: { 201: okResponse(s.Tenant) },
   });
 }
 
@@ -68,7 +66,7 @@ const listTenantsRoute = defineRoute({
   tags: ADMIN_TAGS,
   summary: "Schools with their billing state",
   request: { query: billing.TenantsBillingQuery },
-  responses: { 200: okResponse(billing.BillingList), ...errorResponses({ 400: "invalid_params" }) },
+  responses: { 200: okResponse(billing.BillingList) },
 });
 
 tenantsRoutes.openapi(listTenantsRoute, async (c) => ok(c, await listTenantsBilling(c.get("services"), c.req.valid("query"))));
@@ -77,14 +75,12 @@ const dossierRoute = defineRoute({
   method: "get",
   path: "/admin/tenants/{id}",
   gate: gates.superadmin,
-  errors: { param: "invalid id format" },
+  errors: { param: e.INVALID_ID_FORMAT.code },
   tags: ADMIN_TAGS,
   summary: "Billing dossier of a school",
   request: idParams,
-  responses: {
-    200: okResponse(billing.BillingDossier),
-    ...errorResponses({ 400: "invalid id format", 404: "tenant not found" }),
-  },
+  failures: [billingErrors.TENANT_NOT_FOUND],
+  responses: { 200: okResponse(billing.BillingDossier) },
 });
 
 tenantsRoutes.openapi(dossierRoute, async (c) => ok(c, await billingDossier(c.get("services"), { tenantId: c.req.valid("param").id })));
@@ -93,14 +89,12 @@ const updateTenantRoute = defineRoute({
   method: "put",
   path: "/admin/tenants/{id}",
   gate: gates.superadmin,
-  errors: { body: "validation error", param: "invalid id format" },
+  errors: { body: e.VALIDATION_ERROR.code, param: e.INVALID_ID_FORMAT.code },
   tags: ADMIN_TAGS,
   summary: "Update a school's title, branding, menu flags, time zone or storage quota",
   request: { ...idParams, ...jsonBody(s.AdminUpdateTenantBody) },
-  responses: {
-    200: okResponse(s.Tenant),
-    ...errorResponses({ 400: ["invalid id format", "validation error"], 404: "tenant not found" }),
-  },
+  failures: [e.TENANT_NOT_FOUND],
+  responses: { 200: okResponse(s.Tenant) },
 });
 
 tenantsRoutes.openapi(updateTenantRoute, async (c) =>
@@ -111,14 +105,12 @@ const deleteTenantRoute = defineRoute({
   method: "delete",
   path: "/admin/tenants/{id}",
   gate: gates.superadmin,
-  errors: { param: "invalid id format" },
+  errors: { param: e.INVALID_ID_FORMAT.code },
   tags: ADMIN_TAGS,
   summary: "Soft-delete a school: branding, login and tokens stop at once",
   request: idParams,
-  responses: {
-    200: okResponse(DeletedResult),
-    ...errorResponses({ 400: "invalid id format", 404: "tenant not found" }),
-  },
+  failures: [e.TENANT_NOT_FOUND],
+  responses: { 200: okResponse(DeletedResult) },
 });
 
 tenantsRoutes.openapi(deleteTenantRoute, async (c) => ok(c, await deleteTenant(c.get("services"), { tenantId: c.req.valid("param").id })));
@@ -130,25 +122,22 @@ const ownTenantRoute = defineRoute({
   billing: "whitelisted",
   tags: ["Schools"],
   summary: "The school's full record (available while billing is suspended)",
+  failures: [e.TENANT_NOT_FOUND],
   responses: { 200: okResponse(s.Tenant) },
 });
 
-tenantsRoutes.openapi(ownTenantRoute, async (c) => ok(c, await getOwnTenant(c.get("services"), { tenantId: c.get("actor")!.tenant!.id })));
+tenantsRoutes.openapi(ownTenantRoute, async (c) => ok(c, await getOwnTenant(tenantCtx(c))));
 
 const patchOwnTenantRoute = defineRoute({
   method: "patch",
   path: "/t/tenant",
   gate: gates.admin,
-  errors: { body: "validation error" },
+  errors: { body: e.VALIDATION_ERROR.code },
   tags: ["Schools"],
   summary: "Update the school's title, branding, menu flags or time zone",
   request: jsonBody(s.SchoolUpdateTenantBody),
-  responses: {
-    200: okResponse(s.Tenant),
-    ...errorResponses({ 400: "validation error" }),
-  },
+  failures: [e.TENANT_NOT_FOUND],
+  responses: { 200: okResponse(s.Tenant) },
 });
 
-tenantsRoutes.openapi(patchOwnTenantRoute, async (c) =>
-  ok(c, await updateTenant(c.get("services"), { tenantId: c.get("actor")!.tenant!.id, changes: c.req.valid("json") })),
-);
+tenantsRoutes.openapi(patchOwnTenantRoute, async (c) => ok(c, await updateOwnTenant(tenantCtx(c), { changes: c.req.valid("json") })));

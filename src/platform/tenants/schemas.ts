@@ -65,6 +65,7 @@ export const AdminUpdateTenantBody = z
 export const SchoolUpdateTenantBody = z.object({ ...editable, ...immutableIdentifiers }).openapi("UpdateOwnTenantRequest");
 
 export type TenantChanges = z.infer<typeof AdminUpdateTenantBody>;
+export type SchoolTenantChanges = z.infer<typeof SchoolUpdateTenantBody>;
 
 export const PublicTenantQuery = z.object({
   subdomain: z.string().trim().min(1).max(255).openapi({ example: "demo" }),

@@ -2,16 +2,15 @@ import { and, eq, isNull, ne } from "drizzle-orm";
 import { effectivePlanStateSql } from "../billing/state";
 import { changedRows, insertWhere, isUniqueViolation } from "../../core/db/batch";
 import { tenants } from "../../db/schema";
-import type { ServiceContext } from "../../core/http/context";
+import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { mediaUrl } from "../media/links";
-import { liveTenant, tenantNotFound } from "./lookup";
+import { tenantsErrors } from "./errors";
+import { liveTenant } from "./lookup";
 import { isReservedSchoolName, newSchoolRow, schoolNamesFree } from "./new-school";
 import { tenantRecord } from "./present";
-import type { TenantChanges } from "./schemas";
-
-const TAKEN = () => new ApiError(400, "slug or subdomain already taken", "The slug or subdomain is already taken.");
+import type { SchoolTenantChanges, TenantChanges } from "./schemas";
 
 /**
  * GET /public/tenant: branding of an active school. Unknown, pending, billing-blocked (suspended
@@ -31,7 +30,7 @@ export async function publicBranding(ctx: ServiceContext, input: { subdomain: st
       ),
     )
     .limit(1);
-  if (!row) throw new ApiError(404, "tenant_not_found", "No such school.");
+  if (!row) throw new ApiError(tenantsErrors.BRANDING_NOT_FOUND);
   return { title: row.title, subdomain: row.subdomain, logo: await mediaUrl(ctx, row.id, row.logo), color_scheme: row.colorScheme };
 }
 
@@ -44,7 +43,7 @@ export async function createTenant(
   ctx: ServiceContext,
   input: { title: string; slug: string; subdomain: string; logo?: string | null; color_scheme?: string; timezone?: string },
 ) {
-  if (isReservedSchoolName(input.slug, input.subdomain)) throw TAKEN();
+  if (isReservedSchoolName(input.slug, input.subdomain)) throw new ApiError(tenantsErrors.SLUG_OR_SUBDOMAIN_TAKEN);
   const id = uuidv7(ctx.clock.now());
   const row = newSchoolRow(ctx, { ...input, id, colorScheme: input.color_scheme });
   try {
@@ -52,15 +51,15 @@ export async function createTenant(
       insertWhere(ctx, tenants, row, schoolNamesFree(input.slug, input.subdomain)),
       ctx.db.select().from(tenants).where(eq(tenants.id, id)).limit(1),
     ]);
-    if (changedRows(inserted) !== 1 || !created[0]) throw TAKEN();
+    if (changedRows(inserted) !== 1 || !created[0]) throw new ApiError(tenantsErrors.SLUG_OR_SUBDOMAIN_TAKEN);
     return tenantRecord(ctx, created[0]);
   } catch (err) {
-    if (isUniqueViolation(err)) throw TAKEN();
+    if (isUniqueViolation(err)) throw new ApiError(tenantsErrors.SLUG_OR_SUBDOMAIN_TAKEN);
     throw err;
   }
 }
 
-/** PUT /admin/tenants/:id and PATCH /t/tenant: omitted fields keep their value. */
+/** PUT /admin/tenants/:id: omitted fields keep their value. */
 export async function updateTenant(ctx: ServiceContext, input: { tenantId: string; changes: TenantChanges }) {
   const { changes } = input;
   const set: Partial<typeof tenants.$inferInsert> = {
@@ -82,8 +81,13 @@ export async function updateTenant(ctx: ServiceContext, input: { tenantId: strin
           .where(liveTenant(input.tenantId))
           .returning();
   const [row] = await query;
-  if (!row) throw tenantNotFound();
+  if (!row) throw new ApiError(tenantsErrors.TENANT_NOT_FOUND);
   return tenantRecord(ctx, row);
+}
+
+/** PATCH /t/tenant: the school's own record, with the fields a school admin may change. */
+export async function updateOwnTenant(ctx: TenantCtx, input: { changes: SchoolTenantChanges }) {
+  return updateTenant(ctx, { tenantId: ctx.tenantId, changes: input.changes });
 }
 
 /**
@@ -97,13 +101,16 @@ export async function deleteTenant(ctx: ServiceContext, input: { tenantId: strin
     .set({ deletedAt: now, updatedAt: now })
     .where(liveTenant(input.tenantId))
     .returning({ id: tenants.id });
-  if (deleted.length === 0) throw tenantNotFound();
+  if (deleted.length === 0) throw new ApiError(tenantsErrors.TENANT_NOT_FOUND);
   return { deleted: true as const };
 }
 
-/** GET /t/tenant: the addressed school (authenticate already joined it, live). */
-export async function getOwnTenant(ctx: ServiceContext, input: { tenantId: string }) {
-  const [row] = await ctx.db.select().from(tenants).where(liveTenant(input.tenantId)).limit(1);
-  if (!row) throw tenantNotFound();
+/**
+ * GET /t/tenant: the addressed school. Authenticate already joined it live, so the 404 only
+ * answers a deletion between the two reads.
+ */
+export async function getOwnTenant(ctx: TenantCtx) {
+  const [row] = await ctx.db.select().from(tenants).where(liveTenant(ctx.tenantId)).limit(1);
+  if (!row) throw new ApiError(tenantsErrors.TENANT_NOT_FOUND);
   return tenantRecord(ctx, row);
 }

@@ -1,9 +1,11 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { curatorPermissions, users } from "../../db/schema";
-import { actingSchool, type Actor, type PermissionSet, type ServiceContext } from "../../core/http/context";
+import { liveRowWhere } from "../../core/db/live-row";
+import type { PermissionSet, TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
+import { usersErrors } from "./errors";
 
 /**
  * A new curator's flags (the spec leaves them open; docs/decisions.md): least privilege, read-only
@@ -18,15 +20,12 @@ const DEFAULT_CURATOR_PERMISSIONS: PermissionSet = {
   can_manage_notifications: false,
 };
 
-export const USER_NOT_FOUND = () => new ApiError(404, "user not found", "User not found.");
-const NOT_A_CURATOR = () => new ApiError(400, "user is not a curator", "The user is not a curator.");
-
 /**
  * Inserts the default set for a user who is (by the time the statement runs in its batch) a live
  * curator of the school and has no set yet. Batched after the insert or role change, so it needs
  * no read and cannot race with another writer of the same set.
  */
-export function defaultPermissionsStatement(ctx: ServiceContext, input: { tenantId: string; userId: string; now: number }) {
+export function defaultPermissionsStatement(ctx: TenantCtx, input: { userId: string; now: number }) {
   return curatorSetInsert(ctx, { ...input, flags: DEFAULT_CURATOR_PERMISSIONS }).onConflictDoNothing({ target: curatorPermissions.userId });
 }
 
@@ -35,21 +34,22 @@ export function defaultPermissionsStatement(ctx: ServiceContext, input: { tenant
  * batch) a live curator of the school. Raw SQL as the SELECT of a query-builder insert: drizzle
  * cannot batch a raw statement with parameters.
  */
-function curatorSetInsert(ctx: ServiceContext, input: { tenantId: string; userId: string; flags: PermissionSet; now: number }) {
+function curatorSetInsert(ctx: TenantCtx, input: { userId: string; flags: PermissionSet; now: number }) {
   const f = input.flags;
   return ctx.db.insert(curatorPermissions).select(
     sql`SELECT ${uuidv7(input.now)}, tenant_id, id, ${Number(f.can_manage_courses)}, ${Number(f.can_manage_students)}, ${Number(f.can_manage_groups)},
       ${Number(f.can_view_analytics)}, ${Number(f.can_manage_exams)}, ${Number(f.can_manage_notifications)}, ${input.now}, ${input.now}
     FROM users
-    WHERE id = ${input.userId} AND tenant_id = ${input.tenantId} AND role = 'curator' AND deleted_at IS NULL`,
+    WHERE id = ${input.userId} AND tenant_id = ${ctx.tenantId} AND role = 'curator' AND deleted_at IS NULL`,
   );
 }
 
-export function permissionsQuery(ctx: ServiceContext, tenantId: string, userId: string) {
+/** The permission set of a user of the caller's school. */
+export function permissionsQuery(ctx: TenantCtx, userId: string) {
   return ctx.db
     .select()
     .from(curatorPermissions)
-    .where(and(eq(curatorPermissions.tenantId, tenantId), eq(curatorPermissions.userId, userId)))
+    .where(and(eq(curatorPermissions.tenantId, ctx.tenantId), eq(curatorPermissions.userId, userId)))
     .limit(1);
 }
 
@@ -68,23 +68,22 @@ export function toPermissionsObject(row: typeof curatorPermissions.$inferSelect)
   };
 }
 
-function targetQuery(ctx: ServiceContext, tenantId: string, userId: string) {
-  return ctx.db
-    .select({ role: users.role })
-    .from(users)
-    .where(and(eq(users.id, userId), eq(users.tenantId, tenantId), isNull(users.deletedAt)))
-    .limit(1);
+/** The role of a live user of the caller's school. */
+function targetQuery(ctx: TenantCtx, userId: string) {
+  return ctx.db.select({ role: users.role }).from(users).where(liveRowWhere(users, ctx.tenantId, userId)).limit(1);
 }
 
-/** GET /t/users/:id/permissions */
-export async function getPermissions(ctx: ServiceContext, input: { actor: Actor; userId: string }) {
-  const tenantId = actingSchool(input.actor).id;
-  const [targets, sets] = await ctx.db.batch([targetQuery(ctx, tenantId, input.userId), permissionsQuery(ctx, tenantId, input.userId)]);
-  const target = targets[0];
-  if (!target) throw USER_NOT_FOUND();
-  if (target.role !== "curator") throw NOT_A_CURATOR();
+function checkCurator(target: { role: string } | undefined): void {
+  if (!target) throw new ApiError(usersErrors.USER_NOT_FOUND);
+  if (target.role !== "curator") throw new ApiError(usersErrors.NOT_A_CURATOR);
+}
+
+/** GET /t/users/:id/permissions: the target and its set in one batch. */
+export async function getPermissions(ctx: TenantCtx, input: { userId: string }) {
+  const [targets, sets] = await ctx.db.batch([targetQuery(ctx, input.userId), permissionsQuery(ctx, input.userId)]);
+  checkCurator(targets[0]);
   const set = sets[0];
-  if (!set) throw new ApiError(400, "permissions not found", "This curator has no permission set.");
+  if (!set) throw new ApiError(usersErrors.PERMISSIONS_NOT_FOUND);
   return toPermissionsObject(set);
 }
 
@@ -93,11 +92,10 @@ export async function getPermissions(ctx: ServiceContext, input: { actor: Actor;
  * upsert only fires for a live curator of the school, so a concurrent role change cannot leave
  * a set written for a non-curator.
  */
-export async function replacePermissions(ctx: ServiceContext, input: { actor: Actor; userId: string; flags: PermissionSet }) {
-  const tenantId = actingSchool(input.actor).id;
+export async function replacePermissions(ctx: TenantCtx, input: { userId: string; flags: PermissionSet }) {
   const now = ctx.clock.now();
   const [, targets, sets] = await ctx.db.batch([
-    curatorSetInsert(ctx, { tenantId, userId: input.userId, flags: input.flags, now }).onConflictDoUpdate({
+    curatorSetInsert(ctx, { userId: input.userId, flags: input.flags, now }).onConflictDoUpdate({
       target: curatorPermissions.userId,
       set: {
         canManageCourses: sql`excluded.can_manage_courses`,
@@ -109,11 +107,9 @@ export async function replacePermissions(ctx: ServiceContext, input: { actor: Ac
         updatedAt: sql`excluded.updated_at`,
       },
     }),
-    targetQuery(ctx, tenantId, input.userId),
-    permissionsQuery(ctx, tenantId, input.userId),
+    targetQuery(ctx, input.userId),
+    permissionsQuery(ctx, input.userId),
   ]);
-  const target = targets[0];
-  if (!target) throw USER_NOT_FOUND();
-  if (target.role !== "curator") throw NOT_A_CURATOR();
+  checkCurator(targets[0]);
   return toPermissionsObject(sets[0]!);
 }

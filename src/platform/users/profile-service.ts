@@ -1,26 +1,27 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { authErrors } from "../auth/errors";
 import { isLocked, lockQuery, loginGuardKeys, recordFailure } from "../auth/login-guard";
 import { hashPassword, verifyPassword } from "../auth/password";
 import { users } from "../../db/schema";
 import { changedRows } from "../../core/db/batch";
+import { liveRow, liveRowWhere } from "../../core/db/live-row";
 import { revokeSessionsWithEvents } from "../devices/events";
 import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
-import type { Actor, ServiceContext } from "../../core/http/context";
-import { ApiError, unauthorized } from "../../core/http/errors";
+import type { TenantCtx } from "../../core/http/context";
+import { ApiError, coreErrors, unauthorized } from "../../core/http/errors";
 import { billingSummary } from "../billing/state";
+import { usersErrors } from "./errors";
 import { toUserObject, userColumns, type UserRow } from "./read";
 import type { PasswordChangeBody, ProfilePatchBody } from "./schemas";
 
-const INVALID_CURRENT_PASSWORD = () => new ApiError(400, "invalid current password", "The current password is wrong.");
-
-function self(actor: Actor) {
-  return and(eq(users.id, actor.userId), eq(users.tenantId, actor.tenant!.id), isNull(users.deletedAt));
+/** The caller's own live account in the addressed school; the superadmin has none there. */
+function self(ctx: TenantCtx) {
+  return liveRowWhere(users, ctx.tenantId, ctx.actor.userId);
 }
 
-async function toProfile(ctx: ServiceContext, actor: Actor, row: UserRow) {
-  const tenant = actor.tenant!;
+async function toProfile(ctx: TenantCtx, row: UserRow) {
+  const { tenant } = ctx;
   return {
     ...(await toUserObject(ctx, row)),
     tenant: {
@@ -33,28 +34,26 @@ async function toProfile(ctx: ServiceContext, actor: Actor, row: UserRow) {
 }
 
 /** GET /t/me/profile: the caller's own user object plus a summary of their school. */
-export async function getProfile(ctx: ServiceContext, input: { actor: Actor }) {
-  const [row] = await ctx.db.select(userColumns).from(users).where(self(input.actor)).limit(1);
-  if (!row) throw unauthorized();
-  return toProfile(ctx, input.actor, row);
+export async function getProfile(ctx: TenantCtx) {
+  return toProfile(ctx, await liveRow(ctx, users, ctx.actor.userId, coreErrors.UNAUTHORIZED));
 }
 
 /** PATCH /t/me/profile: names and avatar only; role, email and status stay with the admins. */
-export async function updateProfile(ctx: ServiceContext, input: { actor: Actor; body: z.infer<typeof ProfilePatchBody> }) {
+export async function updateProfile(ctx: TenantCtx, input: { body: z.infer<typeof ProfilePatchBody> }) {
   const { body } = input;
   const changes = {
     ...(body.first_name !== undefined ? { firstName: body.first_name } : {}),
     ...(body.last_name !== undefined ? { lastName: body.last_name } : {}),
     ...(body.avatar !== undefined ? { avatar: body.avatar } : {}),
   };
-  if (Object.keys(changes).length === 0) return getProfile(ctx, input);
+  if (Object.keys(changes).length === 0) return getProfile(ctx);
   const [row] = await ctx.db
     .update(users)
     .set({ ...changes, updatedAt: ctx.clock.now() })
-    .where(self(input.actor))
+    .where(self(ctx))
     .returning(userColumns);
   if (!row) throw unauthorized();
-  return toProfile(ctx, input.actor, row);
+  return toProfile(ctx, row);
 }
 
 /**
@@ -62,14 +61,15 @@ export async function updateProfile(ctx: ServiceContext, input: { actor: Actor; 
  * concurrent change makes this one fail), and under the school's revoke_on_password_change
  * policy the user's other sessions end in the same batch; the current one stays signed in.
  */
-export async function changeOwnPassword(ctx: ServiceContext, input: { actor: Actor; body: z.infer<typeof PasswordChangeBody> }) {
-  const { actor, body } = input;
+export async function changeOwnPassword(ctx: TenantCtx, input: { body: z.infer<typeof PasswordChangeBody> }) {
+  const { actor } = ctx;
+  const { body } = input;
   // Guesses of the current password share the sign-in lock of this (school, email): a stolen
   // access token must not become an unlimited password oracle.
-  const guard = loginGuardKeys(actor.tenant!.subdomain, actor.email, null);
+  const guard = loginGuardKeys(ctx.tenant.subdomain, actor.email, null);
   const [accounts, policyRows, locks] = await ctx.db.batch([
-    ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(self(actor)).limit(1),
-    devicePolicyQuery(ctx, actor.tenant!.id),
+    ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(self(ctx)).limit(1),
+    devicePolicyQuery(ctx, ctx.tenantId),
     lockQuery(ctx, guard),
   ]);
   const account = accounts[0];
@@ -78,7 +78,7 @@ export async function changeOwnPassword(ctx: ServiceContext, input: { actor: Act
   const check = await verifyPassword(body.current_password, account.passwordHash, ctx.config.passwordPepper);
   if (!check.valid) {
     const { locked } = await recordFailure(ctx, guard);
-    throw locked ? new ApiError(authErrors.SIGN_IN_LOCKED) : INVALID_CURRENT_PASSWORD();
+    throw new ApiError(locked ? authErrors.SIGN_IN_LOCKED : usersErrors.INVALID_CURRENT_PASSWORD);
   }
 
   const now = ctx.clock.now();
@@ -86,25 +86,25 @@ export async function changeOwnPassword(ctx: ServiceContext, input: { actor: Act
   const update = ctx.db
     .update(users)
     .set({ passwordHash: newHash, updatedAt: now })
-    .where(and(self(actor), eq(users.passwordHash, account.passwordHash)))
+    .where(and(self(ctx), eq(users.passwordHash, account.passwordHash)))
     .returning({ id: users.id });
-  const changedByThisRequest = sql`EXISTS (SELECT 1 FROM users WHERE id = ${actor.userId} AND password_hash = ${newHash})`;
+  const changedByThisRequest = sql`EXISTS (SELECT 1 FROM users WHERE id = ${actor.userId} AND tenant_id = ${ctx.tenantId} AND password_hash = ${newHash})`;
 
   if (!effectivePolicy(policyRows[0]).revokeOnPasswordChange) {
     const [changed] = await ctx.db.batch([update]);
-    if (changed.length === 0) throw INVALID_CURRENT_PASSWORD();
+    if (changed.length === 0) throw new ApiError(usersErrors.INVALID_CURRENT_PASSWORD);
     return { password_changed: true as const, other_sessions_revoked: 0 };
   }
   const [changed, , revoked] = await ctx.db.batch([
     update,
     ...revokeSessionsWithEvents(ctx, {
-      tenantId: actor.homeTenantId,
+      tenantId: ctx.tenantId,
       userIds: [actor.userId],
       reason: "password_change",
       // A legacy token has no session: then every session of the user ends.
       scope: actor.sessionId ? sql`s.id <> ${actor.sessionId} AND ${changedByThisRequest}` : changedByThisRequest,
     }),
   ]);
-  if (changed.length === 0) throw INVALID_CURRENT_PASSWORD();
+  if (changed.length === 0) throw new ApiError(usersErrors.INVALID_CURRENT_PASSWORD);
   return { password_changed: true as const, other_sessions_revoked: changedRows(revoked) };
 }

@@ -1,8 +1,8 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { groupMembers, groups, users } from "../../db/schema";
 import { idIn } from "../../core/db/conditions";
-import type { ServiceContext } from "../../core/http/context";
+import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { isoOrNull, iso } from "../../core/lib/clock";
 import { mediaUrl } from "../media/links";
 
@@ -25,8 +25,16 @@ export type UserRow = Pick<typeof users.$inferSelect, keyof typeof userColumns>;
 
 const individualCurator = alias(users, "individual_curator");
 
-/** A user with the individual curator's fields; a deleted curator reads as none. */
-export function detailQuery(ctx: ServiceContext) {
+/** Live (not deleted) users of the caller's school that also meet `conditions`. */
+export function liveUsers(ctx: Pick<TenantCtx, "tenantId">, ...conditions: (SQL | undefined)[]): SQL {
+  return and(eq(users.tenantId, ctx.tenantId), isNull(users.deletedAt), ...conditions)!;
+}
+
+/**
+ * Live users of the caller's school meeting `conditions`, each with the individual curator's
+ * fields; a deleted curator reads as none. Callers add order and paging, never another `where`.
+ */
+export function detailQuery(ctx: TenantCtx, conditions?: SQL) {
   return ctx.db
     .select({
       ...userColumns,
@@ -45,13 +53,15 @@ export function detailQuery(ctx: ServiceContext) {
         eq(individualCurator.role, "curator"),
         isNull(individualCurator.deletedAt),
       ),
-    );
+    )
+    .where(liveUsers(ctx, conditions));
 }
 
 type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>["all"]>>[number];
 
-/** Live groups of the given users, each user's in join order: one query for a whole page. */
-export function groupsQuery(ctx: ServiceContext, tenantId: string, userIds: readonly string[]) {
+/** Live groups of the given users of the caller's school, each user's in join order: one query for a whole page. */
+export function groupsQuery(ctx: TenantCtx, userIds: readonly string[]) {
+  const { tenantId } = ctx;
   return ctx.db
     .select({ userId: groupMembers.userId, groupId: groups.id, name: groups.name, logo: groups.logo })
     .from(groupMembers)

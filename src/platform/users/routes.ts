@@ -2,9 +2,11 @@ import { jsonBody, optionalJsonBody } from "../../core/http/fields";
 import { gates } from "../../core/http/gates";
 import { requestLocale } from "../email/request-locale";
 import { createArea } from "../../core/http/area";
-import { errorResponses, ok, okResponse } from "../../core/http/envelope";
+import { ok, okResponse } from "../../core/http/envelope";
 import { IdParams } from "../../core/http/pagination";
-import { defineRoute } from "../../core/http/route";
+import { defineRoute, tenantCtx } from "../../core/http/route";
+import { authErrors } from "../auth/errors";
+import { usersErrors as e } from "./errors";
 import { getPermissions, replacePermissions } from "./permissions";
 import { changeOwnPassword, getProfile, updateProfile } from "./profile-service";
 import * as s from "./schemas";
@@ -24,7 +26,7 @@ export const usersRoutes = createArea();
 
 const tags = ["Users"];
 const manageStudents = { gate: gates.permission("can_manage_students"), deny: "forbidden" } as const;
-const adminOnly = { gate: gates.admin, deny: "forbidden", errors: { param: "invalid id format" } } as const;
+const adminOnly = { gate: gates.admin, deny: "forbidden", errors: { param: e.INVALID_ID_FORMAT.code } } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Users of the school
@@ -36,17 +38,13 @@ const createUserRoute = defineRoute({
   tags,
   summary: "Create a user; queues a welcome email with the login link (never the password). Curators create students only",
   request: jsonBody(s.CreateUserBody),
-  responses: {
-    201: okResponse(s.UserObject),
-    ...errorResponses({ 400: ["email already taken", "invalid_request_body"] }),
-  },
+  failures: [e.EMAIL_TAKEN, e.CURATORS_CREATE_STUDENTS_ONLY],
+  responses: { 201: okResponse(s.UserObject) },
 });
 
-usersRoutes.openapi(createUserRoute, async (c) => {
-  const ctx = c.get("services");
-  const locale = requestLocale(c);
-  return ok(c, await createUser(ctx, { actor: c.get("actor")!, body: c.req.valid("json"), locale }), 201);
-});
+usersRoutes.openapi(createUserRoute, async (c) =>
+  ok(c, await createUser(tenantCtx(c), { body: c.req.valid("json"), locale: requestLocale(c) }), 201),
+);
 
 const listUsersRoute = defineRoute({
   method: "get",
@@ -56,10 +54,10 @@ const listUsersRoute = defineRoute({
   tags,
   summary: "List users (a restricted curator sees only their own students)",
   request: { query: s.ListUsersQuery },
-  responses: { 200: okResponse(s.UserList), ...errorResponses({ 400: "invalid_params" }) },
+  responses: { 200: okResponse(s.UserList) },
 });
 
-usersRoutes.openapi(listUsersRoute, async (c) => ok(c, await listUsers(c.get("services"), { actor: c.get("actor")!, query: c.req.valid("query") })));
+usersRoutes.openapi(listUsersRoute, async (c) => ok(c, await listUsers(tenantCtx(c), { query: c.req.valid("query") })));
 
 for (const active of [true, false]) {
   const route = defineRoute({
@@ -72,28 +70,25 @@ for (const active of [true, false]) {
       ? "Activate up to 100 users (idempotent)"
       : "Deactivate up to 100 users (idempotent); their sessions are revoked at once",
     request: jsonBody(s.BulkBody),
-    responses: { 200: okResponse(s.BulkResult), ...errorResponses({ 400: ["invalid_params", "cannot_modify_self"] }) },
+    failures: [e.CANNOT_MODIFY_SELF],
+    responses: { 200: okResponse(s.BulkResult) },
   });
-  usersRoutes.openapi(route, async (c) =>
-    ok(c, await bulkSetActive(c.get("services"), { actor: c.get("actor")!, ids: c.req.valid("json").ids, active })),
-  );
+  usersRoutes.openapi(route, async (c) => ok(c, await bulkSetActive(tenantCtx(c), { ids: c.req.valid("json").ids, active })));
 }
 
 const getUserRoute = defineRoute({
   method: "get",
   path: "/t/users/{id}",
   ...manageStudents,
-  errors: { param: "invalid id format" },
+  errors: { param: e.INVALID_ID_FORMAT.code },
   tags,
   summary: "One user with groups and individual curator",
   request: { params: IdParams },
-  responses: {
-    200: okResponse(s.UserDetail),
-    ...errorResponses({ 400: "invalid id format", 404: "user_not_found" }),
-  },
+  failures: [e.USER_NOT_VISIBLE],
+  responses: { 200: okResponse(s.UserDetail) },
 });
 
-usersRoutes.openapi(getUserRoute, async (c) => ok(c, await getUser(c.get("services"), { actor: c.get("actor")!, id: c.req.valid("param").id })));
+usersRoutes.openapi(getUserRoute, async (c) => ok(c, await getUser(tenantCtx(c), { id: c.req.valid("param").id })));
 
 const assignCuratorRoute = defineRoute({
   method: "put",
@@ -104,20 +99,12 @@ const assignCuratorRoute = defineRoute({
   tags,
   summary: "Assign a student's individual curator (null clears it)",
   request: { params: IdParams, ...jsonBody(s.CuratorBody) },
-  responses: {
-    200: okResponse(s.UserDetail),
-    ...errorResponses({
-      400: ["invalid_id_format", "invalid_request_body", "curator_not_eligible"],
-      404: "user_not_found",
-    }),
-  },
+  failures: [e.CURATOR_NOT_ELIGIBLE, e.STUDENT_NOT_FOUND],
+  responses: { 200: okResponse(s.UserDetail) },
 });
 
 usersRoutes.openapi(assignCuratorRoute, async (c) =>
-  ok(
-    c,
-    await assignCurator(c.get("services"), { actor: c.get("actor")!, id: c.req.valid("param").id, curatorId: c.req.valid("json").curator_id }),
-  ),
+  ok(c, await assignCurator(tenantCtx(c), { id: c.req.valid("param").id, curatorId: c.req.valid("json").curator_id })),
 );
 
 const updateUserRoute = defineRoute({
@@ -127,17 +114,12 @@ const updateUserRoute = defineRoute({
   tags,
   summary: "Update names, avatar or active state; deactivation revokes the user's sessions",
   request: { params: IdParams, ...optionalJsonBody(s.UpdateUserBody) },
-  responses: {
-    200: okResponse(s.UserObject),
-    ...errorResponses({
-      400: ["invalid id format", "invalid_request_body", "cannot_modify_self"],
-      404: "user not found",
-    }),
-  },
+  failures: [e.CANNOT_MODIFY_SELF, e.USER_NOT_FOUND],
+  responses: { 200: okResponse(s.UserObject) },
 });
 
 usersRoutes.openapi(updateUserRoute, async (c) =>
-  ok(c, await updateUser(c.get("services"), { actor: c.get("actor")!, id: c.req.valid("param").id, body: c.req.valid("json") })),
+  ok(c, await updateUser(tenantCtx(c), { id: c.req.valid("param").id, body: c.req.valid("json") })),
 );
 
 const deleteUserRoute = defineRoute({
@@ -147,15 +129,11 @@ const deleteUserRoute = defineRoute({
   tags,
   summary: "Soft-delete a user; their sessions are revoked at once",
   request: { params: IdParams },
-  responses: {
-    200: okResponse(s.DeletedResult),
-    ...errorResponses({ 400: ["invalid id format", "cannot delete yourself"], 404: "user not found" }),
-  },
+  failures: [e.CANNOT_DELETE_SELF, e.USER_NOT_FOUND],
+  responses: { 200: okResponse(s.DeletedResult) },
 });
 
-usersRoutes.openapi(deleteUserRoute, async (c) =>
-  ok(c, await softDeleteUser(c.get("services"), { actor: c.get("actor")!, id: c.req.valid("param").id })),
-);
+usersRoutes.openapi(deleteUserRoute, async (c) => ok(c, await softDeleteUser(tenantCtx(c), { id: c.req.valid("param").id })));
 
 const permanentDeleteRoute = defineRoute({
   method: "delete",
@@ -164,35 +142,26 @@ const permanentDeleteRoute = defineRoute({
   tags,
   summary: "Delete the account and its personal data irreversibly; shared content stays without author",
   request: { params: IdParams },
-  responses: {
-    200: okResponse(s.PermanentlyDeletedResult),
-    ...errorResponses({ 400: ["invalid id format", "user not found", "cannot delete yourself"] }),
-  },
+  failures: [e.PURGE_TARGET_NOT_FOUND, e.CANNOT_DELETE_SELF],
+  responses: { 200: okResponse(s.PermanentlyDeletedResult) },
 });
 
-usersRoutes.openapi(permanentDeleteRoute, async (c) =>
-  ok(c, await permanentlyDeleteUser(c.get("services"), { actor: c.get("actor")!, id: c.req.valid("param").id })),
-);
+usersRoutes.openapi(permanentDeleteRoute, async (c) => ok(c, await permanentlyDeleteUser(tenantCtx(c), { id: c.req.valid("param").id })));
 
 const roleRoute = defineRoute({
   method: "put",
   path: "/t/users/{id}/role",
   ...adminOnly,
-  errors: { param: "invalid id format", body: "validation error" },
+  errors: { param: e.INVALID_ID_FORMAT.code, body: e.VALIDATION_ERROR.code },
   tags,
   summary: "Change a user's role; becoming curator creates the default permission set if none exists",
   request: { params: IdParams, ...jsonBody(s.RoleBody) },
-  responses: {
-    200: okResponse(s.UserWithPermissions),
-    ...errorResponses({
-      400: ["invalid id format", "validation error", "cannot_modify_self"],
-      404: "user not found",
-    }),
-  },
+  failures: [e.CANNOT_MODIFY_SELF, e.USER_NOT_FOUND],
+  responses: { 200: okResponse(s.UserWithPermissions) },
 });
 
 usersRoutes.openapi(roleRoute, async (c) =>
-  ok(c, await changeRole(c.get("services"), { actor: c.get("actor")!, id: c.req.valid("param").id, role: c.req.valid("json").role })),
+  ok(c, await changeRole(tenantCtx(c), { id: c.req.valid("param").id, role: c.req.valid("json").role })),
 );
 
 const getPermissionsRoute = defineRoute({
@@ -202,18 +171,11 @@ const getPermissionsRoute = defineRoute({
   tags,
   summary: "A curator's permission set",
   request: { params: IdParams },
-  responses: {
-    200: okResponse(s.PermissionsObject),
-    ...errorResponses({
-      400: ["invalid id format", "user is not a curator", "permissions not found"],
-      404: "user not found",
-    }),
-  },
+  failures: [e.NOT_A_CURATOR, e.PERMISSIONS_NOT_FOUND, e.USER_NOT_FOUND],
+  responses: { 200: okResponse(s.PermissionsObject) },
 });
 
-usersRoutes.openapi(getPermissionsRoute, async (c) =>
-  ok(c, await getPermissions(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id })),
-);
+usersRoutes.openapi(getPermissionsRoute, async (c) => ok(c, await getPermissions(tenantCtx(c), { userId: c.req.valid("param").id })));
 
 const putPermissionsRoute = defineRoute({
   method: "put",
@@ -222,17 +184,12 @@ const putPermissionsRoute = defineRoute({
   tags,
   summary: "Replace all six flags of a curator's permission set (applies from the curator's next request)",
   request: { params: IdParams, ...jsonBody(s.PermissionsBody) },
-  responses: {
-    200: okResponse(s.PermissionsObject),
-    ...errorResponses({
-      400: ["invalid id format", "invalid_request_body", "user is not a curator"],
-      404: "user not found",
-    }),
-  },
+  failures: [e.NOT_A_CURATOR, e.USER_NOT_FOUND],
+  responses: { 200: okResponse(s.PermissionsObject) },
 });
 
 usersRoutes.openapi(putPermissionsRoute, async (c) =>
-  ok(c, await replacePermissions(c.get("services"), { actor: c.get("actor")!, userId: c.req.valid("param").id, flags: c.req.valid("json") })),
+  ok(c, await replacePermissions(tenantCtx(c), { userId: c.req.valid("param").id, flags: c.req.valid("json") })),
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -249,7 +206,7 @@ const getProfileRoute = defineRoute({
   responses: { 200: okResponse(s.Profile) },
 });
 
-usersRoutes.openapi(getProfileRoute, async (c) => ok(c, await getProfile(c.get("services"), { actor: c.get("actor")! })));
+usersRoutes.openapi(getProfileRoute, async (c) => ok(c, await getProfile(tenantCtx(c))));
 
 const patchProfileRoute = defineRoute({
   method: "patch",
@@ -258,12 +215,10 @@ const patchProfileRoute = defineRoute({
   tags: ["Profile"],
   summary: "Update own first_name, last_name (min 2) and avatar (https URL or media-asset UUID; null removes it)",
   request: jsonBody(s.ProfilePatchBody),
-  responses: { 200: okResponse(s.Profile), ...errorResponses({ 400: "invalid_request_body" }) },
+  responses: { 200: okResponse(s.Profile) },
 });
 
-usersRoutes.openapi(patchProfileRoute, async (c) =>
-  ok(c, await updateProfile(c.get("services"), { actor: c.get("actor")!, body: c.req.valid("json") })),
-);
+usersRoutes.openapi(patchProfileRoute, async (c) => ok(c, await updateProfile(tenantCtx(c), { body: c.req.valid("json") })));
 
 const passwordRoute = defineRoute({
   method: "post",
@@ -272,12 +227,8 @@ const passwordRoute = defineRoute({
   tags: ["Profile"],
   summary: "Change own password; by the school's revoke_on_password_change policy the other sessions end (this one stays)",
   request: jsonBody(s.PasswordChangeBody),
-  responses: {
-    200: okResponse(s.PasswordChangeResult),
-    ...errorResponses({ 400: ["invalid current password", "invalid_request_body"] }),
-  },
+  failures: [e.INVALID_CURRENT_PASSWORD, authErrors.SIGN_IN_LOCKED],
+  responses: { 200: okResponse(s.PasswordChangeResult) },
 });
 
-usersRoutes.openapi(passwordRoute, async (c) =>
-  ok(c, await changeOwnPassword(c.get("services"), { actor: c.get("actor")!, body: c.req.valid("json") })),
-);
+usersRoutes.openapi(passwordRoute, async (c) => ok(c, await changeOwnPassword(tenantCtx(c), { body: c.req.valid("json") })));

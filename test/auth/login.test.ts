@@ -41,7 +41,7 @@ describe("POST /auth/login", () => {
     const user = await createUser(school.id);
     const res = await loginCall(
       { email: user.email, password: user.password, subdomain: school.subdomain, device_platform: "android" },
-      { origin: `https://${school.subdomain}.lms.localhost` },
+      { origin: `http://${school.subdomain}.lms.localhost` },
     );
     expect(res.status).toBe(200);
     expect(res.body.data.refresh_token).toBeUndefined();

@@ -50,7 +50,7 @@ function loginBody(person: Person, options: DeviceLoginOptions) {
 function loginHeaders(options: DeviceLoginOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   if (options.ip) headers["cf-connecting-ip"] = options.ip;
-  if (options.browser) headers.origin = "https://demo.lms.localhost";
+  if (options.browser) headers.origin = "http://demo.lms.localhost";
   return headers;
 }
 

@@ -109,7 +109,7 @@ export interface LoginOptions {
 /** Signs in over HTTP as a native client (refresh token in JSON) unless `browser`. */
 export async function login(user: { email: string; password: string }, options: LoginOptions = {}) {
   const headers: Record<string, string> = {};
-  if (options.browser) headers.origin = "https://demo.lms.localhost";
+  if (options.browser) headers.origin = "http://demo.lms.localhost";
   if (options.ip) headers["cf-connecting-ip"] = options.ip;
   const response = await api("/auth/login", {
     body: {

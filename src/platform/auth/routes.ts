@@ -22,6 +22,7 @@ export const authRoutes = createArea();
 const loginRoute = defineRoute({
   method: "post",
   path: "/auth/login",
+  cookieFlow: true,
   gate: gates.public,
   tags: ["Auth"],
   summary: "Sign in with email and password; creates a managed device session",
@@ -48,6 +49,7 @@ authRoutes.openapi(loginRoute, async (c) => {
 const replaceDeviceRoute = defineRoute({
   method: "post",
   path: "/auth/device-limit/replace",
+  cookieFlow: true,
   gate: gates.public,
   tags: ["Auth"],
   summary:
@@ -80,6 +82,7 @@ authRoutes.openapi(replaceDeviceRoute, async (c) => {
 const refreshRoute = defineRoute({
   method: "post",
   path: "/auth/refresh",
+  cookieFlow: true,
   gate: gates.public,
   tags: ["Auth"],
   summary: "Rotate the refresh token and get a new access token",
@@ -104,6 +107,7 @@ authRoutes.openapi(refreshRoute, async (c) => {
 const logoutRoute = defineRoute({
   method: "post",
   path: "/auth/logout",
+  cookieFlow: true,
   gate: gates.public,
   tags: ["Auth"],
   summary: "End the current session and clear the selected refresh cookie",

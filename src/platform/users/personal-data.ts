@@ -19,7 +19,7 @@ import {
   sessions,
   users,
 } from "../../db/schema";
-import type { ServiceContext } from "../../core/http/context";
+import type { TenantCtx } from "../../core/http/context";
 
 /**
  * What a permanent user deletion does to every column that refers to a user.
@@ -27,9 +27,9 @@ import type { ServiceContext } from "../../core/http/context";
  * `clear`: the rows are shared school content (or someone else's history); only the reference is
  * set to NULL, so the content stays without an author.
  *
- * Every table with a column named `user_id` or ending in `_user_id`, `curator_id` or `author_id`
- * must appear here: test/users/personal-data.test.ts reads the live schema and fails otherwise.
- * An area that adds such a table adds its line here in the same change.
+ * Every column `isUserReferenceColumn` recognises must appear here: test/users/permanent-delete.test.ts
+ * reads the live schema and fails otherwise. An area that adds such a column adds its line here in
+ * the same change.
  */
 interface PersonalDataRule {
   table: SQLiteTable;
@@ -71,9 +71,37 @@ export function registeredColumns(): { table: string; column: string; action: Pe
   return PERSONAL_DATA.map((entry) => ({ table: getTableName(entry.table), column: entry.column.name, action: entry.action }));
 }
 
-/** The column names the registry must cover (the schema test applies the same rule). */
+/**
+ * The last word before `_id` of a column that names a person: `student_id`, `reviewer_id`,
+ * `individual_curator_id`. Words that usually name something else (`parent_id`: a parent row,
+ * `host_id`: a machine, `account_id`: a provider's account) are left out; an area whose column of
+ * that kind does hold a user id registers it all the same, as the schema test cannot ask for it.
+ */
+const PERSON_WORDS = new Set([
+  "user", "student", "pupil", "learner", "curator", "teacher", "tutor", "instructor", "mentor", "coach", "admin", "staff",
+  "author", "creator", "owner", "editor", "reviewer", "grader", "examiner", "proctor", "approver", "moderator", "checker",
+  "verifier", "assignee", "assigner", "actor", "operator", "member", "participant", "attendee", "respondent", "submitter",
+  "sender", "recipient", "receiver", "requester", "inviter", "invitee", "uploader", "commenter", "viewer", "manager",
+  "supervisor", "organizer", "speaker", "subscriber", "follower", "winner", "awardee", "awarder", "person",
+]);
+
+/** `*_by` columns that name a sort or grouping key, not who did something. */
+const NOT_AN_AGENT = new Set(["sort_by", "order_by", "group_by", "partition_by"]);
+
+/**
+ * The column names the registry must cover, read word by word (`_`): `user_id` and `*_user_id`,
+ * who did something (`created_by`, `graded_by_id`, `awarded_by`), and a person's role before
+ * `_id` (`student_id`, `curator_id`, `reviewer_id`, see PERSON_WORDS). Matching too much is the
+ * cheap mistake: a rule on a column that never holds a user id changes nothing, while a missed
+ * column keeps a deleted user's data.
+ */
 export function isUserReferenceColumn(name: string): boolean {
-  return name === "user_id" || name.endsWith("_user_id") || name.endsWith("curator_id") || name.endsWith("author_id");
+  const words = name.toLowerCase().split("_");
+  const last = words.at(-1);
+  if (last === "by") return words.length > 1 && !NOT_AN_AGENT.has(name.toLowerCase());
+  if (last !== "id" || words.length < 2) return false;
+  const subject = words.at(-2)!;
+  return subject === "by" || PERSON_WORDS.has(subject);
 }
 
 function propertyOf(table: SQLiteTable, column: SQLiteColumn): string {
@@ -85,8 +113,11 @@ function propertyOf(table: SQLiteTable, column: SQLiteColumn): string {
 /**
  * All writes of a permanent deletion, for one `db.batch`: the registry's rules, the user's queued
  * emails (they hold the address and name), the sign-in counter keyed by the email, then the account.
+ * The registry's rules match on the user id alone, not the school: the caller has checked that the
+ * id is a user of its school, and some referring tables allow a null school (sessions, device
+ * events), so a school filter could leave personal rows behind.
  */
-export function permanentDeletionStatements(ctx: ServiceContext, target: { id: string; tenantId: string; email: string }): BatchItem[] {
+export function permanentDeletionStatements(ctx: TenantCtx, target: { id: string; email: string }): BatchItem[] {
   const statements: BatchItem[] = PERSONAL_DATA.map((entry) =>
     entry.action === "delete"
       ? ctx.db.delete(entry.table).where(eq(entry.column, target.id))
@@ -95,8 +126,8 @@ export function permanentDeletionStatements(ctx: ServiceContext, target: { id: s
           .set({ [propertyOf(entry.table, entry.column)]: null })
           .where(eq(entry.column, target.id)),
   );
-  statements.push(ctx.db.delete(emailOutbox).where(and(eq(emailOutbox.tenantId, target.tenantId), eq(emailOutbox.toEmail, target.email))));
-  statements.push(forgetPairStatement(ctx, target));
-  statements.push(ctx.db.delete(users).where(and(eq(users.id, target.id), eq(users.tenantId, target.tenantId))));
+  statements.push(ctx.db.delete(emailOutbox).where(and(eq(emailOutbox.tenantId, ctx.tenantId), eq(emailOutbox.toEmail, target.email))));
+  statements.push(forgetPairStatement(ctx, { tenantId: ctx.tenantId, email: target.email }));
+  statements.push(ctx.db.delete(users).where(and(eq(users.id, target.id), eq(users.tenantId, ctx.tenantId))));
   return statements;
 }

@@ -15,10 +15,11 @@ import { securityHeaders } from "./core/http/security-headers";
 import { API_PREFIX, installAccess } from "./core/http/route";
 import { authenticate } from "./platform/auth/authenticate";
 import { checkBilling } from "./platform/auth/billing-gate";
+import { recordLastActive } from "./platform/auth/last-active";
 import { systemRoutes } from "./platform/system/routes";
 
 function buildApp() {
-  installAccess({ authenticate, checkBilling });
+  installAccess({ authenticate, checkBilling, afterAdmission: recordLastActive });
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestContext());
   app.use("*", securityHeaders());

@@ -5,7 +5,7 @@ import { createSchool, createUser, login } from "../helpers/factories";
 import { api, failure } from "../helpers/http";
 
 /** APP_DOMAIN is lms.localhost on http in wrangler.toml: these are refused for every cookie flow. */
-const FOREIGN = [
+const FOREIGN: Record<string, string>[] = [
   { origin: "https://evil.example" },
   { origin: "http://evil.example" },
   { origin: "http://deeper.demo.lms.localhost" },

@@ -44,6 +44,8 @@ export interface Actor {
   sessionId: string | null;
   /** Curator flags; null for other roles. */
   permissions: PermissionSet | null;
+  /** When the user was last seen (`users.last_active_at`, kept to a few minutes' precision). */
+  lastActiveAt: number | null;
 }
 
 /** @deprecated TRANSITION: school verbs take a TenantCtx instead. */

@@ -21,6 +21,8 @@ export type BillingRule = "enforced" | "whitelisted" | "open_unless_manual";
 export interface AccessControl {
   authenticate(ctx: ServiceContext, input: { authorization: string | undefined; subdomain: string | null; requireTenant: boolean }): Promise<Actor>;
   checkBilling(rule: BillingRule, actor: Actor, now: number): void;
+  /** Bookkeeping of an admitted caller (last activity) to finish after the response; null when nothing is due. */
+  afterAdmission(ctx: ServiceContext, actor: Actor): Promise<unknown> | null;
 }
 
 let access: AccessControl | null = null;
@@ -241,10 +243,24 @@ function guard(meta: RouteMeta): MiddlewareHandler<AppEnv> {
         access.checkBilling(meta.billing, actor, services.clock.now());
         c.set("tenantCtx", schoolContext(services, actor));
       }
+      const pending = access.afterAdmission(services, actor);
+      if (pending) afterResponse(c, pending);
     }
     if (meta.optionalBody) await emptyBodyAsObject(c);
     return next();
   };
+}
+
+/** Off the response path when the runtime offers it (`waitUntil`); `app.request` in tests has no execution context. */
+function afterResponse(c: Context<AppEnv>, work: Promise<unknown>): void {
+  let executionCtx: { waitUntil(promise: Promise<unknown>): void } | undefined;
+  try {
+    executionCtx = c.executionCtx;
+  } catch {
+    executionCtx = undefined;
+  }
+  if (executionCtx) executionCtx.waitUntil(work);
+  else void work;
 }
 
 function schoolContext(services: ServiceContext, actor: Actor): TenantCtx {

@@ -52,6 +52,7 @@ export async function authenticate(ctx: ServiceContext, input: AuthenticateInput
     tenant,
     sessionId: claims.sid ?? null,
     permissions: row.role === "curator" ? permissionSet(row) : null,
+    lastActiveAt: row.lastActiveAt,
   };
 }
 
@@ -81,6 +82,7 @@ const selection = {
   firstName: users.firstName,
   lastName: users.lastName,
   isActive: users.isActive,
+  lastActiveAt: users.lastActiveAt,
   sessionRevokedAt: sessions.revokedAt,
   sessionIdleExpiresAt: sessions.idleExpiresAt,
   sessionExpiresAt: sessions.expiresAt,

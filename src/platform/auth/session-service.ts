@@ -163,7 +163,10 @@ export async function startSession(
            json_object('new_device', json(CASE WHEN s.auth_device_id = ${newDeviceId} THEN 'true' ELSE 'false' END), 'via', ${input.via ?? "password"}), ${now}
     FROM sessions s WHERE s.id = ${sessionId}`);
 
-  const statements: BatchItem[] = [sessionInsert, deviceUpsert, loginEvent];
+  // Signing in is activity: recorded with the session, so the requests that follow need no write.
+  const activity = batchable(ctx, sql`UPDATE users SET last_active_at = ${now} WHERE id = ${user.id} AND ${started}`);
+
+  const statements: BatchItem[] = [sessionInsert, deviceUpsert, loginEvent, activity];
   if (admission?.monitorLimit != null && admission.enforceLimit == null) {
     statements.push(
       batchable(ctx, sql`

@@ -1,0 +1,64 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { MINUTE_MS, setClockForTests } from "../../src/core/lib/clock";
+import { createSchool, createUser, login } from "../helpers/factories";
+import { api } from "../helpers/http";
+
+async function lastActiveAt(userId: string): Promise<number | null> {
+  const row = await env.DB.prepare("SELECT last_active_at AS at FROM users WHERE id = ?").bind(userId).first<{ at: number | null }>();
+  return row!.at;
+}
+
+/** The write runs after the response (waitUntil): wait until the row shows `expected` or a bounded number of polls pass. */
+async function settled(userId: string, expected: number | null): Promise<number | null> {
+  let value = await lastActiveAt(userId);
+  for (let i = 0; i < 100 && value !== expected; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    value = await lastActiveAt(userId);
+  }
+  return value;
+}
+
+describe("users.last_active_at", () => {
+  it("is set at sign-in, written again only once the 5-minute window has passed, after the response", async () => {
+    const t0 = Date.now();
+    setClockForTests({ now: () => t0 });
+    const school = await createSchool();
+    const user = await createUser(school.id, { role: "admin" });
+    expect(await lastActiveAt(user.id)).toBeNull();
+    const session = await login(user, { subdomain: school.subdomain });
+    expect(await lastActiveAt(user.id)).toBe(t0);
+
+    const call = () => api("/t/me/profile", { token: session.token, tenant: school.subdomain });
+    setClockForTests({ now: () => t0 + 4 * MINUTE_MS });
+    expect((await call()).status).toBe(200);
+    expect(await settled(user.id, t0 + 4 * MINUTE_MS)).toBe(t0);
+
+    const t1 = t0 + 5 * MINUTE_MS + 1;
+    setClockForTests({ now: () => t1 });
+    expect((await call()).status).toBe(200);
+    expect(await settled(user.id, t1)).toBe(t1);
+  });
+
+  it("lands one write for many concurrent requests of one user", async () => {
+    const t0 = Date.now();
+    setClockForTests({ now: () => t0 });
+    const school = await createSchool();
+    const user = await createUser(school.id, { role: "admin" });
+    const session = await login(user, { subdomain: school.subdomain });
+    await env.DB.prepare("CREATE TEMP TRIGGER IF NOT EXISTS count_last_active AFTER UPDATE OF last_active_at ON users BEGIN SELECT 1; END").run().catch(() => undefined);
+
+    const t1 = t0 + 10 * MINUTE_MS;
+    // Each request's guard sees the old value and tries; the conditional UPDATE lets exactly one change the row.
+    setClockForTests({ now: () => t1 });
+    const results = await Promise.all(Array.from({ length: 12 }, () => api("/t/me/profile", { token: session.token, tenant: school.subdomain })));
+    expect(results.map((res) => res.status)).toEqual(Array(12).fill(200));
+    expect(await settled(user.id, t1)).toBe(t1);
+
+    // A later writer with the same "now" changes nothing: the row is already inside the window.
+    const changed = await env.DB.prepare("UPDATE users SET last_active_at = ? WHERE id = ? AND (last_active_at IS NULL OR last_active_at < ?)")
+      .bind(t1, user.id, t1 - 5 * MINUTE_MS)
+      .run();
+    expect(changed.meta.changes).toBe(0);
+  });
+});

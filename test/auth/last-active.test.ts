@@ -62,6 +62,7 @@ describe("users.last_active_at", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const writes = await env.DB.prepare("SELECT count(*) AS n FROM last_active_writes WHERE user_id = ?").bind(user.id).first<{ n: number }>();
     expect(writes!.n).toBe(1);
+    await env.DB.batch([env.DB.prepare("DROP TRIGGER last_active_counted"), env.DB.prepare("DROP TABLE last_active_writes")]);
 
     // A later writer with the same "now" changes nothing: the row is already inside the window.
     const changed = await env.DB.prepare("UPDATE users SET last_active_at = ? WHERE id = ? AND (last_active_at IS NULL OR last_active_at < ?)")

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { setClockForTests } from "../../src/core/lib/clock";
 import { createSchool, createUser, login } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 
 describe("GET /auth/me", () => {
   it("returns the profile and the school's billing summary with days counted in the school's zone", async () => {
@@ -35,7 +35,7 @@ describe("GET /auth/me", () => {
 
   it("401 unauthorized without a token, with the failure envelope and a request id", async () => {
     const res = await api("/auth/me");
-    expect(res.status).toBe(401);
+    expect(failure(res)).toEqual({ status: 401, error: "unauthorized" });
     expect(res.body).toEqual({ success: false, error: "unauthorized", message: expect.any(String), request_id: expect.any(String) });
     expect(res.headers.get("x-request-id")).toBe(res.body.request_id);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { SessionFamily } from "../../durable-objects/session-family";
 import { createSchool, createUser, login } from "../helpers/factories";
 import { refreshNative } from "../helpers/auth";
+import { failure } from "../helpers/http";
 
 describe("SessionFamily storage", () => {
   it("schedules its own deletion at the refresh expiry and deletes everything when the alarm fires", async () => {
@@ -18,6 +19,6 @@ describe("SessionFamily storage", () => {
     const keys = await runInDurableObject(stub, async (_instance: SessionFamily, state) => [...(await state.storage.list()).keys()]);
     expect(keys).toEqual([]);
     // With its family gone the refresh token no longer rotates.
-    expect((await refreshNative(session.refresh_token!)).status).toBe(401);
+    expect(failure(await refreshNative(session.refresh_token!))).toEqual({ status: 401, error: "unauthorized" });
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { decodeJwtPart } from "../helpers/auth";
 import { createSchool, createUser, login } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure, readResponse } from "../helpers/http";
 
 const secretOf = (kid: string) => {
   const entry = env.JWT_SECRETS.split(",").find((item) => item.startsWith(`${kid}:`))!;
@@ -52,18 +52,17 @@ describe("access tokens", () => {
     const none = `${encode({ alg: "none", typ: "JWT" })}.${encode({ ...claims, jti: "x", exp: Math.floor(Date.now() / 1000) + 600 })}.`;
     for (const token of [unlisted, wrongSecret, expired, none, "not-a-jwt"]) {
       const res = await api("/auth/me", { token, tenant: school.subdomain });
-      expect(res.status).toBe(401);
-      expect(res.body.error).toBe("unauthorized");
+      expect(failure(res)).toEqual({ status: 401, error: "unauthorized" });
     }
-    expect((await api("/auth/me")).status).toBe(401);
-    expect((await api("/auth/me", { headers: { authorization: "Basic abc" } })).status).toBe(401);
+    expect(failure(await api("/auth/me"))).toEqual({ status: 401, error: "unauthorized" });
+    expect(failure(await api("/auth/me", { headers: { authorization: "Basic abc" } }))).toEqual({ status: 401, error: "unauthorized" });
   });
 
   it("rejects a school token sent with another school's header (401)", async () => {
     const { session } = await member();
     const other = await createSchool();
     const res = await api("/auth/me", { token: session.token, tenant: other.subdomain });
-    expect(res.status).toBe(401);
+    expect(failure(res)).toEqual({ status: 401, error: "unauthorized" });
   });
 
   it("rejects a token whose user was deactivated, deleted, or whose school was deleted", async () => {
@@ -71,27 +70,30 @@ describe("access tokens", () => {
     for (const statement of cases) {
       const { school, user, session } = await member();
       await env.DB.prepare(statement).bind(statement.includes("tenants") ? school.id : user.id).run();
-      expect((await api("/auth/me", { token: session.token, tenant: school.subdomain })).status).toBe(401);
+      expect(failure(await api("/auth/me", { token: session.token, tenant: school.subdomain }))).toEqual({ status: 401, error: "unauthorized" });
     }
   });
 
   describe("legacy tokens without sid", () => {
-    const call = (token: string, subdomain: string, mode: string, issuedBefore = "") =>
-      app.request(
-        "https://api.lms.localhost/api/v1/auth/me",
-        { headers: { authorization: `Bearer ${token}`, "x-tenant-subdomain": subdomain } },
-        { ...env, LEGACY_TOKEN_MODE: mode, LEGACY_TOKENS_ISSUED_BEFORE: issuedBefore },
+    const call = async (token: string, subdomain: string, mode: string, issuedBefore = "") =>
+      readResponse(
+        await app.request(
+          "https://api.lms.localhost/api/v1/auth/me",
+          { headers: { authorization: `Bearer ${token}`, "x-tenant-subdomain": subdomain } },
+          { ...env, LEGACY_TOKEN_MODE: mode, LEGACY_TOKENS_ISSUED_BEFORE: issuedBefore },
+        ),
+        { method: "GET", path: "/api/v1/auth/me" },
       );
 
     it("deny refuses them, allow accepts them, existing_only accepts only those issued before the cutoff", async () => {
       const { school, user } = await member();
       const token = await sign({ user_id: user.id, tenant_id: school.id, role: "admin" });
-      expect((await call(token, school.subdomain, "deny")).status).toBe(401);
+      expect(failure(await call(token, school.subdomain, "deny"))).toEqual({ status: 401, error: "unauthorized" });
       expect((await call(token, school.subdomain, "allow")).status).toBe(200);
       const future = new Date(Date.now() + 60_000).toISOString();
       const past = new Date(Date.now() - 60_000).toISOString();
       expect((await call(token, school.subdomain, "existing_only", future)).status).toBe(200);
-      expect((await call(token, school.subdomain, "existing_only", past)).status).toBe(401);
+      expect(failure(await call(token, school.subdomain, "existing_only", past))).toEqual({ status: 401, error: "unauthorized" });
     });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { createTariff, superadminToken } from "../helpers/billing";
 import { schoolWithMembers } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 
 describe("POST /admin/tariffs", () => {
   it("creates a tariff with defaults", async () => {
@@ -47,7 +47,7 @@ describe("POST /admin/tariffs", () => {
 
   it("answers 401 without a token and 403 forbidden to a school admin", async () => {
     const { admin } = await schoolWithMembers();
-    expect((await api("/admin/tariffs", { body: { title: "T", duration_days: 1 } })).status).toBe(401);
+    expect(failure(await api("/admin/tariffs", { body: { title: "T", duration_days: 1 } }))).toEqual({ status: 401, error: "unauthorized" });
     const res = await api("/admin/tariffs", { token: admin.token, body: { title: "T", duration_days: 1 } });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe("forbidden");

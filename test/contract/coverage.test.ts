@@ -18,19 +18,11 @@ const registered = new Map(routeRegistry.map((route) => [routeKey(route), route]
 const implemented = contractRoutes.filter((route) => registered.has(routeKey(route)));
 const pending = contractRoutes.filter((route) => !registered.has(routeKey(route)));
 
+/** passesGate reads the role and the curator flags only, so the probe's actor carries just those. */
 function actorFor(caller: Probe): Actor {
   const permissions = Object.fromEntries(PERMISSION_FLAGS.map((flag) => [flag, caller.flags.includes(flag)])) as unknown as PermissionSet;
-  return {
-    userId: "probe",
-    role: caller.role,
-    email: "probe@example.test",
-    firstName: "Probe",
-    lastName: "Caller",
-    homeTenantId: caller.role === "superadmin" ? null : "school",
-    tenant: null,
-    sessionId: "session",
-    permissions: caller.role === "curator" ? permissions : null,
-  };
+  const actor: Pick<Actor, "role" | "permissions"> = { role: caller.role, permissions: caller.role === "curator" ? permissions : null };
+  return actor as Actor;
 }
 
 const describeGate = (route: RouteMeta) =>

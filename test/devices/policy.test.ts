@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DEVICE_POLICY } from "../../src/platform/devices/policy";
 import { createSchool, createUser, login } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 import { schoolWithStudent, signInOn, tenantCall } from "../helpers/devices";
 
 const DEFAULTS = {
@@ -124,7 +124,7 @@ describe("PATCH /t/tenant/device-policy", () => {
     const { admin } = await schoolWithStudent();
     const other = await createSchool();
     const res = await api("/t/tenant/device-policy", { method: "PATCH", body: { mode: "enforce" }, token: admin.token, tenant: other.subdomain });
-    expect(res.status).toBe(401);
+    expect(failure(res)).toEqual({ status: 401, error: "unauthorized" });
     const otherAdmin = await createUser(other.id, { role: "admin" });
     const otherSession = await login(otherAdmin, { subdomain: other.subdomain });
     expect((await patch({ token: otherSession.token, subdomain: other.subdomain }, { mode: "enforce" })).status).toBe(200);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createUser, login } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 import { deviceLogin, eventTypes, newInstallation, schoolWithStudent, setPolicy, signInOn, tenantCall, tokenWorks } from "../helpers/devices";
 
 const post = (who: { token: string; subdomain: string }, path: string, body?: unknown) => tenantCall(who, path, { method: "POST", body });
@@ -21,7 +21,7 @@ describe("POST /t/me/devices/:deviceId/revoke", () => {
     expect(await tokenWorks(phone2)).toBe(false);
     expect(await tokenWorks(laptop)).toBe(true);
     const refresh = await api("/auth/refresh", { body: { refresh_token: phone1.refreshToken } });
-    expect(refresh.status).toBe(401);
+    expect(failure(refresh)).toEqual({ status: 401, error: "unauthorized" });
 
     const repeat = await post(laptop, `/t/me/devices/${phone1.authDeviceId}/revoke`);
     expect(repeat.body.data.revoked_sessions).toBe(0);
@@ -111,7 +111,7 @@ describe("admin device actions", () => {
     const refused = await deviceLogin(student, { installationId });
     expect([refused.status, refused.body.error]).toEqual([403, "device_blocked"]);
     const refresh = await api("/auth/refresh", { body: { refresh_token: s.refreshToken } });
-    expect(refresh.status).toBe(401);
+    expect(failure(refresh)).toEqual({ status: 401, error: "unauthorized" });
 
     // Repeating changes nothing.
     const again = await post(admin, `/t/users/${student.id}/devices/${s.authDeviceId}/block`);

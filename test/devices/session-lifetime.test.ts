@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS, HOUR_MS, MINUTE_MS, setClockForTests } from "../../src/core/lib/clock";
 import { login } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 import { emailsTo } from "../helpers/outbox";
 import { schoolWithStudent, setPolicy, signInOn, tenantCall, tokenWorks } from "../helpers/devices";
 
@@ -31,7 +31,7 @@ describe("sliding idle timeout", () => {
     expect(await tokenWorks(idle)).toBe(false);
     expect(await tokenWorks(kept)).toBe(true);
     const refreshIdle = await api("/auth/refresh", { body: { refresh_token: idle.refreshToken } });
-    expect(refreshIdle.status).toBe(401);
+    expect(failure(refreshIdle)).toEqual({ status: 401, error: "unauthorized" });
 
     setClockForTests({ now: () => t0 + 9 * MINUTE_MS + 1 });
     expect(await tokenWorks(kept)).toBe(false);
@@ -64,7 +64,7 @@ describe("sliding idle timeout", () => {
     const s = await signInOn(student);
     await tenantCall(admin, `/t/users/${student.id}/sessions/revoke-all`, { method: "POST" });
     const res = await tenantCall(s, "/t/me/session/activity", { method: "POST" });
-    expect([res.status, res.body.error]).toEqual([401, "unauthorized"]);
+    expect(failure(res)).toEqual({ status: 401, error: "unauthorized" });
   });
 });
 
@@ -86,7 +86,7 @@ describe("absolute session lifetime", () => {
 
     setClockForTests({ now: () => t0 + DAY_MS + MINUTE_MS });
     const late = await api("/auth/refresh", { body: { refresh_token: refreshed.body.data.refresh_token } });
-    expect(late.status).toBe(401);
+    expect(failure(late)).toEqual({ status: 401, error: "unauthorized" });
   });
 
   it("a lowered lifetime shortens sessions issued before the change, at refresh", async () => {
@@ -103,7 +103,7 @@ describe("absolute session lifetime", () => {
 
     setClockForTests({ now: () => t0 + 2 * DAY_MS });
     const late = await api("/auth/refresh", { body: { refresh_token: refreshed.body.data.refresh_token } });
-    expect([late.status, late.body.error]).toEqual([401, "unauthorized"]);
+    expect(failure(late)).toEqual({ status: 401, error: "unauthorized" });
   });
 
   it("a lowered lifetime shortens sessions issued before the change, at session activity", async () => {

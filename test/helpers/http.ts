@@ -37,6 +37,14 @@ export async function api<T = any>(path: string, call: ApiCall = {}): Promise<Ap
     headers,
     body,
   });
+  return readResponse<T>(response, { method, path: `/api/v1${path}` });
+}
+
+/**
+ * A fetch Response as an ApiResponse, for calls that cannot go through `api()` (another Host,
+ * `app.request` with a modified env); `request` names the call so `failure()` can match it.
+ */
+export async function readResponse<T = any>(response: Response, request: { method: string; path: string }): Promise<ApiResponse<T>> {
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -44,7 +52,7 @@ export async function api<T = any>(path: string, call: ApiCall = {}): Promise<Ap
   } catch {
     // non-JSON bodies (the docs page) stay text
   }
-  return { status: response.status, body: parsed as T, headers: response.headers, request: { method, path: `/api/v1${path}` } };
+  return { status: response.status, body: parsed as T, headers: response.headers, request: { method: request.method.toUpperCase(), path: request.path } };
 }
 
 /**

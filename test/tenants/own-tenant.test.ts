@@ -3,7 +3,7 @@ import { DAY_MS } from "../../src/core/lib/clock";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { tenantRow, schoolRecord } from "../helpers/billing";
 import { createSchool, schoolWithMembers } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 
 describe("GET /t/tenant", () => {
   it("returns the full record of the caller's school to any member", async () => {
@@ -19,10 +19,9 @@ describe("GET /t/tenant", () => {
   it("answers 401 without a token or for another school's header", async () => {
     const { school, admin } = await schoolWithMembers();
     const other = await createSchool();
-    expect((await api("/t/tenant", { tenant: school.subdomain })).status).toBe(401);
+    expect(failure(await api("/t/tenant", { tenant: school.subdomain }))).toEqual({ status: 401, error: "unauthorized" });
     const foreign = await api("/t/tenant", { token: admin.token, tenant: other.subdomain });
-    expect(foreign.status).toBe(401);
-    expect(foreign.body.error).toBe("unauthorized");
+    expect(failure(foreign)).toEqual({ status: 401, error: "unauthorized" });
   });
 });
 

@@ -16,7 +16,7 @@ describe("POST /t/users/bulk-activate and /bulk-deactivate", () => {
     for (const member of [first, second]) {
       expect((await userRow(member.id))!.isActive).toBe(false);
       expect((await sessionRow(member.sessionId))!.revokedAt).not.toBeNull();
-      expect((await as(member, "/t/me/profile")).status).toBe(401);
+      expect(failure(await as(member, "/t/me/profile"))).toEqual({ status: 401, error: "unauthorized" });
     }
     const updatedAt = (await userRow(first.id))!.updatedAt;
     const repeat = await as(admin, "/t/users/bulk-deactivate", { body: { ids: [first.id, first.id, second.id] } });

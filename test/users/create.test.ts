@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createSchool, login } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 import { as, curatorWith, listIds, outboxFor, permissionsRow, schoolWithAdmin, signedIn, userRow } from "../helpers/users";
 
 const newUser = (overrides: Record<string, unknown> = {}) => ({
@@ -140,7 +140,6 @@ describe("POST /t/users", () => {
   it("needs a token: 401 `unauthorized` without one", async () => {
     const { school } = await schoolWithAdmin();
     const res = await api("/t/users", { body: newUser(), tenant: school.subdomain });
-    expect(res.status).toBe(401);
-    expect(res.body.error).toBe("unauthorized");
+    expect(failure(res)).toEqual({ status: 401, error: "unauthorized" });
   });
 });

@@ -166,7 +166,7 @@ describe("PUT /t/users/:id", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.is_active).toBe(false);
     expect((await sessionRow(student.sessionId))!.revokedAt).not.toBeNull();
-    expect((await as(student, "/t/me/profile")).status).toBe(401);
+    expect(failure(await as(student, "/t/me/profile"))).toEqual({ status: 401, error: "unauthorized" });
   });
 
   it("answers 400 for bad input, 400 `cannot_modify_self` for self-deactivation, 404 `user not found` and 403 `forbidden`", async () => {
@@ -210,7 +210,7 @@ describe("DELETE /t/users/:id", () => {
     expect((await userRow(student.id))!.deletedAt).not.toBeNull();
     expect((await as(admin, `/t/users/${student.id}`)).status).toBe(404);
     expect((await sessionRow(student.sessionId))!.revokedAt).not.toBeNull();
-    expect((await as(student, "/t/me/profile")).status).toBe(401);
+    expect(failure(await as(student, "/t/me/profile"))).toEqual({ status: 401, error: "unauthorized" });
     const again = await as(admin, `/t/users/${student.id}`, { method: "DELETE" });
     expect(again.status).toBe(404);
     expect(again.body.error).toBe("user not found");
@@ -237,6 +237,6 @@ describe("DELETE /t/users/:id", () => {
   it("needs the school header: 401 `unauthorized` without it", async () => {
     const { admin } = await schoolWithAdmin();
     const res = await api(`/t/users/${admin.id}`, { token: admin.token });
-    expect(res.status).toBe(401);
+    expect(failure(res)).toEqual({ status: 401, error: "unauthorized" });
   });
 });

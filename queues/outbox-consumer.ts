@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { emailOutbox } from "../src/db/schema";
 import { outboxLeaseFree } from "../src/platform/email/outbox";
-import type { Env, OutboxMessage } from "../src/core/env";
+import type { Env, EmailMessage } from "../src/core/env";
 import type { ServiceContext } from "../src/core/http/context";
 import { serviceContext } from "../src/core/http/request-context";
 import { mailProvider } from "./providers";
@@ -36,7 +36,7 @@ type OutboxRow = typeof emailOutbox.$inferSelect;
  * "look at row X", so redeliveries, sweep re-enqueues and concurrent consumers all meet at the
  * row's conditional claim, and a row that is `sent` is never sent again.
  */
-export async function handleOutboxBatch(batch: MessageBatch<OutboxMessage>, env: Env, deps: OutboxDeps = defaultDeps): Promise<void> {
+export async function handleOutboxBatch(batch: MessageBatch<EmailMessage>, env: Env, deps: OutboxDeps = defaultDeps): Promise<void> {
   const ctx = serviceContext(env);
 
   const provider = mailProvider(ctx.config, deps.fetch);
@@ -52,7 +52,7 @@ export async function handleOutboxBatch(batch: MessageBatch<OutboxMessage>, env:
   }
 }
 
-async function deliver(ctx: ServiceContext, provider: MailProvider, message: Message<OutboxMessage>): Promise<void> {
+async function deliver(ctx: ServiceContext, provider: MailProvider, message: Message<EmailMessage>): Promise<void> {
   const outboxId = outboxIdOf(message.body);
   if (!outboxId) {
     log.warn("outbox message without an outbox id dropped", { message_id: message.id });
@@ -106,7 +106,7 @@ async function claim(ctx: ServiceContext, outboxId: string): Promise<OutboxRow |
 }
 
 /** Not claimed: already settled (ack, so a redelivered message sends once) or leased elsewhere (come back when the lease ends). */
-async function settleUnclaimed(ctx: ServiceContext, message: Message<OutboxMessage>, outboxId: string): Promise<void> {
+async function settleUnclaimed(ctx: ServiceContext, message: Message<EmailMessage>, outboxId: string): Promise<void> {
   const [row] = await ctx.db
     .select({ status: emailOutbox.status, leaseUntil: emailOutbox.leaseUntil })
     .from(emailOutbox)
@@ -159,7 +159,7 @@ async function scheduleRetry(ctx: ServiceContext, row: OutboxRow, error: string,
  * Their rows become `failed` unless they were settled meanwhile or a live lease shows another
  * delivery is on them.
  */
-export async function handleOutboxDeadLetters(batch: MessageBatch<OutboxMessage>, env: Env): Promise<void> {
+export async function handleOutboxDeadLetters(batch: MessageBatch<EmailMessage>, env: Env): Promise<void> {
   const ctx = serviceContext(env);
   const ids = [...new Set(batch.messages.map((message) => outboxIdOf(message.body)).filter((id): id is string => id !== null))];
   const now = ctx.clock.now();
@@ -191,6 +191,6 @@ export async function handleOutboxDeadLetters(batch: MessageBatch<OutboxMessage>
 
 function outboxIdOf(body: unknown): string | null {
   if (typeof body !== "object" || body === null) return null;
-  const { kind, outbox_id } = body as Partial<OutboxMessage>;
+  const { kind, outbox_id } = body as Partial<EmailMessage>;
   return kind === "email" && typeof outbox_id === "string" && outbox_id.length > 0 ? outbox_id : null;
 }

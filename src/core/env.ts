@@ -4,7 +4,7 @@ export interface Env {
   MEDIA: R2Bucket;
   /** Typed where it is used (src/platform/auth/session-service.ts): core knows no Durable Object class. */
   SESSION_FAMILY: DurableObjectNamespace;
-  OUTBOX: Queue<OutboxMessage>;
+  OUTBOX: Queue<EmailMessage>;
 
   APP_DOMAIN: string;
   APP_URL_SCHEME?: string;
@@ -37,9 +37,6 @@ export interface EmailMessage {
 
 /** Every message any queue of the Worker carries; each consumer narrows by `kind`. */
 export type QueueMessage = EmailMessage;
-
-/** @deprecated name kept for the email producer; same as EmailMessage. */
-export type OutboxMessage = EmailMessage;
 
 export type LegacyTokenMode = "allow" | "existing_only" | "deny";
 export type Locale = "ru" | "en";

@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Env, OutboxMessage } from "../../src/core/env";
+import type { Env, EmailMessage } from "../../src/core/env";
 import { serviceContext } from "../../src/core/http/request-context";
 import { stuckOutboxRows, sweepOutbox } from "../../src/platform/email/outbox-sweep-job";
 import worker from "../../src";
@@ -8,13 +8,13 @@ import { insertOutboxRow, outboxRow } from "../helpers/email";
 
 /** An OUTBOX binding that records what the sweep enqueues instead of delivering it. */
 function recordingQueue() {
-  const sent: OutboxMessage[] = [];
+  const sent: EmailMessage[] = [];
   const queue = {
-    send: async (body: OutboxMessage) => void sent.push(body),
-    sendBatch: async (messages: Iterable<MessageSendRequest<OutboxMessage>>) => {
+    send: async (body: EmailMessage) => void sent.push(body),
+    sendBatch: async (messages: Iterable<MessageSendRequest<EmailMessage>>) => {
       for (const message of messages) sent.push(message.body);
     },
-  } as unknown as Queue<OutboxMessage>;
+  } as unknown as Queue<EmailMessage>;
   return { sent, env: { ...env, OUTBOX: queue } as Env };
 }
 

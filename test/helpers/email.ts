@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, type QueueResult } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import * as schema from "../../src/db/schema";
-import type { Env, OutboxMessage } from "../../src/core/env";
+import type { Env, EmailMessage } from "../../src/core/env";
 import { renderEmail } from "../../src/platform/email/templates";
 import { uuidv7 } from "../../src/core/lib/ids";
 import worker from "../../src";
@@ -78,8 +78,8 @@ export async function runConsumer(queue: string, messages: ReturnType<typeof out
  * `getQueueResult` reports which messages were retried but drops the retry options, so the
  * delay each `retry({ delaySeconds })` asked for is recorded here and put back into the result.
  */
-async function runBatch(queue: string, messages: ReturnType<typeof outboxMessages>, handle: (batch: MessageBatch<OutboxMessage>) => Promise<void>) {
-  const batch = createMessageBatch<OutboxMessage>(queue, messages);
+async function runBatch(queue: string, messages: ReturnType<typeof outboxMessages>, handle: (batch: MessageBatch<EmailMessage>) => Promise<void>) {
+  const batch = createMessageBatch<EmailMessage>(queue, messages);
   const delays = new Map<string, number | undefined>();
   for (const message of batch.messages) {
     const retry = message.retry.bind(message);

@@ -48,12 +48,6 @@ export interface Actor {
   lastActiveAt: number | null;
 }
 
-/** @deprecated TRANSITION: school verbs take a TenantCtx instead. */
-export function actingSchool(actor: Actor): TenantSummary {
-  if (!actor.tenant) throw new Error("a school route was reached without a school");
-  return actor.tenant;
-}
-
 /** What every service verb receives. Services never see the Hono context. */
 export interface ServiceContext {
   db: Db;

@@ -34,17 +34,7 @@ export class ApiError extends Error {
   readonly code: string;
   readonly extra: { data?: unknown; details?: ErrorDetail[] };
 
-  constructor(entry: ErrorEntry, extra?: { message?: string; data?: unknown; details?: ErrorDetail[] });
-  /** @deprecated TRANSITION: throw an entry of the area's catalogue instead. */
-  constructor(status: ContentfulStatusCode, code: string, message?: string, extra?: { data?: unknown; details?: ErrorDetail[] });
-  constructor(
-    first: ErrorEntry | ContentfulStatusCode,
-    second?: string | { message?: string; data?: unknown; details?: ErrorDetail[] },
-    message?: string,
-    legacyExtra: { data?: unknown; details?: ErrorDetail[] } = {},
-  ) {
-    const entry: ErrorEntry = typeof first === "object" ? first : { status: first, code: second as string, message: message ?? String(second) };
-    const extra = typeof first === "object" ? ((second as { message?: string; data?: unknown; details?: ErrorDetail[] }) ?? {}) : { ...legacyExtra, message };
+  constructor(entry: ErrorEntry, extra: { message?: string; data?: unknown; details?: ErrorDetail[] } = {}) {
     super(extra.message ?? entry.message);
     this.name = "ApiError";
     this.status = entry.status;

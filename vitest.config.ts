@@ -25,6 +25,8 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
+      // The contract coverage reporter fails a full run when a contract error pair was never provoked.
+      reporters: ["default", "./test/contract/coverage-reporter.ts"],
       setupFiles: ["./test/helpers/setup.ts"],
       // Console output (the log mail provider, expected error logs) only for tests that fail, next to their failure.
       silent: "passed-only",

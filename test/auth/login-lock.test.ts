@@ -2,7 +2,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { setClockForTests } from "../../src/core/lib/clock";
 import { createSchool, createUser } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
+
+const LOCKED = { status: 423, error: "too many attempts, try again later" };
 
 const attempt = (email: string, password: string, subdomain: string, ip?: string) =>
   api("/auth/login", { body: { email, password, subdomain }, headers: ip ? { "cf-connecting-ip": ip } : {} });
@@ -17,8 +19,7 @@ describe("login brute-force lock", () => {
       expect(res.body.error).toBe("invalid credentials");
     }
     const locked = await attempt(user.email, user.password, school.subdomain);
-    expect(locked.status).toBe(423);
-    expect(locked.body.error).toBe("too many attempts, try again later");
+    expect(failure(locked)).toEqual(LOCKED);
 
     const later = Date.now() + 15 * 60_000 + 1_000;
     setClockForTests({ now: () => later });
@@ -29,18 +30,20 @@ describe("login brute-force lock", () => {
     const school = await createSchool();
     const user = await createUser(school.id);
     const results = await Promise.all(Array.from({ length: 100 }, () => attempt(user.email, "wrong-password", school.subdomain)));
-    const statuses = results.map((res) => res.status);
-    expect(statuses.filter((status) => status === 400)).toHaveLength(5);
-    expect(statuses.filter((status) => status === 423)).toHaveLength(95);
+    const answers = results.map(failure);
+    expect(answers.filter((answer) => answer.status === 400)).toEqual(Array(5).fill({ status: 400, error: "invalid credentials" }));
+    expect(answers.filter((answer) => answer.status === 423)).toEqual(Array(95).fill(LOCKED));
     const row = await env.DB.prepare("SELECT failures FROM login_failures WHERE key = ?").bind(`pair:${school.subdomain}:${user.email}`).first<{ failures: number }>();
     expect(row!.failures).toBe(100);
   });
 
   it("locks an unknown email the same way as a known one", async () => {
     const school = await createSchool();
-    for (let i = 0; i < 5; i++) await attempt("ghost@example.test", "wrong-password", school.subdomain);
+    for (let i = 0; i < 5; i++) {
+      expect(failure(await attempt("ghost@example.test", "wrong-password", school.subdomain))).toEqual({ status: 400, error: "invalid credentials" });
+    }
     const res = await attempt("ghost@example.test", "wrong-password", school.subdomain);
-    expect(res.status).toBe(423);
+    expect(failure(res)).toEqual(LOCKED);
   });
 
   it("locks an IP after 50 failures across different accounts", async () => {
@@ -50,7 +53,7 @@ describe("login brute-force lock", () => {
     expect(results.every((res) => res.status === 400)).toBe(true);
     const user = await createUser(school.id);
     const res = await attempt(user.email, user.password, school.subdomain, ip);
-    expect(res.status).toBe(423);
+    expect(failure(res)).toEqual(LOCKED);
     const elsewhere = await attempt(user.email, user.password, school.subdomain, "198.51.100.7");
     expect(elsewhere.status).toBe(200);
   });

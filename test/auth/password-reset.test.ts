@@ -1,7 +1,8 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { setClockForTests } from "../../src/core/lib/clock";
 import { createSchool, createUser, login } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 import { emailsTo } from "../helpers/outbox";
 
 async function requestCode(email: string, subdomain: string) {
@@ -15,6 +16,14 @@ const reset = (email: string, subdomain: string, code: string, password = "brand
   api("/auth/reset-password", { body: { email, subdomain, code, new_password: password } });
 
 const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+
+/** The user's reset-code rows, oldest first, straight from D1. */
+async function codeRows(userId: string) {
+  const { results } = await env.DB.prepare("SELECT created_at, used_at, invalidated_at FROM password_reset_codes WHERE user_id = ? ORDER BY created_at")
+    .bind(userId)
+    .all<{ created_at: number; used_at: number | null; invalidated_at: number | null }>();
+  return results;
+}
 
 describe("POST /auth/forgot-password", () => {
   it("issues a 6-digit code and answers with a message", async () => {
@@ -52,7 +61,7 @@ describe("POST /auth/reset-password", () => {
     const res = await reset(user.email, school.subdomain, code);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, data: { message: expect.any(String) } });
-    expect((await api("/auth/me", { token: session.token, tenant: school.subdomain })).status).toBe(401);
+    expect(failure(await api("/auth/me", { token: session.token, tenant: school.subdomain }))).toEqual({ status: 401, error: "unauthorized" });
     expect((await api("/auth/login", { body: { email: user.email, password: "brand-new-pass", subdomain: school.subdomain } })).status).toBe(200);
     const reused = await reset(user.email, school.subdomain, code);
     expect(reused.status).toBe(400);
@@ -75,8 +84,7 @@ describe("POST /auth/reset-password", () => {
       expect(res.body.error).toBe("invalid or expired confirmation code");
     }
     const blocked = await reset(user.email, school.subdomain, code);
-    expect(blocked.status).toBe(423);
-    expect(blocked.body.error).toBe("too many attempts, request a new code");
+    expect(failure(blocked)).toEqual({ status: 423, error: "too many attempts, request a new code" });
   });
 
   it("counts concurrent wrong attempts atomically", async () => {
@@ -84,24 +92,38 @@ describe("POST /auth/reset-password", () => {
     const user = await createUser(school.id);
     const code = await requestCode(user.email, school.subdomain);
     const results = await Promise.all(Array.from({ length: 12 }, () => reset(user.email, school.subdomain, wrongCode(code))));
-    expect(results.filter((res) => res.status === 400)).toHaveLength(5);
-    expect(results.filter((res) => res.status === 423)).toHaveLength(7);
-    expect((await reset(user.email, school.subdomain, code)).status).toBe(423);
+    const answers = results.map(failure);
+    expect(answers.filter((answer) => answer.status === 400)).toEqual(Array(5).fill({ status: 400, error: "invalid or expired confirmation code" }));
+    expect(answers.filter((answer) => answer.status === 423)).toEqual(Array(7).fill({ status: 423, error: "too many attempts, request a new code" }));
+    expect(failure(await reset(user.email, school.subdomain, code))).toEqual({ status: 423, error: "too many attempts, request a new code" });
   });
 
   it("a newer request (a minute later) replaces the code; an expired code is refused", async () => {
     const school = await createSchool();
     const user = await createUser(school.id);
     const start = Date.now();
+    setClockForTests({ now: () => start });
     const first = await requestCode(user.email, school.subdomain);
-    setClockForTests({ now: () => start + 61_000 });
-    const second = await requestCode(user.email, school.subdomain);
-    expect(await emailsTo(user.email)).toHaveLength(2);
-    if (first !== second) expect((await reset(user.email, school.subdomain, first)).body.error).toBe("invalid or expired confirmation code");
-    setClockForTests({ now: () => start + 61_000 + 16 * 60_000 });
+    // Two random 6-digit codes collide once in a million runs: ask again a minute later until they
+    // differ, so the refusal below is always the old code's and never the new one's.
+    let second = first;
+    let issuedAt = start;
+    let requests = 1;
+    while (second === first) {
+      issuedAt += 61_000;
+      setClockForTests({ now: () => issuedAt });
+      second = await requestCode(user.email, school.subdomain);
+      requests += 1;
+    }
+    expect(await emailsTo(user.email)).toHaveLength(requests);
+    const rows = await codeRows(user.id);
+    expect(rows).toHaveLength(requests);
+    expect(rows.filter((row) => row.used_at === null && row.invalidated_at === null)).toEqual([expect.objectContaining({ created_at: issuedAt })]);
+
+    expect(failure(await reset(user.email, school.subdomain, first))).toEqual({ status: 400, error: "invalid or expired confirmation code" });
+    setClockForTests({ now: () => issuedAt + 16 * 60_000 });
     const expired = await reset(user.email, school.subdomain, second);
-    expect(expired.status).toBe(400);
-    expect(expired.body.error).toBe("invalid or expired confirmation code");
+    expect(failure(expired)).toEqual({ status: 400, error: "invalid or expired confirmation code" });
   });
 
   it("throttles code requests per user: one a minute, five an hour, same answer", async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { setClockForTests } from "../../src/core/lib/clock";
 import { BROWSER_ORIGIN, cookiePair, refreshNative } from "../helpers/auth";
 import { createSchool, createUser, login } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
+import { UNAUTHORIZED } from "../helpers/sessions";
 
 async function signedIn(options: { browser?: boolean } = {}) {
   const school = await createSchool();
@@ -32,7 +33,7 @@ describe("POST /auth/refresh (native)", () => {
     const winners = results.filter((res) => res.status === 200);
     expect(winners).toHaveLength(1);
     const losers = results.filter((res) => res.status !== 200);
-    expect(losers.every((res) => res.status === 409 && res.body.error === "stale_refresh_token")).toBe(true);
+    expect(losers.map(failure)).toEqual(Array(49).fill({ status: 409, error: "stale_refresh_token" }));
     const next = winners[0]!.body.data;
     expect((await api("/auth/me", { token: next.token, tenant: school.subdomain })).status).toBe(200);
     expect((await refreshNative(next.refresh_token)).status).toBe(200);
@@ -47,10 +48,9 @@ describe("POST /auth/refresh (native)", () => {
     setClockForTests({ now: () => later });
 
     const replay = await refreshNative(session.refresh_token!);
-    expect(replay.status).toBe(401);
-    expect(replay.body.error).toBe("unauthorized");
-    expect((await api("/auth/me", { token: rotated.body.data.token, tenant: school.subdomain })).status).toBe(401);
-    expect((await refreshNative(rotated.body.data.refresh_token)).status).toBe(401);
+    expect(failure(replay)).toEqual(UNAUTHORIZED);
+    expect(failure(await api("/auth/me", { token: rotated.body.data.token, tenant: school.subdomain }))).toEqual(UNAUTHORIZED);
+    expect(failure(await refreshNative(rotated.body.data.refresh_token))).toEqual(UNAUTHORIZED);
 
     expect((await api("/auth/me", { token: otherDevice.token, tenant: school.subdomain })).status).toBe(200);
     expect((await refreshNative(otherDevice.refresh_token!)).status).toBe(200);
@@ -61,8 +61,8 @@ describe("POST /auth/refresh (native)", () => {
     const first = await refreshNative(session.refresh_token!);
     const second = await refreshNative(first.body.data.refresh_token);
     expect(second.status).toBe(200);
-    expect((await refreshNative(session.refresh_token!)).status).toBe(401);
-    expect((await api("/auth/me", { token: second.body.data.token, tenant: school.subdomain })).status).toBe(401);
+    expect(failure(await refreshNative(session.refresh_token!))).toEqual(UNAUTHORIZED);
+    expect(failure(await api("/auth/me", { token: second.body.data.token, tenant: school.subdomain }))).toEqual(UNAUTHORIZED);
   });
 
   it("400 refresh_token_required without a token; 401 for a forged, foreign or mismatched one", async () => {
@@ -74,13 +74,13 @@ describe("POST /auth/refresh (native)", () => {
     expect(noBody.body.error).toBe("refresh_token_required");
 
     const forged = await refreshNative(`${session.session_id}.${"A".repeat(43)}`);
-    expect(forged.status).toBe(401);
-    expect((await refreshNative("garbage")).status).toBe(401);
+    expect(failure(forged)).toEqual(UNAUTHORIZED);
+    expect(failure(await refreshNative("garbage"))).toEqual(UNAUTHORIZED);
     const otherSchool = await createSchool();
     const wrongSchool = await refreshNative(session.refresh_token!, { tenant_subdomain: otherSchool.subdomain });
-    expect(wrongSchool.status).toBe(401);
+    expect(failure(wrongSchool)).toEqual(UNAUTHORIZED);
     const wrongSelector = await refreshNative(session.refresh_token!, { session_id: "0190a6c2-0000-7000-8000-000000000000" });
-    expect(wrongSelector.status).toBe(401);
+    expect(failure(wrongSelector)).toEqual(UNAUTHORIZED);
     // The failed attempts above changed nothing: the real token still rotates.
     expect((await refreshNative(session.refresh_token!, { tenant_subdomain: school.subdomain })).status).toBe(200);
   });
@@ -89,12 +89,12 @@ describe("POST /auth/refresh (native)", () => {
     const { session } = await signedIn();
     const out = await api("/auth/logout", { body: { refresh_token: session.refresh_token } });
     expect(out.status).toBe(200);
-    expect((await refreshNative(session.refresh_token!)).status).toBe(401);
+    expect(failure(await refreshNative(session.refresh_token!))).toEqual(UNAUTHORIZED);
 
     const idle = await signedIn();
     const farFuture = Date.now() + 15 * 24 * 3_600_000;
     setClockForTests({ now: () => farFuture });
-    expect((await refreshNative(idle.session.refresh_token!)).status).toBe(401);
+    expect(failure(await refreshNative(idle.session.refresh_token!))).toEqual(UNAUTHORIZED);
   });
 });
 
@@ -136,7 +136,7 @@ describe("POST /auth/refresh (browser)", () => {
       body: { session_id: session.session_id, auth_device_id: "0190a6c2-0000-7000-8000-000000000000" },
       headers: { ...BROWSER_ORIGIN, cookie },
     });
-    expect(otherDevice.status).toBe(401);
+    expect(failure(otherDevice)).toEqual(UNAUTHORIZED);
     // None of the refusals touched the cookie's session.
     const ok = await api("/auth/refresh", { body: { session_id: session.session_id, auth_device_id: session.auth_device_id }, headers: { ...BROWSER_ORIGIN, cookie } });
     expect(ok.status).toBe(200);

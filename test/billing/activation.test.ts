@@ -3,7 +3,7 @@ import { DAY_MS, setClockForTests } from "../../src/core/lib/clock";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { createTariff, superadmin, superadminToken, tenantRow } from "../helpers/billing";
 import { createSchool, schoolWithMembers } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 
 const activate = (token: string, tenantId: string, body: unknown) => api(`/admin/tenants/${tenantId}/activate`, { token, body });
 
@@ -44,13 +44,24 @@ describe("POST /admin/tenants/:id/activate by tariff", () => {
     const token = await superadminToken();
     const tariff = await createTariff(token, { title: "Gold" });
     const school = await createSchool({ planState: "trial" });
-    expect((await activate(token, school.id, { tariff_id: tariff.id, periods: 1 })).status).toBe(200);
-    await api(`/admin/tariffs/${tariff.id}`, { method: "PATCH", token, body: { title: "Platinum" } });
-    await api(`/admin/tariffs/${tariff.id}`, { method: "DELETE", token });
+    const activated = await activate(token, school.id, { tariff_id: tariff.id, periods: 1 });
+    expect(activated.status).toBe(200);
+    expect(activated.body.data.tariff_title_snapshot).toBe("Gold");
+
+    // The rename must land, or the snapshot below would equal the live title and prove nothing.
+    const renamed = await api(`/admin/tariffs/${tariff.id}`, { method: "PATCH", token, body: { title: "Platinum" } });
+    expect([renamed.status, renamed.body.data.title]).toEqual([200, "Platinum"]);
     const payments = await api(`/admin/tenants/${school.id}/payments`, { token });
-    expect(payments.body.data.items[0]).toMatchObject({ tariff_id: tariff.id, tariff_title_snapshot: "Gold" });
+    expect(payments.body.data.items).toEqual([activated.body.data]);
+    const dossierWhileLive = await api(`/admin/tenants/${school.id}`, { token });
+    expect(dossierWhileLive.body.data.current_tariff).toMatchObject({ id: tariff.id, title: "Platinum" });
+    expect(dossierWhileLive.body.data.payment_history).toEqual([activated.body.data]);
+
+    expect((await api(`/admin/tariffs/${tariff.id}`, { method: "DELETE", token })).status).toBe(200);
+    expect((await api(`/admin/tenants/${school.id}/payments`, { token })).body.data.items).toEqual([activated.body.data]);
     const dossier = await api(`/admin/tenants/${school.id}`, { token });
     expect(dossier.body.data.current_tariff).toBeNull();
+    expect(dossier.body.data.payment_history).toEqual([activated.body.data]);
   });
 
   it("answers 400 tariff is inactive and 404 tariff not found (unknown or deleted)", async () => {
@@ -65,8 +76,7 @@ describe("POST /admin/tenants/:id/activate by tariff", () => {
     await api(`/admin/tariffs/${deleted.id}`, { method: "DELETE", token });
     for (const tariffId of [uuidv7(), deleted.id]) {
       const missing = await activate(token, school.id, { tariff_id: tariffId, periods: 1 });
-      expect(missing.status).toBe(404);
-      expect(missing.body.error).toBe("tariff not found");
+      expect(failure(missing)).toEqual({ status: 404, error: "tariff not found" });
     }
     expect((await tenantRow(school.id)).planState).toBe("trial");
   });
@@ -155,17 +165,18 @@ describe("POST /admin/tenants/:id/activate errors", () => {
     expect(badId.status).toBe(400);
     expect(badId.body.error).toBe("invalid id format");
     const missing = await activate(token, uuidv7(), body);
-    expect(missing.status).toBe(404);
-    expect(missing.body.error).toBe("tenant not found");
+    expect(failure(missing)).toEqual({ status: 404, error: "tenant not found" });
     const tariff = await createTariff(token);
     const missingByTariff = await activate(token, uuidv7(), { tariff_id: tariff.id, periods: 1 });
-    expect(missingByTariff.body.error).toBe("tenant not found");
+    expect(failure(missingByTariff)).toEqual({ status: 404, error: "tenant not found" });
 
     const { school, admin } = await schoolWithMembers({ planState: "trial" });
-    expect((await api(`/admin/tenants/${school.id}/activate`, { body })).status).toBe(401);
+    const before = await tenantRow(school.id);
+    expect(failure(await api(`/admin/tenants/${school.id}/activate`, { body }))).toEqual({ status: 401, error: "unauthorized" });
     const forbidden = await activate(admin.token, school.id, body);
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.body.error).toBe("forbidden");
+    expect(failure(forbidden)).toEqual({ status: 403, error: "forbidden" });
+    // A school admin cannot pay for their own school: nothing changed.
+    expect(await tenantRow(school.id)).toEqual(before);
   });
 });
 

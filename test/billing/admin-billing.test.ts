@@ -5,7 +5,7 @@ import { DAY_MS, setClockForTests } from "../../src/core/lib/clock";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { createTariff, superadmin, superadminToken, tenantRow } from "../helpers/billing";
 import { createSchool, db, schoolWithMembers } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 
 describe("GET /admin/tenants", () => {
   it("lists schools with their billing state, filtered, searched, sorted and paged", async () => {
@@ -71,7 +71,7 @@ describe("GET /admin/tenants", () => {
     const res = await api("/admin/tenants", { token: admin.token });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe("forbidden");
-    expect((await api("/admin/tenants")).status).toBe(401);
+    expect(failure(await api("/admin/tenants"))).toEqual({ status: 401, error: "unauthorized" });
   });
 });
 
@@ -155,14 +155,29 @@ describe("GET /admin/tenants/:id/payments", () => {
 
   it("answers 400 invalid id format and 404 tenant not found, never another school's rows", async () => {
     const token = await superadminToken();
-    expect((await api("/admin/tenants/zz/payments", { token })).body.error).toBe("invalid id format");
+    expect(failure(await api("/admin/tenants/zz/payments", { token }))).toEqual({ status: 400, error: "invalid id format" });
     const missing = await api(`/admin/tenants/${uuidv7()}/payments`, { token });
-    expect(missing.status).toBe(404);
-    expect(missing.body.error).toBe("tenant not found");
-    const empty = await createSchool();
+    expect(failure(missing)).toEqual({ status: 404, error: "tenant not found" });
+
+    const quiet = await createSchool({ planState: "trial" });
     const busy = await createSchool({ planState: "trial" });
-    await api(`/admin/tenants/${busy.id}/activate`, { token, body: { days: 3, amount_cents: 3, title: "Other" } });
-    expect((await api(`/admin/tenants/${empty.id}/payments`, { token })).body.data.items).toEqual([]);
+    const quietBefore = await tenantRow(quiet.id);
+    const paid = await api(`/admin/tenants/${busy.id}/activate`, { token, body: { days: 3, amount_cents: 3, title: "Other" } });
+    expect(paid.status).toBe(200);
+    expect(paid.body.data.tenant_id).toBe(busy.id);
+    // The payment exists and is the busy school's alone.
+    expect((await api(`/admin/tenants/${busy.id}/payments`, { token })).body.data.items).toEqual([paid.body.data]);
+    expect((await api(`/admin/tenants/${quiet.id}/payments`, { token })).body.data.items).toEqual([]);
+    expect((await api(`/admin/tenants/${quiet.id}`, { token })).body.data.payment_history).toEqual([]);
+
+    // Activating or extending a school that does not exist touches no other school either.
+    for (const [verb, body] of [["activate", { days: 3, amount_cents: 3, title: "Nobody" }], ["extend", { days: 3 }]] as const) {
+      const res = await api(`/admin/tenants/${uuidv7()}/${verb}`, { token, body });
+      expect({ verb, ...failure(res) }).toEqual({ verb, status: 404, error: "tenant not found" });
+    }
+    expect(await tenantRow(quiet.id)).toEqual(quietBefore);
+    expect((await api(`/admin/tenants/${quiet.id}/payments`, { token })).body.data.items).toEqual([]);
+    expect((await api(`/admin/tenants/${busy.id}/payments`, { token })).body.data.items).toEqual([paid.body.data]);
   });
 });
 

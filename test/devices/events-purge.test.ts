@@ -4,6 +4,7 @@ import { serviceContext } from "../../src/core/http/request-context";
 import { purgeDeviceEvents } from "../../src/platform/devices/events-purge-job";
 import { DAY_MS, setClockForTests } from "../../src/core/lib/clock";
 import { uuidv7 } from "../../src/core/lib/ids";
+import { runCron } from "../helpers/billing";
 import { createSchool } from "../helpers/factories";
 import { schoolWithStudent, setPolicy, signInOn } from "../helpers/devices";
 
@@ -39,12 +40,31 @@ describe("device events purge (cron)", () => {
     expect(await remaining([recent, old, keptByDefault, pastDefault, platformOld])).toEqual(new Set([recent, keptByDefault]));
   });
 
-  it("runs from the scheduled handler and leaves fresh history alone", async () => {
-    const { student } = await schoolWithStudent();
-    const s = await signInOn(student);
-    const { runScheduled } = await import("../../src/scheduled");
-    await runScheduled({ cron: "*/5 * * * *", scheduledTime: Date.now(), noRetry() {} } as ScheduledController, env);
-    const row = await env.DB.prepare("SELECT count(*) AS n FROM device_events WHERE session_id = ?").bind(s.sessionId).first<{ n: number }>();
-    expect(row!.n).toBe(1);
+  it("runs from the scheduled handler: old history goes, recent history and live sign-ins stay", async () => {
+    const { admin, student } = await schoolWithStudent();
+    await setPolicy(admin, { event_retention_days: 10 });
+    const plain = await createSchool();
+    const signedIn = await signInOn(student);
+    const now = Date.now();
+    const cutoff = now - 10 * DAY_MS;
+    const defaultCutoff = now - 180 * DAY_MS;
+    const kept = [
+      await insertEvent(admin.tenantId, student.id, cutoff),
+      await insertEvent(plain.id, student.id, now - 11 * DAY_MS),
+      await insertEvent(plain.id, student.id, defaultCutoff),
+      await insertEvent(null, student.id, defaultCutoff),
+    ];
+    const purged = [
+      await insertEvent(admin.tenantId, student.id, cutoff - 1),
+      await insertEvent(plain.id, student.id, defaultCutoff - 1),
+      await insertEvent(null, student.id, defaultCutoff - 1),
+    ];
+
+    setClockForTests({ now: () => now });
+    await runCron(now);
+    expect(await remaining([...kept, ...purged])).toEqual(new Set(kept));
+    // The sign-in's own `login` event is recent history too.
+    const { results } = await env.DB.prepare("SELECT type FROM device_events WHERE session_id = ?").bind(signedIn.sessionId).all<{ type: string }>();
+    expect(results).toEqual([{ type: "login" }]);
   });
 });

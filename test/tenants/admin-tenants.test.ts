@@ -3,7 +3,7 @@ import { DAY_MS, setClockForTests } from "../../src/core/lib/clock";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { superadminToken, tenantRow, schoolRecord } from "../helpers/billing";
 import { createSchool, createUser, login, schoolWithMembers } from "../helpers/factories";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 
 const slug = () => `n${Date.now().toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
 
@@ -86,7 +86,7 @@ describe("POST /admin/tenants/", () => {
   it("is superadmin-only: 401 without a token, 403 forbidden for school admins, 400 with a tenant header", async () => {
     const { school, admin } = await schoolWithMembers();
     const body = { title: "Nope School", slug: slug(), subdomain: slug() };
-    expect((await api("/admin/tenants/", { body })).status).toBe(401);
+    expect(failure(await api("/admin/tenants/", { body }))).toEqual({ status: 401, error: "unauthorized" });
     const asAdmin = await api("/admin/tenants/", { token: admin.token, body });
     expect(asAdmin.status).toBe(403);
     expect(asAdmin.body.error).toBe("forbidden");
@@ -160,8 +160,7 @@ describe("DELETE /admin/tenants/:id", () => {
 
     expect((await api(`/public/tenant?subdomain=${school.subdomain}`)).body.error).toBe("tenant_not_found");
     const me = await api("/t/tenant", { token: student.token, tenant: school.subdomain });
-    expect(me.status).toBe(401);
-    expect(me.body.error).toBe("unauthorized");
+    expect(failure(me)).toEqual({ status: 401, error: "unauthorized" });
     const relogin = await api("/auth/login", { body: { email: admin.email, password: admin.password, subdomain: school.subdomain } });
     expect(relogin.status).toBe(400);
     expect(relogin.body.error).toBe("invalid credentials");

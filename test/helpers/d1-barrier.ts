@@ -1,0 +1,69 @@
+import { env } from "cloudflare:test";
+import { app } from "../../src/app";
+import { readResponse, type ApiResponse } from "./http";
+
+/** The SQL text of a prepared statement (workerd keeps it on the object). */
+function statementText(statement: D1PreparedStatement): string {
+  const text = (statement as unknown as { statement?: unknown }).statement;
+  if (typeof text !== "string") throw new Error("D1 barrier: a prepared statement without its SQL text");
+  return text;
+}
+
+/**
+ * Wraps a D1 binding so that batches whose SQL matches `held` wait until `parties` of them are
+ * waiting, then all go to D1 together. Concurrent requests are then certain to have done
+ * everything before that write (their reads included) before any of them writes: the worst
+ * interleaving of a read-check-write race, every run, instead of whatever the scheduler gives.
+ * A party that never arrives releases the others after `timeoutMs`, so a changed code path fails
+ * its assertions instead of hanging.
+ */
+export function barrierD1(inner: D1Database, options: { held: RegExp; parties: number; timeoutMs?: number }) {
+  let waiting: (() => void)[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stats = { held: 0 };
+  const release = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    const released = waiting;
+    waiting = [];
+    for (const go of released) go();
+  };
+  const arrive = () =>
+    new Promise<void>((resolve) => {
+      stats.held += 1;
+      waiting.push(resolve);
+      if (waiting.length >= options.parties) release();
+      else timer ??= setTimeout(release, options.timeoutMs ?? 2_000);
+    });
+  const db = new Proxy(inner, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          if (statements.some((statement) => options.held.test(statementText(statement)))) await arrive();
+          return target.batch(statements);
+        };
+      }
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { db, stats };
+}
+
+/** A request through the app with the given D1 binding in place of the test database. */
+export async function requestWithD1(
+  db: D1Database,
+  path: string,
+  call: { method?: string; token?: string; tenant?: string; body?: unknown },
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (call.token) headers.authorization = `Bearer ${call.token}`;
+  if (call.tenant) headers["x-tenant-subdomain"] = call.tenant;
+  const method = call.method ?? "POST";
+  const response = await app.request(
+    `https://api.lms.localhost/api/v1${path}`,
+    { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) },
+    { ...env, DB: db },
+  );
+  return readResponse(response, { method, path: `/api/v1${path}` });
+}

@@ -1,7 +1,6 @@
-import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { groupMembers, groups, users } from "../../db/schema";
-import { idIn } from "../../core/db/conditions";
+import { users } from "../../db/schema";
 import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { isoOrNull, iso } from "../../core/lib/clock";
 import { mediaUrl } from "../media/links";
@@ -32,9 +31,12 @@ export function liveUsers(ctx: Pick<TenantCtx, "tenantId">, ...conditions: (SQL 
 
 /**
  * Live users of the caller's school meeting `conditions`, each with the individual curator's
- * fields; a deleted curator reads as none. Callers add order and paging, never another `where`.
+ * fields (a deleted curator reads as none) and their live groups in join order, as JSON, so one
+ * statement answers a whole page. With `withTotal`, each row also carries the number of rows
+ * matching before paging. Callers add order and paging, never another `where`.
  */
-export function detailQuery(ctx: TenantCtx, conditions?: SQL) {
+export function detailQuery(ctx: TenantCtx, conditions?: SQL, options: { withTotal?: boolean } = {}) {
+  const { tenantId } = ctx;
   return ctx.db
     .select({
       ...userColumns,
@@ -43,6 +45,12 @@ export function detailQuery(ctx: TenantCtx, conditions?: SQL) {
       curatorFirstName: sql<string | null>`${individualCurator.firstName}`.as("individual_curator_first_name"),
       curatorLastName: sql<string | null>`${individualCurator.lastName}`.as("individual_curator_last_name"),
       curatorEmail: sql<string | null>`${individualCurator.email}`.as("individual_curator_email"),
+      groupsJson: sql<string>`(SELECT json_group_array(json_object('group_id', m.id, 'name', m.name, 'logo', m.logo)) FROM (
+          SELECT g.id, g.name, g.logo FROM group_members gm
+          JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
+          WHERE gm.tenant_id = ${tenantId} AND gm.user_id = ${users.id}
+          ORDER BY gm.joined_at, g.id) m)`.as("groups_json"),
+      total: (options.withTotal ? sql<number>`count(*) OVER ()` : sql<number>`0`).as("total"),
     })
     .from(users)
     .leftJoin(
@@ -58,19 +66,6 @@ export function detailQuery(ctx: TenantCtx, conditions?: SQL) {
 }
 
 type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>["all"]>>[number];
-
-/** Live groups of the given users of the caller's school, each user's in join order: one query for a whole page. */
-export function groupsQuery(ctx: TenantCtx, userIds: readonly string[]) {
-  const { tenantId } = ctx;
-  return ctx.db
-    .select({ userId: groupMembers.userId, groupId: groups.id, name: groups.name, logo: groups.logo })
-    .from(groupMembers)
-    .innerJoin(groups, and(eq(groups.id, groupMembers.groupId), eq(groups.tenantId, tenantId), isNull(groups.deletedAt)))
-    .where(and(eq(groupMembers.tenantId, tenantId), idIn(groupMembers.userId, userIds)))
-    .orderBy(asc(groupMembers.joinedAt), asc(groups.id));
-}
-
-type GroupRow = Awaited<ReturnType<ReturnType<typeof groupsQuery>["all"]>>[number];
 
 export async function toUserObject(ctx: ServiceContext, row: UserRow) {
   return {
@@ -88,23 +83,15 @@ export async function toUserObject(ctx: ServiceContext, row: UserRow) {
   };
 }
 
-/** Detail rows with their groups; `groupRows` may hold other users' groups too (a page's worth). */
-export async function toUserDetails(ctx: ServiceContext, rows: DetailRow[], groupRows: GroupRow[]) {
-  const byUser = new Map<string, GroupRow[]>();
-  for (const group of groupRows) {
-    const list = byUser.get(group.userId);
-    if (list) list.push(group);
-    else byUser.set(group.userId, [group]);
-  }
+/** The user detail object of each row, groups included. */
+export async function toUserDetails(ctx: ServiceContext, rows: DetailRow[]) {
   return Promise.all(
     rows.map(async (row) => {
-      const memberships = byUser.get(row.id) ?? [];
+      const memberships = JSON.parse(row.groupsJson) as { group_id: string; name: string; logo: string | null }[];
       return {
         ...(await toUserObject(ctx, row)),
         group_count: memberships.length,
-        groups: await Promise.all(
-          memberships.map(async (group) => ({ group_id: group.groupId, name: group.name, logo: await mediaUrl(ctx, row.tenantId, group.logo) })),
-        ),
+        groups: await Promise.all(memberships.map(async (group) => ({ ...group, logo: await mediaUrl(ctx, row.tenantId, group.logo) }))),
         individual_curator_id: row.curatorId,
         individual_curator_first_name: row.curatorFirstName,
         individual_curator_last_name: row.curatorLastName,

@@ -17,7 +17,7 @@ import { permanentDeletionStatements } from "./personal-data";
 import { usersErrors } from "./errors";
 import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject } from "./permissions";
 import { idIn, likeContains } from "../../core/db/conditions";
-import { detailQuery, groupsQuery, liveUsers, toUserDetails, toUserObject, userColumns } from "./read";
+import { detailQuery, liveUsers, toUserDetails, toUserObject, userColumns } from "./read";
 import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from "./schemas";
 
 /**
@@ -103,25 +103,19 @@ export async function listUsers(ctx: TenantCtx, input: { query: z.infer<typeof L
       : undefined,
     scopeCondition(users.id, restrictedScope(ctx)),
   );
-  const [rows, totals] = await ctx.db.batch([
-    detailQuery(ctx, filters)
-      .orderBy(desc(users.createdAt), desc(users.id))
-      .limit(query.limit)
-      .offset(pageOffset(query.page, query.limit)),
-    ctx.db.select({ total: count() }).from(users).where(liveUsers(ctx, filters)),
-  ]);
-  const groupRows = rows.length > 0 ? await groupsQuery(ctx, rows.map((row) => row.id)) : [];
-  return { users: await toUserDetails(ctx, rows, groupRows), total: totals[0]?.total ?? 0, page: query.page, limit: query.limit };
+  const offset = pageOffset(query.page, query.limit);
+  // One statement: the page with its groups and, on every row, the total before paging.
+  const rows = await detailQuery(ctx, filters, { withTotal: true }).orderBy(desc(users.createdAt), desc(users.id)).limit(query.limit).offset(offset);
+  // Past the last page there is no row to carry the total: only then is it counted separately.
+  const total = rows[0]?.total ?? (offset === 0 ? 0 : ((await ctx.db.select({ total: count() }).from(users).where(liveUsers(ctx, filters)))[0]?.total ?? 0));
+  return { users: await toUserDetails(ctx, rows), total, page: query.page, limit: query.limit };
 }
 
-/** GET /t/users/:id: one batch for the user and their groups; out of a restricted curator's scope is 404. */
+/** GET /t/users/:id: one statement for the user and their groups; out of a restricted curator's scope is 404. */
 export async function getUser(ctx: TenantCtx, input: { id: string }) {
-  const [rows, groupRows] = await ctx.db.batch([
-    detailQuery(ctx, and(eq(users.id, input.id), scopeCondition(users.id, restrictedScope(ctx)))).limit(1),
-    groupsQuery(ctx, [input.id]),
-  ]);
+  const rows = await detailQuery(ctx, and(eq(users.id, input.id), scopeCondition(users.id, restrictedScope(ctx)))).limit(1);
   if (!rows[0]) throw new ApiError(usersErrors.USER_NOT_VISIBLE);
-  const [detail] = await toUserDetails(ctx, rows, groupRows);
+  const [detail] = await toUserDetails(ctx, rows);
   return detail!;
 }
 
@@ -231,18 +225,17 @@ export async function assignCurator(ctx: TenantCtx, input: { id: string; curator
       ? undefined
       : sql`EXISTS (SELECT 1 FROM users c WHERE c.id = ${curatorId} AND c.tenant_id = ${tenantId} AND c.role = 'curator' AND c.deleted_at IS NULL)`;
   const isStudent = and(eq(users.id, id), eq(users.role, "student"));
-  const [assigned, rows, groupRows] = await ctx.db.batch([
+  const [assigned, rows] = await ctx.db.batch([
     ctx.db
       .update(users)
       .set({ individualCuratorId: curatorId, updatedAt: now })
       .where(liveUsers(ctx, isStudent, curatorEligible))
       .returning({ id: users.id }),
     detailQuery(ctx, isStudent).limit(1),
-    groupsQuery(ctx, [id]),
   ]);
   if (!rows[0]) throw new ApiError(usersErrors.STUDENT_NOT_FOUND);
   if (assigned.length === 0) throw new ApiError(usersErrors.CURATOR_NOT_ELIGIBLE);
-  const [detail] = await toUserDetails(ctx, rows, groupRows);
+  const [detail] = await toUserDetails(ctx, rows);
   return detail!;
 }
 

@@ -15,7 +15,7 @@ export const emailVerificationTokens = sqliteTable(
     invalidatedAt: integer("invalidated_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("email_verification_user").on(t.userId, t.createdAt)],
+  (t) => [index("email_verification_user").on(t.userId, t.createdAt), index("email_verification_tenant").on(t.tenantId, t.createdAt)],
 );
 
 /** Only a keyed HMAC of the 6-digit code is stored; at most one live code per user (partial unique index). */
@@ -32,7 +32,10 @@ export const passwordResetCodes = sqliteTable(
     invalidatedAt: integer("invalidated_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("password_reset_live").on(t.userId).where(sql`used_at IS NULL AND invalidated_at IS NULL`)],
+  (t) => [
+    uniqueIndex("password_reset_live").on(t.userId).where(sql`used_at IS NULL AND invalidated_at IS NULL`),
+    index("password_reset_tenant_user").on(t.tenantId, t.userId),
+  ],
 );
 
 /** Failed-login counters, one row per (school, email) pair and per IP; updated with atomic upserts. */

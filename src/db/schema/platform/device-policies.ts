@@ -69,5 +69,5 @@ export const deviceReplacementTokens = sqliteTable(
     usedAt: integer("used_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("device_replacement_user").on(t.userId)],
+  (t) => [index("device_replacement_user").on(t.userId), index("device_replacement_tenant_user").on(t.tenantId, t.userId)],
 );

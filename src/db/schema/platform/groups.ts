@@ -23,7 +23,11 @@ export const groupMembers = sqliteTable(
     userId: text("user_id").notNull(),
     joinedAt: integer("joined_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("group_members_user").on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.userId] }),
+    index("group_members_user").on(t.userId),
+    index("group_members_tenant_group").on(t.tenantId, t.groupId),
+  ],
 );
 
 /** Curators assigned to a group see its members as their own students. */
@@ -35,5 +39,9 @@ export const groupCurators = sqliteTable(
     curatorId: text("curator_id").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.groupId, t.curatorId] }), index("group_curators_curator").on(t.curatorId)],
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.curatorId] }),
+    index("group_curators_curator").on(t.curatorId),
+    index("group_curators_tenant_curator").on(t.tenantId, t.curatorId),
+  ],
 );

@@ -27,7 +27,11 @@ export const notificationOutbox = sqliteTable(
     sentAt: integer("sent_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("notification_outbox_dedupe").on(t.dedupeKey), index("notification_outbox_user").on(t.userId, t.createdAt)],
+  (t) => [
+    uniqueIndex("notification_outbox_dedupe").on(t.dedupeKey),
+    index("notification_outbox_user").on(t.userId, t.createdAt),
+    index("notification_outbox_tenant").on(t.tenantId, t.createdAt),
+  ],
 );
 
 /**

@@ -25,5 +25,9 @@ export const emailOutbox = sqliteTable(
     sentAt: integer("sent_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("email_outbox_to").on(t.toEmail, t.createdAt), index("email_outbox_status").on(t.status, t.createdAt)],
+  (t) => [
+    index("email_outbox_to").on(t.toEmail, t.createdAt),
+    index("email_outbox_status").on(t.status, t.createdAt),
+    index("email_outbox_tenant").on(t.tenantId, t.createdAt),
+  ],
 );

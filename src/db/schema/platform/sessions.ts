@@ -26,6 +26,7 @@ export const authDevices = sqliteTable(
   (t) => [
     uniqueIndex("auth_devices_installation").on(t.userId, t.installationId).where(sql`installation_id IS NOT NULL`),
     index("auth_devices_user").on(t.userId),
+    index("auth_devices_tenant_user").on(t.tenantId, t.userId),
   ],
 );
 
@@ -50,5 +51,5 @@ export const sessions = sqliteTable(
     revokeReason: text("revoke_reason"),
     createdAt: createdAt(),
   },
-  (t) => [index("sessions_user").on(t.userId), index("sessions_device").on(t.authDeviceId)],
+  (t) => [index("sessions_user").on(t.userId), index("sessions_device").on(t.authDeviceId), index("sessions_tenant_user").on(t.tenantId, t.userId)],
 );

@@ -32,16 +32,20 @@ export const users = sqliteTable(
   ],
 );
 
-export const curatorPermissions = sqliteTable("curator_permissions", {
-  id: id(),
-  tenantId: text("tenant_id").notNull(),
-  userId: text("user_id").notNull().unique(),
-  canManageCourses: flag("can_manage_courses"),
-  canManageStudents: flag("can_manage_students"),
-  canManageGroups: flag("can_manage_groups"),
-  canViewAnalytics: flag("can_view_analytics"),
-  canManageExams: flag("can_manage_exams"),
-  canManageNotifications: flag("can_manage_notifications"),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const curatorPermissions = sqliteTable(
+  "curator_permissions",
+  {
+    id: id(),
+    tenantId: text("tenant_id").notNull(),
+    userId: text("user_id").notNull().unique(),
+    canManageCourses: flag("can_manage_courses"),
+    canManageStudents: flag("can_manage_students"),
+    canManageGroups: flag("can_manage_groups"),
+    canViewAnalytics: flag("can_view_analytics"),
+    canManageExams: flag("can_manage_exams"),
+    canManageNotifications: flag("can_manage_notifications"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("curator_permissions_tenant").on(t.tenantId)],
+);

@@ -23,7 +23,7 @@ export function batchable(ctx: ServiceContext, query: SQL): BatchItem {
 }
 
 /**
- * `INSERT INTO table (…) SELECT <row> WHERE <condition>`: the conditional write of DESIGN.md,
+ * `INSERT INTO table (…) SELECT <row> WHERE <condition>`: the conditional write (docs/decisions.md, Architecture),
  * for invariants a read-then-write could break. Values are encoded by their drizzle columns
  * (booleans, JSON); a value may also be an SQL expression computed by the INSERT (an appended
  * position). The D1 result's `meta.changes` says whether the row went in.

@@ -105,7 +105,7 @@ describe("PATCH /t/me/profile", () => {
     expect((await as(member, "/t/me/profile")).body.data.first_name).toBe("Sardor");
   });
 
-  it("answers 400 `invalid_request_body` for short names or a non-https avatar and ignores role changes", async () => {
+  it("answers 400 `invalid_request_body` for short names, a non-https avatar or a role or status change (keys the profile does not list)", async () => {
     const school = await createSchool();
     const member = await signedIn(school, { role: "student" });
     for (const body of [{ first_name: "S" }, { last_name: "" }, { avatar: "ftp://example.com/a.png" }, { avatar: 7 }]) {
@@ -114,8 +114,9 @@ describe("PATCH /t/me/profile", () => {
       expect(res.body.error).toBe("invalid_request_body");
     }
     const sneaky = await as(member, "/t/me/profile", { method: "PATCH", body: { role: "admin", is_active: false } });
-    expect(sneaky.status).toBe(200);
-    expect(sneaky.body.data).toMatchObject({ role: "student", is_active: true });
+    expect(failure(sneaky)).toEqual({ status: 400, error: "invalid_request_body" });
+    expect(sneaky.body.message).toMatch(/"role"/);
+    expect((await as(member, "/t/me/profile")).body.data).toMatchObject({ role: "student", is_active: true });
   });
 });
 

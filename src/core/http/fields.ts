@@ -20,12 +20,31 @@ export const emailField = z
   .transform((value) => value.toLowerCase())
   .openapi({ example: "user@demo.school" });
 
-const jsonContent = <T>(schema: T) => ({ content: { "application/json": { schema } } });
+/**
+ * The schema with unknown top-level keys refused (`unrecognized_keys`, whose message names them):
+ * a ZodObject gets a `never` catch-all, keeping its refinements; an object inside a pipe or
+ * transform gets the same, the pipe kept around it. Anything else is returned as it is. The clone
+ * inherits the original's metadata (its OpenAPI name), so the document keeps naming the schema.
+ */
+export function rejectingUnknownKeys<T>(schema: T): T {
+  if (schema instanceof z.ZodObject) {
+    return schema.clone({ ...schema._zod.def, catchall: z.never() }, { parent: true }) as T;
+  }
+  if (schema instanceof z.ZodPipe) {
+    const def = schema._zod.def;
+    return schema.clone({ ...def, in: rejectingUnknownKeys(def.in) }, { parent: true }) as T;
+  }
+  return schema;
+}
 
-/** A required JSON request body for `defineRoute({ request })`. */
+// One rule for the whole API: a body key the endpoint does not list is a validation failure,
+// never silently dropped, so a client's typo or a field it may not set is reported, not ignored.
+const jsonContent = <T>(schema: T) => ({ content: { "application/json": { schema: rejectingUnknownKeys(schema) } } });
+
+/** A required JSON request body for `defineRoute({ request })`; unknown top-level keys are refused. */
 export const jsonBody = <T>(schema: T) => ({ body: { ...jsonContent(schema), required: true } });
 
-/** An optional JSON body: a request without a JSON content type validates as `{}`. */
+/** An optional JSON body: a request without a JSON content type validates as `{}`; unknown top-level keys are refused. */
 export const optionalJsonBody = <T>(schema: T) => ({ body: { ...jsonContent(schema), required: false } });
 
 function hasScheme(value: string, schemes: readonly string[]): boolean {

@@ -1,4 +1,4 @@
-import { emailField, uuidField } from "../../core/http/fields";
+import { emailField, plainText, uuidField } from "../../core/http/fields";
 import { z } from "@hono/zod-openapi";
 
 const email = emailField;
@@ -13,7 +13,8 @@ const optionalSubdomain = z
   .openapi({ example: "demo" });
 const uuid = uuidField;
 const password = z.string().min(8).max(256);
-const short = (max: number) => z.string().trim().max(max).optional();
+/** Device details the client reports; admins read them in the inventory, so no control or bidi characters. */
+const short = (max: number) => plainText({ max }).optional();
 
 export const LoginBody = z
   .object({
@@ -21,7 +22,7 @@ export const LoginBody = z
     password: z.string().min(1).max(256),
     subdomain: optionalSubdomain,
     device_token: z.string().min(1).max(4096).optional(),
-    installation_id: z.string().trim().min(1).max(255).optional(),
+    installation_id: plainText({ min: 1, max: 255 }).optional(),
     device_platform: z.enum(["web", "ios", "android"]).optional(),
     device_name: short(120),
     os_name: short(64),
@@ -65,7 +66,7 @@ export const RefreshBody = z
 
 export const LogoutResult = z.object({ logged_out: z.literal(true) });
 
-const name = z.string().trim().min(1).max(100);
+const name = plainText({ min: 1, max: 100 });
 const slug = z
   .string()
   .trim()
@@ -74,7 +75,7 @@ const slug = z
 
 export const RegisterBody = z
   .object({
-    tenant_title: z.string().trim().min(2).max(255),
+    tenant_title: plainText({ min: 2, max: 255 }),
     tenant_slug: slug,
     tenant_subdomain: slug.optional(),
     email,

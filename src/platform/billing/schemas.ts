@@ -1,11 +1,11 @@
-import { uuidField } from "../../core/http/fields";
+import { plainText, searchTerm, uuidField } from "../../core/http/fields";
 import { z } from "@hono/zod-openapi";
 import { offsetQuery } from "../../core/http/pagination";
 
 /** Tiyn; capped so that 24 periods of the dearest tariff stay an exact JS integer. */
 const money = z.number().int().min(0).max(10_000_000_000_000);
 const uuid = uuidField;
-const reference = z.string().trim().max(64).nullable().optional();
+const reference = plainText({ max: 64 }).nullable().optional();
 const notes = z.string().max(10_000).nullable().optional();
 
 /** How the money arrived; the spec shows `cash` and leaves the rest open. */
@@ -15,7 +15,7 @@ const method = z.enum(PAYMENT_METHODS).optional().openapi({ description: "Defaul
 // ---------------------------------------------------------------------------------------------
 // Tariffs
 
-const tariffTitle = z.string().trim().min(1).max(255);
+const tariffTitle = plainText({ min: 1, max: 255 });
 const description = z.string().max(10_000).nullable();
 const durationDays = z.number().int().min(1).max(36_500);
 const sortOrder = z.number().int().min(-1_000_000_000).max(1_000_000_000);
@@ -69,7 +69,7 @@ export const Tariff = z
 
 export const TenantsBillingQuery = z.object({
   plan_state: z.enum(["trial", "paid", "suspended", ""]).optional(),
-  search: z.string().trim().max(255).optional(),
+  search: searchTerm(255).openapi({ description: "Part of the title or subdomain; `%` and `_` match themselves" }),
   sort_by: z.enum(["expires_at", "created_at", "title"]).default("expires_at"),
   sort_dir: z.enum(["asc", "desc"]).default("asc"),
   ...offsetQuery({ maxLimit: 200, defaultLimit: 50 }),

@@ -37,7 +37,7 @@ export const DevicePolicyObject = z
   .openapi("DevicePolicy");
 
 export const DevicePolicyPatch = z
-  .strictObject({
+  .object({
     mode: z.enum(["monitor_only", "enforce"]).optional(),
     max_active_devices: z.number().int().min(1).max(10).nullable().optional().openapi({ description: "explicit null: no limit" }),
     inactive_device_days: z.number().int().min(1).max(365).optional(),
@@ -57,7 +57,7 @@ export const DevicePolicyPatch = z
 // Per-student override
 
 export const OverrideBody = z
-  .strictObject({
+  .object({
     unlimited_devices: z.boolean(),
     max_active_devices: z.number().int().min(1).max(10).nullable().optional(),
     expires_at: z.iso.datetime({ offset: true }).nullable().optional().openapi({ description: "future RFC 3339 time, or null for no expiry" }),
@@ -154,7 +154,7 @@ export const EventsQuery = z.object(pageQuery({ maxLimit: 200, defaultLimit: 50 
 export const DeviceParams = z.object({ deviceId: uuidParam });
 export const UserDeviceParams = IdParams.extend({ deviceId: uuidParam });
 
-export const BlockBody = z.strictObject({ reason: optionalReason }).openapi("DeviceBlockRequest");
+export const BlockBody = z.object({ reason: optionalReason }).openapi("DeviceBlockRequest");
 
 export const RevokeResult = z
   .object({

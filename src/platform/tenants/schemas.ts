@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { mediaReference } from "../../core/http/fields";
+import { mediaReference, plainText } from "../../core/http/fields";
 import { isKnownTimeZone } from "./timezones";
 
-const title = z.string().trim().min(2).max(255);
+const title = plainText({ min: 2, max: 255 });
 const identifier = z
   .string()
   .trim()
@@ -68,7 +68,7 @@ export type TenantChanges = z.infer<typeof AdminUpdateTenantBody>;
 export type SchoolTenantChanges = z.infer<typeof SchoolUpdateTenantBody>;
 
 export const PublicTenantQuery = z.object({
-  subdomain: z.string().trim().min(1).max(255).openapi({ example: "demo" }),
+  subdomain: plainText({ min: 1, max: 255 }).openapi({ example: "demo" }),
 });
 
 export const PublicBranding = z

@@ -1,4 +1,4 @@
-import { emailField, mediaReference } from "../../core/http/fields";
+import { emailField, mediaReference, plainText, searchTerm } from "../../core/http/fields";
 import { z } from "@hono/zod-openapi";
 import { multiValueQuery, pageQuery, uuidParam } from "../../core/http/pagination";
 
@@ -7,9 +7,9 @@ export type SchoolRole = (typeof SCHOOL_ROLES)[number];
 
 const email = emailField;
 
-const newName = z.string().trim().min(1).max(100);
+const newName = plainText({ min: 1, max: 100 });
 /** The spec: first_name and last_name at least 2 characters on update. */
-const updatedName = z.string().trim().min(2).max(100);
+const updatedName = plainText({ min: 2, max: 100 });
 const password = z.string().min(8).max(256);
 
 /** An https URL or the id of a media asset of the same school; null removes the avatar. */
@@ -35,7 +35,7 @@ export const ListUsersQuery = z.object({
   ...pageQuery({ maxLimit: 200, defaultLimit: 20 }),
   role: multiValueQuery(SCHOOL_ROLES).optional(),
   status: z.enum(["active", "inactive"]).optional(),
-  q: z.string().trim().max(100).optional().openapi({ description: "Search in first name, last name and email" }),
+  q: searchTerm(100).openapi({ description: "Search in first name, last name and email; `%` and `_` match themselves" }),
 });
 
 export const UpdateUserBody = z

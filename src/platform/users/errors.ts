@@ -23,6 +23,8 @@ export const usersErrors = errorCatalogue({
   NOT_A_CURATOR: [400, "user is not a curator", "The user is not a curator."],
   PERMISSIONS_NOT_FOUND: [400, "permissions not found", "This curator has no permission set."],
   INVALID_CURRENT_PASSWORD: [400, "invalid current password", "The current password is wrong."],
+  /** POST /t/me/password: answered only after the current password checked out, so it reveals nothing new. */
+  SAME_PASSWORD: [400, "same_password", "The new password must differ from the current one."],
 
   /** Path-id validation of the admin-only user endpoints and GET /t/users/:id. */
   INVALID_ID_FORMAT: [400, "invalid id format", "The id in the path is not a valid UUID."],

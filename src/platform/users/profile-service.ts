@@ -80,6 +80,8 @@ export async function changeOwnPassword(ctx: TenantCtx, input: { body: z.infer<t
     const { locked } = await recordFailure(ctx, guard);
     throw new ApiError(locked ? authErrors.SIGN_IN_LOCKED : usersErrors.INVALID_CURRENT_PASSWORD);
   }
+  // After the check: a wrong current password keeps its own answer whatever the new one is.
+  if (body.new_password === body.current_password) throw new ApiError(usersErrors.SAME_PASSWORD);
 
   const now = ctx.clock.now();
   const newHash = await hashPassword(body.new_password, ctx.config.passwordPepper);

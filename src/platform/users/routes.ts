@@ -227,7 +227,7 @@ const passwordRoute = defineRoute({
   tags: ["Profile"],
   summary: "Change own password; by the school's revoke_on_password_change policy the other sessions end (this one stays)",
   request: jsonBody(s.PasswordChangeBody),
-  failures: [e.INVALID_CURRENT_PASSWORD, authErrors.SIGN_IN_LOCKED],
+  failures: [e.INVALID_CURRENT_PASSWORD, e.SAME_PASSWORD, authErrors.SIGN_IN_LOCKED],
   responses: { 200: okResponse(s.PasswordChangeResult) },
 });
 

@@ -41,14 +41,14 @@ describe("input robustness of every route", () => {
     const cast = await castFor();
     const docResponse = await SELF.fetch("https://api.lms.localhost/api/v1/openapi.json");
     expect(docResponse.status, "the OpenAPI document must generate (see test/system/openapi.test.ts)").toBe(200);
-    const spec = (await docResponse.json()) as {
-      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
-    };
+    const spec = (await docResponse.json()) as OpenApiDocument;
     const failures: string[] = [];
+    let withBodySchema = 0;
     for (const route of routeRegistry) {
-      const openApiPath = route.path.replace("/api/v1", "").replaceAll(/:(\w+)/g, "{$1}");
+      const openApiPath = route.path.replaceAll(/:(\w+)/g, "{$1}");
       const operation = spec.paths[openApiPath]?.[route.method.toLowerCase()];
       const bodySchema = operation?.requestBody?.content?.["application/json"]?.schema;
+      if (bodySchema) withBodySchema += 1;
       const paths = [`/api/v1${concretePath(route)}`];
       if (route.path.includes(":")) {
         for (const bad of ["not-a-uuid", "1", "%27%3B--", "0190a6c2-1111-7000-8000-00000000000Z"]) paths.push(`/api/v1${concretePath(route, bad)}`);
@@ -67,5 +67,44 @@ describe("input robustness of every route", () => {
       }
     }
     expect(failures).toEqual([]);
+    // The walk found the documented body of every route that has one (a wrong path key would find none).
+    expect(withBodySchema).toBeGreaterThan(20);
+  });
+
+  it("refuses control characters in every search term and takes LIKE wildcards literally", async () => {
+    const cast = await castFor();
+    const spec = (await (await SELF.fetch("https://api.lms.localhost/api/v1/openapi.json")).json()) as OpenApiDocument;
+    const searchable = routeRegistry.filter(
+      (route) => route.method === "GET" && spec.paths[route.path.replaceAll(/:(\w+)/g, "{$1}")]?.get?.parameters?.some((p) => p.name === "q" && p.in === "query"),
+    );
+    expect(searchable.map((route) => route.path)).toContain("/api/v1/t/users");
+    for (const route of searchable) {
+      const base = `/api/v1${concretePath(route)}`;
+      for (const q of ["%00zzz", "a%07b", "%1F", "%C2%85"]) {
+        const res = await send(`${base}?q=${q}`, "GET", cast, route, undefined);
+        const body = JSON.parse(res.text) as { success: boolean; error: string; message: string };
+        expect({ route: route.path, q, status: res.status, success: body.success, error: body.error }).toEqual({
+          route: route.path,
+          q,
+          status: 400,
+          success: false,
+          error: route.errors.query,
+        });
+      }
+      // Nothing in a fresh school contains "%%" or "__": taken literally, they match nothing; as wildcards, everything.
+      for (const q of ["%25%25", "__", "%5C"]) {
+        const res = await send(`${base}?q=${q}`, "GET", cast, route, undefined);
+        const body = JSON.parse(res.text) as { data: { total?: number; items?: unknown[]; users?: unknown[] } };
+        const listed = body.data.total ?? (body.data.items ?? body.data.users ?? []).length;
+        expect({ route: route.path, q, status: res.status, listed }).toEqual({ route: route.path, q, status: 200, listed: 0 });
+      }
+    }
   });
 });
+
+type OpenApiDocument = {
+  paths: Record<
+    string,
+    Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> }; parameters?: { name: string; in: string }[] }>
+  >;
+};

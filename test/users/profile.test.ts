@@ -27,7 +27,8 @@ describe("GET /t/me/profile", () => {
         avatar: null,
         role,
         is_active: true,
-        last_active_at: null,
+        // Signing in is activity: the member's own profile shows when.
+        last_active_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
         created_at: expect.any(String),
         updated_at: expect.any(String),
         tenant: {
@@ -84,7 +85,8 @@ describe("PATCH /t/me/profile", () => {
         avatar: "https://cdn.example.com/s.png",
         role: "student",
         is_active: true,
-        last_active_at: null,
+        // Signing in is activity: the member's own profile shows when.
+        last_active_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
         created_at: expect.any(String),
         updated_at: expect.any(String),
         tenant: {

@@ -6,6 +6,7 @@ import { devicesRoutes } from "./platform/devices/routes";
 import { tenantsRoutes } from "./platform/tenants/routes";
 import { usersRoutes } from "./platform/users/routes";
 import { devRoutes } from "./platform/dev/routes";
+import { mediaRoutes } from "./platform/media/routes";
 import type { AppEnv } from "./core/http/context";
 import { notFound, onError } from "./core/http/error-handler";
 import { getConfig } from "./core/env";
@@ -41,6 +42,7 @@ function buildApp() {
   app.route(API_PREFIX, tenantsRoutes);
   app.route(API_PREFIX, billingRoutes);
   app.route(API_PREFIX, devicesRoutes);
+  app.route(API_PREFIX, mediaRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

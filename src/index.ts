@@ -1,15 +1,18 @@
 import { app } from "./app";
-import type { Env, QueueMessage } from "./core/env";
+import type { EmailMessage, Env, QueueMessage } from "./core/env";
 import { log } from "./core/lib/log";
 import { runScheduled } from "./scheduled";
+import { handleMediaMetadataBatch, MEDIA_METADATA_QUEUE } from "./platform/media/metadata-consumer";
 import { handleOutboxBatch, handleOutboxDeadLetters, OUTBOX_DLQ, OUTBOX_QUEUE } from "../queues/outbox-consumer";
 
 export { SessionFamily } from "../durable-objects/session-family";
 
 /** One consumer per queue name (wrangler.toml `[[queues.consumers]]`). */
 const QUEUE_CONSUMERS: Record<string, (batch: MessageBatch<QueueMessage>, env: Env) => Promise<void>> = {
-  [OUTBOX_QUEUE]: (batch, env) => handleOutboxBatch(batch, env),
-  [OUTBOX_DLQ]: handleOutboxDeadLetters,
+  // The outbox queues carry email messages only; their consumer checks each one's outbox id.
+  [OUTBOX_QUEUE]: (batch, env) => handleOutboxBatch(batch as MessageBatch<EmailMessage>, env),
+  [OUTBOX_DLQ]: (batch, env) => handleOutboxDeadLetters(batch as MessageBatch<EmailMessage>, env),
+  [MEDIA_METADATA_QUEUE]: handleMediaMetadataBatch,
 };
 
 async function dispatchQueue(batch: MessageBatch<QueueMessage>, env: Env): Promise<void> {

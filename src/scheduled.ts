@@ -6,12 +6,14 @@ import { serviceContext } from "./core/http/request-context";
 import { runBillingExpiry } from "./platform/billing/expiry-job";
 import { purgeDeviceEvents } from "./platform/devices/events-purge-job";
 import { sweepOutbox } from "./platform/email/outbox-sweep-job";
+import { sweepMedia } from "./platform/media/sweep-job";
 
 const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
   ["outbox_sweep", sweepOutbox],
   ["billing_expiry", runBillingExpiry],
   ["device_events_purge", purgeDeviceEvents],
   ["login_failures_purge", purgeStaleLoginFailures],
+  ["media_sweep", sweepMedia],
 ];
 
 /**

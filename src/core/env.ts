@@ -5,6 +5,8 @@ export interface Env {
   /** Typed where it is used (src/platform/auth/session-service.ts): core knows no Durable Object class. */
   SESSION_FAMILY: DurableObjectNamespace;
   OUTBOX: Queue<EmailMessage>;
+  PUSH_OUTBOX: Queue<PushMessage>;
+  MEDIA_METADATA: Queue<MediaMetadataMessage>;
 
   APP_DOMAIN: string;
   APP_URL_SCHEME?: string;
@@ -24,6 +26,17 @@ export interface Env {
   DEV_MAILBOX?: string;
   PUSH_TOKEN_KEY?: string;
   INSTALLATION_ID_REQUIRED?: string;
+  PUSH_PROVIDER?: string;
+  /** The Firebase service account's JSON key (a secret): project_id, client_email, private_key. */
+  FCM_SERVICE_ACCOUNT?: string;
+  FCM_API_URL?: string;
+  DEV_PUSHBOX?: string;
+  MEDIA_UPLOAD_MODE?: string;
+  R2_ACCOUNT_ID?: string;
+  R2_BUCKET_NAME?: string;
+  R2_S3_ENDPOINT?: string;
+  R2_ACCESS_KEY_ID?: string;
+  R2_SECRET_ACCESS_KEY?: string;
 
   JWT_SECRETS: string;
   PASSWORD_PEPPER: string;
@@ -35,8 +48,30 @@ export interface EmailMessage {
   outbox_id: string;
 }
 
+/** "Read the duration or page count of media asset X": the row says where the object is. */
+export interface MediaMetadataMessage {
+  kind: "media_metadata";
+  tenant_id: string;
+  asset_id: string;
+}
+
+/** "School X has push notifications due": the outbox rows, not the message, hold the pushes. */
+export interface PushDispatchMessage {
+  kind: "push";
+  tenant_id: string;
+}
+
+/** "Fan out the next chunk of campaign X": the recipient snapshot says who is left. */
+export interface CampaignMessage {
+  kind: "campaign";
+  tenant_id: string;
+  campaign_id: string;
+}
+
+export type PushMessage = PushDispatchMessage | CampaignMessage;
+
 /** Every message any queue of the Worker carries; each consumer narrows by `kind`. */
-export type QueueMessage = EmailMessage;
+export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage;
 
 export type LegacyTokenMode = "allow" | "existing_only" | "deny";
 export type Locale = "ru" | "en";
@@ -66,9 +101,38 @@ export interface Config {
   devMailbox: boolean;
   /** Rollout switch: new student sessions must name an `installation_id` (409 `installation_id_required`). */
   installationIdRequired: boolean;
+  push: PushConfig;
+  /** Local only: every push the log provider delivers is readable at GET /api/v1/dev/pushes. */
+  devPushbox: boolean;
+  media: MediaConfig;
   /** Newest first: the first key signs, every key verifies. */
   jwtKeys: JwtKey[];
   passwordPepper: string;
+}
+
+/**
+ * How files reach R2. `worker`: a signed form POSTed to the Worker, which streams it into the bucket
+ * (bounded by the Worker's request-body cap). `r2`: a presigned S3 PUT straight to R2, for large
+ * files; it needs an R2 API token's key pair and the account's S3 endpoint.
+ */
+export type MediaConfig =
+  | { uploadMode: "worker" }
+  | { uploadMode: "r2"; s3Endpoint: string; bucket: string; accessKeyId: string; secretAccessKey: string };
+
+/**
+ * `log` writes one line per push (local default). `fcm` is Firebase Cloud Messaging HTTP v1 with a
+ * service account; a missing or broken key does not stop the Worker, it fails each delivery with
+ * the reason (`problem`), as a misconfigured mail provider does.
+ */
+export type PushConfig =
+  | { provider: "log" }
+  | { provider: "fcm"; apiUrl: string; serviceAccount: FcmServiceAccount | null; problem: string | null };
+
+export interface FcmServiceAccount {
+  projectId: string;
+  clientEmail: string;
+  privateKey: string;
+  tokenUri: string;
 }
 
 export class ConfigError extends Error {}
@@ -115,9 +179,51 @@ function parseConfig(env: Env): Config {
     defaultEmailLocale: env.DEFAULT_EMAIL_LOCALE === "en" ? "en" : "ru",
     devMailbox: env.DEV_MAILBOX === "true",
     installationIdRequired: booleanVar(env.INSTALLATION_ID_REQUIRED, false, "INSTALLATION_ID_REQUIRED"),
+    push: parsePushConfig(env),
+    devPushbox: env.DEV_PUSHBOX === "true",
+    media: parseMediaConfig(env),
     jwtKeys: parseJwtKeys(env.JWT_SECRETS),
     passwordPepper: requireSecret(env.PASSWORD_PEPPER, "PASSWORD_PEPPER"),
   };
+}
+
+function parseMediaConfig(env: Env): MediaConfig {
+  const mode = env.MEDIA_UPLOAD_MODE || "worker";
+  if (mode === "worker") return { uploadMode: "worker" };
+  if (mode !== "r2") throw new ConfigError("MEDIA_UPLOAD_MODE must be worker or r2");
+  const accountId = env.R2_ACCOUNT_ID || "";
+  const s3Endpoint = (env.R2_S3_ENDPOINT || (accountId ? `https://${accountId}.r2.cloudflarestorage.com` : "")).replace(/\/+$/, "");
+  if (!s3Endpoint) throw new ConfigError("MEDIA_UPLOAD_MODE=r2 needs R2_ACCOUNT_ID (or R2_S3_ENDPOINT)");
+  if (!/^https?:\/\/[^/]+$/.test(s3Endpoint)) throw new ConfigError("R2_S3_ENDPOINT must be an origin such as https://<account>.r2.cloudflarestorage.com");
+  return {
+    uploadMode: "r2",
+    s3Endpoint,
+    bucket: requireSecret(env.R2_BUCKET_NAME, "R2_BUCKET_NAME"),
+    accessKeyId: requireSecret(env.R2_ACCESS_KEY_ID, "R2_ACCESS_KEY_ID"),
+    secretAccessKey: requireSecret(env.R2_SECRET_ACCESS_KEY, "R2_SECRET_ACCESS_KEY"),
+  };
+}
+
+function parsePushConfig(env: Env): PushConfig {
+  const provider = env.PUSH_PROVIDER || "log";
+  if (provider === "log") return { provider };
+  if (provider !== "fcm") throw new ConfigError("PUSH_PROVIDER must be log or fcm");
+  const apiUrl = (env.FCM_API_URL || "https://fcm.googleapis.com").replace(/\/+$/, "");
+  if (!env.FCM_SERVICE_ACCOUNT) return { provider, apiUrl, serviceAccount: null, problem: "config: PUSH_PROVIDER=fcm but FCM_SERVICE_ACCOUNT is not set" };
+  try {
+    const key = JSON.parse(env.FCM_SERVICE_ACCOUNT) as Record<string, unknown>;
+    const field = (name: string) => (typeof key[name] === "string" && key[name] !== "" ? (key[name] as string) : null);
+    const projectId = field("project_id");
+    const clientEmail = field("client_email");
+    const privateKey = field("private_key");
+    if (!projectId || !clientEmail || !privateKey) {
+      return { provider, apiUrl, serviceAccount: null, problem: "config: FCM_SERVICE_ACCOUNT lacks project_id, client_email or private_key" };
+    }
+    const tokenUri = field("token_uri") ?? "https://oauth2.googleapis.com/token";
+    return { provider, apiUrl, serviceAccount: { projectId, clientEmail, privateKey, tokenUri }, problem: null };
+  } catch {
+    return { provider, apiUrl, serviceAccount: null, problem: "config: FCM_SERVICE_ACCOUNT is not JSON" };
+  }
 }
 
 function positiveInt(raw: string | undefined, fallback: number, name: string): number {

@@ -52,6 +52,18 @@ export const ALLOWED_EXTRAS: readonly Extra[] = [
   },
   {
     method: "POST",
+    path: "/api/v1/media/:id/upload",
+    reason: "project endpoint (docs/decisions.md, media): the upload target of MEDIA_UPLOAD_MODE=worker; the signed form is its authorization",
+    registered: true,
+  },
+  {
+    method: "GET",
+    path: "/api/v1/media/:id/download",
+    reason: "project endpoint (docs/decisions.md, media): the signed, expiring download link every asset read hands out",
+    registered: true,
+  },
+  {
+    method: "POST",
     path: "/api/v1/t/me/password",
     reason: "project endpoint (docs/decisions.md, own profile): a member changes their own password",
     registered: true,

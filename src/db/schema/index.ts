@@ -7,3 +7,4 @@ export * from "./platform/outbox";
 export * from "./platform/device-policies";
 export * from "./platform/billing";
 export * from "./platform/notifications";
+export * from "./platform/media";

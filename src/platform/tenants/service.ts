@@ -1,11 +1,12 @@
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { effectivePlanStateSql } from "../billing/state";
-import { changedRows, insertWhere, isUniqueViolation } from "../../core/db/batch";
+import { changedRows, insertWhere, isUniqueViolation, runBatch } from "../../core/db/batch";
 import { tenants } from "../../db/schema";
 import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { mediaUrl } from "../media/links";
+import { personalFilesDeletion } from "../users/personal-data";
 import { tenantsErrors } from "./errors";
 import { liveTenant } from "./lookup";
 import { isReservedSchoolName, newSchoolRow, schoolNamesFree } from "./new-school";
@@ -92,16 +93,19 @@ export async function updateOwnTenant(ctx: TenantCtx, input: { changes: SchoolTe
 
 /**
  * DELETE /admin/tenants/:id (soft). Branding, login and every token of the school stop at once:
- * they all join the school with `deleted_at IS NULL`.
+ * they all join the school with `deleted_at IS NULL`. The members' personal files (avatars) go in
+ * the same batch (src/platform/users/personal-data.ts); the school's shared content keeps its files.
  */
 export async function deleteTenant(ctx: ServiceContext, input: { tenantId: string }) {
   const now = ctx.clock.now();
-  const deleted = await ctx.db
-    .update(tenants)
-    .set({ deletedAt: now, updatedAt: now })
-    .where(liveTenant(input.tenantId))
-    .returning({ id: tenants.id });
-  if (deleted.length === 0) throw new ApiError(tenantsErrors.TENANT_NOT_FOUND);
+  const [deleted] = await runBatch(ctx, [
+    ctx.db.update(tenants).set({ deletedAt: now, updatedAt: now }).where(liveTenant(input.tenantId)).returning({ id: tenants.id }),
+    ...personalFilesDeletion(ctx, {
+      tenantId: input.tenantId,
+      onlyIf: sql`EXISTS (SELECT 1 FROM tenants AS t WHERE t.id = ${input.tenantId} AND t.deleted_at = ${now})`,
+    }),
+  ]);
+  if ((deleted as unknown[]).length === 0) throw new ApiError(tenantsErrors.TENANT_NOT_FOUND);
   return { deleted: true as const };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, getTableName } from "drizzle-orm";
+import { and, eq, getTableColumns, getTableName, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { forgetPairStatement } from "../auth/login-guard";
 import type { BatchItem } from "../../core/db/batch";
@@ -12,6 +12,7 @@ import {
   emailVerificationTokens,
   groupCurators,
   groupMembers,
+  mediaAssets,
   notificationOutbox,
   passwordResetCodes,
   payments,
@@ -19,7 +20,7 @@ import {
   sessions,
   users,
 } from "../../db/schema";
-import type { TenantCtx } from "../../core/http/context";
+import type { ServiceContext, TenantCtx } from "../../core/http/context";
 
 /**
  * What a permanent user deletion does to every column that refers to a user.
@@ -64,7 +65,44 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(users, users.individualCuratorId, "clear"),
   // Billing history stays; the operator reference goes.
   rule(payments, payments.createdByUserId, "clear"),
+  // Uploaded files may be shared school content (covers, attachments): they stay without their uploader.
+  rule(mediaAssets, mediaAssets.uploadedByUserId, "clear"),
 ];
+
+/**
+ * Columns that hold the media-asset id of a person's own file (avatars now; submission files
+ * later), with the column that names the person. These assets go with the person: on a permanent
+ * user deletion, and for every member when the school is deleted. Files of shared school content
+ * (covers, logos, lesson attachments) are not listed and keep existing.
+ */
+interface PersonalFileRule {
+  table: SQLiteTable;
+  asset: SQLiteColumn;
+  owner: SQLiteColumn;
+  school: SQLiteColumn;
+}
+
+export const PERSONAL_FILES: readonly PersonalFileRule[] = [{ table: users, asset: users.avatar, owner: users.id, school: users.tenantId }];
+
+/**
+ * Marks the personal files of one user (`{ userId }`) or of every member of the school (`{}`)
+ * deleted, in the caller's batch: they stop being served at once, and the media sweep (cron)
+ * removes their objects from R2 and then the rows, so no object outlives its asset. `onlyIf`
+ * makes the statement conditional on the rest of the batch (the school deletion having applied).
+ */
+export function personalFilesDeletion(ctx: ServiceContext, scope: { tenantId: string; userId?: string; onlyIf?: SQL }): BatchItem[] {
+  const now = ctx.clock.now();
+  return PERSONAL_FILES.map((entry) => {
+    const owned = ctx.db
+      .select({ id: sql<string>`${entry.asset}` })
+      .from(entry.table)
+      .where(and(eq(entry.school, scope.tenantId), scope.userId === undefined ? undefined : eq(entry.owner, scope.userId)));
+    return ctx.db
+      .update(mediaAssets)
+      .set({ deletedAt: now, updatedAt: now })
+      .where(and(eq(mediaAssets.tenantId, scope.tenantId), isNull(mediaAssets.deletedAt), inArray(mediaAssets.id, owned), scope.onlyIf));
+  });
+}
 
 /** `table.column` names of the registry, as the database spells them. */
 export function registeredColumns(): { table: string; column: string; action: PersonalDataRule["action"] }[] {
@@ -118,14 +156,16 @@ function propertyOf(table: SQLiteTable, column: SQLiteColumn): string {
  * events), so a school filter could leave personal rows behind.
  */
 export function permanentDeletionStatements(ctx: TenantCtx, target: { id: string; email: string }): BatchItem[] {
-  const statements: BatchItem[] = PERSONAL_DATA.map((entry) =>
+  // Before the rows that name the files are gone.
+  const statements: BatchItem[] = personalFilesDeletion(ctx, { tenantId: ctx.tenantId, userId: target.id });
+  statements.push(...PERSONAL_DATA.map((entry) =>
     entry.action === "delete"
       ? ctx.db.delete(entry.table).where(eq(entry.column, target.id))
       : ctx.db
           .update(entry.table)
           .set({ [propertyOf(entry.table, entry.column)]: null })
           .where(eq(entry.column, target.id)),
-  );
+  ));
   statements.push(ctx.db.delete(emailOutbox).where(and(eq(emailOutbox.tenantId, ctx.tenantId), eq(emailOutbox.toEmail, target.email))));
   statements.push(forgetPairStatement(ctx, { tenantId: ctx.tenantId, email: target.email }));
   statements.push(ctx.db.delete(users).where(and(eq(users.id, target.id), eq(users.tenantId, ctx.tenantId))));

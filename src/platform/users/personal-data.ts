@@ -13,10 +13,15 @@ import {
   groupCurators,
   groupMembers,
   mediaAssets,
+  notificationCampaignRecipients,
+  notificationCampaigns,
+  notificationDeliveries,
+  notificationEventSettings,
   notificationOutbox,
   passwordResetCodes,
   payments,
   pushDevices,
+  pushPreferences,
   sessions,
   users,
 } from "../../db/schema";
@@ -58,6 +63,11 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   // Notifications.
   rule(pushDevices, pushDevices.userId, "delete"),
   rule(notificationOutbox, notificationOutbox.userId, "delete"),
+  rule(notificationDeliveries, notificationDeliveries.userId, "delete"),
+  rule(pushPreferences, pushPreferences.userId, "delete"),
+  rule(notificationCampaignRecipients, notificationCampaignRecipients.userId, "delete"),
+  rule(notificationCampaigns, notificationCampaigns.createdByUserId, "clear"),
+  rule(notificationEventSettings, notificationEventSettings.updatedByUserId, "clear"),
   // Groups and curation.
   rule(groupMembers, groupMembers.userId, "delete"),
   rule(groupCurators, groupCurators.curatorId, "delete"),

@@ -5,9 +5,12 @@ import { log } from "../../core/lib/log";
 import { mediaAssets } from "../../db/schema";
 import { PENDING_DEADLINE_MS } from "./policy";
 
-/** Rows per statement and per R2 delete call (R2 takes up to 1000 keys); chunks per run bound the cron's work. */
-const CHUNK = 100;
-const MAX_CHUNKS = 10;
+/**
+ * Rows per chunk: their ids travel as bound parameters, and D1 takes at most 100 per statement.
+ * Chunks per run bound the cron's work; the rest waits for the next run.
+ */
+const CHUNK = 50;
+const MAX_CHUNKS = 20;
 
 /**
  * Cron, every run. (1) Assets still pending 24 hours after presign become `failed`: the state is

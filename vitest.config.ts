@@ -19,6 +19,7 @@ export default defineConfig(async () => {
             JWT_SECRETS: "test2:test-jwt-secret-two-0123456789abcdef0123,test1:test-jwt-secret-one-0123456789abcdef0123",
             PASSWORD_PEPPER: "test-pepper",
             DEV_MAILBOX: "true",
+            DEV_PUSHBOX: "true",
             PUSH_TOKEN_KEY: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
           },
         },

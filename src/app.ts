@@ -6,6 +6,7 @@ import { devicesRoutes } from "./platform/devices/routes";
 import { tenantsRoutes } from "./platform/tenants/routes";
 import { usersRoutes } from "./platform/users/routes";
 import { devRoutes } from "./platform/dev/routes";
+import { notificationsRoutes } from "./platform/notifications/routes";
 import { mediaRoutes } from "./platform/media/routes";
 import type { AppEnv } from "./core/http/context";
 import { notFound, onError } from "./core/http/error-handler";
@@ -42,6 +43,7 @@ function buildApp() {
   app.route(API_PREFIX, tenantsRoutes);
   app.route(API_PREFIX, billingRoutes);
   app.route(API_PREFIX, devicesRoutes);
+  app.route(API_PREFIX, notificationsRoutes);
   app.route(API_PREFIX, mediaRoutes);
   app.route(API_PREFIX, devRoutes);
 

@@ -1,9 +1,10 @@
 import { app } from "./app";
-import type { EmailMessage, Env, QueueMessage } from "./core/env";
+import type { EmailMessage, Env, PushMessage, QueueMessage } from "./core/env";
 import { log } from "./core/lib/log";
 import { runScheduled } from "./scheduled";
 import { handleMediaMetadataBatch, MEDIA_METADATA_QUEUE } from "./platform/media/metadata-consumer";
 import { handleOutboxBatch, handleOutboxDeadLetters, OUTBOX_DLQ, OUTBOX_QUEUE } from "../queues/outbox-consumer";
+import { handlePushBatch, PUSH_QUEUE } from "../queues/push-consumer";
 
 export { SessionFamily } from "../durable-objects/session-family";
 
@@ -13,6 +14,7 @@ const QUEUE_CONSUMERS: Record<string, (batch: MessageBatch<QueueMessage>, env: E
   [OUTBOX_QUEUE]: (batch, env) => handleOutboxBatch(batch as MessageBatch<EmailMessage>, env),
   [OUTBOX_DLQ]: (batch, env) => handleOutboxDeadLetters(batch as MessageBatch<EmailMessage>, env),
   [MEDIA_METADATA_QUEUE]: handleMediaMetadataBatch,
+  [PUSH_QUEUE]: (batch, env) => handlePushBatch(batch as MessageBatch<PushMessage>, env),
 };
 
 async function dispatchQueue(batch: MessageBatch<QueueMessage>, env: Env): Promise<void> {

@@ -7,10 +7,13 @@ import { runBillingExpiry } from "./platform/billing/expiry-job";
 import { purgeDeviceEvents } from "./platform/devices/events-purge-job";
 import { sweepOutbox } from "./platform/email/outbox-sweep-job";
 import { sweepMedia } from "./platform/media/sweep-job";
+import { sweepPushes } from "./platform/notifications/sweep-job";
 
 const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
   ["outbox_sweep", sweepOutbox],
   ["billing_expiry", runBillingExpiry],
+  // After the billing job, so the pushes it queued are looked at in the same run if their message was lost.
+  ["push_sweep", sweepPushes],
   ["device_events_purge", purgeDeviceEvents],
   ["login_failures_purge", purgeStaleLoginFailures],
   ["media_sweep", sweepMedia],

@@ -36,6 +36,7 @@ export const ALLOWED_EXTRAS: readonly Extra[] = [
   { method: "GET", path: "/api/v1/openapi.json", reason: "the generated OpenAPI document", registered: false },
   { method: "GET", path: "/api/v1/docs", reason: "the interactive reference over the OpenAPI document", registered: false },
   { method: "GET", path: "/api/v1/dev/mailbox", reason: "development mailbox, served only with DEV_MAILBOX=true", registered: true },
+  { method: "GET", path: "/api/v1/dev/pushes", reason: "development pushbox, served only with DEV_PUSHBOX=true", registered: true },
   {
     method: "POST",
     path: "/api/v1/admin/tenants",

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { openPushToken, pushTokenHash, pushTokenKeys } from "../../src/platform/devices/push-token-crypto";
+import { openPushToken, pushTokenBinding, pushTokenHash, pushTokenKeys } from "../../src/platform/devices/push-token-crypto";
 import { createUser } from "../helpers/factories";
 import { addStudent, deviceLogin, eventTypes, loginWithEnv, newInstallation, schoolWithStudent, setPolicy, signInOn, tenantCall } from "../helpers/devices";
 
@@ -41,7 +41,9 @@ describe("device_token at login", () => {
     expect(row).toMatchObject({ tenant_id: student.tenantId, installation_id: installationId, provider: "fcm", platform: "ios", enabled: 1, app_version: "3.1.0", deleted_at: null });
     expect(JSON.stringify(row)).not.toContain(token);
     const keys = (await pushTokenKeys(env.PUSH_TOKEN_KEY))!;
-    expect(await openPushToken(keys, row!.token_ciphertext as string)).toBe(token);
+    // Sealed to the school and installation: it opens only with that binding.
+    expect(await openPushToken(keys, row!.token_ciphertext as string, pushTokenBinding(student.tenantId, installationId))).toBe(token);
+    await expect(openPushToken(keys, row!.token_ciphertext as string, pushTokenBinding(student.tenantId, "another-installation"))).rejects.toThrow();
     expect(row!.token_hash).toBe(await pushTokenHash(keys, token));
     expect(s.token).toEqual(expect.any(String));
 
@@ -49,7 +51,7 @@ describe("device_token at login", () => {
     await signInOn(student, { installationId, deviceToken: `${token}-rotated` });
     const rows = await env.DB.prepare("SELECT token_ciphertext FROM push_devices WHERE user_id = ?").bind(student.id).all<{ token_ciphertext: string }>();
     expect(rows.results).toHaveLength(1);
-    expect(await openPushToken(keys, rows.results[0]!.token_ciphertext)).toBe(`${token}-rotated`);
+    expect(await openPushToken(keys, rows.results[0]!.token_ciphertext, pushTokenBinding(student.tenantId, installationId))).toBe(`${token}-rotated`);
   });
 
   it("takes a token away from the previous user of a shared installation", async () => {

@@ -45,7 +45,10 @@ export async function login(ctx: ServiceContext, input: { body: z.infer<typeof L
 
   // Sealed before anything is written: a token that cannot be stored fails the login (503).
   // The platform has no push registry, so a superadmin's device_token is not kept.
-  const push = body.device_token && account.tenantId !== null ? await sealLoginDeviceToken(ctx, body.device_token) : null;
+  const push =
+    body.device_token && account.tenantId !== null
+      ? await sealLoginDeviceToken(ctx, body.device_token, { tenantId: account.tenantId, installationId: body.installation_id ?? null })
+      : null;
 
   const statements: BatchItem[] = [clearPairStatement(ctx, keys)];
   if (check.needsRehash) {

@@ -3,6 +3,7 @@ import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { authDevices, sessions, tenants, users } from "../../db/schema";
 import { idleWindowMs, idleWindowSql, lifetimeEndSql, type DevicePolicy } from "../devices/policy";
 import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
+import { deviceLimitExceededPush } from "../devices/new-device-notification";
 import { activeDeviceCountSql, sessionExistsSql } from "../devices/sql";
 import type { Role, ServiceContext } from "../../core/http/context";
 import { ApiError, unauthorized } from "../../core/http/errors";
@@ -101,7 +102,7 @@ export async function startSession(
     admission?: SessionAdmission;
     via?: "password" | "device_replacement";
     /** Writes that must happen only with the session (push registration, notifications…). */
-    followUps?: (refs: StartedSessionRefs) => BatchItem[];
+    followUps?: (refs: StartedSessionRefs) => BatchItem[] | Promise<BatchItem[]>;
   },
 ): Promise<IssuedSession | null> {
   const now = ctx.clock.now();
@@ -168,15 +169,17 @@ export async function startSession(
 
   const statements: BatchItem[] = [sessionInsert, deviceUpsert, loginEvent, activity];
   if (admission?.monitorLimit != null && admission.enforceLimit == null) {
+    const limitEventId = uuidv7(now);
     statements.push(
       batchable(ctx, sql`
         INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, session_id, type, ip, user_agent, detail, created_at)
-        SELECT ${uuidv7(now)}, s.tenant_id, s.user_id, s.auth_device_id, s.id, 'device_limit_exceeded', s.ip, s.user_agent,
+        SELECT ${limitEventId}, s.tenant_id, s.user_id, s.auth_device_id, s.id, 'device_limit_exceeded', s.ip, s.user_agent,
                json_object('limit', ${admission.monitorLimit}, 'active_devices', ${otherActiveDevices} + 1), ${now}
         FROM sessions s WHERE s.id = ${sessionId} AND ${otherActiveDevices} >= ${admission.monitorLimit}`),
     );
+    if (user.tenantId !== null) statements.push(await deviceLimitExceededPush(ctx, { tenantId: user.tenantId, userId: user.id, sessionId, limitEventId, limit: admission.monitorLimit }));
   }
-  statements.push(...(input.followUps?.({ sessionId, newDeviceId, started, onNewDevice }) ?? []), ...(input.statements ?? []));
+  statements.push(...((await input.followUps?.({ sessionId, newDeviceId, started, onNewDevice })) ?? []), ...(input.statements ?? []));
   const landed = ctx.db.select({ authDeviceId: sessions.authDeviceId }).from(sessions).where(eq(sessions.id, sessionId));
 
   const results = await runBatch(ctx, [...statements, landed]);

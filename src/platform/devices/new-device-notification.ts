@@ -1,40 +1,65 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { DeviceDescription, StartedSessionRefs } from "../auth/session-service";
 import type { BatchItem } from "../../core/db/batch";
 import type { ServiceContext } from "../../core/http/context";
-import { uuidv7 } from "../../core/lib/ids";
-import { batchable } from "../../core/db/batch";
+import { iso } from "../../core/lib/clock";
+import { enqueue } from "../notifications/enqueue";
 
-const NEW_DEVICE_EVENT_CODE = "security.new_device_login";
+/** A device as a push names it: its name, or failing that "OS or browser, platform". */
+export function deviceLabel(device: Pick<DeviceDescription, "name" | "osName" | "browserName" | "platform">): string {
+  return device.name ?? [device.osName ?? device.browserName, device.platform].filter(Boolean).join(", ");
+}
+
+/** The same label as SQL over an `auth_devices` row, for devices the caller has not read. */
+export function deviceLabelSql(deviceId: string | SQL): SQL {
+  return sql`(SELECT COALESCE(d.name, CASE WHEN COALESCE(d.os_name, d.browser_name) IS NULL THEN d.platform ELSE COALESCE(d.os_name, d.browser_name) || ', ' || d.platform END)
+    FROM auth_devices d WHERE d.id = ${deviceId})`;
+}
 
 /**
  * `notify_on_new_device`: the first successful login from a new device queues one
- * `security.new_device_login` push to the user's other registered devices. The outbox row is
- * written in the login batch, only when the batch created the device, only when another enabled
- * push binding exists, and its dedupe key is the device id, so a retried batch records it once.
- * Delivery (and excluding the new installation, named in `data`) belongs to the notifications area.
+ * `security.new_device_login` push to the user's other devices (the new installation is left
+ * out). The outbox row is written in the login batch, only when the batch created the device, and
+ * its dedupe key is the device id, so a retried batch records it once.
  */
 export function newDeviceNotificationStatement(
   ctx: ServiceContext,
   input: { tenantId: string; userId: string; device: DeviceDescription; pushInstallationId: string; refs: StartedSessionRefs },
-): BatchItem {
-  const now = ctx.clock.now();
+): Promise<BatchItem> {
   const { refs, device } = input;
-  const deviceLabel = device.name ?? [device.osName ?? device.browserName, device.platform].filter(Boolean).join(", ");
-  const data = {
-    auth_device_id: refs.newDeviceId,
-    device_name: device.name ?? null,
-    platform: device.platform,
-    exclude_installation_id: input.pushInstallationId,
-    signed_in_at: new Date(now).toISOString(),
-  };
-  return batchable(ctx, sql`
-    INSERT INTO notification_outbox (id, tenant_id, user_id, event_code, category, title, body, deep_link, data, aggregate_type, aggregate_id, dedupe_key, status, attempts, created_at)
-    SELECT ${uuidv7(now)}, ${input.tenantId}, ${input.userId}, ${NEW_DEVICE_EVENT_CODE}, 'security', 'New sign-in to your account',
-           ${`Your account was just signed in on a new device (${deviceLabel}). If this was not you, sign that device out and change your password.`},
-           NULL, ${JSON.stringify(data)}, 'auth_device', ${refs.newDeviceId}, ${`${NEW_DEVICE_EVENT_CODE}:${refs.newDeviceId}`}, 'pending', 0, ${now}
-    WHERE ${refs.onNewDevice}
-      AND EXISTS (SELECT 1 FROM push_devices WHERE tenant_id = ${input.tenantId} AND user_id = ${input.userId} AND deleted_at IS NULL
-                  AND enabled = 1 AND token_hash IS NOT NULL AND installation_id <> ${input.pushInstallationId})
-    ON CONFLICT (dedupe_key) DO NOTHING`);
+  return enqueue(
+    ctx,
+    "security.new_device_login",
+    { token: "user_other_devices", userId: input.userId, excludeInstallationId: input.pushInstallationId },
+    { device_name: deviceLabel(device), platform: device.platform, signed_in_at: iso(ctx.clock.now()) },
+    { id: refs.newDeviceId },
+    { exact: `security.new_device_login:${refs.newDeviceId}` },
+    { tenantId: input.tenantId, when: refs.onNewDevice },
+  );
+}
+
+/**
+ * `security.device_limit_exceeded` (school admins, off by default): a monitored login admitted a
+ * student's device beyond the limit. Written in the login batch after the `device_limit_exceeded`
+ * device event and only if that event was written; the event's id is the dedupe key's `v`.
+ */
+export function deviceLimitExceededPush(
+  ctx: ServiceContext,
+  input: { tenantId: string; userId: string; sessionId: string; limitEventId: string; limit: number },
+): Promise<BatchItem> {
+  const deviceId = sql`(SELECT s.auth_device_id FROM sessions s WHERE s.id = ${input.sessionId})`;
+  return enqueue(
+    ctx,
+    "security.device_limit_exceeded",
+    { token: "school_admins" },
+    {
+      student_name: sql`(SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id = ${input.userId})`,
+      device_name: deviceLabelSql(deviceId),
+      active_devices: sql`(SELECT json_extract(e.detail, '$.active_devices') FROM device_events e WHERE e.id = ${input.limitEventId})`,
+      max_active_devices: input.limit,
+    },
+    { id: deviceId },
+    sql`${"security.device_limit_exceeded:"} || ${deviceId} || ${`:${input.limitEventId}`}`,
+    { tenantId: input.tenantId, when: sql`EXISTS (SELECT 1 FROM device_events e WHERE e.id = ${input.limitEventId})` },
+  );
 }

@@ -7,23 +7,27 @@ import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { batchable } from "../../core/db/batch";
 import { devicesErrors } from "./errors";
-import { pushTokenKeys, sealPushToken, type SealedPushToken } from "./push-token-crypto";
+import { pushTokenBinding, pushTokenKeys, sealPushToken, type SealedPushToken } from "./push-token-crypto";
 
-/** The one push provider the spec allows; it is the default of every registration. */
-const PUSH_PROVIDER_ID = "fcm";
+/** The one push provider the contract allows; it is the default of every registration. */
+export const PUSH_PROVIDER_ID = "fcm";
 
 /**
  * A `device_token` sent with a login, sealed before anything is written: without a usable key
  * the login fails with 503 and no session exists (spec: a successful login guarantees the token
  * is stored).
  */
-export async function sealLoginDeviceToken(ctx: ServiceContext, token: string): Promise<SealedPushToken> {
+export async function sealLoginDeviceToken(
+  ctx: ServiceContext,
+  token: string,
+  binding: { tenantId: string; installationId: string | null },
+): Promise<SealedPushToken> {
   const keys = await pushTokenKeys(ctx.env.PUSH_TOKEN_KEY);
   if (!keys) {
     log.error("PUSH_TOKEN_KEY missing or not 32 bytes; login device_token refused", { request_id: ctx.requestId });
     throw new ApiError(devicesErrors.DEVICE_REGISTRATION_FAILED);
   }
-  return sealPushToken(keys, token);
+  return sealPushToken(keys, token, pushTokenBinding(binding.tenantId, binding.installationId));
 }
 
 /**

@@ -12,7 +12,7 @@ interface PushTokenKeys {
 }
 
 export interface SealedPushToken {
-  /** `v1.<iv>.<ciphertext+tag>`, base64url parts. */
+  /** `v2.<iv>.<ciphertext+tag>` (or `v1.` without a binding), base64url parts. */
   ciphertext: string;
   /** HMAC-SHA256 hex of the token under the derived lookup key. */
   hash: string;
@@ -21,6 +21,7 @@ export interface SealedPushToken {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const FORMAT = "v1";
+const BOUND_FORMAT = "v2";
 const keyCache = new Map<string, Promise<PushTokenKeys | null>>();
 
 /** The keys for a configured PUSH_TOKEN_KEY; null when it is missing or not base64 of 32 bytes. */
@@ -64,19 +65,38 @@ export async function pushTokenHash(keys: PushTokenKeys, token: string): Promise
   return toHex(await crypto.subtle.sign("HMAC", keys.lookup, encoder.encode(token)));
 }
 
-export async function sealPushToken(keys: PushTokenKeys, token: string): Promise<SealedPushToken> {
+/**
+ * The binding a ciphertext is sealed to (AES-GCM additional data): the school and the installation,
+ * so a ciphertext copied onto another row does not open. A registration made at sign-in without an
+ * installation id gets its `auth-device:<id>` installation in the same batch, after sealing, so
+ * those are bound to the school only.
+ */
+export function pushTokenBinding(tenantId: string, installationId: string | null): string {
+  const installation = installationId === null || installationId.startsWith("auth-device:") ? "auth-device" : installationId;
+  return `push-token:${tenantId}:${installation}`;
+}
+
+/**
+ * `v1.` ciphertexts (no binding) are still read; new ones are `v2.`, sealed to `binding`
+ * (`pushTokenBinding`) when one is given.
+ */
+export async function sealPushToken(keys: PushTokenKeys, token: string, binding?: string): Promise<SealedPushToken> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, keys.encryption, encoder.encode(token));
+  const params: { name: "AES-GCM"; iv: Uint8Array; additionalData?: Uint8Array } = binding === undefined ? { name: "AES-GCM", iv } : { name: "AES-GCM", iv, additionalData: encoder.encode(binding) };
+  const sealed = await crypto.subtle.encrypt(params, keys.encryption, encoder.encode(token));
   return {
-    ciphertext: `${FORMAT}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`,
+    ciphertext: `${binding === undefined ? FORMAT : BOUND_FORMAT}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`,
     hash: await pushTokenHash(keys, token),
   };
 }
 
-/** The token back from its ciphertext (delivery only); throws on a wrong key or tampered data. */
-export async function openPushToken(keys: PushTokenKeys, ciphertext: string): Promise<string> {
+/** The token back from its ciphertext (delivery only); throws on a wrong key, binding or tampered data. */
+export async function openPushToken(keys: PushTokenKeys, ciphertext: string, binding?: string): Promise<string> {
   const [format, iv, data] = ciphertext.split(".");
-  if (format !== FORMAT || !iv || !data) throw new Error("unknown push token ciphertext format");
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64Url(iv) }, keys.encryption, fromBase64Url(data));
+  if ((format !== FORMAT && format !== BOUND_FORMAT) || !iv || !data) throw new Error("unknown push token ciphertext format");
+  if (format === BOUND_FORMAT && binding === undefined) throw new Error("a bound push token needs its binding to open");
+  const params: { name: "AES-GCM"; iv: Uint8Array; additionalData?: Uint8Array } =
+    format === BOUND_FORMAT ? { name: "AES-GCM", iv: fromBase64Url(iv), additionalData: encoder.encode(binding) } : { name: "AES-GCM", iv: fromBase64Url(iv) };
+  const plain = await crypto.subtle.decrypt(params, keys.encryption, fromBase64Url(data));
   return decoder.decode(plain);
 }

@@ -17,6 +17,7 @@ import { randomSecret, sha256Hex } from "../../core/lib/crypto";
 import { uuidv7 } from "../../core/lib/ids";
 import type { SealedPushToken } from "./push-token-crypto";
 import { deviceEventInsert, revokeSessionsWithEvents } from "./events";
+import { dispatchQueued } from "../notifications/enqueue";
 import { newDeviceNotificationStatement } from "./new-device-notification";
 import {
   devicePolicyQuery,
@@ -115,11 +116,14 @@ export async function signInDevice(ctx: ServiceContext, input: SignInInput): Pro
     log.error("login with device_token failed to commit", { request_id: ctx.requestId, error: String(err) });
     throw new ApiError(devicesErrors.DEVICE_REGISTRATION_FAILED);
   }
-  if (session) return session;
+  if (session) {
+    await dispatchQueued(ctx);
+    return session;
+  }
   return explainRefusal(ctx, input, policy, limit);
 }
 
-function followUps(ctx: ServiceContext, input: SignInInput, policy: DevicePolicy, refs: StartedSessionRefs): BatchItem[] {
+async function followUps(ctx: ServiceContext, input: SignInInput, policy: DevicePolicy, refs: StartedSessionRefs): Promise<BatchItem[]> {
   const { user, device } = input;
   const statements: BatchItem[] = [];
   if (input.replacement) {
@@ -156,7 +160,7 @@ function followUps(ctx: ServiceContext, input: SignInInput, policy: DevicePolicy
     );
   }
   if (policy.notifyOnNewDevice) {
-    statements.push(newDeviceNotificationStatement(ctx, { tenantId: user.tenantId, userId: user.id, device, pushInstallationId: pushInstallation, refs }));
+    statements.push(await newDeviceNotificationStatement(ctx, { tenantId: user.tenantId, userId: user.id, device, pushInstallationId: pushInstallation, refs }));
   }
   return statements;
 }

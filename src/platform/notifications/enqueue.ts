@@ -1,0 +1,184 @@
+import { is, SQL, sql } from "drizzle-orm";
+import { batchable, type BatchItem } from "../../core/db/batch";
+import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import { iso } from "../../core/lib/clock";
+import { log } from "../../core/lib/log";
+import { eventDefinition, TIMESTAMP_VARIABLES, type EventCode } from "./catalog";
+import { recipientIds, type Recipients } from "./recipients";
+import { renderPush } from "./render";
+import { schoolEvent } from "./settings";
+
+/** What the event is about: `data` carries `<type>_id`; the type defaults to the catalog's. */
+export interface Aggregate {
+  /** SQL when the id is only known inside the batch (the device a login lands on). */
+  id: string | SQL;
+  type?: string;
+}
+
+/**
+ * The dedupe key: a prefix the recipient's id is appended to (`{code}:{aggregate}:{v}` →
+ * `…:{recipient}`), or an exact key for a single-recipient event whose key names no recipient.
+ */
+export type Dedupe = string | SQL | { exact: string | SQL };
+
+export interface EnqueueOptions {
+  /** The school, when the context is not a school request's (superadmin endpoints, scans). */
+  tenantId?: string;
+  /** SQL that must hold when the batch runs: the caller's state change took effect. */
+  when?: SQL;
+  deepLink?: string | null;
+}
+
+const SINGLE_RECIPIENT = ["user", "user_other_devices", "student", "curator"];
+
+/**
+ * The one producer helper: a statement for the caller's own batch that writes one
+ * `notification_outbox` row per recipient of the event, rendered from the school's effective
+ * templates. Everything the rules require is decided in the same statement: the event is on for
+ * the school, the school is live (and its billing open, except for security and billing events),
+ * each recipient is a live active member with push on and an enabled device, the actor of the
+ * request is left out (security events go to the actor's other devices instead), and the dedupe
+ * key makes a repeated or retried call write nothing. After the batch commits, call
+ * `dispatchQueued(ctx)` so delivery starts at once (the cron sweep is the safety net).
+ *
+ * A variable may be SQL when its value is only known inside the batch (a count the batch makes);
+ * such values must be plain numbers or text, never timestamps.
+ */
+export async function enqueue(
+  ctx: ServiceContext | TenantCtx,
+  code: EventCode,
+  recipients: Recipients,
+  variables: Record<string, unknown>,
+  aggregate: Aggregate,
+  dedupe: Dedupe,
+  options: EnqueueOptions = {},
+): Promise<BatchItem> {
+  const definition = eventDefinition(code);
+  if (!definition) throw new Error(`unknown push event ${code}`);
+  if (definition.recipients !== recipients.token) throw new Error(`${code} goes to ${definition.recipients}, not ${recipients.token}`);
+  const undeclared = Object.keys(variables).filter((name) => !definition.variables.includes(name));
+  if (undeclared.length > 0) throw new Error(`${code} has no variables ${undeclared.join(", ")}`);
+  const exact = typeof dedupe === "object" && !is(dedupe, SQL);
+  if (exact && !SINGLE_RECIPIENT.includes(recipients.token)) throw new Error(`${code}: an exact dedupe key needs a single recipient`);
+  const tenantId = options.tenantId ?? ("tenantId" in ctx ? ctx.tenantId : undefined);
+  if (!tenantId) throw new Error(`${code}: enqueue needs the school`);
+
+  const school = await schoolEvent(ctx, tenantId, definition);
+  if (!school || !school.event.enabled) return nothing(ctx);
+
+  // SQL values render as markers that the INSERT replaces with the value the batch computes.
+  const computed = Object.entries(variables).filter((entry): entry is [string, SQL] => is(entry[1], SQL));
+  for (const [name] of computed) if (TIMESTAMP_VARIABLES.has(name)) throw new Error(`${code}: ${name} is a timestamp and cannot be computed in SQL`);
+  const marker = (name: string) => `\u001f${name}\u001f`;
+  const plain = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, is(value, SQL) ? marker(name) : value]));
+
+  const now = ctx.clock.now();
+  const rendered = renderPush(school.event.template, plain, {
+    locale: ctx.config.defaultEmailLocale,
+    timeZone: school.timezone,
+    declared: definition.variables,
+  });
+  const fill = (text: string): SQL => computed.reduce<SQL>((acc, [name, value]) => sql`replace(${acc}, ${marker(name)}, CAST((${value}) AS TEXT))`, sql`${text}`);
+
+  const aggregateType = aggregate.type ?? definition.aggregateType;
+  const aggregateKey = `${aggregateType}_id`;
+  const data: Record<string, unknown> = { event_code: code, ...plain };
+  const late: [string, SQL][] = computed.map(([name, value]) => [name, value]);
+  if (is(aggregate.id, SQL)) late.push([aggregateKey, aggregate.id]);
+  else data[aggregateKey] = aggregate.id;
+  const exclude = recipients.token === "user_other_devices" ? recipients.excludeInstallationId : null;
+  if (typeof exclude === "string") data.exclude_installation_id = exclude;
+  else if (exclude !== null) late.push(["exclude_installation_id", exclude]);
+  const dataSql = late.reduce<SQL>((acc, [key, value]) => sql`json_set(${acc}, ${`$.${key}`}, (${value}))`, sql`${JSON.stringify(data)}`);
+  const dedupeSql = exact ? sql`${(dedupe as { exact: string | SQL }).exact}` : sql`${dedupe as string | SQL} || ':' || r.id`;
+
+  const actorId = definition.category !== "security" && "actor" in ctx ? ctx.actor.userId : null;
+  const billingExempt = definition.category === "security" || definition.category === "billing";
+
+  const statement = batchable(ctx, sql`
+    INSERT INTO notification_outbox (id, tenant_id, user_id, event_code, category, title, body, deep_link, data, aggregate_type, aggregate_id, dedupe_key, status, attempts, created_at)
+    SELECT ${sqlUuidv7(now)}, r.tenant_id, r.id, ${code}, ${definition.category}, ${fill(rendered.title)}, ${fill(rendered.body)}, ${options.deepLink ?? null},
+           ${dataSql}, ${aggregateType}, ${aggregate.id}, ${dedupeSql}, 'pending', 0, ${now}
+    FROM users r
+    WHERE r.tenant_id = ${tenantId} AND r.deleted_at IS NULL AND r.is_active = 1
+      AND r.id IN (${recipientIds(recipients, tenantId)})
+      ${actorId ? sql`AND r.id <> ${actorId}` : sql``}
+      AND ${reachableSql(sql`r`, tenantId, exclude)}
+      AND EXISTS (SELECT 1 FROM tenants t WHERE t.id = ${tenantId} AND t.deleted_at IS NULL ${billingExempt ? sql`` : sql`AND ${billingOpenSql(sql`t`, now)}`})
+      ${options.when ? sql`AND (${options.when})` : sql``}
+    ON CONFLICT (dedupe_key) DO NOTHING`);
+  markQueued(ctx, tenantId);
+  return inert(statement);
+}
+
+/**
+ * Drizzle's queries are thenables, so an async function that returns one would run it on its own
+ * instead of handing it over; this one is only ever run by the caller's batch.
+ */
+function inert(statement: BatchItem): BatchItem {
+  Object.defineProperty(statement, "then", { value: undefined });
+  return statement;
+}
+
+/**
+ * A user push can reach: push switched on (no preference row means on) and at least one enabled
+ * device with a token, other than the excluded installation.
+ */
+export function reachableSql(user: SQL, tenantId: string, excludeInstallationId: string | SQL | null = null): SQL {
+  return sql`COALESCE((SELECT p.push_enabled FROM push_preferences p WHERE p.tenant_id = ${tenantId} AND p.user_id = ${user}.id), 1) = 1
+    AND EXISTS (SELECT 1 FROM push_devices d WHERE d.tenant_id = ${tenantId} AND d.user_id = ${user}.id AND d.deleted_at IS NULL
+                AND d.enabled = 1 AND d.token_hash IS NOT NULL
+                ${excludeInstallationId === null ? sql`` : sql`AND d.installation_id IS NOT ${excludeInstallationId}`})`;
+}
+
+/** The billing gate as SQL over a `tenants` alias: open unless suspended or past the expiry. */
+export function billingOpenSql(tenant: SQL, now: number): SQL {
+  return sql`${tenant}.plan_state <> 'suspended' AND (${tenant}.expires_at IS NULL OR ${tenant}.expires_at > ${now})`;
+}
+
+/**
+ * A UUIDv7 made by SQLite, for rows an INSERT … SELECT creates several of: the millisecond part
+ * from the service clock, the random part from `randomblob`.
+ */
+export function sqlUuidv7(now: number): SQL {
+  const ts = now.toString(16).padStart(12, "0");
+  return sql`lower(${`${ts.slice(0, 8)}-${ts.slice(8, 12)}-7`} || substr(hex(randomblob(2)), 2, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2, 3) || '-' || hex(randomblob(6)))`;
+}
+
+function nothing(ctx: ServiceContext): BatchItem {
+  return inert(batchable(ctx, sql`SELECT 1 WHERE 0`));
+}
+
+const queuedSchools = new WeakMap<object, Set<string>>();
+
+function markQueued(ctx: ServiceContext, tenantId: string): void {
+  const schools = queuedSchools.get(ctx) ?? new Set<string>();
+  schools.add(tenantId);
+  queuedSchools.set(ctx, schools);
+}
+
+/**
+ * After the producer's batch committed: one "rows are due" message per school it enqueued for.
+ * A refused or repeated request wrote no row, and the consumer then finds nothing to do. A failed
+ * send loses nothing: the cron sweep picks up pending rows.
+ */
+export async function dispatchQueued(ctx: ServiceContext): Promise<void> {
+  const schools = queuedSchools.get(ctx);
+  if (!schools || schools.size === 0) return;
+  queuedSchools.delete(ctx);
+  await sendDispatch(ctx, [...schools]);
+}
+
+export async function sendDispatch(ctx: ServiceContext, tenantIds: readonly string[], delaySeconds?: number): Promise<void> {
+  if (tenantIds.length === 0) return;
+  try {
+    await ctx.env.PUSH_OUTBOX.sendBatch(
+      tenantIds.map((tenantId) => ({ body: { kind: "push" as const, tenant_id: tenantId }, ...(delaySeconds ? { delaySeconds } : {}) })),
+    );
+  } catch (err) {
+    log.error("push dispatch message not sent; the sweep will deliver", { request_id: ctx.requestId, schools: tenantIds.length, error: String(err) });
+  }
+}
+
+/** A timestamp variable's raw value (ISO 8601 UTC), as `data` keeps it. */
+export const timestamp = (ms: number): string => iso(ms);

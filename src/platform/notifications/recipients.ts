@@ -1,0 +1,74 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { RecipientToken } from "./catalog";
+
+/**
+ * The recipients of an event, one shape per token of the catalog. Each resolves to a subquery of
+ * user ids; the producer adds what every token shares (live, active member of the school, push on,
+ * an enabled device, never the actor). The tokens of the learning-content areas (`students`,
+ * `path_students`) join this union and the table below with those areas.
+ */
+export type Recipients =
+  | { token: "user"; userId: string }
+  /** The account's devices except one installation: the one that acted or the one affected. */
+  | { token: "user_other_devices"; userId: string; excludeInstallationId: string | SQL }
+  | { token: "student"; studentId: string }
+  | { token: "curator"; curatorId: string }
+  | { token: "school_admins" }
+  | { token: "school_students" }
+  | { token: "student_curators"; studentId: string }
+  | { token: "student_curators_or_admins"; studentId: string }
+  | { token: "group_members"; groupId: string }
+  | { token: "group_curators"; groupId: string };
+
+type ResolvedToken = Recipients["token"];
+type Resolver<T extends ResolvedToken> = (recipients: Extract<Recipients, { token: T }>, tenantId: string) => SQL;
+
+/** A student's curators: the individual curator and the curators of the student's live groups. */
+function studentCurators(studentId: string, tenantId: string): SQL {
+  return sql`SELECT s.individual_curator_id FROM users s
+      WHERE s.id = ${studentId} AND s.tenant_id = ${tenantId} AND s.role = 'student' AND s.individual_curator_id IS NOT NULL
+    UNION
+    SELECT gc.curator_id FROM group_members gm
+      JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
+      JOIN group_curators gc ON gc.group_id = gm.group_id AND gc.tenant_id = ${tenantId}
+    WHERE gm.user_id = ${studentId} AND gm.tenant_id = ${tenantId}`;
+}
+
+const withRole = (ids: SQL, tenantId: string, role: string) =>
+  sql`SELECT u.id FROM users u WHERE u.tenant_id = ${tenantId} AND u.role = ${role} AND u.id IN (${ids})`;
+
+/** One resolver per token: adding a token is one entry here and one member of `Recipients`. */
+const RESOLVERS: { [T in ResolvedToken]: Resolver<T> } = {
+  user: (r) => sql`SELECT ${r.userId}`,
+  user_other_devices: (r) => sql`SELECT ${r.userId}`,
+  student: (r, tenantId) => withRole(sql`SELECT ${r.studentId}`, tenantId, "student"),
+  curator: (r, tenantId) => withRole(sql`SELECT ${r.curatorId}`, tenantId, "curator"),
+  school_admins: (_r, tenantId) => sql`SELECT u.id FROM users u WHERE u.tenant_id = ${tenantId} AND u.role = 'admin'`,
+  school_students: (_r, tenantId) => sql`SELECT u.id FROM users u WHERE u.tenant_id = ${tenantId} AND u.role = 'student'`,
+  student_curators: (r, tenantId) => withRole(studentCurators(r.studentId, tenantId), tenantId, "curator"),
+  student_curators_or_admins: (r, tenantId) => {
+    const curators = withRole(studentCurators(r.studentId, tenantId), tenantId, "curator");
+    return sql`${curators}
+      UNION
+      SELECT a.id FROM users a WHERE a.tenant_id = ${tenantId} AND a.role = 'admin'
+        AND NOT EXISTS (SELECT 1 FROM users c WHERE c.id IN (${curators}) AND c.deleted_at IS NULL AND c.is_active = 1)`;
+  },
+  group_members: (r, tenantId) => sql`SELECT gm.user_id FROM group_members gm
+      JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
+      JOIN users u ON u.id = gm.user_id AND u.role = 'student'
+    WHERE gm.group_id = ${r.groupId} AND gm.tenant_id = ${tenantId}`,
+  group_curators: (r, tenantId) => sql`SELECT gc.curator_id FROM group_curators gc
+      JOIN groups g ON g.id = gc.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
+      JOIN users u ON u.id = gc.curator_id AND u.role = 'curator'
+    WHERE gc.group_id = ${r.groupId} AND gc.tenant_id = ${tenantId}`,
+};
+
+export function recipientIds(recipients: Recipients, tenantId: string): SQL {
+  const resolve = RESOLVERS[recipients.token] as Resolver<ResolvedToken>;
+  return resolve(recipients, tenantId);
+}
+
+/** Whether the catalog's token for an event is one this union can express (a programming check). */
+export function resolvesToken(token: RecipientToken): token is ResolvedToken {
+  return token in RESOLVERS;
+}

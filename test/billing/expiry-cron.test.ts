@@ -4,13 +4,22 @@ import * as schema from "../../src/db/schema";
 import { dueThreshold } from "../../src/platform/billing/expiry-service";
 import { DAY_MS, HOUR_MS, setClockForTests } from "../../src/core/lib/clock";
 import { outboxFor, runCron, tenantRow } from "../helpers/billing";
-import { createSchool, createUser, db } from "../helpers/factories";
+import { createSchool, createUser as createMember, db } from "../helpers/factories";
+import { addPushDevice } from "../notifications/helpers";
+
+/** Admins get pushes only with a push device (a member without one is skipped). */
+async function createUser(tenantId: string, options: Parameters<typeof createMember>[1]) {
+  const user = await createMember(tenantId, options);
+  await addPushDevice(tenantId, user.id);
+  return user;
+}
 
 /** Noon in Tashkent (07:00 UTC) on a fixed date, so calendar days are unambiguous. */
 const NOON_TASHKENT = Date.parse("2031-03-10T07:00:00Z");
 
 const at = (ms: number) => setClockForTests({ now: () => ms });
-const keys = async (tenantId: string) => (await outboxFor(tenantId)).map((row) => row.dedupeKey).sort();
+const reminders = async (tenantId: string) => (await outboxFor(tenantId)).filter((row) => row.eventCode === "billing.expiry_reminder");
+const keys = async (tenantId: string) => (await reminders(tenantId)).map((row) => row.dedupeKey).sort();
 
 describe("billing expiry cron", () => {
   it("writes down an ended period as a non-manual suspension, once", async () => {
@@ -57,7 +66,8 @@ describe("billing expiry cron", () => {
       aggregateId: school.id,
       data: { tenant_id: school.id, plan_state: "paid", expires_at: new Date(expiresAt).toISOString(), days_left: 7, days_before: 7 },
     });
-    expect(rows[0]!.body).toContain("2031-03-17");
+    // The school's local time, in the platform locale's format.
+    expect(rows[0]!.body).toContain("17.03.2031 12:00");
   });
 
   it("sends each threshold once as days pass, and a skipped day still gets the threshold crossed since", async () => {

@@ -7,6 +7,8 @@ import worker from "../../src";
 import { db } from "../helpers/factories";
 import { api, type ApiCall } from "../helpers/http";
 import { newInstallation } from "../helpers/devices";
+import { uuidv7 } from "../../src/core/lib/ids";
+import { pushTokenBinding, pushTokenKeys, sealPushToken } from "../../src/platform/devices/push-token-crypto";
 
 /** Anyone who can call /t/* routes. */
 export interface Caller {
@@ -102,4 +104,31 @@ export async function pushDeviceRow(id: string) {
 /** The env with some vars replaced (a fresh object, so its configuration is parsed anew). */
 export function envWith(vars: Record<string, string | undefined>): Env {
   return { ...env, ...vars } as Env;
+}
+
+/**
+ * A push device for a user, written straight to D1 (for users the test never signs in): its token
+ * is sealed like a registered one, so delivery can open it.
+ */
+export async function addPushDevice(tenantId: string, userId: string, options: { installationId?: string; token?: string } = {}) {
+  const keys = (await pushTokenKeys(env.PUSH_TOKEN_KEY))!;
+  const installationId = options.installationId ?? newInstallation();
+  const sealed = await sealPushToken(keys, options.token ?? newPushToken(), pushTokenBinding(tenantId, installationId));
+  const now = Date.now();
+  const row = {
+    id: uuidv7(),
+    tenantId,
+    userId,
+    installationId,
+    provider: "fcm",
+    platform: "android" as const,
+    tokenCiphertext: sealed.ciphertext,
+    tokenHash: sealed.hash,
+    enabled: true,
+    lastSeenAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db().insert(schema.pushDevices).values(row);
+  return row;
 }

@@ -6,10 +6,11 @@ import { revokeSessionsWithEvents } from "../devices/events";
 import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
 import { loginUrl } from "../email/links";
 import { enqueueEmails, queueEmail } from "../email/outbox";
+import { dispatchQueued, enqueue } from "../notifications/enqueue";
 import type { Locale } from "../../core/env";
 import type { ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
-import { HOUR_MS, MINUTE_MS } from "../../core/lib/clock";
+import { HOUR_MS, iso, MINUTE_MS } from "../../core/lib/clock";
 import { hmacHex, randomDigits, timingSafeEqual } from "../../core/lib/crypto";
 import { uuidv7 } from "../../core/lib/ids";
 import { accountFilter, liveSchoolOfUser } from "./accounts";
@@ -138,7 +139,16 @@ export async function resetPassword(ctx: ServiceContext, input: { email: string;
     ...(revokeSessions
       ? revokeSessionsWithEvents(ctx, { tenantId: row.tenantId, userIds: [row.userId], reason: "password_reset", scope: consumedHere })
       : []),
+    ...(row.tenantId === null
+      ? []
+      : [
+          await enqueue(ctx, "security.password_reset", { token: "user", userId: row.userId }, { changed_at: iso(now) }, { id: row.userId }, `security.password_reset:${row.userId}:${now}`, {
+            tenantId: row.tenantId,
+            when: consumedHere,
+          }),
+        ]),
   ]);
   if (consumed.length === 0) throw new ApiError(authErrors.INVALID_RESET_CODE);
+  await dispatchQueued(ctx);
   return { message: "Password has been reset. Sign in with the new password." };
 }

@@ -3,8 +3,9 @@ import type { z } from "@hono/zod-openapi";
 import { payments, tariffs, tenants } from "../../db/schema";
 import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
-import { daysRemaining, iso, isoOrNull } from "../../core/lib/clock";
+import { DAY_MS, daysRemaining, iso, isoOrNull } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
+import { computedTimestamp, dispatchQueued, enqueue } from "../notifications/enqueue";
 import { liveTenant } from "../tenants/lookup";
 import { billingErrors } from "./errors";
 import type { ActivateInput, ExtendBody, PaymentsQuery, TenantsBillingQuery } from "./schemas";
@@ -178,6 +179,8 @@ interface Period {
 
 interface PaymentMeta {
   actorUserId: string;
+  /** The payment's id when the caller needs it in the same batch (its push's dedupe key). */
+  paymentId?: string;
   method?: string;
   reference?: string | null;
   notes?: string | null;
@@ -190,7 +193,7 @@ function paymentFromTenant(ctx: ServiceContext, where: SQL | undefined, period: 
     .select(
       ctx.db
         .select({
-          id: sql<string>`${uuidv7(now)}`.as("id"),
+          id: sql<string>`${meta.paymentId ?? uuidv7(now)}`.as("id"),
           tenantId: tenants.id,
           tariffId: sql<string | null>`${period.tariffId}`.as("tariff_id"),
           tariffTitleSnapshot: sql<string | null>`${period.titleSnapshot}`.as("tariff_title_snapshot"),
@@ -247,6 +250,7 @@ export async function activate(ctx: ServiceContext, input: { tenantId: string; a
   }
 
   const where = and(liveTenant(input.tenantId), tariffStillActive);
+  const paymentId = uuidv7(now);
   const [updated, inserted] = await ctx.db.batch([
     ctx.db
       .update(tenants)
@@ -262,12 +266,14 @@ export async function activate(ctx: ServiceContext, input: { tenantId: string; a
       })
       .where(where)
       .returning({ id: tenants.id }),
-    paymentFromTenant(ctx, where, period, { ...body, actorUserId: input.actorUserId }),
+    paymentFromTenant(ctx, where, period, { ...body, actorUserId: input.actorUserId, paymentId }),
+    await paymentPush(ctx, "billing.activated", { tenantId: input.tenantId, paymentId, days: period.days, tariffTitle: period.titleSnapshot as string, now }),
   ]);
   if (updated.length === 0 || !inserted[0]) {
     if (body.tariff_id !== undefined) await checkActivationTargets(ctx, input.tenantId, body.tariff_id);
     throw new ApiError(billingErrors.TENANT_NOT_FOUND);
   }
+  await dispatchQueued(ctx);
   return paymentRecord(inserted[0]);
 }
 
@@ -281,6 +287,7 @@ export async function extend(ctx: ServiceContext, input: { tenantId: string; act
   const latestSnapshot = sql`(SELECT ${payments.tariffTitleSnapshot} FROM ${payments} WHERE ${payments.tenantId} = ${input.tenantId} ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC LIMIT 1)`;
   const period: Period = { tariffId: sql`${tenants.currentTariffId}`, titleSnapshot: latestSnapshot, days: body.days, amountCents: body.amount_cents ?? 0 };
   const where = liveTenant(input.tenantId);
+  const paymentId = uuidv7(now);
   const [updated, inserted] = await ctx.db.batch([
     ctx.db
       .update(tenants)
@@ -291,16 +298,30 @@ export async function extend(ctx: ServiceContext, input: { tenantId: string; act
       })
       .where(where)
       .returning({ id: tenants.id }),
-    paymentFromTenant(ctx, where, period, { ...body, actorUserId: input.actorUserId }),
+    paymentFromTenant(ctx, where, period, { ...body, actorUserId: input.actorUserId, paymentId }),
+    await paymentPush(ctx, "billing.extended", { tenantId: input.tenantId, paymentId, days: period.days, now }),
   ]);
   if (updated.length === 0 || !inserted[0]) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
+  await dispatchQueued(ctx);
   return paymentRecord(inserted[0]);
 }
 
 /** POST /admin/tenants/:id/suspend: a manual suspension, which also closes GET /t/billing/me. */
 export async function suspend(ctx: ServiceContext, input: { tenantId: string; reason?: string | null }) {
   const now = ctx.clock.now();
-  const rows = await ctx.db
+  // Ahead of the update: only a school that was not manually suspended yet is told.
+  const notice = await enqueue(
+    ctx,
+    "billing.suspended",
+    { token: "school_admins" },
+    { school_title: schoolTitleSql(input.tenantId) },
+    { id: input.tenantId },
+    `billing.suspended:${input.tenantId}:${now}`,
+    { tenantId: input.tenantId, when: sql`EXISTS (SELECT 1 FROM tenants t WHERE t.id = ${input.tenantId} AND t.deleted_at IS NULL AND t.suspended_manually = 0)` },
+  );
+  const [, rows] = await ctx.db.batch([
+    notice,
+    ctx.db
     .update(tenants)
     .set({
       planState: "suspended",
@@ -311,8 +332,10 @@ export async function suspend(ctx: ServiceContext, input: { tenantId: string; re
       updatedAt: now,
     })
     .where(liveTenant(input.tenantId))
-    .returning({ id: tenants.id });
+    .returning({ id: tenants.id }),
+  ]);
   if (rows.length === 0) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
+  await dispatchQueued(ctx);
   return { suspended: true as const };
 }
 
@@ -339,7 +362,55 @@ export async function unsuspend(ctx: ServiceContext, input: { tenantId: string }
       .where(and(liveTenant(input.tenantId), eq(tenants.suspendedManually, true)))
       .returning({ id: tenants.id }),
     ctx.db.select({ id: tenants.id }).from(tenants).where(liveTenant(input.tenantId)).limit(1),
+    // After the update: told only when this request lifted the suspension and the school is open again.
+    await enqueue(
+      ctx,
+      "billing.unsuspended",
+      { token: "school_admins" },
+      {
+        school_title: schoolTitleSql(input.tenantId),
+        expires_at: computedTimestamp(sql`(SELECT t.expires_at FROM tenants t WHERE t.id = ${input.tenantId})`, now),
+      },
+      { id: input.tenantId },
+      `billing.unsuspended:${input.tenantId}:${now}`,
+      {
+        tenantId: input.tenantId,
+        when: sql`EXISTS (SELECT 1 FROM tenants t WHERE t.id = ${input.tenantId} AND t.deleted_at IS NULL AND t.updated_at = ${now}
+          AND t.suspended_manually = 0 AND t.plan_state <> 'suspended' AND (t.expires_at IS NULL OR t.expires_at > ${now}))`,
+      },
+    ),
   ]);
   if (schools.length === 0) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
+  if (lifted.length > 0) await dispatchQueued(ctx);
   return { unsuspended: lifted.length > 0 };
+}
+
+const schoolTitleSql = (tenantId: string) => sql`(SELECT t.title FROM tenants t WHERE t.id = ${tenantId})`;
+
+/**
+ * `billing.activated` / `billing.extended` to the school's admins, written after the payment in
+ * the same batch and only if it was: the payment id is the dedupe key's `v`, and the new expiry is
+ * the one the payment recorded.
+ */
+function paymentPush(
+  ctx: ServiceContext,
+  code: "billing.activated" | "billing.extended",
+  input: { tenantId: string; paymentId: string; days: number; tariffTitle?: string; now: number },
+) {
+  const paid = sql`(SELECT p.applied_expires_at FROM payments p WHERE p.id = ${input.paymentId})`;
+  return enqueue(
+    ctx,
+    code,
+    { token: "school_admins" },
+    {
+      school_title: schoolTitleSql(input.tenantId),
+      ...(code === "billing.activated" ? { tariff_title: input.tariffTitle ?? null } : {}),
+      days: input.days,
+      // Formatted at the offset of the school's zone around the likely new expiry.
+      expires_at: computedTimestamp(paid, input.now + input.days * DAY_MS),
+    },
+    { id: input.tenantId },
+    `${code}:${input.tenantId}:${input.paymentId}`,
+    { tenantId: input.tenantId, when: sql`EXISTS (SELECT 1 FROM payments p WHERE p.id = ${input.paymentId})` },
+  );
 }

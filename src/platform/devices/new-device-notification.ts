@@ -16,6 +16,11 @@ export function deviceLabelSql(deviceId: string | SQL): SQL {
     FROM auth_devices d WHERE d.id = ${deviceId})`;
 }
 
+/** The push installation of an auth device: its installation id, or `auth-device:<id>` without one. */
+export function devicePushInstallationSql(deviceId: string): SQL {
+  return sql`(SELECT COALESCE(d.installation_id, 'auth-device:' || d.id) FROM auth_devices d WHERE d.id = ${deviceId})`;
+}
+
 /**
  * `notify_on_new_device`: the first successful login from a new device queues one
  * `security.new_device_login` push to the user's other devices (the new installation is left

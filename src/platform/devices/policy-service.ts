@@ -1,11 +1,12 @@
 import type { z } from "@hono/zod-openapi";
-import { and, eq, exists } from "drizzle-orm";
+import { and, eq, exists, sql } from "drizzle-orm";
 import { deviceLimitOverrides, devicePolicies } from "../../db/schema";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import { devicePolicyQuery, effectivePolicy, liveOverrideQuery, type DeviceLimitOverride } from "./policy";
 import type { DevicePolicyPatch, OverrideBody } from "./schemas";
+import { dispatchQueued, enqueue } from "../notifications/enqueue";
 import { devicesErrors } from "./errors";
 import { found, studentTargetQuery } from "./targets";
 
@@ -111,7 +112,8 @@ export async function putOverride(ctx: TenantCtx, { userId, body }: { userId: st
       details: [{ path: "expires_at", message: "must be in the future" }],
     });
   }
-  found(await studentTargetQuery(ctx, userId), devicesErrors.STUDENT_NOT_FOUND);
+  const [target, policyRows] = await ctx.db.batch([studentTargetQuery(ctx, userId), devicePolicyQuery(ctx, tenantId)]);
+  found(target, devicesErrors.STUDENT_NOT_FOUND);
   const values = {
     unlimitedDevices: body.unlimited_devices,
     maxActiveDevices: body.unlimited_devices ? null : (body.max_active_devices ?? null),
@@ -120,7 +122,10 @@ export async function putOverride(ctx: TenantCtx, { userId, body }: { userId: st
     createdByUserId: ctx.actor.userId,
     updatedAt: now,
   };
-  const [, rows] = await ctx.db.batch([
+  const schoolLimit = effectivePolicy(policyRows[0]).maxActiveDevices;
+  const newLimit = values.unlimitedDevices ? null : (values.maxActiveDevices ?? schoolLimit);
+  const [, , rows] = await ctx.db.batch([
+    await deviceLimitChangedPush(ctx, { userId, newLimit, schoolLimit, now }),
     ctx.db
       .insert(deviceLimitOverrides)
       .values({ tenantId, userId, ...values, createdAt: now })
@@ -130,6 +135,7 @@ export async function putOverride(ctx: TenantCtx, { userId, body }: { userId: st
       .from(deviceLimitOverrides)
       .where(and(eq(deviceLimitOverrides.tenantId, tenantId), eq(deviceLimitOverrides.userId, userId))),
   ]);
+  await dispatchQueued(ctx);
   return overrideJson(rows[0]!);
 }
 
@@ -140,7 +146,10 @@ export async function putOverride(ctx: TenantCtx, { userId, body }: { userId: st
  */
 export async function deleteOverride(ctx: TenantCtx, { userId }: { userId: string }) {
   const { tenantId } = ctx;
-  const [target, deleted] = await ctx.db.batch([
+  const now = ctx.clock.now();
+  const schoolLimit = effectivePolicy((await devicePolicyQuery(ctx, tenantId))[0]).maxActiveDevices;
+  const [, target, deleted] = await ctx.db.batch([
+    await deviceLimitChangedPush(ctx, { userId, newLimit: schoolLimit, schoolLimit, now }),
     studentTargetQuery(ctx, userId),
     ctx.db
       .delete(deviceLimitOverrides)
@@ -155,5 +164,26 @@ export async function deleteOverride(ctx: TenantCtx, { userId }: { userId: strin
   ]);
   found(target, devicesErrors.STUDENT_NOT_FOUND);
   found(deleted, devicesErrors.OVERRIDE_NOT_FOUND);
+  await dispatchQueued(ctx);
   return { deleted: true as const };
+}
+
+/**
+ * `account.device_limit_changed`, to place ahead of the override write: it compares the
+ * student's effective limit before the write (a live override, else the school's) with the one
+ * the write leaves, so only a real change is announced. Null means no limit.
+ */
+function deviceLimitChangedPush(ctx: TenantCtx, input: { userId: string; newLimit: number | null; schoolLimit: number | null; now: number }) {
+  const { userId, now } = input;
+  const current = sql`(SELECT CASE WHEN o.unlimited_devices = 1 THEN NULL WHEN o.max_active_devices IS NOT NULL THEN o.max_active_devices ELSE ${input.schoolLimit} END
+    FROM (SELECT 1) LEFT JOIN device_limit_overrides o ON o.tenant_id = ${ctx.tenantId} AND o.user_id = ${userId} AND (o.expires_at IS NULL OR o.expires_at > ${now}))`;
+  return enqueue(
+    ctx,
+    "account.device_limit_changed",
+    { token: "student", studentId: userId },
+    { device_limit: input.newLimit },
+    { id: userId },
+    `account.device_limit_changed:${userId}:${now}`,
+    { when: sql`${current} IS NOT ${input.newLimit}` },
+  );
 }

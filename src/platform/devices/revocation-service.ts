@@ -6,7 +6,9 @@ import { isoOrNull } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
 import { revokeSessionsWithEvents, type RevokeReason } from "./events";
 import { devicePolicyQuery, effectivePolicy } from "./policy";
-import { batchable, changedRows, runBatch } from "../../core/db/batch";
+import { batchable, changedRows, runBatch, type BatchItem } from "../../core/db/batch";
+import { dispatchQueued, enqueue } from "../notifications/enqueue";
+import { deviceLabelSql, devicePushInstallationSql } from "./new-device-notification";
 import { liveSessionSql } from "./sql";
 import { devicesErrors } from "./errors";
 import { found, ownSchool, studentTargetQuery, userDeviceQuery } from "./targets";
@@ -18,9 +20,10 @@ import { found, ownSchool, studentTargetQuery, userDeviceQuery } from "./targets
 async function revoke(
   ctx: ServiceContext,
   input: { tenantId: string | null; userId: string; reason: RevokeReason; scope: SQL; actorUserId: string | null; client: ClientInfo | null },
+  notify: BatchItem[] = [],
 ) {
-  const results = await ctx.db.batch(
-    revokeSessionsWithEvents(ctx, {
+  const results = await runBatch(ctx, [
+    ...revokeSessionsWithEvents(ctx, {
       tenantId: input.tenantId,
       userIds: [input.userId],
       reason: input.reason,
@@ -29,7 +32,9 @@ async function revoke(
       ip: input.client?.ip,
       userAgent: input.client?.userAgent,
     }),
-  );
+    ...notify,
+  ]);
+  if (notify.length > 0) await dispatchQueued(ctx);
   return changedRows(results[1]);
 }
 
@@ -85,28 +90,51 @@ async function studentDevice(ctx: TenantCtx, userId: string, deviceId: string) {
 /** POST /t/users/:id/devices/:deviceId/revoke (admin). */
 export async function adminRevokeDevice(ctx: TenantCtx, { userId, deviceId }: { userId: string; deviceId: string }) {
   await studentDevice(ctx, userId, deviceId);
-  const revoked = await revoke(ctx, {
-    tenantId: ctx.tenantId,
-    userId,
-    reason: "admin_revoke",
-    scope: sql`s.auth_device_id = ${deviceId}`,
-    actorUserId: ctx.actor.userId,
-    client: null,
-  });
+  const before = ctx.clock.now();
+  // The session_revoked event this request writes (none when nothing was live): the push's `v`.
+  const eventId = sql`(SELECT e.id FROM device_events e WHERE e.tenant_id = ${ctx.tenantId} AND e.auth_device_id = ${deviceId} AND e.type = 'session_revoked'
+    AND e.created_at >= ${before} AND json_extract(e.detail, '$.reason') = 'admin_revoke' ORDER BY e.created_at DESC, e.id DESC LIMIT 1)`;
+  const notice = await enqueue(
+    ctx,
+    "security.device_signed_out",
+    { token: "user_other_devices", userId, excludeInstallationId: devicePushInstallationSql(deviceId) },
+    { device_name: deviceLabelSql(deviceId) },
+    { id: deviceId },
+    sql`${`security.device_signed_out:${deviceId}:`} || ${eventId}`,
+    { when: sql`${eventId} IS NOT NULL` },
+  );
+  const revoked = await revoke(
+    ctx,
+    { tenantId: ctx.tenantId, userId, reason: "admin_revoke", scope: sql`s.auth_device_id = ${deviceId}`, actorUserId: ctx.actor.userId, client: null },
+    [notice],
+  );
   return { device_id: deviceId, revoked_sessions: revoked };
 }
 
 /** POST /t/users/:id/sessions/revoke-all (admin): every managed session of the student. */
 export async function adminRevokeAll(ctx: TenantCtx, { userId }: { userId: string }) {
   found(await studentTargetQuery(ctx, userId), devicesErrors.STUDENT_NOT_FOUND);
-  const revoked = await revoke(ctx, {
-    tenantId: ctx.tenantId,
-    userId,
-    reason: "admin_revoke_all",
-    scope: sql`1 = 1`,
-    actorUserId: ctx.actor.userId,
-    client: null,
-  });
+  const before = ctx.clock.now();
+  // When this request ended sessions (none when nothing was live): the push's `v`.
+  const revokedAt = sql`(SELECT max(s.revoked_at) FROM sessions s WHERE s.tenant_id = ${ctx.tenantId} AND s.user_id = ${userId}
+    AND s.revoke_reason = 'admin_revoke_all' AND s.revoked_at >= ${before})`;
+  const notice = await enqueue(
+    ctx,
+    "security.all_sessions_revoked",
+    { token: "user", userId },
+    {
+      sessions_count: sql`(SELECT count(*) FROM sessions s WHERE s.tenant_id = ${ctx.tenantId} AND s.user_id = ${userId}
+        AND s.revoke_reason = 'admin_revoke_all' AND s.revoked_at = ${revokedAt})`,
+    },
+    { id: userId },
+    sql`${`security.all_sessions_revoked:${userId}:`} || ${revokedAt}`,
+    { when: sql`${revokedAt} IS NOT NULL` },
+  );
+  const revoked = await revoke(
+    ctx,
+    { tenantId: ctx.tenantId, userId, reason: "admin_revoke_all", scope: sql`1 = 1`, actorUserId: ctx.actor.userId, client: null },
+    [notice],
+  );
   return { device_id: null, revoked_sessions: revoked };
 }
 
@@ -129,12 +157,23 @@ export async function blockDevice(ctx: TenantCtx, { userId, deviceId, reason }: 
   const { tenantId, actor } = ctx;
   await studentDevice(ctx, userId, deviceId);
   const now = ctx.clock.now();
+  const eventId = uuidv7(now);
   const results = await runBatch(ctx, [
+    await enqueue(
+      ctx,
+      "security.device_blocked",
+      { token: "user_other_devices", userId, excludeInstallationId: devicePushInstallationSql(deviceId) },
+      { device_name: deviceLabelSql(deviceId) },
+      { id: deviceId },
+      `security.device_blocked:${deviceId}:${eventId}`,
+      // Ahead of the event so the condition reads the state before this block.
+      { when: sql`EXISTS (SELECT 1 FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.tenant_id = ${tenantId} AND d.blocked_at IS NULL)` },
+    ),
     batchable(
       ctx,
       sql`
       INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, type, actor_user_id, detail, created_at)
-      SELECT ${uuidv7(now)}, d.tenant_id, d.user_id, d.id, 'device_blocked', ${actor.userId},
+      SELECT ${eventId}, d.tenant_id, d.user_id, d.id, 'device_blocked', ${actor.userId},
              json_object('reason', ${reason}, 'sessions', (SELECT count(*) FROM sessions s WHERE s.auth_device_id = d.id AND s.tenant_id = ${tenantId} AND ${liveSessionSql(now)})), ${now}
       FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.tenant_id = ${tenantId} AND d.blocked_at IS NULL`,
     ),
@@ -150,7 +189,8 @@ export async function blockDevice(ctx: TenantCtx, { userId, deviceId, reason }: 
     ),
     userDeviceQuery(ctx, tenantId, userId, deviceId),
   ]);
-  return blockState(deviceId, (results[3] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], changedRows(results[2]));
+  await dispatchQueued(ctx);
+  return blockState(deviceId, (results[4] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], changedRows(results[3]));
 }
 
 /** POST /t/users/:id/devices/:deviceId/unblock: lifts the ban; revoked sessions stay revoked. */
@@ -158,12 +198,13 @@ export async function unblockDevice(ctx: TenantCtx, { userId, deviceId }: { user
   const { tenantId, actor } = ctx;
   await studentDevice(ctx, userId, deviceId);
   const now = ctx.clock.now();
+  const eventId = uuidv7(now);
   const results = await runBatch(ctx, [
     batchable(
       ctx,
       sql`
       INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, type, actor_user_id, created_at)
-      SELECT ${uuidv7(now)}, d.tenant_id, d.user_id, d.id, 'device_unblocked', ${actor.userId}, ${now}
+      SELECT ${eventId}, d.tenant_id, d.user_id, d.id, 'device_unblocked', ${actor.userId}, ${now}
       FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.tenant_id = ${tenantId} AND d.blocked_at IS NOT NULL`,
     ),
     batchable(
@@ -171,7 +212,17 @@ export async function unblockDevice(ctx: TenantCtx, { userId, deviceId }: { user
       sql`UPDATE auth_devices SET blocked_at = NULL, block_reason = NULL, updated_at = ${now}
           WHERE id = ${deviceId} AND user_id = ${userId} AND tenant_id = ${tenantId} AND blocked_at IS NOT NULL`,
     ),
+    await enqueue(
+      ctx,
+      "security.device_unblocked",
+      { token: "user", userId },
+      { device_name: deviceLabelSql(deviceId) },
+      { id: deviceId },
+      `security.device_unblocked:${deviceId}:${eventId}`,
+      { when: sql`EXISTS (SELECT 1 FROM device_events e WHERE e.id = ${eventId})` },
+    ),
     userDeviceQuery(ctx, tenantId, userId, deviceId),
   ]);
-  return blockState(deviceId, (results[2] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], 0);
+  await dispatchQueued(ctx);
+  return blockState(deviceId, (results[3] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], 0);
 }

@@ -32,6 +32,24 @@ export interface EnqueueOptions {
 const SINGLE_RECIPIENT = ["user", "user_other_devices", "student", "curator"];
 
 /**
+ * A timestamp only the batch knows (the expiry a purchase computes): `expr` is epoch milliseconds
+ * or NULL. It is formatted by SQLite at the school's UTC offset at `estimate`, a nearby instant the
+ * caller can tell; the two differ only if a daylight-saving change falls between them.
+ */
+export interface ComputedTimestamp {
+  computedTimestamp: SQL;
+  estimate: number;
+}
+
+export function computedTimestamp(expr: SQL, estimate: number): ComputedTimestamp {
+  return { computedTimestamp: expr, estimate };
+}
+
+function isComputedTimestamp(value: unknown): value is ComputedTimestamp {
+  return typeof value === "object" && value !== null && "computedTimestamp" in value;
+}
+
+/**
  * The one producer helper: a statement for the caller's own batch that writes one
  * `notification_outbox` row per recipient of the event, rendered from the school's effective
  * templates. Everything the rules require is decided in the same statement: the event is on for
@@ -67,23 +85,28 @@ export async function enqueue(
   if (!school || !school.event.enabled) return nothing(ctx);
 
   // SQL values render as markers that the INSERT replaces with the value the batch computes.
-  const computed = Object.entries(variables).filter((entry): entry is [string, SQL] => is(entry[1], SQL));
-  for (const [name] of computed) if (TIMESTAMP_VARIABLES.has(name)) throw new Error(`${code}: ${name} is a timestamp and cannot be computed in SQL`);
+  const locale = ctx.config.defaultEmailLocale;
+  const computed: [name: string, text: SQL, raw: SQL][] = [];
+  for (const [name, value] of Object.entries(variables)) {
+    if (isComputedTimestamp(value)) {
+      if (!TIMESTAMP_VARIABLES.has(name)) throw new Error(`${code}: ${name} is not a timestamp`);
+      computed.push([name, timestampTextSql(value, locale, school.timezone), sql`strftime('%Y-%m-%dT%H:%M:%fZ', (${value.computedTimestamp}) / 1000.0, 'unixepoch')`]);
+    } else if (is(value, SQL)) {
+      if (TIMESTAMP_VARIABLES.has(name)) throw new Error(`${code}: ${name} is a timestamp; pass computedTimestamp()`);
+      computed.push([name, sql`COALESCE(CAST((${value}) AS TEXT), '—')`, value]);
+    }
+  }
   const marker = (name: string) => `\u001f${name}\u001f`;
-  const plain = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, is(value, SQL) ? marker(name) : value]));
+  const plain = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, is(value, SQL) || isComputedTimestamp(value) ? marker(name) : value]));
 
   const now = ctx.clock.now();
-  const rendered = renderPush(school.event.template, plain, {
-    locale: ctx.config.defaultEmailLocale,
-    timeZone: school.timezone,
-    declared: definition.variables,
-  });
-  const fill = (text: string): SQL => computed.reduce<SQL>((acc, [name, value]) => sql`replace(${acc}, ${marker(name)}, CAST((${value}) AS TEXT))`, sql`${text}`);
+  const rendered = renderPush(school.event.template, plain, { locale, timeZone: school.timezone, declared: definition.variables });
+  const fill = (text: string): SQL => computed.reduce<SQL>((acc, [name, value]) => sql`replace(${acc}, ${marker(name)}, ${value})`, sql`${text}`);
 
   const aggregateType = aggregate.type ?? definition.aggregateType;
   const aggregateKey = `${aggregateType}_id`;
   const data: Record<string, unknown> = { event_code: code, ...plain };
-  const late: [string, SQL][] = computed.map(([name, value]) => [name, value]);
+  const late: [string, SQL][] = computed.map(([name, , raw]) => [name, raw]);
   if (is(aggregate.id, SQL)) late.push([aggregateKey, aggregate.id]);
   else data[aggregateKey] = aggregate.id;
   const exclude = recipients.token === "user_other_devices" ? recipients.excludeInstallationId : null;
@@ -120,6 +143,24 @@ function inert(statement: BatchItem): BatchItem {
   return statement;
 }
 
+/** A computed timestamp as the renderer writes one (`DD.MM.YYYY HH:MM` / `YYYY-MM-DD HH:MM`), `—` for NULL. */
+function timestampTextSql(value: ComputedTimestamp, locale: "ru" | "en", timeZone: string): SQL {
+  const offsetMinutes = utcOffsetMinutes(value.estimate, timeZone);
+  const format = locale === "ru" ? "%d.%m.%Y %H:%M" : "%Y-%m-%d %H:%M";
+  return sql`CASE WHEN (${value.computedTimestamp}) IS NULL THEN '—' ELSE strftime(${format}, (${value.computedTimestamp}) / 1000, 'unixepoch', ${`${offsetMinutes} minutes`}) END`;
+}
+
+/** The zone's offset from UTC at an instant, in minutes. */
+function utcOffsetMinutes(at: number, timeZone: string): number {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
+  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return Math.round((wall - Math.floor(at / 1000) * 1000) / 60_000);
+}
+
 /**
  * A user push can reach: push switched on (no preference row means on) and at least one enabled
  * device with a token, other than the excluded installation.
@@ -129,6 +170,15 @@ export function reachableSql(user: SQL, tenantId: string, excludeInstallationId:
     AND EXISTS (SELECT 1 FROM push_devices d WHERE d.tenant_id = ${tenantId} AND d.user_id = ${user}.id AND d.deleted_at IS NULL
                 AND d.enabled = 1 AND d.token_hash IS NOT NULL
                 ${excludeInstallationId === null ? sql`` : sql`AND d.installation_id IS NOT ${excludeInstallationId}`})`;
+}
+
+/**
+ * The push installation of the device a session runs on (a device without an installation id is
+ * registered as `auth-device:<id>`): the one a security push to "the user's other devices"
+ * leaves out. Null without a session (a legacy token), which leaves out nothing.
+ */
+export function sessionInstallationSql(sessionId: string | null): SQL {
+  return sql`(SELECT COALESCE(ad.installation_id, 'auth-device:' || ad.id) FROM sessions s JOIN auth_devices ad ON ad.id = s.auth_device_id WHERE s.id = ${sessionId})`;
 }
 
 /** The billing gate as SQL over a `tenants` alias: open unless suspended or past the expiry. */

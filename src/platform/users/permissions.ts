@@ -5,6 +5,7 @@ import type { PermissionSet, TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
+import { dispatchQueued, enqueue } from "../notifications/enqueue";
 import { usersErrors } from "./errors";
 
 /**
@@ -94,7 +95,25 @@ export async function getPermissions(ctx: TenantCtx, input: { userId: string }) 
  */
 export async function replacePermissions(ctx: TenantCtx, input: { userId: string; flags: PermissionSet }) {
   const now = ctx.clock.now();
-  const [, targets, sets] = await ctx.db.batch([
+  const f = input.flags;
+  const notice = await enqueue(
+    ctx,
+    "account.permissions_changed",
+    { token: "user", userId: input.userId },
+    { school_title: ctx.tenant.title },
+    { id: input.userId },
+    `account.permissions_changed:${input.userId}:${now}`,
+    // Ahead of the upsert: it reads the flags this request is about to replace.
+    {
+      when: sql`EXISTS (SELECT 1 FROM users u WHERE u.id = ${input.userId} AND u.tenant_id = ${ctx.tenantId} AND u.role = 'curator' AND u.deleted_at IS NULL)
+        AND NOT EXISTS (SELECT 1 FROM curator_permissions p WHERE p.user_id = ${input.userId}
+          AND p.can_manage_courses = ${f.can_manage_courses ? 1 : 0} AND p.can_manage_students = ${f.can_manage_students ? 1 : 0}
+          AND p.can_manage_groups = ${f.can_manage_groups ? 1 : 0} AND p.can_view_analytics = ${f.can_view_analytics ? 1 : 0}
+          AND p.can_manage_exams = ${f.can_manage_exams ? 1 : 0} AND p.can_manage_notifications = ${f.can_manage_notifications ? 1 : 0})`,
+    },
+  );
+  const [, , targets, sets] = await ctx.db.batch([
+    notice,
     curatorSetInsert(ctx, { userId: input.userId, flags: input.flags, now }).onConflictDoUpdate({
       target: curatorPermissions.userId,
       set: {
@@ -111,5 +130,6 @@ export async function replacePermissions(ctx: TenantCtx, input: { userId: string
     permissionsQuery(ctx, input.userId),
   ]);
   checkCurator(targets[0]);
+  await dispatchQueued(ctx);
   return toPermissionsObject(sets[0]!);
 }

@@ -11,6 +11,8 @@ import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError, coreErrors, unauthorized } from "../../core/http/errors";
 import { billingSummary } from "../billing/state";
+import { iso } from "../../core/lib/clock";
+import { dispatchQueued, enqueue, sessionInstallationSql } from "../notifications/enqueue";
 import { usersErrors } from "./errors";
 import { toUserObject, userColumns, type UserRow } from "./read";
 import type { PasswordChangeBody, ProfilePatchBody } from "./schemas";
@@ -92,13 +94,25 @@ export async function changeOwnPassword(ctx: TenantCtx, input: { body: z.infer<t
     .returning({ id: users.id });
   const changedByThisRequest = sql`EXISTS (SELECT 1 FROM users WHERE id = ${actor.userId} AND tenant_id = ${ctx.tenantId} AND password_hash = ${newHash})`;
 
+  const notice = await enqueue(
+    ctx,
+    "security.password_changed",
+    { token: "user_other_devices", userId: actor.userId, excludeInstallationId: sessionInstallationSql(actor.sessionId) },
+    { changed_at: iso(now) },
+    { id: actor.userId },
+    `security.password_changed:${actor.userId}:${now}`,
+    { when: changedByThisRequest },
+  );
+
   if (!effectivePolicy(policyRows[0]).revokeOnPasswordChange) {
-    const [changed] = await ctx.db.batch([update]);
+    const [changed] = await ctx.db.batch([update, notice]);
     if (changed.length === 0) throw new ApiError(usersErrors.INVALID_CURRENT_PASSWORD);
+    await dispatchQueued(ctx);
     return { password_changed: true as const, other_sessions_revoked: 0 };
   }
   const [changed, , revoked] = await ctx.db.batch([
     update,
+    notice,
     ...revokeSessionsWithEvents(ctx, {
       tenantId: ctx.tenantId,
       userIds: [actor.userId],
@@ -108,5 +122,6 @@ export async function changeOwnPassword(ctx: TenantCtx, input: { body: z.infer<t
     }),
   ]);
   if (changed.length === 0) throw new ApiError(usersErrors.INVALID_CURRENT_PASSWORD);
+  await dispatchQueued(ctx);
   return { password_changed: true as const, other_sessions_revoked: changedRows(revoked) };
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { restrictedScope, scopeCondition } from "../auth/curator-scope";
 import { hashPassword } from "../auth/password";
@@ -8,6 +8,7 @@ import { groupCurators, users } from "../../db/schema";
 import { revokeSessionsWithEvents } from "../devices/events";
 import { loginUrl } from "../email/links";
 import { enqueueEmails, queueEmail } from "../email/outbox";
+import { dispatchQueued, enqueue } from "../notifications/enqueue";
 import type { Locale } from "../../core/env";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -136,12 +137,15 @@ export async function updateUser(ctx: TenantCtx, input: { id: string; body: z.in
     .set({ ...changes, updatedAt: now })
     .where(liveRowWhere(users, ctx.tenantId, id))
     .returning(userColumns);
+  // A reactivation push goes ahead of the update: it reads is_active before the change.
+  const notices = body.is_active === true ? [await activatedPush(ctx, id, now)] : [];
   const [updated] =
     body.is_active === false
       ? await ctx.db.batch([update, ...revokeSessionsStatements(ctx, { userIds: [id], reason: "user_deactivated" })])
-      : await ctx.db.batch([update]);
+      : ((await runBatch(ctx, [...notices, update])).slice(notices.length) as [Awaited<typeof update>]);
   const row = updated[0];
   if (!row) throw new ApiError(usersErrors.USER_NOT_FOUND);
+  await dispatchQueued(ctx);
   return toUserObject(ctx, row);
 }
 
@@ -191,10 +195,21 @@ export async function changeRole(ctx: TenantCtx, input: { id: string; role: Scho
     .set({ role, updatedAt: sql`CASE WHEN ${users.role} = ${role} THEN ${users.updatedAt} ELSE ${now} END` })
     .where(liveRowWhere(users, tenantId, id))
     .returning(userColumns);
+  // After the update: its updated_at moved only if the role really changed.
+  const notice = await enqueue(
+    ctx,
+    "account.role_changed",
+    { token: "user", userId: id },
+    { school_title: ctx.tenant.title, role },
+    { id },
+    `account.role_changed:${id}:${now}`,
+    { when: sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND tenant_id = ${tenantId} AND role = ${role} AND updated_at = ${now} AND deleted_at IS NULL)` },
+  );
   if (role === "curator") {
-    const [updated, , sets] = await ctx.db.batch([update, defaultPermissionsStatement(ctx, { userId: id, now }), permissionsQuery(ctx, id)]);
+    const [updated, , sets] = await ctx.db.batch([update, defaultPermissionsStatement(ctx, { userId: id, now }), permissionsQuery(ctx, id), notice]);
     const row = updated[0];
     if (!row) throw new ApiError(usersErrors.USER_NOT_FOUND);
+    await dispatchQueued(ctx);
     return { ...(await toUserObject(ctx, row)), permissions: sets[0] ? toPermissionsObject(sets[0]) : null };
   }
   // The curator's assignments go only if the role change above happened (a 404 changes nothing).
@@ -206,9 +221,11 @@ export async function changeRole(ctx: TenantCtx, input: { id: string; role: Scho
       .set({ individualCuratorId: null, updatedAt: now })
       .where(and(eq(users.tenantId, tenantId), eq(users.individualCuratorId, id), changed)),
     ctx.db.delete(groupCurators).where(and(eq(groupCurators.tenantId, tenantId), eq(groupCurators.curatorId, id), changed)),
+    notice,
   ]);
   const row = updated[0];
   if (!row) throw new ApiError(usersErrors.USER_NOT_FOUND);
+  await dispatchQueued(ctx);
   return { ...(await toUserObject(ctx, row)), permissions: null };
 }
 
@@ -225,7 +242,19 @@ export async function assignCurator(ctx: TenantCtx, input: { id: string; curator
       ? undefined
       : sql`EXISTS (SELECT 1 FROM users c WHERE c.id = ${curatorId} AND c.tenant_id = ${tenantId} AND c.role = 'curator' AND c.deleted_at IS NULL)`;
   const isStudent = and(eq(users.id, id), eq(users.role, "student"));
-  const [assigned, rows] = await ctx.db.batch([
+  // Ahead of the update: only a new, different curator is news, and only if the update can land.
+  const assignment =
+    curatorId === null
+      ? []
+      : await curatorAssignedPushes(ctx, {
+          studentId: id,
+          curatorId,
+          now,
+          when: sql`${curatorEligible} AND EXISTS (SELECT 1 FROM users s WHERE s.id = ${id} AND s.tenant_id = ${tenantId} AND s.role = 'student'
+            AND s.deleted_at IS NULL AND s.individual_curator_id IS NOT ${curatorId})`,
+        });
+  const results = await runBatch(ctx, [
+    ...assignment,
     ctx.db
       .update(users)
       .set({ individualCuratorId: curatorId, updatedAt: now })
@@ -233,8 +262,11 @@ export async function assignCurator(ctx: TenantCtx, input: { id: string; curator
       .returning({ id: users.id }),
     detailQuery(ctx, isStudent).limit(1),
   ]);
+  const assigned = results[assignment.length] as { id: string }[];
+  const rows = results[assignment.length + 1] as Awaited<ReturnType<ReturnType<typeof detailQuery>["limit"]>>;
   if (!rows[0]) throw new ApiError(usersErrors.STUDENT_NOT_FOUND);
   if (assigned.length === 0) throw new ApiError(usersErrors.CURATOR_NOT_ELIGIBLE);
+  await dispatchQueued(ctx);
   const [detail] = await toUserDetails(ctx, rows);
   return detail!;
 }
@@ -266,10 +298,13 @@ export async function bulkSetActive(ctx: TenantCtx, input: { ids: string[]; acti
       .set({ isActive: active, updatedAt: sql`CASE WHEN ${users.isActive} = ${active ? 1 : 0} THEN ${users.updatedAt} ELSE ${now} END` })
       .where(liveUsers(ctx, idIn(users.id, eligible), manageable))
       .returning({ id: users.id });
-    const [updated] = active
-      ? await ctx.db.batch([update])
+    // Reactivation pushes go ahead of the update, each for a user it turns from inactive to active.
+    const notices = active ? await Promise.all(eligible.map((userId) => activatedPush(ctx, userId, now))) : [];
+    const results = active
+      ? await runBatch(ctx, [...notices, update])
       : await ctx.db.batch([update, ...revokeSessionsStatements(ctx, { userIds: eligible, reason: "user_deactivated" })]);
-    changed = updated.map((row) => row.id);
+    changed = (results[active ? notices.length : 0] as { id: string }[]).map((row) => row.id);
+    if (active) await dispatchQueued(ctx);
   }
 
   const done = new Set(changed);
@@ -278,4 +313,45 @@ export async function bulkSetActive(ctx: TenantCtx, input: { ids: string[]; acti
     .filter((id) => !done.has(id))
     .map((id) => ({ id, reason: (known.has(id) ? "not_in_scope" : "not_found") as BulkSkipReason }));
   return { affected: done.size, skipped: skipped.length, skipped_details: skipped };
+}
+
+/**
+ * `account.activated` for one user, to place ahead of the update that reactivates them: it reads
+ * `is_active` before the change, so only a real false-to-true change is announced.
+ */
+function activatedPush(ctx: TenantCtx, userId: string, now: number) {
+  return enqueue(
+    ctx,
+    "account.activated",
+    { token: "user", userId },
+    { school_title: ctx.tenant.title },
+    { id: userId },
+    `account.activated:${userId}:${now}`,
+    { when: sql`EXISTS (SELECT 1 FROM users u WHERE u.id = ${userId} AND u.tenant_id = ${ctx.tenantId} AND u.deleted_at IS NULL AND u.is_active = 0)` },
+  );
+}
+
+/** `account.curator_assigned` to the student and `account.student_assigned` to the new curator. */
+async function curatorAssignedPushes(ctx: TenantCtx, input: { studentId: string; curatorId: string; now: number; when: SQL }) {
+  const name = (userId: string) => sql`(SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id = ${userId})`;
+  return [
+    await enqueue(
+      ctx,
+      "account.curator_assigned",
+      { token: "student", studentId: input.studentId },
+      { curator_name: name(input.curatorId) },
+      { id: input.studentId },
+      `account.curator_assigned:${input.studentId}:${input.now}`,
+      { when: input.when },
+    ),
+    await enqueue(
+      ctx,
+      "account.student_assigned",
+      { token: "curator", curatorId: input.curatorId },
+      { student_name: name(input.studentId) },
+      { id: input.studentId },
+      `account.student_assigned:${input.studentId}:${input.now}`,
+      { when: input.when },
+    ),
+  ];
 }

@@ -27,6 +27,11 @@ export interface EnqueueOptions {
   /** SQL that must hold when the batch runs: the caller's state change took effect. */
   when?: SQL;
   deepLink?: string | null;
+  /**
+   * The statement runs ahead of the write that (re)activates its recipients (it must read the
+   * state before that write), so they may still be inactive then; delivery checks again.
+   */
+  activatesRecipients?: boolean;
 }
 
 const SINGLE_RECIPIENT = ["user", "user_other_devices", "student", "curator"];
@@ -100,7 +105,12 @@ export async function enqueue(
   const plain = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, is(value, SQL) || isComputedTimestamp(value) ? marker(name) : value]));
 
   const now = ctx.clock.now();
-  const rendered = renderPush(school.event.template, plain, { locale, timeZone: school.timezone, declared: definition.variables });
+  const rendered = renderPush(school.event.template, plain, {
+    locale,
+    timeZone: school.timezone,
+    declared: definition.variables,
+    verbatim: new Set(computed.map(([name]) => name)),
+  });
   const fill = (text: string): SQL => computed.reduce<SQL>((acc, [name, value]) => sql`replace(${acc}, ${marker(name)}, ${value})`, sql`${text}`);
 
   const aggregateType = aggregate.type ?? definition.aggregateType;
@@ -123,7 +133,7 @@ export async function enqueue(
     SELECT ${sqlUuidv7(now)}, r.tenant_id, r.id, ${code}, ${definition.category}, ${fill(rendered.title)}, ${fill(rendered.body)}, ${options.deepLink ?? null},
            ${dataSql}, ${aggregateType}, ${aggregate.id}, ${dedupeSql}, 'pending', 0, ${now}
     FROM users r
-    WHERE r.tenant_id = ${tenantId} AND r.deleted_at IS NULL AND r.is_active = 1
+    WHERE r.tenant_id = ${tenantId} AND r.deleted_at IS NULL ${options.activatesRecipients ? sql`` : sql`AND r.is_active = 1`}
       AND r.id IN (${recipientIds(recipients, tenantId)})
       ${actorId ? sql`AND r.id <> ${actorId}` : sql``}
       AND ${reachableSql(sql`r`, tenantId, exclude)}

@@ -23,6 +23,8 @@ interface RenderOptions {
   timeZone: string;
   /** The event's variables; any other name renders as empty (templates are checked on write too). */
   declared: readonly string[];
+  /** Variables whose value is already text to insert as it is (placeholders filled in later). */
+  verbatim?: ReadonlySet<string>;
 }
 
 /**
@@ -47,6 +49,7 @@ export function renderPush(
 }
 
 function formatValue(name: string, value: unknown, options: RenderOptions): string {
+  if (options.verbatim?.has(name)) return String(value);
   if (value === null || value === undefined) return LIMIT_VARIABLES.has(name) ? NO_LIMIT[options.locale] : NULL_TEXT;
   if (name === "role" && typeof value === "string") return ROLES[options.locale][value] ?? value;
   if (TIMESTAMP_VARIABLES.has(name)) {

@@ -327,7 +327,7 @@ function activatedPush(ctx: TenantCtx, userId: string, now: number) {
     { school_title: ctx.tenant.title },
     { id: userId },
     `account.activated:${userId}:${now}`,
-    { when: sql`EXISTS (SELECT 1 FROM users u WHERE u.id = ${userId} AND u.tenant_id = ${ctx.tenantId} AND u.deleted_at IS NULL AND u.is_active = 0)` },
+    { activatesRecipients: true, when: sql`EXISTS (SELECT 1 FROM users u WHERE u.id = ${userId} AND u.tenant_id = ${ctx.tenantId} AND u.deleted_at IS NULL AND u.is_active = 0)` },
   );
 }
 

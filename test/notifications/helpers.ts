@@ -8,6 +8,9 @@ import { db } from "../helpers/factories";
 import { api, type ApiCall } from "../helpers/http";
 import { newInstallation } from "../helpers/devices";
 import { uuidv7 } from "../../src/core/lib/ids";
+import { runBatch } from "../../src/core/db/batch";
+import { serviceContext } from "../../src/core/http/request-context";
+import { enqueue } from "../../src/platform/notifications/enqueue";
 import { pushTokenBinding, pushTokenKeys, sealPushToken } from "../../src/platform/devices/push-token-crypto";
 
 /** Anyone who can call /t/* routes. */
@@ -131,4 +134,15 @@ export async function addPushDevice(tenantId: string, userId: string, options: {
   };
   await db().insert(schema.pushDevices).values(row);
   return row;
+}
+
+/**
+ * One `security.password_reset` notification for the user, written the way a producer writes it
+ * but without a queue message, so only the test's own consumer run delivers it.
+ */
+export async function writePush(tenantId: string, userId: string) {
+  const ctx = serviceContext(env as Env);
+  await runBatch(ctx, [
+    await enqueue(ctx, "security.password_reset", { token: "user", userId }, { changed_at: new Date().toISOString() }, { id: userId }, `security.password_reset:${userId}:${crypto.randomUUID()}`, { tenantId }),
+  ]);
 }

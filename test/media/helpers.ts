@@ -1,6 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
+import { uuidv7 } from "../../src/core/lib/ids";
 import * as schema from "../../src/db/schema";
 import { db } from "../helpers/factories";
 import { readResponse, type ApiResponse } from "../helpers/http";
@@ -116,4 +117,34 @@ export async function mediaSchool() {
   const { school, admin } = await schoolWithAdmin();
   const student = await signedIn(school, { role: "student" });
   return { school, admin, student };
+}
+
+/**
+ * A confirmed image asset of the school, written straight to D1 and R2 (no HTTP): for tests of
+ * the areas that store media references (avatars, logos).
+ */
+export async function storedImage(tenantId: string, options: { kind?: schema.MediaKind; status?: "pending" | "confirmed" | "failed" } = {}) {
+  const now = Date.now();
+  const id = uuidv7(now);
+  const objectKey = `tenant/${tenantId}/${id}`;
+  const object = await env.MEDIA.put(objectKey, FIXTURES.png);
+  await db()
+    .insert(schema.mediaAssets)
+    .values({
+      id,
+      tenantId,
+      kind: options.kind ?? "image",
+      filename: "picture.png",
+      declaredSize: FIXTURES.png.length,
+      declaredMime: "image/png",
+      sizeBytes: FIXTURES.png.length,
+      mime: "image/png",
+      status: options.status ?? "confirmed",
+      objectKey,
+      etag: object!.etag,
+      createdAt: now,
+      updatedAt: now,
+      confirmedAt: now,
+    });
+  return id;
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../src/core/lib/clock";
-import { uuidv7 } from "../../src/core/lib/ids";
 import { tenantRow, schoolRecord } from "../helpers/billing";
 import { createSchool, schoolWithMembers } from "../helpers/factories";
 import { api, failure } from "../helpers/http";
+import { storedImage } from "../media/helpers";
 
 describe("GET /t/tenant", () => {
   it("returns the full record of the caller's school to any member", async () => {
@@ -60,7 +60,7 @@ describe("PATCH /t/tenant", () => {
   it("stores a media-asset logo lower-case (like avatars) and keeps http(s) URLs as sent", async () => {
     const { school, admin } = await schoolWithMembers();
     const call = (logo: unknown) => api("/t/tenant", { method: "PATCH", token: admin.token, tenant: school.subdomain, body: { logo } });
-    const assetId = uuidv7(Date.now());
+    const assetId = await storedImage(school.id);
     const res = await call(assetId.toUpperCase());
     expect(res.status).toBe(200);
     expect(res.body.data.logo).toMatch(new RegExp(`^/api/v1/media/${assetId}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));

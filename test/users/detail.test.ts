@@ -1,8 +1,7 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { getConfig } from "../../src/core/env";
 import { mediaLinkSignature } from "../../src/platform/media/links";
-import { uuidv7 } from "../../src/core/lib/ids";
 import { createSchool, createUser } from "../helpers/factories";
 import { api, failure } from "../helpers/http";
 import {
@@ -17,6 +16,7 @@ import {
   unknownId,
   userRow,
 } from "../helpers/users";
+import { storedImage } from "../media/helpers";
 
 describe("GET /t/users/:id", () => {
   it("answers one user with groups and individual curator fields", async () => {
@@ -143,7 +143,7 @@ describe("PUT /t/users/:id", () => {
   it("stores a media-asset avatar as its id and reads it as a signed, expiring download link", async () => {
     const { school, admin } = await schoolWithAdmin();
     const student = await createUser(school.id, { role: "student" });
-    const assetId = uuidv7();
+    const assetId = await storedImage(school.id);
     const res = await as(admin, `/t/users/${student.id}`, { method: "PUT", body: { avatar: assetId.toUpperCase() } });
     expect(res.status).toBe(200);
     expect((await userRow(student.id))!.avatar).toBe(assetId);
@@ -156,6 +156,10 @@ describe("PUT /t/users/:id", () => {
     expect(link.searchParams.get("sig")).toBe(expected);
     const detail = await as(admin, `/t/users/${student.id}`);
     expect(detail.body.data.avatar).toMatch(new RegExp(`^/api/v1/media/${assetId}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
+    // The link serves the image.
+    const image = await SELF.fetch(`https://api.lms.localhost${detail.body.data.avatar}`);
+    expect([image.status, image.headers.get("content-type")]).toEqual([200, "image/png"]);
+    await image.body?.cancel();
   });
 
   it("deactivation revokes the user's sessions at once", async () => {

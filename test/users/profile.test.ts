@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
 import { DEFAULT_DEVICE_POLICY } from "../../src/platform/devices/policy";
-import { uuidv7 } from "../../src/core/lib/ids";
 import { createSchool, createUser, db, login } from "../helpers/factories";
 import { api, failure } from "../helpers/http";
 import { as, sessionRow, signedIn, type Member } from "../helpers/users";
+import { storedImage } from "../media/helpers";
 
 async function secondSession(member: Member) {
   const session = await login({ email: member.email, password: member.password }, { subdomain: member.subdomain });
@@ -99,7 +99,7 @@ describe("PATCH /t/me/profile", () => {
         },
       },
     });
-    const asset = uuidv7();
+    const asset = await storedImage(school.id);
     const withAsset = await as(member, "/t/me/profile", { method: "PATCH", body: { avatar: asset } });
     expect(withAsset.body.data.avatar).toMatch(new RegExp(`^/api/v1/media/${asset}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
     const removed = await as(member, "/t/me/profile", { method: "PATCH", body: { avatar: null } });

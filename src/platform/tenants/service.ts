@@ -5,6 +5,7 @@ import { tenants } from "../../db/schema";
 import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
+import { imageRef } from "../media/asset-ref";
 import { mediaUrl } from "../media/links";
 import { personalFilesDeletion } from "../users/personal-data";
 import { tenantsErrors } from "./errors";
@@ -46,6 +47,8 @@ export async function createTenant(
 ) {
   if (isReservedSchoolName(input.slug, input.subdomain)) throw new ApiError(tenantsErrors.SLUG_OR_SUBDOMAIN_TAKEN);
   const id = uuidv7(ctx.clock.now());
+  // A new school has no files yet: a logo can only be a URL (an asset id of any school is refused).
+  await imageRef.check(ctx, { tenantId: id, field: "logo", value: input.logo, invalid: tenantsErrors.VALIDATION_ERROR });
   const row = newSchoolRow(ctx, { ...input, id, colorScheme: input.color_scheme });
   try {
     const [inserted, created] = await ctx.db.batch([
@@ -60,9 +63,10 @@ export async function createTenant(
   }
 }
 
-/** PUT /admin/tenants/:id: omitted fields keep their value. */
+/** PUT /admin/tenants/:id: omitted fields keep their value. A logo given as an asset id must be a confirmed image of that school. */
 export async function updateTenant(ctx: ServiceContext, input: { tenantId: string; changes: TenantChanges }) {
   const { changes } = input;
+  await imageRef.check(ctx, { tenantId: input.tenantId, field: "logo", value: changes.logo, invalid: tenantsErrors.VALIDATION_ERROR });
   const set: Partial<typeof tenants.$inferInsert> = {
     ...(changes.title !== undefined ? { title: changes.title } : {}),
     ...(changes.logo !== undefined ? { logo: changes.logo } : {}),

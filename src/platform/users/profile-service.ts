@@ -13,6 +13,7 @@ import { ApiError, coreErrors, unauthorized } from "../../core/http/errors";
 import { billingSummary } from "../billing/state";
 import { iso } from "../../core/lib/clock";
 import { dispatchQueued, enqueue, sessionInstallationSql } from "../notifications/enqueue";
+import { imageRef } from "../media/asset-ref";
 import { usersErrors } from "./errors";
 import { toUserObject, userColumns, type UserRow } from "./read";
 import type { PasswordChangeBody, ProfilePatchBody } from "./schemas";
@@ -40,9 +41,13 @@ export async function getProfile(ctx: TenantCtx) {
   return toProfile(ctx, await liveRow(ctx, users, ctx.actor.userId, coreErrors.UNAUTHORIZED));
 }
 
-/** PATCH /t/me/profile: names and avatar only; role, email and status stay with the admins. */
+/**
+ * PATCH /t/me/profile: names and avatar only; role, email and status stay with the admins. An
+ * avatar given as an asset id must be a confirmed image of the school.
+ */
 export async function updateProfile(ctx: TenantCtx, input: { body: z.infer<typeof ProfilePatchBody> }) {
   const { body } = input;
+  await imageRef.check(ctx, { tenantId: ctx.tenantId, field: "avatar", value: body.avatar, invalid: coreErrors.INVALID_REQUEST_BODY });
   const changes = {
     ...(body.first_name !== undefined ? { firstName: body.first_name } : {}),
     ...(body.last_name !== undefined ? { lastName: body.last_name } : {}),

@@ -8,10 +8,11 @@ import { groupCurators, users } from "../../db/schema";
 import { revokeSessionsWithEvents } from "../devices/events";
 import { loginUrl } from "../email/links";
 import { enqueueEmails, queueEmail } from "../email/outbox";
+import { imageRef } from "../media/asset-ref";
 import { dispatchQueued, enqueue } from "../notifications/enqueue";
 import type { Locale } from "../../core/env";
 import type { TenantCtx } from "../../core/http/context";
-import { ApiError } from "../../core/http/errors";
+import { ApiError, coreErrors } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { uuidv7 } from "../../core/lib/ids";
 import { permanentDeletionStatements } from "./personal-data";
@@ -120,10 +121,14 @@ export async function getUser(ctx: TenantCtx, input: { id: string }) {
   return detail!;
 }
 
-/** PUT /t/users/:id (admin). Deactivation ends the user's sessions in the same batch. */
+/**
+ * PUT /t/users/:id (admin). Deactivation ends the user's sessions in the same batch. An avatar
+ * given as an asset id must be a confirmed image of the school.
+ */
 export async function updateUser(ctx: TenantCtx, input: { id: string; body: z.infer<typeof UpdateUserBody> }) {
   const { id, body } = input;
   if (body.is_active === false && id === ctx.actor.userId) throw new ApiError(usersErrors.CANNOT_MODIFY_SELF);
+  await imageRef.check(ctx, { tenantId: ctx.tenantId, field: "avatar", value: body.avatar, invalid: coreErrors.INVALID_REQUEST_BODY });
   const changes = {
     ...(body.first_name !== undefined ? { firstName: body.first_name } : {}),
     ...(body.last_name !== undefined ? { lastName: body.last_name } : {}),

@@ -26,7 +26,7 @@ const keyPair = crypto.subtle.generateKey({ name: "RSASSA-PKCS1-v1_5", modulusLe
 async function fcmEnv(): Promise<{ env: Env; clientEmail: string; queued: unknown[] }> {
   const pair = await keyPair;
   const clientEmail = `push-${crypto.randomUUID()}@demo-project.iam.gserviceaccount.com`;
-  const account = { type: "service_account", project_id: "demo-project", client_email: clientEmail, private_key: pem("PRIVATE KEY", await crypto.subtle.exportKey("pkcs8", pair.privateKey)), token_uri: TOKEN_URL };
+  const account = { type: "service_account", project_id: "demo-project", client_email: clientEmail, private_key: pem("PRIVATE KEY", (await crypto.subtle.exportKey("pkcs8", pair.privateKey)) as ArrayBuffer), token_uri: TOKEN_URL };
   // Retries are sent to the queue; recording them keeps the local queue (log provider) out of these tests.
   const queued: unknown[] = [];
   const queue = { send: async (body: unknown) => void queued.push(body), sendBatch: async (items: { body: unknown }[]) => void queued.push(...items.map((item) => item.body)) };
@@ -93,7 +93,7 @@ describe("FCM HTTP v1 provider", () => {
     expect(google.tokenCalls).toHaveLength(1);
     const assertion = google.tokenCalls[0]!.body.assertion as string;
     expect(google.tokenCalls[0]!.body.grant_type).toBe("urn:ietf:params:oauth:grant-type:jwt-bearer");
-    const publicKey = await importSPKI(pem("PUBLIC KEY", await crypto.subtle.exportKey("spki", (await keyPair).publicKey)), "RS256");
+    const publicKey = await importSPKI(pem("PUBLIC KEY", (await crypto.subtle.exportKey("spki", (await keyPair).publicKey)) as ArrayBuffer), "RS256");
     const { payload, protectedHeader } = await jwtVerify(assertion, publicKey, { issuer: clientEmail, audience: TOKEN_URL });
     expect(protectedHeader.alg).toBe("RS256");
     expect(payload.scope).toBe("https://www.googleapis.com/auth/firebase.messaging");

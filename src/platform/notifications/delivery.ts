@@ -151,32 +151,25 @@ interface Attempt {
 }
 
 /**
- * Records each (notification, device) call before it is made: a new pair is inserted as
- * `sending`, a pair waiting for a retry moves back to `sending`, a settled pair is left alone and
- * not called. Only the pairs this statement claimed are sent.
+ * Records each (notification, device) call before it is made, for the whole page in one
+ * statement: a new pair is inserted as `sending`, a pair waiting for a retry moves back to
+ * `sending`, a settled pair is left alone and not called. Only the pairs it claimed are sent.
  */
 async function claimDeliveries(ctx: ServiceContext, tenantId: string, plans: RowPlan[], providerName: string, now: number): Promise<Map<string, string>> {
-  const statements: BatchItem[] = [];
-  for (const plan of plans) {
-    for (const device of plan.targets) {
-      const id = uuidv7(now);
-      statements.push(
-        batchable(ctx, sql`
-          INSERT INTO notification_deliveries (id, tenant_id, outbox_id, push_device_id, user_id, provider, status, attempts, created_at, updated_at)
-          VALUES (${id}, ${tenantId}, ${plan.row.id}, ${device.id}, ${plan.row.userId}, ${providerName}, 'sending', 1, ${now}, ${now})
-          ON CONFLICT (outbox_id, push_device_id) DO UPDATE SET status = 'sending', attempts = notification_deliveries.attempts + 1,
-            provider = excluded.provider, updated_at = excluded.updated_at
-          WHERE notification_deliveries.status = 'retry'
-          RETURNING id, outbox_id, push_device_id`),
-      );
-    }
-  }
-  const results = (await runBatch(ctx, statements)) as { results?: { id: string; outbox_id: string; push_device_id: string }[] }[];
+  const pairs = plans.flatMap((plan) => plan.targets.map((device) => ({ id: uuidv7(now), outbox_id: plan.row.id, device_id: device.id, user_id: plan.row.userId })));
   // "<outbox id> <device id>" → delivery id, for the pairs this attempt may call.
   const claimed = new Map<string, string>();
-  for (const result of results) {
-    for (const row of result.results ?? []) claimed.set(`${row.outbox_id} ${row.push_device_id}`, row.id);
-  }
+  if (pairs.length === 0) return claimed;
+  const rows = (await ctx.db.all<{ id: string; outbox_id: string; push_device_id: string }>(sql`
+    INSERT INTO notification_deliveries (id, tenant_id, outbox_id, push_device_id, user_id, provider, status, attempts, created_at, updated_at)
+    SELECT json_extract(value, '$.id'), ${tenantId}, json_extract(value, '$.outbox_id'), json_extract(value, '$.device_id'), json_extract(value, '$.user_id'),
+           ${providerName}, 'sending', 1, ${now}, ${now}
+    FROM json_each(${JSON.stringify(pairs)}) WHERE 1
+    ON CONFLICT (outbox_id, push_device_id) DO UPDATE SET status = 'sending', attempts = notification_deliveries.attempts + 1,
+      provider = excluded.provider, updated_at = excluded.updated_at
+    WHERE notification_deliveries.status = 'retry'
+    RETURNING id, outbox_id, push_device_id`)) as { id: string; outbox_id: string; push_device_id: string }[];
+  for (const row of rows) claimed.set(`${row.outbox_id} ${row.push_device_id}`, row.id);
   return claimed;
 }
 
@@ -247,24 +240,24 @@ async function settle(ctx: ServiceContext, tenantId: string, plans: RowPlan[], a
   const now = ctx.clock.now();
   const statements: BatchItem[] = [];
   const disable: string[] = [];
+  const outcomes: { id: string; status: string; message_id: string | null; error: string | null }[] = [];
   for (const attempt of attempts) {
     const { result } = attempt;
     const lastAttempt = attempt.row.attempts >= MAX_PUSH_ATTEMPTS;
     const status = result.ok ? "sent" : result.retryable && !lastAttempt ? "retry" : "failed";
-    statements.push(
-      ctx.db
-        .update(notificationDeliveries)
-        .set({
-          status,
-          providerMessageId: result.ok ? result.providerMessageId : null,
-          lastError: result.ok ? null : result.error,
-          deliveredAt: result.ok ? now : null,
-          updatedAt: now,
-        })
-        .where(eq(notificationDeliveries.id, attempt.deliveryId)),
-    );
+    outcomes.push({ id: attempt.deliveryId, status, message_id: result.ok ? result.providerMessageId : null, error: result.ok ? null : result.error });
     if (!result.ok && result.disableDevice) disable.push(attempt.device.id);
     if (!result.ok) log.warn("push not delivered", { delivery_id: attempt.deliveryId, outbox_id: attempt.row.id, provider: providerName, status, error: result.error });
+  }
+  if (outcomes.length > 0) {
+    statements.push(
+      batchable(ctx, sql`
+        UPDATE notification_deliveries SET status = o.status, provider_message_id = o.message_id, last_error = o.error,
+          delivered_at = CASE WHEN o.status = 'sent' THEN ${now} END, updated_at = ${now}
+        FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.status') AS status, json_extract(value, '$.message_id') AS message_id,
+                     json_extract(value, '$.error') AS error FROM json_each(${JSON.stringify(outcomes)})) AS o
+        WHERE notification_deliveries.id = o.id`),
+    );
   }
   if (disable.length > 0) {
     statements.push(ctx.db.update(pushDevices).set({ enabled: false, updatedAt: now }).where(and(eq(pushDevices.tenantId, tenantId), idIn(pushDevices.id, disable))));
@@ -282,6 +275,7 @@ async function settle(ctx: ServiceContext, tenantId: string, plans: RowPlan[], a
 
   let retryDelay: number | null = null;
   const campaigns = new Set<string>();
+  const settled: { id: string; status: string; error: string | null; not_before: number | null }[] = [];
   for (const plan of plans) {
     const { row } = plan;
     const outcomes = new Map<string, string>(plan.earlier.map((d) => [d.pushDeviceId, d.status]));
@@ -294,35 +288,35 @@ async function settle(ctx: ServiceContext, tenantId: string, plans: RowPlan[], a
     const statuses = [...outcomes.values()];
     const errors = attempts.filter((a) => a.row.id === row.id && !a.result.ok).map((a) => (a.result.ok ? "" : a.result.error));
 
+    const joined = errors.join("; ").slice(0, 1000) || null;
     if (plan.suppressed !== null || statuses.length === 0) {
-      statements.push(settleRow(ctx, row.id, "suppressed", plan.suppressed ?? "no enabled push device", now));
+      settled.push({ id: row.id, status: "suppressed", error: plan.suppressed ?? "no enabled push device", not_before: null });
     } else if (statuses.includes("retry")) {
       const delay = Math.max(
         pushBackoffSeconds(row.attempts),
         ...attempts.filter((a) => a.row.id === row.id && !a.result.ok).map((a) => (a.result.ok ? 0 : (a.result.retryAfterSeconds ?? 0))),
       );
       retryDelay = retryDelay === null ? delay : Math.min(retryDelay, delay);
-      statements.push(
-        ctx.db
-          .update(notificationOutbox)
-          .set({ leaseUntil: now + delay * 1000 - 1000, lastError: errors.join("; ").slice(0, 1000) || null })
-          .where(and(eq(notificationOutbox.id, row.id), eq(notificationOutbox.status, "pending"))),
-      );
+      settled.push({ id: row.id, status: "pending", error: joined, not_before: now + delay * 1000 - 1000 });
     } else if (statuses.includes("sent")) {
-      statements.push(settleRow(ctx, row.id, "sent", errors.join("; ").slice(0, 1000) || null, now));
+      settled.push({ id: row.id, status: "sent", error: joined, not_before: null });
     } else {
-      statements.push(settleRow(ctx, row.id, "failed", errors.join("; ").slice(0, 1000) || row.lastError || "no device accepted the push", now));
+      settled.push({ id: row.id, status: "failed", error: joined ?? row.lastError ?? "no device accepted the push", not_before: null });
     }
     if (row.campaignId) campaigns.add(row.campaignId);
+  }
+  // One statement for the page. A row a cancel suppressed meanwhile keeps that state.
+  if (settled.length > 0) {
+    statements.push(
+      batchable(ctx, sql`
+        UPDATE notification_outbox SET status = r.status, last_error = r.error, lease_until = r.not_before,
+          settled_at = CASE WHEN r.status = 'pending' THEN NULL ELSE ${now} END
+        FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.status') AS status, json_extract(value, '$.error') AS error,
+                     json_extract(value, '$.not_before') AS not_before FROM json_each(${JSON.stringify(settled)})) AS r
+        WHERE notification_outbox.id = r.id AND notification_outbox.status = 'pending'`),
+    );
   }
   for (const campaignId of campaigns) statements.push(...campaignProgressStatements(ctx, tenantId, campaignId));
   await runBatch(ctx, statements);
   if (retryDelay !== null) await sendDispatch(ctx, [tenantId], retryDelay);
-}
-
-function settleRow(ctx: ServiceContext, id: string, status: "sent" | "failed" | "suppressed", lastError: string | null, now: number): BatchItem {
-  return ctx.db
-    .update(notificationOutbox)
-    .set({ status, lastError, leaseUntil: null, settledAt: now })
-    .where(and(eq(notificationOutbox.id, id), eq(notificationOutbox.status, "pending")));
 }

@@ -120,14 +120,20 @@ export async function mediaSchool() {
 }
 
 /**
- * A confirmed image asset of the school, written straight to D1 and R2 (no HTTP): for tests of
- * the areas that store media references (avatars, logos).
+ * An asset of the school (a confirmed PNG image unless told otherwise), written straight to D1
+ * and R2 without HTTP or a queue message: for tests of the areas that store media references
+ * (avatars, logos) and of the queue consumer.
  */
-export async function storedImage(tenantId: string, options: { kind?: schema.MediaKind; status?: "pending" | "confirmed" | "failed" } = {}) {
+export async function storedImage(
+  tenantId: string,
+  options: { kind?: schema.MediaKind; status?: "pending" | "confirmed" | "failed"; bytes?: Uint8Array; mime?: string } = {},
+) {
   const now = Date.now();
   const id = uuidv7(now);
   const objectKey = `tenant/${tenantId}/${id}`;
-  const object = await env.MEDIA.put(objectKey, FIXTURES.png);
+  const bytes = options.bytes ?? FIXTURES.png;
+  const mime = options.mime ?? "image/png";
+  const object = await env.MEDIA.put(objectKey, bytes);
   await db()
     .insert(schema.mediaAssets)
     .values({
@@ -135,10 +141,10 @@ export async function storedImage(tenantId: string, options: { kind?: schema.Med
       tenantId,
       kind: options.kind ?? "image",
       filename: "picture.png",
-      declaredSize: FIXTURES.png.length,
-      declaredMime: "image/png",
-      sizeBytes: FIXTURES.png.length,
-      mime: "image/png",
+      declaredSize: bytes.length,
+      declaredMime: mime,
+      sizeBytes: bytes.length,
+      mime,
       status: options.status ?? "confirmed",
       objectKey,
       etag: object!.etag,

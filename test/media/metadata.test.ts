@@ -1,10 +1,13 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { readMetadata } from "../../src/platform/media/metadata-consumer";
+import type { QueueMessage } from "../../src/core/env";
+import { handleMediaMetadataBatch, MEDIA_METADATA_QUEUE, readMetadata } from "../../src/platform/media/metadata-consumer";
 import { ebmlDuration } from "../../src/platform/media/metadata/ebml";
 import { mp4Duration } from "../../src/platform/media/metadata/mp4";
 import { pdfPageCount } from "../../src/platform/media/metadata/pdf";
 import { blockReader, bytesReader, type RangeReader } from "../../src/platform/media/metadata/reader";
-import { assetRow, confirmedAsset, FIXTURES, getAsset, mediaSchool } from "./helpers";
+import { unknownId } from "../helpers/users";
+import { assetRow, confirmedAsset, FIXTURES, getAsset, mediaSchool, storedImage } from "./helpers";
 
 /** A reader that counts its reads, to show the parsers read ranges, not whole files. */
 function counting(bytes: Uint8Array): RangeReader & { reads: number; bytesRead: number } {
@@ -91,5 +94,30 @@ describe("metadata after confirm, through the media queue", () => {
     expect((await waitFor(() => assetRow(webm.id), (row) => row?.durationSeconds !== null))?.durationSeconds).toBe(2);
     const read = await getAsset(student, pdf.id);
     expect(read.body.data).toMatchObject({ total_pages: 3, duration_seconds: null });
+  });
+});
+
+describe("the media queue's consumer", () => {
+  it("acknowledges malformed messages and unknown assets, fills a known asset, and retries when D1 fails", async () => {
+    const { school } = await mediaSchool();
+    // Stored without a confirm, so no queue message of its own races this test.
+    const pdf = { id: await storedImage(school.id, { kind: "pdf", bytes: FIXTURES.pdf, mime: "application/pdf" }) };
+    const messages = [
+      { id: "m-bad", timestamp: new Date(), attempts: 1, body: { kind: "email", outbox_id: "x" } },
+      { id: "m-unknown", timestamp: new Date(), attempts: 1, body: { kind: "media_metadata", tenant_id: school.id, asset_id: unknownId() } },
+      { id: "m-pdf", timestamp: new Date(), attempts: 1, body: { kind: "media_metadata", tenant_id: school.id, asset_id: pdf.id } },
+    ];
+    const batch = createMessageBatch<QueueMessage>(MEDIA_METADATA_QUEUE, messages as never);
+    const ctx = createExecutionContext();
+    await handleMediaMetadataBatch(batch, env);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks.sort()).toEqual(["m-bad", "m-pdf", "m-unknown"]);
+    expect(result.retryMessages).toEqual([]);
+    expect((await assetRow(pdf.id))?.totalPages).toBe(3);
+
+    const broken = { ...env, DB: { prepare: () => { throw new Error("D1 is unavailable"); } } as unknown as D1Database };
+    const again = createMessageBatch<QueueMessage>(MEDIA_METADATA_QUEUE, [messages[2]] as never);
+    await handleMediaMetadataBatch(again, broken);
+    expect((await getQueueResult(again, createExecutionContext())).retryMessages).toEqual([{ msgId: "m-pdf" }]);
   });
 });

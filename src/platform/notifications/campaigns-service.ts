@@ -78,7 +78,6 @@ export async function createCampaign(ctx: TenantCtx, input: CampaignInput) {
     scheduledAt = Date.parse(input.scheduledAt);
     if (!(scheduledAt > now)) throw invalid("scheduled_at must be in the future (or null to send now).");
   }
-  if (input.filter === undefined) throw new ApiError(e.INVALID_AUDIENCE, { message: "filter is required ({\"match\": \"all\", \"rules\": []} means every active student)." });
   const filter = parseFilter(input.filter);
   const condition = audienceCondition(ctx, filter);
 

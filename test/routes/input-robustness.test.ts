@@ -79,9 +79,12 @@ describe("input robustness of every route", () => {
     );
     expect(searchable.map((route) => route.path)).toContain("/api/v1/t/users");
     for (const route of searchable) {
-      const base = `/api/v1${concretePath(route)}`;
+      // A required enum parameter (the audience picker's `kind`) gets its first value, so only `q` varies.
+      const parameters = spec.paths[route.path.replaceAll(/:(\w+)/g, "{$1}")]!.get!.parameters ?? [];
+      const required = parameters.filter((p) => p.in === "query" && p.required && p.schema?.enum?.length).map((p) => `${p.name}=${p.schema!.enum![0]}&`);
+      const base = `/api/v1${concretePath(route)}${required.length > 0 ? "?" + required.join("").slice(0, -1) : ""}`;
       for (const q of ["%00zzz", "a%07b", "%1F", "%C2%85"]) {
-        const res = await send(`${base}?q=${q}`, "GET", cast, route, undefined);
+        const res = await send(`${base}${base.includes("?") ? "&" : "?"}q=${q}`, "GET", cast, route, undefined);
         const body = JSON.parse(res.text) as { success: boolean; error: string; message: string };
         expect({ route: route.path, q, status: res.status, success: body.success, error: body.error }).toEqual({
           route: route.path,
@@ -93,7 +96,7 @@ describe("input robustness of every route", () => {
       }
       // Nothing in a fresh school contains "%%" or "__": taken literally, they match nothing; as wildcards, everything.
       for (const q of ["%25%25", "__", "%5C"]) {
-        const res = await send(`${base}?q=${q}`, "GET", cast, route, undefined);
+        const res = await send(`${base}${base.includes("?") ? "&" : "?"}q=${q}`, "GET", cast, route, undefined);
         const body = JSON.parse(res.text) as { data: { total?: number; items?: unknown[]; users?: unknown[] } };
         const listed = body.data.total ?? (body.data.items ?? body.data.users ?? []).length;
         expect({ route: route.path, q, status: res.status, listed }).toEqual({ route: route.path, q, status: 200, listed: 0 });
@@ -105,6 +108,6 @@ describe("input robustness of every route", () => {
 type OpenApiDocument = {
   paths: Record<
     string,
-    Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> }; parameters?: { name: string; in: string }[] }>
+    Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> }; parameters?: { name: string; in: string; required?: boolean; schema?: { enum?: string[] } }[] }>
   >;
 };

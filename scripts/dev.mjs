@@ -8,7 +8,9 @@ import { applyMigrations, configuredDevPort, ensureDevVars, firstFreePort, flagV
 
 async function main() {
   const args = process.argv.slice(2);
-  if (ensureDevVars()) console.log("Created .dev.vars from .dev.vars.example (local-only secrets).");
+  const devVars = ensureDevVars();
+  if (devVars === "created") console.log("Created .dev.vars from .dev.vars.example (local-only secrets).");
+  else if (devVars.length > 0) console.log(`Added to .dev.vars from .dev.vars.example: ${devVars.join(", ")}.`);
 
   // Keep the D1 steps on the same storage `wrangler dev` will open.
   const target = { remote: false, persistTo: flagValue(args, "--persist-to") };

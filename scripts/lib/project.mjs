@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,11 +12,25 @@ const DEV_VARS_EXAMPLE = path.join(ROOT, ".dev.vars.example");
 const BIN = path.join(ROOT, "node_modules", ".bin");
 const WRANGLER = path.join(BIN, process.platform === "win32" ? "wrangler.cmd" : "wrangler");
 
-/** Copies .dev.vars.example to .dev.vars when absent; returns true when it did. */
+/**
+ * Copies .dev.vars.example to .dev.vars when absent (returns "created"). An existing .dev.vars
+ * keeps its values and gains the keys the example added since (returns the added names), so a
+ * pull that brings a new local setting (such as DEV_PUSHBOX) works without a manual step.
+ */
 export function ensureDevVars() {
-  if (existsSync(DEV_VARS)) return false;
-  copyFileSync(DEV_VARS_EXAMPLE, DEV_VARS);
-  return true;
+  if (!existsSync(DEV_VARS)) {
+    copyFileSync(DEV_VARS_EXAMPLE, DEV_VARS);
+    return "created";
+  }
+  const exampleText = readFileSync(DEV_VARS_EXAMPLE, "utf8");
+  const present = readDevVars();
+  const missing = exampleText.split(/\r?\n/).filter((line) => {
+    const key = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line.trim())?.[1];
+    return key !== undefined && !(key in present);
+  });
+  if (missing.length === 0) return [];
+  appendFileSync(DEV_VARS, `\n# Added from .dev.vars.example by npm run dev\n${missing.join("\n")}\n`);
+  return missing.map((line) => line.split("=")[0].trim());
 }
 
 /** The `KEY = "value"` lines of a .dev.vars file (dotenv subset: comments, quotes, \n escapes in double quotes). */

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
+import { setClockForTests } from "../../src/core/lib/clock";
 import { decodeJwtPart } from "../helpers/auth";
 import { createSchool, createUser, login } from "../helpers/factories";
 import { api, failure, readResponse } from "../helpers/http";
@@ -95,5 +96,22 @@ describe("access tokens", () => {
       expect((await call(token, school.subdomain, "existing_only", future)).status).toBe(200);
       expect(failure(await call(token, school.subdomain, "existing_only", past))).toEqual({ status: 401, error: "unauthorized" });
     });
+  });
+});
+
+describe("verified-token cache", () => {
+  it("still refuses a token once it expires, and a token under a configuration without its key", async () => {
+    const school = await createSchool();
+    const user = await createUser(school.id, { role: "admin" });
+    const session = await login(user, { subdomain: school.subdomain });
+    const me = async (environment: typeof env) =>
+      readResponse(await app.request("https://api.lms.localhost/api/v1/auth/me", { headers: { authorization: `Bearer ${session.token}` } }, environment), { method: "GET", path: "/api/v1/auth/me" });
+    expect((await me(env)).status).toBe(200);
+    expect((await me(env)).status).toBe(200);
+    // The signing key (the first listed) is gone from this configuration: the cached verdict of the other one does not apply.
+    const withoutSigner = { ...env, JWT_SECRETS: env.JWT_SECRETS.split(",").slice(1).join(",") };
+    expect(failure(await me(withoutSigner))).toEqual({ status: 401, error: "unauthorized" });
+    setClockForTests({ now: () => Date.parse(session.access_expires_at) });
+    expect(failure(await me(env))).toEqual({ status: 401, error: "unauthorized" });
   });
 });

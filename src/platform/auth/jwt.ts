@@ -47,8 +47,29 @@ export async function signAccessToken(
   return { token, expiresAt: exp * 1000 };
 }
 
+/**
+ * Tokens already verified under a configuration (its keys), with their claims. Verification is a
+ * pure function of the token and the keys, so a repeat only needs the expiry check: it saves the
+ * HMAC and the parsing on every request of a session. Bounded per configuration, oldest out first.
+ */
+const verifiedByConfig = new WeakMap<Config, Map<string, AccessClaims>>();
+const VERIFIED_CACHE_SIZE = 1024;
+
 /** Verifies signature (any listed key, chosen by `kid`), algorithm and expiry; null when anything is off. */
 export async function verifyAccessToken(config: Config, token: string, now: number): Promise<AccessClaims | null> {
+  let verified = verifiedByConfig.get(config);
+  if (!verified) verifiedByConfig.set(config, (verified = new Map()));
+  const known = verified.get(token);
+  if (known) return known.exp * 1000 > now ? known : null;
+  const claims = await verifySignature(config, token, now);
+  if (claims) {
+    if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+    verified.set(token, claims);
+  }
+  return claims;
+}
+
+async function verifySignature(config: Config, token: string, now: number): Promise<AccessClaims | null> {
   try {
     const { payload } = await jwtVerify(
       token,

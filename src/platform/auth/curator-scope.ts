@@ -1,10 +1,13 @@
-import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
 import type { Actor, TenantCtx } from "../../core/http/context";
 
-/** Whose students a restricted curator sees; null when the caller is not restricted. */
+/**
+ * Whose students a restricted curator sees; null when the caller is not restricted. A statement
+ * prepared once takes placeholders, bound to the school and the curator when it runs.
+ */
 interface CuratorScope {
-  tenantId: string;
-  curatorId: string;
+  tenantId: string | Placeholder;
+  curatorId: string | Placeholder;
 }
 
 /** The caller's scope in the school the request acts on; null unless a restricted curator calls. */

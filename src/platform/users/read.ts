@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { users } from "../../db/schema";
 import type { ServiceContext, TenantCtx } from "../../core/http/context";
@@ -24,9 +24,12 @@ export type UserRow = Pick<typeof users.$inferSelect, keyof typeof userColumns>;
 
 const individualCurator = alias(users, "individual_curator");
 
+/** The school a query reads: the caller's, or a placeholder bound to it when a statement is prepared once. */
+type School = { tenantId: string | Placeholder };
+
 /** Live (not deleted) users of the caller's school that also meet `conditions`. */
-export function liveUsers(ctx: Pick<TenantCtx, "tenantId">, ...conditions: (SQL | undefined)[]): SQL {
-  return and(eq(users.tenantId, ctx.tenantId), isNull(users.deletedAt), ...conditions)!;
+export function liveUsers(school: School, ...conditions: (SQL | undefined)[]): SQL {
+  return and(eq(users.tenantId, school.tenantId), isNull(users.deletedAt), ...conditions)!;
 }
 
 /**
@@ -35,7 +38,7 @@ export function liveUsers(ctx: Pick<TenantCtx, "tenantId">, ...conditions: (SQL 
  * statement answers a whole page. With `withTotal`, each row also carries the number of rows
  * matching before paging. Callers add order and paging, never another `where`.
  */
-export function detailQuery(ctx: TenantCtx, conditions?: SQL, options: { withTotal?: boolean } = {}) {
+export function detailQuery(ctx: Pick<TenantCtx, "db"> & School, conditions?: SQL, options: { withTotal?: boolean } = {}) {
   const { tenantId } = ctx;
   return ctx.db
     .select({

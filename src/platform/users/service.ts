@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { restrictedScope, scopeCondition } from "../auth/curator-scope";
 import { hashPassword } from "../auth/password";
@@ -11,14 +11,14 @@ import { enqueueEmails, queueEmail } from "../email/outbox";
 import { imageRef } from "../media/asset-ref";
 import { dispatchQueued, enqueue } from "../notifications/enqueue";
 import type { Locale } from "../../core/env";
-import type { TenantCtx } from "../../core/http/context";
+import type { Db, TenantCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { uuidv7 } from "../../core/lib/ids";
 import { permanentDeletionStatements } from "./personal-data";
 import { usersErrors } from "./errors";
 import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject } from "./permissions";
-import { idIn, likeContains } from "../../core/db/conditions";
+import { containsPattern, idIn, likeContains } from "../../core/db/conditions";
 import { detailQuery, liveUsers, toUserDetails, toUserObject, userColumns } from "./read";
 import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from "./schemas";
 
@@ -87,29 +87,75 @@ export async function createUser(ctx: TenantCtx, input: { body: z.infer<typeof C
   return toUserObject(ctx, row);
 }
 
+/** Which optional filters a list request uses: one prepared statement per combination. */
+interface ListShape {
+  role: boolean;
+  status: boolean;
+  q: boolean;
+  scoped: boolean;
+}
+
 /**
- * GET /t/users: the page and the total in one batch, then the page's groups in one query.
- * A restricted curator's list holds only their own students.
+ * The users page with its groups and, on every row, the total before paging, as one statement
+ * whose values are all placeholders: built and prepared once per shape and database, not per request.
  */
-export async function listUsers(ctx: TenantCtx, input: { query: z.infer<typeof ListUsersQuery> }) {
-  const { query } = input;
+function buildListStatement(db: Db, shape: ListShape) {
+  const school = { db, tenantId: sql.placeholder("tenantId") };
+  const pattern = sql.placeholder("pattern");
   const filters = and(
-    query.role ? inArray(users.role, query.role) : undefined,
-    query.status ? eq(users.isActive, query.status === "active") : undefined,
-    query.q
+    shape.role ? sql`${users.role} IN (SELECT value FROM json_each(${sql.placeholder("roles")}))` : undefined,
+    shape.status ? sql`${users.isActive} = ${sql.placeholder("active")}` : undefined,
+    shape.q
       ? or(
-          likeContains(sql`(${users.firstName} || ' ' || ${users.lastName})`, query.q),
-          likeContains(sql`(${users.lastName} || ' ' || ${users.firstName})`, query.q),
-          likeContains(users.email, query.q),
+          likeContains(sql`(${users.firstName} || ' ' || ${users.lastName})`, pattern),
+          likeContains(sql`(${users.lastName} || ' ' || ${users.firstName})`, pattern),
+          likeContains(users.email, pattern),
         )
       : undefined,
-    scopeCondition(users.id, restrictedScope(ctx)),
+    shape.scoped ? scopeCondition(users.id, { tenantId: school.tenantId, curatorId: sql.placeholder("curatorId") }) : undefined,
   );
+  const buildTotal = () => db.select({ total: count() }).from(users).where(liveUsers(school, filters)).prepare();
+  let total: ReturnType<typeof buildTotal> | undefined;
+  return {
+    page: detailQuery(school, filters, { withTotal: true })
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(),
+    // Past the last page there is no row to carry the total: only then is it counted (and prepared).
+    total: () => (total ??= buildTotal()),
+  };
+}
+
+type ListStatement = ReturnType<typeof buildListStatement>;
+const listStatements = new WeakMap<Db, Map<string, ListStatement>>();
+
+function listStatement(db: Db, shape: ListShape): ListStatement {
+  let byShape = listStatements.get(db);
+  if (!byShape) listStatements.set(db, (byShape = new Map()));
+  const key = JSON.stringify(shape);
+  let statement = byShape.get(key);
+  if (!statement) byShape.set(key, (statement = buildListStatement(db, shape)));
+  return statement;
+}
+
+/** GET /t/users: one statement for the page, its groups and the total. A restricted curator's list holds only their own students. */
+export async function listUsers(ctx: TenantCtx, input: { query: z.infer<typeof ListUsersQuery> }) {
+  const { query } = input;
+  const scope = restrictedScope(ctx);
+  const statement = listStatement(ctx.db, { role: !!query.role, status: !!query.status, q: !!query.q, scoped: scope !== null });
   const offset = pageOffset(query.page, query.limit);
-  // One statement: the page with its groups and, on every row, the total before paging.
-  const rows = await detailQuery(ctx, filters, { withTotal: true }).orderBy(desc(users.createdAt), desc(users.id)).limit(query.limit).offset(offset);
-  // Past the last page there is no row to carry the total: only then is it counted separately.
-  const total = rows[0]?.total ?? (offset === 0 ? 0 : ((await ctx.db.select({ total: count() }).from(users).where(liveUsers(ctx, filters)))[0]?.total ?? 0));
+  const values = {
+    tenantId: ctx.tenantId,
+    roles: JSON.stringify(query.role ?? []),
+    active: query.status === "active" ? 1 : 0,
+    pattern: containsPattern(query.q ?? ""),
+    curatorId: scope?.curatorId ?? "",
+    limit: query.limit,
+    offset,
+  };
+  const rows = await statement.page.all(values);
+  const total = rows[0]?.total ?? (offset === 0 ? 0 : ((await statement.total().all(values))[0]?.total ?? 0));
   return { users: await toUserDetails(ctx, rows), total, page: query.page, limit: query.limit };
 }
 

@@ -54,7 +54,9 @@ export function detailQuery(ctx: Pick<TenantCtx, "db"> & School, conditions?: SQ
           FROM group_members gm
           JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
           WHERE gm.tenant_id = ${tenantId} AND gm.user_id = ${users.id})`.as("groups_json"),
-      total: (options.withTotal ? sql<number>`count(*) OVER ()` : sql<number>`0`).as("total"),
+      // A scalar subquery runs once per statement; a window count would make SQLite build every
+      // matching row (groups included) before the LIMIT.
+      total: (options.withTotal ? sql<number>`(SELECT count(*) FROM ${users} WHERE ${liveUsers(ctx, conditions)})` : sql<number>`0`).as("total"),
     })
     .from(users)
     .leftJoin(

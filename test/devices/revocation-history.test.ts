@@ -56,14 +56,14 @@ describe("security history of sessions ended outside the device endpoints", () =
     ]);
   });
 
-  it("deactivation (single and bulk) and deletion", async () => {
+  it("deactivation (single and bulk) and deletion, with the staff member as actor", async () => {
     const { admin, student } = await schoolWithStudent();
     const single = await signInOn(student);
     const deactivated = await tenantCall(admin, `/t/users/${student.id}`, { method: "PUT", body: { is_active: false } });
     expect(deactivated.status).toBe(200);
     await expectSignedOut(single);
     expect(await historyOf(student.id, "session_revoked")).toEqual([
-      revokedEvent(single, { reason: "user_deactivated", sessions: 1 }, { session: single.sessionId }),
+      revokedEvent(single, { reason: "user_deactivated", sessions: 1 }, { session: single.sessionId, actor: admin.id }),
     ]);
 
     const { admin: bulkAdmin, student: bulkStudent } = await schoolWithStudent();
@@ -73,14 +73,14 @@ describe("security history of sessions ended outside the device endpoints", () =
     // A repeat ends nothing more and records nothing more.
     expect((await tenantCall(bulkAdmin, "/t/users/bulk-deactivate", { method: "POST", body: { ids: [bulkStudent.id] } })).status).toBe(200);
     expect(await historyOf(bulkStudent.id, "session_revoked")).toEqual([
-      revokedEvent(bulk, { reason: "user_deactivated", sessions: 1 }, { session: bulk.sessionId }),
+      revokedEvent(bulk, { reason: "user_deactivated", sessions: 1 }, { session: bulk.sessionId, actor: bulkAdmin.id }),
     ]);
 
     const { admin: otherAdmin, student: removed } = await schoolWithStudent();
     const gone = await signInOn(removed);
     expect((await tenantCall(otherAdmin, `/t/users/${removed.id}`, { method: "DELETE" })).status).toBe(200);
     expect(await historyOf(removed.id, "session_revoked")).toEqual([
-      revokedEvent(gone, { reason: "user_deleted", sessions: 1 }, { session: gone.sessionId }),
+      revokedEvent(gone, { reason: "user_deleted", sessions: 1 }, { session: gone.sessionId, actor: otherAdmin.id }),
     ]);
   });
 });

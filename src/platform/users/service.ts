@@ -25,13 +25,14 @@ import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from 
 /**
  * Ends (with their security-history events) the sessions of the given users of the school who are,
  * by then, inactive or deleted: batched after the user update, it acts only if that update did.
+ * The staff member who deactivated or deleted them is the events' actor, as for an admin's revoke.
  */
 function revokeSessionsStatements(ctx: TenantCtx, input: { userIds: readonly string[]; reason: "user_deactivated" | "user_deleted" }) {
   return revokeSessionsWithEvents(ctx, {
     tenantId: ctx.tenantId,
     userIds: input.userIds,
     reason: input.reason,
-    actorUserId: null,
+    actorUserId: ctx.actor.userId,
     scope: sql`s.user_id IN (SELECT id FROM users WHERE tenant_id = ${ctx.tenantId} AND (is_active = 0 OR deleted_at IS NOT NULL))`,
   });
 }

@@ -1,15 +1,15 @@
 /**
- * Writes src/platform/system/reference-ui.generated.ts from the pinned swagger-ui-dist package, so
+ * Writes generated/reference-ui.ts (outside src/: it is third-party minified code) from the pinned swagger-ui-dist package, so
  * the Worker serves the reference page's script and stylesheet itself: no CDN, works offline, and
  * the UI's version is the one in package.json. Runs on `npm install` (prepare) and before dev, test
  * and typecheck, and rewrites the file only when its content changes.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./lib/project.mjs";
 
 const PACKAGE = path.join(ROOT, "node_modules", "swagger-ui-dist");
-const OUT = path.join(ROOT, "src", "platform", "system", "reference-ui.generated.ts");
+const OUT = path.join(ROOT, "generated", "reference-ui.ts");
 
 const { version } = JSON.parse(readFileSync(path.join(PACKAGE, "package.json"), "utf8"));
 // The bundles end with a source-map comment pointing at a .map file the Worker does not serve.
@@ -22,4 +22,5 @@ export const REFERENCE_UI_VERSION = ${JSON.stringify(version)};
 export const REFERENCE_UI_JS = ${JSON.stringify(js)};
 export const REFERENCE_UI_CSS = ${JSON.stringify(css)};
 `;
+mkdirSync(path.dirname(OUT), { recursive: true });
 if (!existsSync(OUT) || readFileSync(OUT, "utf8") !== source) writeFileSync(OUT, source);

@@ -3,7 +3,7 @@ import { gates } from "../../core/http/gates";
 import { createArea } from "../../core/http/area";
 import { ok, okResponse } from "../../core/http/envelope";
 import { defineRoute } from "../../core/http/route";
-import { REFERENCE_UI_CSS, REFERENCE_UI_JS, REFERENCE_UI_VERSION } from "./reference-ui.generated";
+import { REFERENCE_UI_CSS, REFERENCE_UI_JS, REFERENCE_UI_VERSION } from "../../../generated/reference-ui";
 
 export const systemRoutes = createArea();
 

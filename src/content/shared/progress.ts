@@ -1,0 +1,37 @@
+import { sql, type SQL } from "drizzle-orm";
+import { batchable, type BatchItem } from "../../core/db/batch";
+import type { ServiceContext } from "../../core/http/context";
+
+/**
+ * Progress of enrollments (docs/decisions.md, course tree): one UPDATE recounts, for every
+ * enrollment it names, the student's completions of the course's live blocks and the course's live
+ * block count, and sets `completed_at` the first time the two meet. It runs in the batch of every
+ * completion (one enrollment) and of every structural change of a course (all its enrollments), so
+ * progress is never recounted row by row in code.
+ */
+export function recomputeProgress(
+  ctx: ServiceContext,
+  input: { tenantId: string; courseId: string | SQL; studentId?: string | SQL },
+): BatchItem {
+  const { tenantId, courseId } = input;
+  const total = sql`(SELECT count(*) FROM blocks b WHERE b.tenant_id = ${tenantId} AND b.course_id = enrollments.course_id AND b.deleted_at IS NULL)`;
+  const done = sql`(SELECT count(*) FROM block_completions bc
+      JOIN blocks b ON b.id = bc.block_id AND b.tenant_id = ${tenantId} AND b.deleted_at IS NULL
+    WHERE bc.tenant_id = ${tenantId} AND bc.student_id = enrollments.student_id AND bc.course_id = enrollments.course_id)`;
+  const now = ctx.clock.now();
+  return batchable(
+    ctx,
+    sql`UPDATE enrollments
+      SET blocks_completed = ${done},
+          total_blocks = ${total},
+          completed_at = COALESCE(completed_at, CASE WHEN ${total} > 0 AND ${done} >= ${total} THEN ${now} END),
+          updated_at = ${now}
+      WHERE tenant_id = ${tenantId} AND course_id = ${courseId}
+        ${input.studentId === undefined ? sql`` : sql`AND student_id = ${input.studentId}`}`,
+  );
+}
+
+/** Every enrollment of the courses a structural change touched (ids as SQL or values). */
+export function recomputeCourseProgress(ctx: ServiceContext, tenantId: string, courseId: string | SQL): BatchItem {
+  return recomputeProgress(ctx, { tenantId, courseId });
+}

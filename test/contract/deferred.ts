@@ -1,0 +1,13 @@
+/**
+ * Contract pairs of implemented endpoints that no test can provoke yet, because the state that
+ * causes them is made by an area built later (the route is ready: the check is one function that
+ * area extends). Each names the area. The coverage reporter leaves them out of the required pairs,
+ * prints how many are deferred, and fails once a passing test provokes one (take it off this list
+ * then), so the list only ever shrinks.
+ */
+export const DEFERRED_PAIRS: Readonly<Record<string, string>> = {
+  "DELETE /api/v1/t/courses/:id 409 course_in_active_path": "learning paths (the paths area adds its course-delete guard)",
+  "DELETE /api/v1/t/courses/:id 409 course_has_group_enrollments": "course group enrollments (the groups area adds its course-delete guard)",
+  "POST /api/v1/t/courses/:id/enroll 409 course_locked": "learning paths (the unlock rule)",
+  "DELETE /api/v1/t/courses/:id/enrollments/:student_id 409 enrollment_managed_by_group": "course group enrollments (group access sources)",
+};

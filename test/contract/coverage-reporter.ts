@@ -1,5 +1,6 @@
 import type { Reporter, TestModule, TestRunEndReason, TestSpecification, Vitest } from "vitest/node";
 import { contractRoutes, requiredPairs, routeKey, satisfies } from "./contract";
+import { DEFERRED_PAIRS } from "./deferred";
 
 /**
  * Runs in Node beside the default reporter. Every test's `failure()` calls record the contract
@@ -47,12 +48,20 @@ export default class ContractCoverageReporter implements Reporter {
       return;
     }
     const implementedRoutes = contractRoutes.filter((route) => implemented.has(routeKey(route)));
-    const required = implementedRoutes.flatMap(requiredPairs);
+    const all = implementedRoutes.flatMap(requiredPairs);
+    const deferred = all.filter((pair) => pair in DEFERRED_PAIRS);
+    const required = all.filter((pair) => !(pair in DEFERRED_PAIRS));
     const uncovered = required.filter((pair) => !satisfies(pair, recorded));
     log.log(
       `contract routes: ${contractRoutes.length}, implemented: ${implementedRoutes.length}, pending: ${contractRoutes.length - implementedRoutes.length}; ` +
-        `error pairs for implemented routes: ${required.length}, covered: ${required.length - uncovered.length}`,
+        `error pairs for implemented routes: ${required.length}, covered: ${required.length - uncovered.length}` +
+        (deferred.length > 0 ? `; deferred to later areas: ${deferred.length}` : ""),
     );
+    const stale = [...deferred.filter((pair) => satisfies(pair, recorded)), ...Object.keys(DEFERRED_PAIRS).filter((pair) => !all.includes(pair))];
+    if (stale.length > 0) {
+      log.error(`deferred contract pairs that are provoked now or name no implemented route (take them off test/contract/deferred.ts):\n${stale.map((pair) => `  ${pair}`).join("\n")}`);
+      if (enforce) process.exitCode = 1;
+    }
     if (uncovered.length === 0) return;
     log.error(`contract pairs no passing test provoked through failure():\n${uncovered.map((pair) => `  ${pair}`).join("\n")}`);
     if (enforce) process.exitCode = 1;

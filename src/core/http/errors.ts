@@ -49,6 +49,7 @@ export const coreErrors = errorCatalogue({
   FORBIDDEN: [403, "forbidden", "You do not have access to this resource."],
   PERMISSION_DENIED: [403, "permission_denied", "Your role or permissions do not allow this action."],
   PAYMENT_REQUIRED: [403, "PAYMENT_REQUIRED", "The school's subscription is suspended or expired."],
+  TENANT_REQUIRED: [403, "tenant_required", "This operation needs a school: send X-Tenant-Subdomain or use the school's own host."],
   ORIGIN_NOT_ALLOWED: [403, "origin_not_allowed", "Requests from this origin are not allowed to sign in or use a session cookie."],
   TENANT_HEADER_NOT_ALLOWED: [400, "tenant_header_not_allowed", "The X-Tenant-Subdomain header must not be sent to /admin routes."],
   ROUTE_NOT_FOUND: [404, "not_found", "The requested route does not exist."],

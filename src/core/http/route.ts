@@ -61,10 +61,16 @@ interface RoutePolicy {
    * documented with the guard's and validators' own, so no route writes an error response by hand.
    */
   failures?: readonly ErrorEntry[];
+  /**
+   * A `/t/*` route that answers a valid token addressing no school with 403 `tenant_required`
+   * instead of the usual 401 (the contract names the endpoints that do).
+   */
+  schoolRequired?: boolean;
 }
 
-export interface RouteMeta extends Required<Omit<RoutePolicy, "errors" | "failures" | "cookieFlow">> {
+export interface RouteMeta extends Required<Omit<RoutePolicy, "errors" | "failures" | "cookieFlow" | "schoolRequired">> {
   cookieFlow: boolean;
+  schoolRequired: boolean;
   method: string;
   /** Full path in Hono form, e.g. `/api/v1/t/users/:id`. */
   path: string;
@@ -94,7 +100,7 @@ function familyOf(path: string): RouteMeta["family"] {
  * middleware that runs before the validators: who may call is decided before what they sent.
  */
 export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(definition: R & RoutePolicy): R {
-  const { gate, deny, billing, errors, failures, cookieFlow, ...route } = definition;
+  const { gate, deny, billing, errors, failures, cookieFlow, schoolRequired, ...route } = definition;
   const meta: RouteMeta = {
     method: route.method.toUpperCase(),
     path: API_PREFIX + route.path.replaceAll(/\{(\w+)\}/g, ":$1"),
@@ -109,6 +115,7 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
     },
     optionalBody: route.request?.body !== undefined && route.request.body.required !== true,
     cookieFlow: cookieFlow ?? false,
+    schoolRequired: schoolRequired ?? false,
     documented: route.hide !== true,
     failures: [],
   };
@@ -193,6 +200,7 @@ function guardFailures(meta: RouteMeta): Partial<Record<400 | 401 | 403, string[
   if (meta.gate.kind === "public") return meta.cookieFlow ? { 403: [coreErrors.ORIGIN_NOT_ALLOWED.code] } : {};
   const forbidden: string[] = meta.gate.kind === "roles" || meta.gate.kind === "permission" ? [meta.deny] : [];
   if (meta.family === "tenant" && meta.billing !== "whitelisted") forbidden.push("PAYMENT_REQUIRED");
+  if (meta.schoolRequired) forbidden.push(coreErrors.TENANT_REQUIRED.code);
   return {
     401: ["unauthorized"],
     ...(forbidden.length > 0 ? { 403: forbidden } : {}),
@@ -231,12 +239,16 @@ function guard(meta: RouteMeta): MiddlewareHandler<AppEnv> {
     if (meta.gate.kind !== "public") {
       if (!access) throw new Error("installAccess was not called before serving routes");
       const services = c.get("services");
+      // The URL's host: workerd does not expose a Host header on the Request.
+      const subdomain = requestedSubdomain(c.req.header("x-tenant-subdomain"), new URL(c.req.url).host, services.config.appDomain, meta.family);
+      const schoolMissing = meta.family === "tenant" && subdomain === null && meta.schoolRequired;
       const actor = await access.authenticate(services, {
         authorization: c.req.header("authorization"),
-        // The URL's host: workerd does not expose a Host header on the Request.
-        subdomain: requestedSubdomain(c.req.header("x-tenant-subdomain"), new URL(c.req.url).host, services.config.appDomain, meta.family),
-        requireTenant: meta.family === "tenant",
+        subdomain,
+        requireTenant: meta.family === "tenant" && !schoolMissing,
       });
+      // The token is valid (authenticate passed), so the caller learns what is missing.
+      if (schoolMissing) throw new ApiError(coreErrors.TENANT_REQUIRED);
       c.set("actor", actor);
       if (!passesGate(meta.gate, actor)) throw new ApiError(meta.deny === "forbidden" ? coreErrors.FORBIDDEN : coreErrors.PERMISSION_DENIED);
       if (meta.family === "tenant") {

@@ -8,3 +8,5 @@ export * from "./platform/device-policies";
 export * from "./platform/billing";
 export * from "./platform/notifications";
 export * from "./platform/media";
+export * from "./content/courses";
+export * from "./content/enrollments";

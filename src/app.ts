@@ -19,6 +19,8 @@ import { authenticate } from "./platform/auth/authenticate";
 import { checkBilling } from "./platform/auth/billing-gate";
 import { recordLastActive } from "./platform/auth/last-active";
 import { systemRoutes } from "./platform/system/routes";
+import { coursesRoutes } from "./content/courses/routes";
+import { enrollmentRoutes } from "./content/enrollments/routes";
 
 function buildApp() {
   installAccess({ authenticate, checkBilling, afterAdmission: recordLastActive });
@@ -45,6 +47,8 @@ function buildApp() {
   app.route(API_PREFIX, devicesRoutes);
   app.route(API_PREFIX, notificationsRoutes);
   app.route(API_PREFIX, mediaRoutes);
+  app.route(API_PREFIX, coursesRoutes);
+  app.route(API_PREFIX, enrollmentRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

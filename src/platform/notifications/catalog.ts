@@ -581,7 +581,7 @@ const catalog = [
     variables: ["course_title"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Новый курс", body: "Вы записаны на курс «{{course_title}}»." },
       en: { title: "New course", body: "You've been enrolled in “{{course_title}}”." },
@@ -598,7 +598,7 @@ const catalog = [
     variables: ["course_title"],
     defaultEnabled: false,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Доступ к курсу закрыт", body: "Вы больше не записаны на курс «{{course_title}}»." },
       en: { title: "Course access removed", body: "You're no longer enrolled in “{{course_title}}”." },
@@ -615,7 +615,7 @@ const catalog = [
     variables: ["course_title"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Курс пройден!", body: "Поздравляем: вы прошли курс «{{course_title}}»." },
       en: { title: "Course completed!", body: "Congratulations, you completed “{{course_title}}”." },
@@ -632,7 +632,7 @@ const catalog = [
     variables: ["student_name", "course_title"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Студент прошёл курс", body: "{{student_name}} прошёл(ла) курс «{{course_title}}»." },
       en: { title: "Student completed a course", body: "{{student_name}} completed “{{course_title}}”." },

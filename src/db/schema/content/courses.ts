@@ -115,3 +115,19 @@ export const lessonGroups = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.lessonId, t.groupId] }), index("lesson_groups_tenant_lesson").on(t.tenantId, t.lessonId), index("lesson_groups_tenant_group").on(t.tenantId, t.groupId)],
 );
+
+/**
+ * Scratch rows of one deep copy (duplicate course, module or lesson): old id → new id for every
+ * copied row, written and deleted inside the copy's own batch, so children find their new parents
+ * by a join and the copy is a fixed number of set-based statements whatever the tree's size.
+ */
+export const treeCopyMap = sqliteTable(
+  "tree_copy_map",
+  {
+    tenantId: tenantRef(),
+    copyId: text("copy_id").notNull(),
+    oldId: text("old_id").notNull(),
+    newId: text("new_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.copyId, t.oldId] }), index("tree_copy_map_tenant_copy").on(t.tenantId, t.copyId)],
+);

@@ -567,8 +567,185 @@ async function notifications({ now, pushTokenKey }) {
   return statements;
 }
 
+// --- courses ---------------------------------------------------------------------------------------
+
+const COURSE = {
+  id: id(0xc01),
+  draftId: id(0xc02),
+  modules: [id(0xc11), id(0xc12)],
+  draftModule: id(0xc13),
+  lessons: [id(0xc21), id(0xc22), id(0xc23), id(0xc24)],
+};
+
+/**
+ * The published demo course: two modules, four lessons and a block of every manual type (the
+ * image and pdf blocks show the seeded uploads), plus a draft course staff see and students do not.
+ */
+function courseBlocks() {
+  const [welcome, handbook, watch, wrapUp] = COURSE.lessons;
+  const block = (n, lesson, position, type, payload, refId = null) => ({ id: id(0xd00 + n), lesson, position, type, payload, refId });
+  return [
+    block(1, welcome, 0, "text", { html: "<p>Welcome to <strong>Demo School</strong>! Work through the blocks in order.</p>" }),
+    block(2, welcome, 1, "image", { media_asset_id: DEMO.logoAssetId, caption: "Our school logo" }, DEMO.logoAssetId),
+    block(3, welcome, 2, "video", { url: "https://www.w3schools.com/html/mov_bbb.mp4" }),
+    block(4, handbook, 0, "pdf", { media_asset_id: DEMO.handoutAssetId }, DEMO.handoutAssetId),
+    block(5, handbook, 1, "file", { media_asset_id: DEMO.handoutAssetId, title: "Handout (download)" }, DEMO.handoutAssetId),
+    block(6, watch, 0, "embed", { url: "https://www.youtube-nocookie.com/embed/aqz-KE-bpKQ", title: "Big Buck Bunny" }),
+    block(7, watch, 1, "text", { html: "<h2>Notes</h2><ul><li>Pause when you need to.</li><li>Take notes.</li></ul>" }),
+    block(8, wrapUp, 0, "text", { html: "<p>Well done. Mark this block complete to finish the course.</p>" }),
+  ];
+}
+
+function courses({ now }) {
+  const live = { restore: ["tenant_id", "deleted_at"], touch: "updated_at" };
+  const statements = [
+    upsert(
+      "courses",
+      {
+        id: COURSE.id,
+        tenant_id: DEMO.tenantId,
+        title: "Getting Started at Demo School",
+        slug: "getting-started",
+        description: "<p>A short tour of how courses work: text, images, video, documents and embedded pages.</p>",
+        status: "published",
+        sequential_required: false,
+        position: 0,
+        cover_image_id: DEMO.logoAssetId,
+        created_by: DEMO.admin.id,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      },
+      { restore: ["tenant_id", "slug", "status", "deleted_at"], touch: "updated_at" },
+    ),
+    upsert(
+      "courses",
+      {
+        id: COURSE.draftId,
+        tenant_id: DEMO.tenantId,
+        title: "Advanced Topics (draft)",
+        slug: "advanced-topics",
+        description: "<p>Being written: staff see it, students do not.</p>",
+        status: "draft",
+        sequential_required: true,
+        position: 1,
+        cover_image_id: null,
+        created_by: DEMO.admin.id,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      },
+      { restore: ["tenant_id", "slug", "deleted_at"], touch: "updated_at" },
+    ),
+  ];
+  const modules = [
+    { id: COURSE.modules[0], course: COURSE.id, title: "Module 1: The basics", position: 0 },
+    { id: COURSE.modules[1], course: COURSE.id, title: "Module 2: Going further", position: 1 },
+    { id: COURSE.draftModule, course: COURSE.draftId, title: "Outline", position: 0 },
+  ];
+  for (const module of modules) {
+    statements.push(
+      upsert(
+        "course_modules",
+        { id: module.id, tenant_id: DEMO.tenantId, course_id: module.course, title: module.title, description: "", position: module.position, cover_image_id: null, created_at: now, updated_at: now, deleted_at: null },
+        live,
+      ),
+    );
+  }
+  const lessons = [
+    { id: COURSE.lessons[0], module: COURSE.modules[0], title: "Welcome", position: 0 },
+    { id: COURSE.lessons[1], module: COURSE.modules[0], title: "The handbook", position: 1 },
+    { id: COURSE.lessons[2], module: COURSE.modules[1], title: "Watch and read", position: 0 },
+    { id: COURSE.lessons[3], module: COURSE.modules[1], title: "Wrap-up", position: 1 },
+  ];
+  for (const lesson of lessons) {
+    statements.push(
+      upsert(
+        "lessons",
+        { id: lesson.id, tenant_id: DEMO.tenantId, course_id: COURSE.id, module_id: lesson.module, title: lesson.title, position: lesson.position, screenshot_protection_enabled: lesson.position === 1, cover_image_id: null, created_at: now, updated_at: now, deleted_at: null },
+        live,
+      ),
+    );
+  }
+  const moduleOf = Object.fromEntries(lessons.map((lesson) => [lesson.id, lesson.module]));
+  for (const b of courseBlocks()) {
+    statements.push(
+      upsert(
+        "blocks",
+        { id: b.id, tenant_id: DEMO.tenantId, course_id: COURSE.id, module_id: moduleOf[b.lesson], lesson_id: b.lesson, type: b.type, payload: JSON.stringify(b.payload), ref_id: b.refId, position: b.position, created_at: now, updated_at: now, deleted_at: null },
+        live,
+      ),
+    );
+  }
+  return statements;
+}
+
+/**
+ * Sara, Timur and Lola are enrolled directly in the demo course (Omar is left to enroll himself in
+ * the README tour): Sara finished module 1, Timur opened the first lesson, Lola completed the course.
+ * Progress is recounted from the completions the way the Worker recounts it, only where it drifted.
+ */
+function enrollments({ now }) {
+  const [sara, timur, lola] = DEMO.students;
+  const blocks = courseBlocks();
+  const plan = [
+    { student: sara, n: 1, done: 5, lastBlock: blocks[4].id },
+    { student: timur, n: 2, done: 0, lastBlock: blocks[0].id },
+    { student: lola, n: 3, done: blocks.length, lastBlock: blocks[blocks.length - 1].id },
+  ];
+  const statements = [];
+  for (const entry of plan) {
+    const enrollmentId = id(0xe00 + entry.n);
+    statements.push(
+      upsert(
+        "enrollments",
+        {
+          id: enrollmentId,
+          tenant_id: DEMO.tenantId,
+          course_id: COURSE.id,
+          student_id: entry.student.id,
+          enrolled_at: now - 10 * DAY_MS,
+          enrolled_by: DEMO.admin.id,
+          removed_at: null,
+          last_accessed_block_id: entry.lastBlock,
+          last_accessed_at: now - entry.n * DAY_MS,
+          blocks_completed: 0,
+          total_blocks: 0,
+          completed_at: null,
+          created_at: now,
+          updated_at: now,
+        },
+        { key: ["course_id", "student_id"], restore: ["removed_at"], touch: "updated_at" },
+      ),
+      upsert(
+        "enrollment_sources",
+        { tenant_id: DEMO.tenantId, enrollment_id: enrollmentId, course_id: COURSE.id, student_id: entry.student.id, kind: "direct", group_id: null, source_key: "direct", created_by: DEMO.admin.id, created_at: now },
+        { key: ["enrollment_id", "source_key"] },
+      ),
+    );
+    blocks.slice(0, entry.done).forEach((b, index) => {
+      const lesson = b.lesson;
+      statements.push(
+        upsert(
+          "block_completions",
+          { id: id(0xf00 + entry.n * 0x10 + index), tenant_id: DEMO.tenantId, course_id: COURSE.id, lesson_id: lesson, block_id: b.id, student_id: entry.student.id, enrollment_id: enrollmentId, source: "manual", completed_at: now - (entry.n + 1) * DAY_MS + index * 60_000 },
+          { key: ["block_id", "student_id"] },
+        ),
+      );
+    });
+  }
+  const total = `(SELECT count(*) FROM "blocks" b WHERE b."tenant_id" = '${DEMO.tenantId}' AND b."course_id" = e."course_id" AND b."deleted_at" IS NULL)`;
+  const done = `(SELECT count(*) FROM "block_completions" bc JOIN "blocks" b ON b."id" = bc."block_id" AND b."deleted_at" IS NULL
+    WHERE bc."tenant_id" = '${DEMO.tenantId}' AND bc."student_id" = e."student_id" AND bc."course_id" = e."course_id")`;
+  statements.push(`UPDATE "enrollments" AS e SET "blocks_completed" = ${done}, "total_blocks" = ${total},
+    "completed_at" = COALESCE(e."completed_at", CASE WHEN ${total} > 0 AND ${done} >= ${total} THEN ${now} END), "updated_at" = ${now}
+  WHERE e."tenant_id" = '${DEMO.tenantId}' AND e."course_id" = '${COURSE.id}'
+    AND (e."blocks_completed" IS NOT ${done} OR e."total_blocks" IS NOT ${total} OR (e."completed_at" IS NULL AND ${total} > 0 AND ${done} >= ${total}));`);
+  return statements;
+}
+
 /** Seed sections in dependency order; each returns SQL statements (or a promise of them). Append new areas here. */
-export const sections = [school, people, groups, billing, media, notifications];
+export const sections = [school, people, groups, billing, media, notifications, courses, enrollments];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {
@@ -577,10 +754,10 @@ export function demoLogins() {
     { role: "admin", email: DEMO.admin.email, note: "a push device; a sent campaign" },
     { role: "curator", email: DEMO.restrictedCurator.email, note: `restricted: only can_manage_students; "Morning group" + ${s3.email}` },
     { role: "curator", email: DEMO.curator.email, note: "all six permissions" },
-    { role: "student", email: s1.email, note: `"Morning group"; push devices (phone, tablet) and a push history` },
-    { role: "student", email: s2.email, note: `"Morning group"; pushes switched off` },
-    { role: "student", email: s3.email, note: `individual curator: ${DEMO.restrictedCurator.email}` },
-    { role: "student", email: s4.email, note: "" },
+    { role: "student", email: s1.email, note: `"Morning group"; push devices (phone, tablet) and a push history; demo course: module 1 done` },
+    { role: "student", email: s2.email, note: `"Morning group"; pushes switched off; demo course: just started` },
+    { role: "student", email: s3.email, note: `individual curator: ${DEMO.restrictedCurator.email}; demo course completed` },
+    { role: "student", email: s4.email, note: "not enrolled yet (the README tour enrolls him)" },
   ]
     .map((login) => ({ ...login, subdomain: DEMO.subdomain }))
     .concat([{ role: "admin", email: TRIAL.admin.email, note: `school "${TRIAL.subdomain}": trial, 5 days left`, subdomain: TRIAL.subdomain }])

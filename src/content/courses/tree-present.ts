@@ -1,0 +1,93 @@
+import type { TenantCtx } from "../../core/http/context";
+import { iso } from "../../core/lib/clock";
+import type { blocks, courseModules, lessons } from "../../db/schema";
+import { mediaUrl } from "../../platform/media/links";
+import { isStaff } from "../shared/access";
+
+export type ModuleRow = Pick<
+  typeof courseModules.$inferSelect,
+  "id" | "tenantId" | "courseId" | "title" | "description" | "position" | "coverImageId" | "createdAt" | "updatedAt"
+>;
+export type LessonRow = Pick<
+  typeof lessons.$inferSelect,
+  "id" | "moduleId" | "courseId" | "title" | "position" | "screenshotProtectionEnabled" | "coverImageId" | "createdAt" | "updatedAt"
+>;
+export type LightBlockRow = Pick<typeof blocks.$inferSelect, "id" | "type" | "position" | "payload">;
+
+export interface WindowStatus {
+  locked: boolean;
+  locked_reason: "course_not_started" | "course_ended" | null;
+  available_from: string | null;
+  available_until: string | null;
+}
+
+/**
+ * A student's window status on a module or lesson; staff get no such fields. Nodes have no
+ * window until the schedule area exists, so every node is open: that area replaces this one
+ * function with the effective window of the student's groups (docs/decisions.md, Schedules).
+ */
+export function windowStatus(ctx: Pick<TenantCtx, "actor">): WindowStatus | Record<string, never> {
+  if (isStaff(ctx.actor)) return {};
+  return { locked: false, locked_reason: null, available_from: null, available_until: null };
+}
+
+/** The lesson object without `blocks`; `passed` is the caller's (always false for staff). */
+export async function presentLessonFields(ctx: Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config">, row: LessonRow, passed: boolean) {
+  return {
+    id: row.id,
+    module_id: row.moduleId,
+    course_id: row.courseId,
+    title: row.title,
+    position: row.position,
+    screenshot_protection_enabled: row.screenshotProtectionEnabled,
+    cover_image_id: row.coverImageId,
+    cover_image_url: await mediaUrl(ctx, ctx.tenantId, row.coverImageId),
+    passed: passed && !isStaff(ctx.actor),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    ...windowStatus(ctx),
+  };
+}
+
+export type LessonFieldsView = Awaited<ReturnType<typeof presentLessonFields>>;
+
+/**
+ * A light block: a block the caller may not open (locked by the course order, or a course the
+ * student is not enrolled in) keeps its place in the list but not its payload.
+ */
+export function presentLightBlock(row: LightBlockRow, view: { locked: boolean; questionCount?: number | null }) {
+  return {
+    id: row.id,
+    type: row.type,
+    position: row.position,
+    payload: view.locked ? null : row.payload,
+    locked: view.locked,
+    ...(row.type === "quiz_ref" ? { question_count: view.questionCount ?? null } : {}),
+  };
+}
+
+export type LightBlockView = ReturnType<typeof presentLightBlock>;
+export type LessonView = LessonFieldsView & { blocks: LightBlockView[] };
+
+export async function presentModule(ctx: Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config">, row: ModuleRow, moduleLessons: LessonView[]) {
+  return {
+    id: row.id,
+    course_id: row.courseId,
+    tenant_id: row.tenantId,
+    title: row.title,
+    description: row.description,
+    position: row.position,
+    cover_image_id: row.coverImageId,
+    cover_image_url: await mediaUrl(ctx, ctx.tenantId, row.coverImageId),
+    lessons_count: moduleLessons.length,
+    lessons: moduleLessons,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    ...windowStatus(ctx),
+  };
+}
+
+/** `{cover_image_id, cover_image_url}` of a module or lesson. */
+export async function presentCover(ctx: Pick<TenantCtx, "tenantId" | "clock" | "config">, coverImageId: string | null) {
+  return { cover_image_id: coverImageId, cover_image_url: await mediaUrl(ctx, ctx.tenantId, coverImageId) };
+}

@@ -13,30 +13,58 @@ import { createServer } from "node:net";
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
 import { DEMO, DEMO_PASSWORD, seed } from "./seed.mjs";
-import { applyMigrations, ensureDevVars, runMain, spawnWrangler, CliError } from "./lib/project.mjs";
+import { applyMigrations, ensureDevVars, executeSql, runMain, spawnWrangler, CliError } from "./lib/project.mjs";
+import { upsert } from "./lib/sql.mjs";
 
 const HOST = "127.0.0.1";
 const PERSIST_TO = ".wrangler/bench-state";
 
+/** A bench-only course of 10 modules × 10 lessons × 5 blocks, with the demo student Sara enrolled. */
+const BENCH_COURSE = { id: "01941f29-7c00-7000-8000-0000000bc000", shape: [10, 10, 5] };
+
 /**
- * What gets measured. `headers` may be a function of the signed-in demo admin's session; add an
- * endpoint by appending here. The first entry is the baseline of the "vs health" column.
+ * What gets measured. `headers` may be a function of the signed-in sessions (`admin`, `student`);
+ * add an endpoint by appending here. The first entry is the baseline of the "vs health" column.
  */
+const as = (who) => (sessions) => ({ authorization: `Bearer ${sessions[who].token}`, "x-tenant-subdomain": DEMO.subdomain });
 const ENDPOINTS = [
   { name: "GET /api/v1/health", method: "GET", path: "/api/v1/health" },
-  {
-    name: "GET /api/v1/auth/me",
-    method: "GET",
-    path: "/api/v1/auth/me",
-    headers: (session) => ({ authorization: `Bearer ${session.token}`, "x-tenant-subdomain": DEMO.subdomain }),
-  },
-  {
-    name: "GET /api/v1/t/users?limit=20&q=student",
-    method: "GET",
-    path: "/api/v1/t/users?limit=20&q=student",
-    headers: (session) => ({ authorization: `Bearer ${session.token}`, "x-tenant-subdomain": DEMO.subdomain }),
-  },
+  { name: "GET /api/v1/auth/me", method: "GET", path: "/api/v1/auth/me", headers: as("admin") },
+  { name: "GET /api/v1/t/users?limit=20&q=student", method: "GET", path: "/api/v1/t/users?limit=20&q=student", headers: as("admin") },
+  { name: "GET /api/v1/t/courses?limit=20 (student)", method: "GET", path: "/api/v1/t/courses?limit=20", headers: as("student") },
+  { name: "GET /api/v1/t/courses/:id/modules (10×10×5, student)", method: "GET", path: `/api/v1/t/courses/${BENCH_COURSE.id}/modules`, headers: as("student") },
 ];
+
+/** The bench course's rows, written once (fixed ids, so re-runs change nothing). */
+function benchCourseSql(now) {
+  const tenant = DEMO.tenantId;
+  const course = BENCH_COURSE.id;
+  const idAt = (kind, n) => `01941f29-7c00-7000-8${kind}00-${n.toString(16).padStart(12, "0")}`;
+  const [modules, lessons, blocks] = BENCH_COURSE.shape;
+  const statements = [
+    upsert("courses", { id: course, tenant_id: tenant, title: "Bench course", slug: "bench-course", description: "", status: "published", sequential_required: false, position: 99, created_at: now, updated_at: now }),
+  ];
+  let blockNumber = 0;
+  for (let m = 0; m < modules; m++) {
+    const moduleId = idAt("1", m);
+    statements.push(upsert("course_modules", { id: moduleId, tenant_id: tenant, course_id: course, title: `Module ${m + 1}`, description: "", position: m, created_at: now, updated_at: now }));
+    for (let l = 0; l < lessons; l++) {
+      const lessonId = idAt("2", m * lessons + l);
+      statements.push(upsert("lessons", { id: lessonId, tenant_id: tenant, course_id: course, module_id: moduleId, title: `Lesson ${m + 1}.${l + 1}`, position: l, created_at: now, updated_at: now }));
+      for (let b = 0; b < blocks; b++) {
+        const payload = JSON.stringify({ html: `<p>Block ${++blockNumber}</p>` });
+        statements.push(upsert("blocks", { id: idAt("3", blockNumber), tenant_id: tenant, course_id: course, module_id: moduleId, lesson_id: lessonId, type: "text", payload, position: b, created_at: now, updated_at: now }));
+      }
+    }
+  }
+  const enrollment = idAt("4", 1);
+  const sara = DEMO.students[0].id;
+  statements.push(
+    upsert("enrollments", { id: enrollment, tenant_id: tenant, course_id: course, student_id: sara, enrolled_at: now, total_blocks: blockNumber, created_at: now, updated_at: now }, { key: ["course_id", "student_id"] }),
+    upsert("enrollment_sources", { tenant_id: tenant, enrollment_id: enrollment, course_id: course, student_id: sara, kind: "direct", source_key: "direct", created_at: now }, { key: ["enrollment_id", "source_key"] }),
+  );
+  return `${statements.join("\n")}\n`;
+}
 
 /** Each round sends this many requests (or stops at the time cap), with this many in flight. */
 const LEVELS = [
@@ -108,14 +136,14 @@ async function waitUntilReady(baseUrl, worker) {
   throw new Error(`wrangler dev did not answer /api/v1/health within ${READY_TIMEOUT_MS / 1000}s:\n${worker.log()}`);
 }
 
-async function signIn(baseUrl) {
+async function signIn(baseUrl, email) {
   const res = await fetch(`${baseUrl}/api/v1/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: DEMO.admin.email, password: DEMO_PASSWORD, subdomain: DEMO.subdomain, device_platform: "android", device_name: "bench" }),
+    body: JSON.stringify({ email, password: DEMO_PASSWORD, subdomain: DEMO.subdomain, device_platform: "android", device_name: "bench", installation_id: `bench-${email}` }),
   });
   const body = await res.json().catch(() => null);
-  if (res.status !== 200 || !body?.data?.token) throw new Error(`demo admin login failed: ${res.status} ${JSON.stringify(body)}`);
+  if (res.status !== 200 || !body?.data?.token) throw new Error(`demo login of ${email} failed: ${res.status} ${JSON.stringify(body)}`);
   return body.data;
 }
 
@@ -221,6 +249,7 @@ async function main() {
   const target = { remote: false, persistTo: PERSIST_TO };
   await applyMigrations(target);
   await seed(target);
+  await executeSql(benchCourseSql(Date.now()), target);
 
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const baseUrl = `http://${HOST}:${port}`;
@@ -232,7 +261,7 @@ async function main() {
   process.on("SIGTERM", onSignal);
   try {
     await waitUntilReady(baseUrl, worker);
-    const session = await signIn(baseUrl);
+    const session = { admin: await signIn(baseUrl, DEMO.admin.email), student: await signIn(baseUrl, DEMO.students[0].email) };
     console.log(
       `\nbench: ${baseUrl}, node ${process.version}, ${cpus().length} cores, ${rounds} rounds per level, ` +
         `round = ${LEVELS.map((l) => `${l.requests} req @ c${l.concurrency}`).join(" / ")} (cap ${ROUND_TIME_CAP_MS / 1000}s)\n`,

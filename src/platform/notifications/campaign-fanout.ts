@@ -5,7 +5,8 @@ import type { ServiceContext } from "../../core/http/context";
 import { log } from "../../core/lib/log";
 import { campaignProgressStatements } from "./campaign-progress";
 import { CAMPAIGN_EVENT_CODE } from "./catalog";
-import { billingOpenSql, reachableSql, sendDispatch, sqlUuidv7 } from "./enqueue";
+import { sqlUuidv7 } from "../../core/db/sql-ids";
+import { billingOpenSql, reachableSql, sendDispatch } from "./enqueue";
 
 /** Recipients turned into outbox rows per queue message. */
 export const FANOUT_CHUNK = 500;

@@ -1,5 +1,6 @@
 import { is, SQL, sql } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
+import { sqlUuidv7 } from "../../core/db/sql-ids";
 import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
@@ -194,15 +195,6 @@ export function sessionInstallationSql(sessionId: string | null): SQL {
 /** The billing gate as SQL over a `tenants` alias: open unless suspended or past the expiry. */
 export function billingOpenSql(tenant: SQL, now: number): SQL {
   return sql`${tenant}.plan_state <> 'suspended' AND (${tenant}.expires_at IS NULL OR ${tenant}.expires_at > ${now})`;
-}
-
-/**
- * A UUIDv7 made by SQLite, for rows an INSERT … SELECT creates several of: the millisecond part
- * from the service clock, the random part from `randomblob`.
- */
-export function sqlUuidv7(now: number): SQL {
-  const ts = now.toString(16).padStart(12, "0");
-  return sql`lower(${`${ts.slice(0, 8)}-${ts.slice(8, 12)}-7`} || substr(hex(randomblob(2)), 2, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2, 3) || '-' || hex(randomblob(6)))`;
 }
 
 function nothing(ctx: ServiceContext): BatchItem {

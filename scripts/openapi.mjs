@@ -40,6 +40,8 @@ export async function servedDocument() {
     format: "esm",
     outfile: bundle,
     logLevel: "error",
+    // CommonJS dependencies (sanitize-html's postcss) require Node built-ins, which an ES module bundle has no `require` for.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
   const { app } = await import(`${pathToFileURL(bundle).href}?t=${Date.now()}`);
   const res = await app.request("http://api.lms.localhost/api/v1/openapi.json", {}, localEnv());

@@ -1,0 +1,191 @@
+import { sql, type SQL } from "drizzle-orm";
+import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
+import type { TenantCtx } from "../../core/http/context";
+import { ApiError } from "../../core/http/errors";
+import { uuidv7 } from "../../core/lib/ids";
+import type { BlockType, CompletionSource } from "../../db/schema";
+import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
+import { courseVisibleSql } from "../shared/access";
+import { recomputeProgress } from "../shared/progress";
+import { presentCompletion, presentProgress } from "./block-present";
+import { MANUAL_BLOCK_TYPES } from "./block-types";
+import { coursesErrors } from "./errors";
+import { BLOCK_FROM, blockLockedSql, contentAccessSql, liveBlockSql, rowsOf } from "./lesson-content";
+import { assignmentSubmittedSql } from "./references";
+
+/**
+ * `POST /blocks/:id/complete`. Every rule is a condition of one conditional INSERT (the block is
+ * live and visible, the student actively enrolled, the type completes by hand, the course order
+ * allows it), followed in the same batch by the enrollment's recount and a read-back of the
+ * completion, the progress and the facts that say why nothing was inserted. With the guard's
+ * query that is two D1 round trips.
+ *
+ * The completion that completes the course also announces it (`course.completed`,
+ * `course.student_completed`), and the pushes must be written in the batch that completes the
+ * course. Their templates are read before such a batch, a cost only that one completion should
+ * pay: so the first batch refuses a completion that would complete the course, and that one is
+ * made by a second batch carrying the pushes (two more round trips, once per enrollment).
+ */
+
+const MANUAL = sql.join(
+  MANUAL_BLOCK_TYPES.map((type) => sql`${type}`),
+  sql`, `,
+);
+
+/** Joined to BLOCK_FROM: the student's active enrollment in the block's course. */
+function enrollmentJoin(ctx: TenantCtx): SQL {
+  return sql`JOIN enrollments e ON e.tenant_id = ${ctx.tenantId} AND e.course_id = t.course_id AND e.student_id = ${ctx.actor.userId} AND e.removed_at IS NULL`;
+}
+
+/** SQL true when the student has an assignment submission that lets the block complete. */
+function submittedSql(ctx: TenantCtx): SQL {
+  return sql`(t.type = 'assignment_ref' AND ${assignmentSubmittedSql(ctx.tenantId, sql`t.ref_id`, ctx.actor.userId)})`;
+}
+
+/** SQL true when completing the block leaves no live block of the course open for the student. */
+function completesCourseSql(ctx: TenantCtx): SQL {
+  return sql`(e.completed_at IS NULL AND NOT EXISTS (SELECT 1 FROM blocks ob
+      WHERE ob.tenant_id = ${ctx.tenantId} AND ob.course_id = t.course_id AND ob.deleted_at IS NULL AND ob.id <> t.id
+        AND NOT EXISTS (SELECT 1 FROM block_completions oc WHERE oc.tenant_id = ${ctx.tenantId} AND oc.block_id = ob.id AND oc.student_id = ${ctx.actor.userId})))`;
+}
+
+function insertCompletion(ctx: TenantCtx, input: { id: string; blockId: string; now: number; completingCourse: boolean }): BatchItem {
+  const source: SQL = sql`CASE WHEN t.type = 'assignment_ref' THEN ${"assignment" satisfies CompletionSource} ELSE ${"manual" satisfies CompletionSource} END`;
+  return batchable(
+    ctx,
+    sql`INSERT INTO block_completions (id, tenant_id, course_id, lesson_id, block_id, student_id, enrollment_id, source, completed_at)
+      SELECT ${input.id}, t.tenant_id, t.course_id, t.lesson_id, t.id, ${ctx.actor.userId}, e.id, ${source}, ${input.now}
+      FROM ${BLOCK_FROM} ${enrollmentJoin(ctx)}
+      WHERE ${liveBlockSql(ctx, input.blockId)} AND ${contentAccessSql(ctx)}
+        AND (t.type IN (${MANUAL}) OR ${submittedSql(ctx)})
+        AND NOT ${blockLockedSql(ctx)}
+        ${input.completingCourse ? sql`` : sql`AND NOT ${completesCourseSql(ctx)}`}
+      ON CONFLICT (block_id, student_id) DO NOTHING`,
+  );
+}
+
+interface Outcome {
+  type: BlockType;
+  course_id: string;
+  enrollment_id: string;
+  locked: number;
+  submitted: number;
+  completes: number;
+  completion_id: string | null;
+  completion_source: CompletionSource | null;
+  completion_at: number | null;
+  blocks_completed: number;
+  total_blocks: number;
+  completed_at: number | null;
+}
+
+/** The block as the student may reach it (no row otherwise), with the student's completion and progress. */
+function readOutcome(ctx: TenantCtx, blockId: string): BatchItem {
+  return batchable(
+    ctx,
+    sql`SELECT t.type, t.course_id, e.id AS enrollment_id,
+        ${blockLockedSql(ctx)} AS locked, ${submittedSql(ctx)} AS submitted, ${completesCourseSql(ctx)} AS completes,
+        bc.id AS completion_id, bc.source AS completion_source, bc.completed_at AS completion_at,
+        e.blocks_completed, e.total_blocks, e.completed_at
+      FROM ${BLOCK_FROM} ${enrollmentJoin(ctx)}
+        LEFT JOIN block_completions bc ON bc.tenant_id = ${ctx.tenantId} AND bc.block_id = t.id AND bc.student_id = ${ctx.actor.userId}
+      WHERE ${liveBlockSql(ctx, blockId)} AND ${contentAccessSql(ctx)}`,
+  );
+}
+
+/** The statements of one completion attempt; the outcome is the last one's row. */
+async function attempt(ctx: TenantCtx, blockId: string, course?: { id: string; enrollmentId: string }): Promise<Outcome | undefined> {
+  const id = uuidv7();
+  const now = ctx.clock.now();
+  const studentId = ctx.actor.userId;
+  const statements: BatchItem[] = [
+    insertCompletion(ctx, { id, blockId, now, completingCourse: course !== undefined }),
+    recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: sql`(SELECT course_id FROM block_completions WHERE id = ${id})`, studentId }),
+  ];
+  if (course) statements.push(...(await completionPushes(ctx, { ...course, completionId: id, studentId, now })));
+  statements.push(readOutcome(ctx, blockId));
+  const results = await runBatch(ctx, statements);
+  if (course) await dispatchQueued(ctx);
+  return rowsOf<Outcome>(results[results.length - 1])[0];
+}
+
+/**
+ * #33 to the student and #34 to the student's curators, written only when this batch inserted the
+ * completion and set the enrollment's `completed_at` (it is set once, by the recount that follows
+ * the insert, at or after `now`). The transition is the enrollment's, so the dedupe
+ * key names the enrollment (`{code}:{enrollment_id}:{recipient_id}`): keyed by the course, a
+ * curator would hear of only the first of their students to complete it. The student acted, so
+ * the rule that the actor gets no push leaves #33 to completions the student did not request
+ * (a quiz graded by a curator).
+ */
+async function completionPushes(
+  ctx: TenantCtx,
+  input: { id: string; enrollmentId: string; completionId: string; studentId: string; now: number },
+): Promise<BatchItem[]> {
+  const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.id = ${input.completionId})
+    AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.id = ${input.enrollmentId} AND ce.tenant_id = ${ctx.tenantId} AND ce.completed_at >= ${input.now})`;
+  const courseTitle = sql`(SELECT ct.title FROM courses ct WHERE ct.id = ${input.id} AND ct.tenant_id = ${ctx.tenantId})`;
+  const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${input.studentId} AND su.tenant_id = ${ctx.tenantId})`;
+  return [
+    await enqueue(
+      ctx,
+      "course.completed",
+      { token: "student", studentId: input.studentId },
+      { course_title: courseTitle },
+      { id: input.id },
+      `course.completed:${input.enrollmentId}`,
+      { when },
+    ),
+    await enqueue(
+      ctx,
+      "course.student_completed",
+      { token: "student_curators", studentId: input.studentId },
+      { student_name: studentName, course_title: courseTitle },
+      { id: input.id },
+      `course.student_completed:${input.enrollmentId}`,
+      { when },
+    ),
+  ];
+}
+
+/** POST /blocks/:id/complete: the completion (new or the existing one) and the enrollment's progress. */
+export async function completeBlock(ctx: TenantCtx, input: { id: string }) {
+  let outcome = await attempt(ctx, input.id);
+  if (!outcome) throw new ApiError(coursesErrors.BLOCK_NOT_FOUND);
+  if (outcome.type === "quiz_ref" || outcome.type === "exam_ref") {
+    throw new ApiError(coursesErrors.BLOCK_TYPE_COMPLETED_VIA_DOMAIN, { message: `A ${outcome.type} block completes through its ${outcome.type === "quiz_ref" ? "quiz" : "exam"}, not by hand.` });
+  }
+  if (outcome.completion_id === null) {
+    if (outcome.locked === 1) throw new ApiError(coursesErrors.SEQUENTIAL_ORDER_REQUIRED);
+    if (outcome.type === "assignment_ref" && outcome.submitted !== 1) throw new ApiError(coursesErrors.ASSIGNMENT_NOT_SUBMITTED);
+    if (outcome.completes === 1) outcome = await attempt(ctx, input.id, { id: outcome.course_id, enrollmentId: outcome.enrollment_id });
+    if (!outcome || outcome.completion_id === null) throw new ApiError(coursesErrors.BLOCK_NOT_FOUND);
+  }
+  return {
+    completion: presentCompletion({
+      id: outcome.completion_id,
+      studentId: ctx.actor.userId,
+      blockId: input.id,
+      enrollmentId: outcome.enrollment_id,
+      source: outcome.completion_source!,
+      completedAt: outcome.completion_at!,
+    }),
+    progress: presentProgress({ blocksCompleted: outcome.blocks_completed, totalBlocks: outcome.total_blocks, completedAt: outcome.completed_at }),
+  };
+}
+
+/** GET /courses/:id/my-completions: the caller's completed live blocks of a course they are actively enrolled in. */
+export async function myCompletions(ctx: TenantCtx, input: { id: string }) {
+  const { tenantId } = ctx;
+  const userId = ctx.actor.userId;
+  const rows = await ctx.db.all<{ block_id: string | null }>(
+    sql`SELECT bc.block_id FROM courses c
+        JOIN enrollments e ON e.tenant_id = ${tenantId} AND e.course_id = c.id AND e.student_id = ${userId} AND e.removed_at IS NULL
+        LEFT JOIN block_completions bc ON bc.tenant_id = ${tenantId} AND bc.course_id = c.id AND bc.student_id = ${userId}
+          AND EXISTS (SELECT 1 FROM blocks b WHERE b.id = bc.block_id AND b.tenant_id = ${tenantId} AND b.deleted_at IS NULL)
+      WHERE c.id = ${input.id} AND ${courseVisibleSql(ctx, sql`c`)}
+      ORDER BY bc.completed_at, bc.block_id`,
+  );
+  if (rows.length === 0) throw new ApiError(coursesErrors.COURSE_NOT_FOUND);
+  return { block_ids: rows.flatMap((row) => (row.block_id === null ? [] : [row.block_id])) };
+}

@@ -1,8 +1,10 @@
+import { sql, type SQL } from "drizzle-orm";
 import type { TenantCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import type { blocks, courseModules, lessons } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
 import { isStaff } from "../shared/access";
+import { quizQuestionCountSql } from "./references";
 
 export type ModuleRow = Pick<
   typeof courseModules.$inferSelect,
@@ -50,6 +52,11 @@ export async function presentLessonFields(ctx: Pick<TenantCtx, "actor" | "tenant
 }
 
 export type LessonFieldsView = Awaited<ReturnType<typeof presentLessonFields>>;
+
+/** The `question_count` column of a light-block read over a `blocks` alias (NULL but for `quiz_ref`). */
+export function questionCountSql(tenantId: string, block: SQL): SQL<number | null> {
+  return sql<number | null>`CASE WHEN ${block}.type = 'quiz_ref' THEN ${quizQuestionCountSql(tenantId, sql`${block}.ref_id`)} END`;
+}
 
 /**
  * A light block: a block the caller may not open (locked by the course order, or a course the

@@ -132,4 +132,7 @@ export const CoverImageResult = z
   .object({ cover_image_id: uuid.nullable(), cover_image_url: z.string().nullable() })
   .openapi("CoverImage");
 
+export const ModulesReordered = z.object({ reordered: z.number().int() }).openapi("ModulesReordered");
+export const LessonsReordered = z.object({ reordered: z.number().int() }).openapi("LessonsReordered");
+
 export const LessonGroups = z.object({ group_ids: z.array(uuid) }).openapi("LessonGroups");

@@ -11,7 +11,13 @@ import type { ServiceContext } from "../../core/http/context";
  */
 export function recomputeProgress(
   ctx: ServiceContext,
-  input: { tenantId: string; courseId: string | SQL; studentId?: string | SQL },
+  input: {
+    tenantId: string;
+    courseId: string | SQL;
+    studentId?: string | SQL;
+    /** A SELECT of student ids: the enrollments of a bulk action, in the same one statement. */
+    studentIds?: SQL;
+  },
 ): BatchItem {
   const { tenantId, courseId } = input;
   const total = sql`(SELECT count(*) FROM blocks b WHERE b.tenant_id = ${tenantId} AND b.course_id = enrollments.course_id AND b.deleted_at IS NULL)`;
@@ -27,7 +33,8 @@ export function recomputeProgress(
           completed_at = COALESCE(completed_at, CASE WHEN ${total} > 0 AND ${done} >= ${total} THEN ${now} END),
           updated_at = ${now}
       WHERE tenant_id = ${tenantId} AND course_id = ${courseId}
-        ${input.studentId === undefined ? sql`` : sql`AND student_id = ${input.studentId}`}`,
+        ${input.studentId === undefined ? sql`` : sql`AND student_id = ${input.studentId}`}
+        ${input.studentIds === undefined ? sql`` : sql`AND student_id IN (${input.studentIds})`}`,
   );
 }
 

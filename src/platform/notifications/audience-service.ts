@@ -13,11 +13,14 @@ interface OptionRow {
 }
 
 /**
- * Option kinds of the audience picker: each is one query over the school, cut to a restricted
- * curator's scope. The kinds of the learning-content areas are known names that answer "not
- * available yet" until their area adds its entry here.
+ * Option kinds of the audience picker: each is one query over the school (`id`, `label`,
+ * `subtitle`), cut to a restricted curator's scope where it lists students' records. The kinds of
+ * the learning-content areas are known names that answer "not available yet" until their area
+ * registers its query with `registerOptionKind`.
  */
-const OPTION_KINDS: Record<string, (ctx: TenantCtx) => SQL> = {
+export type OptionKindQuery = (ctx: TenantCtx) => SQL;
+
+const OPTION_KINDS: Record<string, OptionKindQuery> = {
   student: (ctx) => {
     const scope = scopeCondition(sql`u.id`, restrictedScope(ctx));
     return sql`SELECT u.id, u.first_name || ' ' || u.last_name AS label, u.email AS subtitle
@@ -35,8 +38,15 @@ const OPTION_KINDS: Record<string, (ctx: TenantCtx) => SQL> = {
   },
 };
 
-const LATER_KINDS = new Set(["course", "module", "lesson", "quiz", "assignment", "exam", "path"]);
-export const AUDIENCE_OPTION_KINDS = ["student", "group", ...LATER_KINDS] as const;
+/** Every kind the picker knows, registered or not: the query schema's enum. */
+export const AUDIENCE_OPTION_KINDS = ["student", "group", "course", "module", "lesson", "quiz", "assignment", "exam", "path"] as const;
+const LATER_KINDS = new Set<string>(AUDIENCE_OPTION_KINDS.filter((kind) => !(kind in OPTION_KINDS)));
+
+/** A learning-content area adds its option kind (one of `AUDIENCE_OPTION_KINDS`) when its data exists. */
+export function registerOptionKind(kind: (typeof AUDIENCE_OPTION_KINDS)[number], build: OptionKindQuery): void {
+  OPTION_KINDS[kind] = build;
+  LATER_KINDS.delete(kind);
+}
 
 export async function audienceOptions(ctx: TenantCtx, input: { kind: string; q?: string; limit: number }) {
   const build = OPTION_KINDS[input.kind];

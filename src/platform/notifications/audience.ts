@@ -12,7 +12,8 @@ import { notificationsErrors as e } from "./errors";
  *
  * Each field is one entry of `AUDIENCE_FIELDS`: its operators and how each compiles. The fields of
  * the learning-content areas (course enrollment, lessons, quizzes, scores, paths, points and rank)
- * are known names that answer "not available yet" until their area adds its entry.
+ * are known names that answer "not available yet" until their area registers its entry with
+ * `registerAudienceField` (the platform never imports those areas; they call in).
  */
 export interface AudienceFilter {
   match: "all" | "any";
@@ -30,12 +31,12 @@ const MAX_RULES = 50;
 const MAX_VALUES = 500;
 
 /** What compiling a rule can see: the school (every subquery filters by it) and the clock. */
-interface CompileContext {
+export interface CompileContext {
   tenantId: string;
   now: number;
 }
 
-interface FieldSpec {
+export interface FieldSpec {
   /** Compiles one rule (already checked to name one of the operators) to a condition on `u`. */
   operators: Record<string, (rule: AudienceRule, at: CompileContext) => SQL>;
 }
@@ -45,7 +46,7 @@ function invalid(message: string): ApiError {
 }
 
 /** `values`: 1..MAX_VALUES uuids, lower-cased, duplicates dropped. */
-function uuidValues(rule: AudienceRule): string[] {
+export function uuidValues(rule: AudienceRule): string[] {
   const values = rule.values;
   if (!Array.isArray(values) || values.length === 0 || values.length > MAX_VALUES) {
     throw invalid(`${rule.field} ${rule.operator} takes "values": 1 to ${MAX_VALUES} ids.`);
@@ -110,6 +111,15 @@ const LATER_FIELDS = new Set([
   "quiz_score_pct",
   "exam_score_pct",
 ]);
+
+/**
+ * A learning-content area adds its field when its data exists; the name stops answering "not
+ * available yet".
+ */
+export function registerAudienceField(name: string, spec: FieldSpec): void {
+  AUDIENCE_FIELDS[name] = spec;
+  LATER_FIELDS.delete(name);
+}
 
 /** Checks the shape of a filter a client sent (any JSON) and returns it typed. */
 export function parseFilter(raw: unknown): AudienceFilter {

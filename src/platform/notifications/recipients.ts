@@ -12,6 +12,12 @@ export type Recipients =
   /** The account's devices except one installation: the one that acted or the one affected. */
   | { token: "user_other_devices"; userId: string; excludeInstallationId: string | SQL }
   | { token: "student"; studentId: string }
+  /**
+   * The same token for a set of students, each receiving their own row (the dedupe key gets each
+   * one's id): `studentIds` is a SELECT of user ids, evaluated by the enqueue statement, so one
+   * statement serves a bulk action of any size.
+   */
+  | { token: "student"; studentIds: SQL }
   | { token: "curator"; curatorId: string }
   | { token: "school_admins" }
   | { token: "school_students" }
@@ -41,7 +47,7 @@ const withRole = (ids: SQL, tenantId: string, role: string) =>
 const RESOLVERS: { [T in ResolvedToken]: Resolver<T> } = {
   user: (r) => sql`SELECT ${r.userId}`,
   user_other_devices: (r) => sql`SELECT ${r.userId}`,
-  student: (r, tenantId) => withRole(sql`SELECT ${r.studentId}`, tenantId, "student"),
+  student: (r, tenantId) => withRole("studentIds" in r ? r.studentIds : sql`SELECT ${r.studentId}`, tenantId, "student"),
   curator: (r, tenantId) => withRole(sql`SELECT ${r.curatorId}`, tenantId, "curator"),
   school_admins: (_r, tenantId) => sql`SELECT u.id FROM users u WHERE u.tenant_id = ${tenantId} AND u.role = 'admin'`,
   school_students: (_r, tenantId) => sql`SELECT u.id FROM users u WHERE u.tenant_id = ${tenantId} AND u.role = 'student'`,

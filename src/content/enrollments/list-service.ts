@@ -1,0 +1,118 @@
+import { or, sql, type SQL } from "drizzle-orm";
+import { batchable, runBatch } from "../../core/db/batch";
+import { likeContains } from "../../core/db/conditions";
+import type { TenantCtx } from "../../core/http/context";
+import { ApiError } from "../../core/http/errors";
+import { pageOffset } from "../../core/http/pagination";
+import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { courseVisibleSql } from "../shared/access";
+import { rowsOf } from "./batch-rows";
+import { enrollmentsErrors as e } from "./errors";
+import { meanPct, toCuratorRow, toStudentCourseRow, type CuratorRow, type StudentCourseRow } from "./present";
+import { activitySql, statusSql, type EnrollmentStatus } from "./status";
+
+/** The course (alias `c`) as its manager sees it: a live course of the school, draft or published. */
+export function managedCourseSql(ctx: TenantCtx, courseId: string): SQL {
+  return sql`SELECT c.id, c.slug, c.title FROM courses c WHERE c.id = ${courseId} AND ${courseVisibleSql(ctx, sql`c`)}`;
+}
+
+/**
+ * The course's active enrollments of live students that the caller may see (a restricted curator:
+ * their own students), matching `q` and any extra condition, as rows with their latest activity
+ * and status bucket (alias-free columns, for a CTE or a derived table).
+ */
+export function courseEnrollmentsSql(ctx: TenantCtx, input: { courseId: string; q?: string; extra?: SQL }): SQL {
+  const { tenantId } = ctx;
+  const inScope = scopeCondition(sql`e.student_id`, restrictedScope(ctx));
+  const search = input.q
+    ? or(
+        likeContains(sql`(u.first_name || ' ' || u.last_name)`, input.q),
+        likeContains(sql`(u.last_name || ' ' || u.first_name)`, input.q),
+        likeContains(sql`u.email`, input.q),
+      )
+    : undefined;
+  const matched = sql`SELECT e.id AS enrollment_id, e.student_id, u.email AS student_email, u.first_name AS student_first_name,
+        u.last_name AS student_last_name, e.enrolled_at, e.enrolled_by, e.blocks_completed, e.total_blocks,
+        e.last_accessed_at, e.completed_at, ${activitySql(tenantId)} AS activity
+      FROM enrollments e JOIN users u ON u.id = e.student_id AND u.tenant_id = ${tenantId} AND u.deleted_at IS NULL
+      WHERE e.tenant_id = ${tenantId} AND e.course_id = ${input.courseId} AND e.removed_at IS NULL
+        ${inScope ? sql`AND ${inScope}` : sql``}
+        ${search ? sql`AND ${search}` : sql``}
+        ${input.extra ? sql`AND ${input.extra}` : sql``}`;
+  return sql`SELECT m.*, ${statusSql(ctx.clock.now())} AS status FROM (${matched}) m`;
+}
+
+interface CountsRow {
+  all_count: number;
+  active: number | null;
+  risk: number | null;
+  done: number | null;
+  notstarted: number | null;
+  avg_pct: number | null;
+}
+
+/**
+ * GET /courses/:id/enrollments (manage_students): one page of the course's active enrollments,
+ * newest first, with the counts per status bucket and the mean progress of every row matching `q`
+ * (the `status` filter narrows the page and `total`, not the counts). One round trip: the course,
+ * the page and the counts in one batch.
+ */
+export async function listEnrollments(
+  ctx: TenantCtx,
+  input: { courseId: string; query: { page: number; limit: number; q?: string; status?: EnrollmentStatus } },
+) {
+  const { courseId, query } = input;
+  const rows = courseEnrollmentsSql(ctx, { courseId, q: query.q });
+  const results = await runBatch(ctx, [
+    batchable(ctx, managedCourseSql(ctx, courseId)),
+    batchable(
+      ctx,
+      sql`SELECT * FROM (${rows}) s ${query.status ? sql`WHERE s.status = ${query.status}` : sql``}
+        ORDER BY s.enrolled_at DESC, s.enrollment_id DESC
+        LIMIT ${query.limit} OFFSET ${pageOffset(query.page, query.limit)}`,
+    ),
+    batchable(
+      ctx,
+      sql`SELECT count(*) AS all_count,
+          sum(s.status = 'active') AS active, sum(s.status = 'risk') AS risk,
+          sum(s.status = 'done') AS done, sum(s.status = 'notstarted') AS notstarted,
+          avg(CASE WHEN s.total_blocks > 0 THEN min(s.blocks_completed, s.total_blocks) * 100.0 / s.total_blocks END) AS avg_pct
+        FROM (${rows}) s`,
+    ),
+  ]);
+  if (rowsOf(results[0]).length === 0) throw new ApiError(e.COURSE_NOT_FOUND);
+  const tally = rowsOf<CountsRow>(results[2])[0]!;
+  const counts = {
+    all: tally.all_count,
+    active: tally.active ?? 0,
+    risk: tally.risk ?? 0,
+    done: tally.done ?? 0,
+    notstarted: tally.notstarted ?? 0,
+  };
+  return {
+    enrollments: rowsOf<CuratorRow>(results[1]).map(toCuratorRow),
+    total: query.status ? counts[query.status] : counts.all,
+    page: query.page,
+    limit: query.limit,
+    counts,
+    avg_progress: meanPct(tally.avg_pct),
+  };
+}
+
+/**
+ * GET /me/courses (student): the caller's active enrollments in live courses (a course unpublished
+ * since still appears), most recent activity first (last access or completion; never-touched
+ * enrollments after them), then newest enrollment first. One statement.
+ */
+export async function myCourses(ctx: TenantCtx, input: { limit: number; offset: number }) {
+  const { tenantId } = ctx;
+  const rows = await ctx.db.all<StudentCourseRow>(sql`
+    SELECT e.course_id, c.title AS course_title, c.status AS course_status, c.cover_image_id, e.id AS enrollment_id,
+      e.enrolled_at, e.last_accessed_block_id, e.last_accessed_at, e.blocks_completed, e.total_blocks, e.completed_at,
+      ${activitySql(tenantId)} AS activity
+    FROM enrollments e JOIN courses c ON c.id = e.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL
+    WHERE e.tenant_id = ${tenantId} AND e.student_id = ${ctx.actor.userId} AND e.removed_at IS NULL
+    ORDER BY activity DESC NULLS LAST, e.enrolled_at DESC, e.id DESC
+    LIMIT ${input.limit} OFFSET ${input.offset}`);
+  return rows.map(toStudentCourseRow);
+}

@@ -1,0 +1,106 @@
+import { iso, isoOrNull } from "../../core/lib/clock";
+import type { EnrollmentStatus } from "./status";
+
+/**
+ * A percentage as the contract writes it: a decimal string with two decimals (`"66.67"`), rounded
+ * half up, or null when there is nothing to measure (a course without blocks).
+ */
+export function pct(done: number, total: number): string | null {
+  if (total <= 0) return null;
+  // Integer numerator: no binary-fraction drift before the rounding.
+  return (Math.round((Math.min(done, total) * 10_000) / total) / 100).toFixed(2);
+}
+
+/** A mean of percentages (or null), two decimals. */
+export function meanPct(value: number | null): string | null {
+  return value === null ? null : (Math.round(value * 100) / 100).toFixed(2);
+}
+
+export interface EnrollmentRow {
+  id: string;
+  student_id: string;
+  course_id: string;
+  enrolled_at: number;
+  enrolled_by: string | null;
+  last_accessed_block_id: string | null;
+}
+
+/** The Enrollment resource. */
+export function toEnrollment(row: EnrollmentRow) {
+  return {
+    id: row.id,
+    student_id: row.student_id,
+    course_id: row.course_id,
+    enrolled_at: iso(row.enrolled_at),
+    enrolled_by: row.enrolled_by,
+    last_accessed_block_id: row.last_accessed_block_id,
+  };
+}
+
+export interface CuratorRow {
+  enrollment_id: string;
+  student_id: string;
+  student_email: string;
+  student_first_name: string;
+  student_last_name: string;
+  enrolled_at: number;
+  enrolled_by: string | null;
+  blocks_completed: number;
+  total_blocks: number;
+  last_accessed_at: number | null;
+  completed_at: number | null;
+  activity: number | null;
+  status: EnrollmentStatus;
+}
+
+/** A row of a course's enrollment list (curator view), with its status bucket. */
+export function toCuratorRow(row: CuratorRow) {
+  return {
+    enrollment_id: row.enrollment_id,
+    student_id: row.student_id,
+    student_email: row.student_email,
+    student_first_name: row.student_first_name,
+    student_last_name: row.student_last_name,
+    enrolled_at: iso(row.enrolled_at),
+    enrolled_by: row.enrolled_by,
+    blocks_completed: row.blocks_completed,
+    total_blocks: row.total_blocks,
+    pct: pct(row.blocks_completed, row.total_blocks),
+    last_accessed_at: isoOrNull(row.last_accessed_at),
+    completed_at: isoOrNull(row.completed_at),
+    status: row.status,
+  };
+}
+
+export interface StudentCourseRow {
+  course_id: string;
+  course_title: string;
+  course_status: string;
+  cover_image_id: string | null;
+  enrollment_id: string;
+  enrolled_at: number;
+  last_accessed_block_id: string | null;
+  last_accessed_at: number | null;
+  blocks_completed: number;
+  total_blocks: number;
+  completed_at: number | null;
+}
+
+/** A row of the student's own course list. */
+export function toStudentCourseRow(row: StudentCourseRow) {
+  return {
+    course_id: row.course_id,
+    course_title: row.course_title,
+    course_status: row.course_status,
+    cover_image_id: row.cover_image_id,
+    enrollment_id: row.enrollment_id,
+    enrolled_at: iso(row.enrolled_at),
+    last_accessed_block_id: row.last_accessed_block_id,
+    last_accessed_at: isoOrNull(row.last_accessed_at),
+    blocks_completed: row.blocks_completed,
+    total_blocks: row.total_blocks,
+    pct: pct(row.blocks_completed, row.total_blocks),
+    completed_at: isoOrNull(row.completed_at),
+    auth_has_access: true as const,
+  };
+}

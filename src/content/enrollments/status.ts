@@ -1,0 +1,33 @@
+import { sql, type SQL } from "drizzle-orm";
+import { DAY_MS } from "../../core/lib/clock";
+
+/**
+ * The curator's view of an enrollment (docs/decisions.md, enrollments): `done` once the course is
+ * completed; `notstarted` while the student has neither opened the course nor completed a block of
+ * it; `risk` when started, not done, and idle for `RISK_IDLE_DAYS`; `active` otherwise. The
+ * schedule area adds "past an effective course end" to `risk` here, in this one function, so the
+ * list, its counts and the CSV export keep agreeing.
+ */
+export const ENROLLMENT_STATUSES = ["active", "risk", "done", "notstarted"] as const;
+export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+
+export const RISK_IDLE_DAYS = 7;
+
+/**
+ * The enrollment's (alias `e`) latest activity in ms, or NULL: its last course access or its
+ * latest block completion in the course, whichever is later.
+ */
+export function activitySql(tenantId: string, e: SQL = sql`e`): SQL {
+  const latestCompletion = sql`(SELECT MAX(bc.completed_at) FROM block_completions bc
+    WHERE bc.tenant_id = ${tenantId} AND bc.student_id = ${e}.student_id AND bc.course_id = ${e}.course_id)`;
+  return sql`NULLIF(MAX(COALESCE(${e}.last_accessed_at, 0), COALESCE(${latestCompletion}, 0)), 0)`;
+}
+
+/** The status over a row that has `completed_at` and `activity` (from `activitySql`) as columns. */
+export function statusSql(now: number): SQL {
+  return sql`CASE
+    WHEN completed_at IS NOT NULL THEN 'done'
+    WHEN activity IS NULL THEN 'notstarted'
+    WHEN activity < ${now - RISK_IDLE_DAYS * DAY_MS} THEN 'risk'
+    ELSE 'active' END`;
+}

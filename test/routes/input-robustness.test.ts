@@ -1,7 +1,9 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { routeRegistry } from "../../src/core/http/route";
-import { castFor, concretePath, passingCaller, type Cast } from "../helpers/routes";
+import * as schema from "../../src/db/schema";
+import { db } from "../helpers/factories";
+import { castFor, concretePath, passingCaller, PLACEHOLDER_ID, type Cast } from "../helpers/routes";
 
 type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };
 
@@ -73,6 +75,9 @@ describe("input robustness of every route", () => {
 
   it("refuses control characters in every search term and takes LIKE wildcards literally", async () => {
     const cast = await castFor();
+    // Lists under a course (its enrollments) search a course that exists: the path's placeholder id.
+    const now = Date.now();
+    await db().insert(schema.courses).values({ id: PLACEHOLDER_ID, tenantId: cast.tenantId, title: "Placeholder", slug: "placeholder", status: "published", position: 0, createdAt: now, updatedAt: now });
     const spec = (await (await SELF.fetch("https://api.lms.localhost/api/v1/openapi.json")).json()) as OpenApiDocument;
     const searchable = routeRegistry.filter(
       (route) => route.method === "GET" && spec.paths[route.path.replaceAll(/:(\w+)/g, "{$1}")]?.get?.parameters?.some((p) => p.name === "q" && p.in === "query"),

@@ -139,12 +139,12 @@ async function readTree(ctx: TenantCtx, scope: TreeScope) {
 
 /**
  * Runs `writes`, then reads the scope, in one batch (a write verb that answers the module it
- * wrote): the writes' raw results, and the modules as the caller now sees them.
+ * wrote): the modules as the caller now sees them. A write whose conditions failed leaves the
+ * scope unreadable, which answers the scope's not-found failure.
  */
 export async function readTreeAfter(ctx: TenantCtx, scope: TreeScope, writes: readonly BatchItem[]) {
   const results = await runBatch(ctx, [...writes, ...treeQueries(ctx, scope)]);
-  const modules = await assembleTree(ctx, scope, results.slice(writes.length) as unknown as TreeResults);
-  return { writes: results.slice(0, writes.length), modules };
+  return assembleTree(ctx, scope, results.slice(writes.length) as unknown as TreeResults);
 }
 
 /** GET /courses/:id/modules: the module index. */

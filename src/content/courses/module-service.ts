@@ -54,8 +54,8 @@ export async function updateModule(ctx: TenantCtx, input: { id: string; body: { 
     .update(courseModules)
     .set({ updatedAt: ctx.clock.now(), ...(title !== undefined ? { title } : {}), ...(description !== undefined ? { description } : {}) })
     .where(liveRowWhere(courseModules, ctx.tenantId, input.id));
-  const { modules } = await readTreeAfter(ctx, { moduleId: input.id }, [update]);
-  return modules[0]!;
+  const [module] = await readTreeAfter(ctx, { moduleId: input.id }, [update]);
+  return module!;
 }
 
 /**
@@ -80,8 +80,8 @@ export async function duplicateModule(ctx: TenantCtx, input: { id: string }) {
   const source = await liveRow(ctx, courseModules, input.id, coursesErrors.MODULE_NOT_FOUND);
   const newId = uuidv7();
   const copy = copyModuleStatements(ctx, { moduleId: source.id, courseId: source.courseId, newId });
-  const { modules } = await readTreeAfter(ctx, { moduleId: newId }, copy);
-  return modules[0]!;
+  const [module] = await readTreeAfter(ctx, { moduleId: newId }, copy);
+  return module!;
 }
 
 /** PATCH /courses/:id/reorder-modules. */

@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, changedRows, insertWhere, runBatch, type BatchItem } from "../../core/db/batch";
 import { liveRow } from "../../core/db/live-row";
@@ -12,8 +13,8 @@ import { presentBlock, type BlockRow } from "./block-present";
 import type { CreateBlockBody, ReorderBlocksBody, UpdateBlockBody } from "./block-schemas";
 import { blockType, validPayload, type ValidPayload } from "./block-types";
 import { coursesErrors } from "./errors";
+import { blockRow, rowsOf, type RawBlock } from "./lesson-content";
 import { blockRefExistsSql, isRefBlockType } from "./references";
-import type { z } from "@hono/zod-openapi";
 
 /**
  * Authoring of blocks (staff with manage_courses). Each write is one batch of conditional
@@ -43,20 +44,8 @@ function blockById(ctx: TenantCtx, id: string): BatchItem {
 }
 
 function rowOf(result: unknown): BlockRow | undefined {
-  const raw = ((result as { results?: Record<string, unknown>[] }).results ?? [])[0];
-  if (!raw) return undefined;
-  return {
-    id: raw.id as string,
-    lessonId: raw.lesson_id as string,
-    moduleId: raw.module_id as string,
-    courseId: raw.course_id as string,
-    type: raw.type as BlockType,
-    position: raw.position as number,
-    payload: JSON.parse(raw.payload as string) as Record<string, unknown>,
-    refId: raw.ref_id as string | null,
-    createdAt: raw.created_at as number,
-    updatedAt: raw.updated_at as number,
-  };
+  const raw = rowsOf<RawBlock>(result)[0];
+  return raw ? blockRow(raw) : undefined;
 }
 
 const staffView = { locked: false };
@@ -117,7 +106,7 @@ export async function createBlock(ctx: TenantCtx, input: { lessonId: string; bod
   const results = await runBatch(ctx, statements);
   const row = rowOf(results[results.length - 2]);
   if (!row) {
-    const live = ((results[results.length - 1] as { results: { live: number }[] }).results[0]?.live ?? 0) === 1;
+    const live = rowsOf<{ live: number }>(results[results.length - 1])[0]?.live === 1;
     throw new ApiError(live ? coursesErrors.BLOCK_REF_NOT_FOUND : coursesErrors.LESSON_NOT_FOUND);
   }
   return presentBlock(ctx, row, staffView);

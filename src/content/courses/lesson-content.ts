@@ -85,7 +85,8 @@ function resumeStatement(ctx: TenantCtx, blockId: SQL): BatchItem {
 
 const BLOCK_COLUMNS = sql`t.id, t.lesson_id, t.module_id, t.course_id, t.type, t.position, t.payload, t.ref_id, t.created_at, t.updated_at`;
 
-interface RawBlock {
+/** A block row as a raw SELECT returns it. */
+export interface RawBlock {
   id: string;
   lesson_id: string;
   module_id: string;

@@ -4,7 +4,9 @@ import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import type { BlockType, CompletionSource } from "../../db/schema";
+import { eventDefinition } from "../../platform/notifications/catalog";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
+import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { courseVisibleSql } from "../shared/access";
 import { recomputeProgress } from "../shared/progress";
 import { presentCompletion, presentProgress } from "./block-present";
@@ -22,10 +24,13 @@ import { assignmentSubmittedSql } from "./references";
  *
  * The completion that completes the course also announces it (`course.completed`,
  * `course.student_completed`), and the pushes must be written in the batch that completes the
- * course. Their templates are read before such a batch, a cost only that one completion should
- * pay: so the first batch refuses a completion that would complete the course, and that one is
- * made by a second batch carrying the pushes (two more round trips, once per enrollment).
+ * course. Their templates must be known before such a batch is built: so the first batch also
+ * reads the school's settings of the two events and refuses a completion that would complete the
+ * course, and that one is made by a second batch carrying the pushes (one more round trip, once
+ * per enrollment).
  */
+
+const COMPLETION_EVENTS = [eventDefinition("course.completed")!, eventDefinition("course.student_completed")!];
 
 const MANUAL = sql.join(
   MANUAL_BLOCK_TYPES.map((type) => sql`${type}`),
@@ -98,13 +103,17 @@ async function attempt(ctx: TenantCtx, blockId: string, course?: { id: string; e
   const id = uuidv7();
   const now = ctx.clock.now();
   const studentId = ctx.actor.userId;
+  // The first attempt reads the events' settings too, so a second one builds its pushes without a read.
+  const prefetch = course ? null : prefetchSchoolEvents(ctx, ctx.tenantId, COMPLETION_EVENTS);
   const statements: BatchItem[] = [
+    ...((prefetch?.statements ?? []) as BatchItem[]),
     insertCompletion(ctx, { id, blockId, now, completingCourse: course !== undefined }),
     recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: sql`(SELECT course_id FROM block_completions WHERE id = ${id})`, studentId }),
   ];
   if (course) statements.push(...(await completionPushes(ctx, { ...course, completionId: id, studentId, now })));
   statements.push(readOutcome(ctx, blockId));
   const results = await runBatch(ctx, statements);
+  prefetch?.remember(results);
   if (course) await dispatchQueued(ctx);
   return rowsOf<Outcome>(results[results.length - 1])[0];
 }

@@ -59,11 +59,8 @@ export function schoolEvent(ctx: ServiceContext, tenantId: string, definition: E
   return found;
 }
 
-/** `schoolEvent` for many schools in one query (scans), remembered for the context's later enqueues. */
-export async function loadSchoolEvents(ctx: ServiceContext, tenantIds: readonly string[], definition: EventDefinition): Promise<Map<string, SchoolEvent>> {
-  const out = new Map<string, SchoolEvent>();
-  if (tenantIds.length === 0) return out;
-  const rows = await ctx.db
+function schoolEventsQuery(ctx: ServiceContext, tenantIds: readonly string[], definition: EventDefinition) {
+  return ctx.db
     .select({
       tenantId: tenants.id,
       title: tenants.title,
@@ -76,8 +73,42 @@ export async function loadSchoolEvents(ctx: ServiceContext, tenantIds: readonly 
     .from(tenants)
     .leftJoin(notificationEventSettings, and(eq(notificationEventSettings.tenantId, tenants.id), eq(notificationEventSettings.code, definition.code)))
     .where(and(idIn(tenants.id, tenantIds), isNull(tenants.deletedAt)));
+}
+
+type SchoolEventRow = Awaited<ReturnType<typeof schoolEventsQuery>>[number];
+
+/** `schoolEvent` for many schools in one query (scans), remembered for the context's later enqueues. */
+export async function loadSchoolEvents(ctx: ServiceContext, tenantIds: readonly string[], definition: EventDefinition): Promise<Map<string, SchoolEvent>> {
+  if (tenantIds.length === 0) return new Map();
+  return rememberSchoolEvents(ctx, definition, await schoolEventsQuery(ctx, tenantIds, definition));
+}
+
+/**
+ * The reads of `schoolEvent` for one school and several events, as statements for a batch the
+ * caller runs anyway, and a function to hand it the batch's results: a producer that may enqueue
+ * in a later batch then pays no round trip of its own for the settings.
+ */
+export function prefetchSchoolEvents(ctx: ServiceContext, tenantId: string, definitions: readonly EventDefinition[]) {
+  return {
+    statements: definitions.map((definition) => schoolEventsQuery(ctx, [tenantId], definition)),
+    remember(results: readonly unknown[]): void {
+      definitions.forEach((definition, index) => {
+        const found = rememberSchoolEvents(ctx, definition, results[index] as SchoolEventRow[]);
+        if (!found.has(tenantId)) cacheOf(ctx).set(`${tenantId} ${definition.code}`, Promise.resolve(null));
+      });
+    },
+  };
+}
+
+function cacheOf(ctx: ServiceContext): Map<string, Promise<SchoolEvent | null>> {
   const perContext = cache.get(ctx) ?? new Map<string, Promise<SchoolEvent | null>>();
   cache.set(ctx, perContext);
+  return perContext;
+}
+
+function rememberSchoolEvents(ctx: ServiceContext, definition: EventDefinition, rows: readonly SchoolEventRow[]): Map<string, SchoolEvent> {
+  const out = new Map<string, SchoolEvent>();
+  const perContext = cacheOf(ctx);
   for (const row of rows) {
     const event: SchoolEvent = {
       tenantId: row.tenantId,

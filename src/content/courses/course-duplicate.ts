@@ -31,7 +31,7 @@ export function freeCopySlug(slug: string, taken: ReadonlySet<string>): string {
 const SLUG_PREFIX = 100;
 
 /** A concurrent copy may take the chosen slug first; the next free one is tried. */
-const ATTEMPTS = 3;
+const ATTEMPTS = 5;
 
 /**
  * POST /t/courses/:id/duplicate: a draft copy after the school's other courses, titled

@@ -1,6 +1,9 @@
-import { and, eq, isNull } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:test";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addCourseDeleteGuard, courseDeleteGuards, type CourseDeleteGuard } from "../../../src/content/shared/course-guards";
 import * as schema from "../../../src/db/schema";
+import { requestWithD1 } from "../../helpers/d1-barrier";
 import { storedImage } from "../../media/helpers";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { db } from "../../helpers/factories";
@@ -365,5 +368,57 @@ describe("PATCH /t/courses/:id/cover-image", () => {
     }
     const [row] = await db().select().from(schema.courses).where(and(eq(schema.courses.id, tree.courseId), isNull(schema.courses.coverImageId)));
     expect(row).toBeDefined();
+  });
+});
+
+describe("DELETE /t/courses/:id with a registered delete guard", () => {
+  /** A stand-in for the areas that hold courses (paths, group enrollments): a course listed in a test table. */
+  const HELD = { status: 409, code: "test_course_held", message: "Held by a test." } as const;
+
+  const guard: CourseDeleteGuard = { failure: HELD, holds: (_tenantId, courseId) => sql`EXISTS (SELECT 1 FROM test_course_holds h WHERE h.course_id = ${courseId})` };
+
+  beforeAll(async () => {
+    await env.DB.exec("CREATE TABLE IF NOT EXISTS test_course_holds (course_id TEXT NOT NULL)");
+    addCourseDeleteGuard(guard);
+  });
+
+  // The registry is module state: other files' deletes must not meet a guard over a table only this file creates.
+  afterAll(() => {
+    const registered = courseDeleteGuards() as CourseDeleteGuard[];
+    registered.splice(registered.indexOf(guard), 1);
+  });
+
+  it("refuses while the guard holds the course, deletes once it lets go", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const tree = await insertCourseTree(school.id);
+    await env.DB.prepare("INSERT INTO test_course_holds (course_id) VALUES (?)").bind(tree.courseId).run();
+    const refused = await as(admin, `/t/courses/${tree.courseId}`, { method: "DELETE" });
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 409, error: "test_course_held" });
+    expect((await courseRow(tree.courseId))!.deletedAt).toBeNull();
+    await env.DB.prepare("DELETE FROM test_course_holds WHERE course_id = ?").bind(tree.courseId).run();
+    expect((await as(admin, `/t/courses/${tree.courseId}`, { method: "DELETE" })).status).toBe(204);
+  });
+
+  it("repeats the guard as the condition of the delete: a hold made after the check still wins", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const tree = await insertCourseTree(school.id, { shape: [1, 1, 2] });
+    // The hold lands between the request's check and its delete batch.
+    const sneaky = new Proxy(env.DB, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target);
+        if (property === "batch") {
+          return async (statements: D1PreparedStatement[]) => {
+            await target.prepare("INSERT INTO test_course_holds (course_id) VALUES (?)").bind(tree.courseId).run();
+            return target.batch(statements);
+          };
+        }
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const res = await requestWithD1(sneaky, `/t/courses/${tree.courseId}`, { method: "DELETE", token: admin.token, tenant: admin.subdomain });
+    expect({ status: res.status, error: res.body.error }).toEqual({ status: 409, error: "test_course_held" });
+    expect((await courseRow(tree.courseId))!.deletedAt).toBeNull();
+    const blocks = await db().select().from(schema.blocks).where(and(eq(schema.blocks.courseId, tree.courseId), isNull(schema.blocks.deletedAt)));
+    expect(blocks).toHaveLength(2);
   });
 });

@@ -53,15 +53,14 @@ const TABLES: Record<Level, SQL> = { modules: sql`course_modules`, lessons: sql`
 function mapStatement(ctx: TenantCtx, plan: CopyPlan, now: number): BatchItem {
   const t = ctx.tenantId;
   const when = plan.when ?? sql`1`;
-  const parts: SQL[] = [
-    sql`SELECT ${t}, ${plan.copyId}, r.id, ${plan.copyId} FROM ${sql.raw(plan.root.table)} r
-        WHERE r.tenant_id = ${t} AND r.id = ${plan.root.oldId} AND r.deleted_at IS NULL AND ${when}`,
-  ];
+  const root = sql`${sql.raw(plan.root.table)} r WHERE r.tenant_id = ${t} AND r.id = ${plan.root.oldId} AND r.deleted_at IS NULL AND ${when}`;
+  const parts: SQL[] = [sql`SELECT ${t}, ${plan.copyId}, r.id, ${plan.copyId} FROM ${root}`];
   for (const level of ["modules", "lessons", "blocks"] as const) {
     const under = plan.children[level];
     if (!under) continue;
+    // Only under a live root: a row is never copied without its copied parent.
     parts.push(sql`SELECT ${t}, ${plan.copyId}, x.id, ${sqlUuidv7(now)} FROM ${TABLES[level]} x
-        WHERE x.tenant_id = ${t} AND ${under} AND x.deleted_at IS NULL AND ${when}`);
+        WHERE x.tenant_id = ${t} AND ${under} AND x.deleted_at IS NULL AND EXISTS (SELECT 1 FROM ${root})`);
   }
   return batchable(ctx, sql`INSERT INTO tree_copy_map (tenant_id, copy_id, old_id, new_id) ${sql.join(parts, sql` UNION ALL `)}`);
 }

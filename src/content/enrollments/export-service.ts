@@ -63,9 +63,8 @@ export async function exportEnrollmentsCsv(ctx: TenantCtx, input: { courseId: st
           started = true;
           controller.enqueue(encoder.encode("\uFEFF" + stringify([HEADER], CSV_OPTIONS)));
         }
-        const after = cursor ? sql`(e.enrolled_at, e.id) > (${cursor.enrolledAt}, ${cursor.id})` : undefined;
-        const rows = await ctx.db.all<CuratorRow>(sql`SELECT * FROM (${courseEnrollmentsSql(ctx, { courseId: course.id, extra: after })}) s
-          ORDER BY s.enrolled_at, s.enrollment_id LIMIT ${EXPORT_CHUNK}`);
+        const chunk = courseEnrollmentsSql(ctx, { courseId: course.id, slice: { direction: "asc", limit: EXPORT_CHUNK, after: cursor } });
+        const rows = await ctx.db.all<CuratorRow>(sql`SELECT * FROM (${chunk}) s ORDER BY s.enrolled_at, s.enrollment_id`);
         if (rows.length > 0) {
           controller.enqueue(encoder.encode(stringify(rows.map(line), CSV_OPTIONS)));
           const last = rows[rows.length - 1]!;

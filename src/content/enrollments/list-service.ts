@@ -17,12 +17,26 @@ export function managedCourseSql(ctx: TenantCtx, courseId: string): SQL {
 }
 
 /**
- * The course's active enrollments of live students that the caller may see (a restricted curator:
- * their own students), matching `q` and any extra condition, as rows with their latest activity
- * and status bucket (alias-free columns, for a CTE or a derived table).
+ * A slice of the rows in enrollment order (`enrolled_at`, then id): the rows after `after` (keyset)
+ * or past `offset`, at most `limit` of them.
  */
-export function courseEnrollmentsSql(ctx: TenantCtx, input: { courseId: string; q?: string; extra?: SQL }): SQL {
+export interface EnrollmentSlice {
+  direction: "asc" | "desc";
+  limit: number;
+  offset?: number;
+  after?: { enrolledAt: number; id: string } | null;
+}
+
+/**
+ * The course's active enrollments of live students that the caller may see (a restricted curator:
+ * their own students), matching `q`, as rows with their latest activity and status bucket
+ * (alias-free columns, for a derived table). With a `slice`, the rows are picked (and the picked
+ * set materialized) before the activity is measured, so a page or an export chunk costs the
+ * activity lookups of its own rows, not of the whole course.
+ */
+export function courseEnrollmentsSql(ctx: TenantCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
   const { tenantId } = ctx;
+  const { slice } = input;
   const inScope = scopeCondition(sql`e.student_id`, restrictedScope(ctx));
   const search = input.q
     ? or(
@@ -31,15 +45,23 @@ export function courseEnrollmentsSql(ctx: TenantCtx, input: { courseId: string; 
         likeContains(sql`u.email`, input.q),
       )
     : undefined;
-  const matched = sql`SELECT e.id AS enrollment_id, e.student_id, u.email AS student_email, u.first_name AS student_first_name,
+  let window = sql``;
+  if (slice) {
+    const desc = slice.direction === "desc";
+    const after = slice.after ? (desc ? sql`AND (e.enrolled_at, e.id) < (${slice.after.enrolledAt}, ${slice.after.id})` : sql`AND (e.enrolled_at, e.id) > (${slice.after.enrolledAt}, ${slice.after.id})`) : sql``;
+    window = sql`${after} ORDER BY ${desc ? sql`e.enrolled_at DESC, e.id DESC` : sql`e.enrolled_at, e.id`} LIMIT ${slice.limit} OFFSET ${slice.offset ?? 0}`;
+  }
+  const picked = sql`SELECT e.id AS enrollment_id, e.student_id, e.course_id, u.email AS student_email, u.first_name AS student_first_name,
         u.last_name AS student_last_name, e.enrolled_at, e.enrolled_by, e.blocks_completed, e.total_blocks,
-        e.last_accessed_at, e.completed_at, ${activitySql(tenantId)} AS activity
+        e.last_accessed_at, e.completed_at
       FROM enrollments e JOIN users u ON u.id = e.student_id AND u.tenant_id = ${tenantId} AND u.deleted_at IS NULL
       WHERE e.tenant_id = ${tenantId} AND e.course_id = ${input.courseId} AND e.removed_at IS NULL
         ${inScope ? sql`AND ${inScope}` : sql``}
         ${search ? sql`AND ${search}` : sql``}
-        ${input.extra ? sql`AND ${input.extra}` : sql``}`;
-  return sql`SELECT m.*, ${statusSql(ctx.clock.now())} AS status FROM (${matched}) m`;
+        ${window}`;
+  return sql`WITH picked AS MATERIALIZED (${picked}),
+      measured AS (SELECT p.*, ${activitySql(tenantId, sql`p`)} AS activity FROM picked p)
+    SELECT m.*, ${statusSql(ctx.clock.now())} AS status FROM measured m`;
 }
 
 interface CountsRow {
@@ -63,14 +85,15 @@ export async function listEnrollments(
 ) {
   const { courseId, query } = input;
   const rows = courseEnrollmentsSql(ctx, { courseId, q: query.q });
+  const offset = pageOffset(query.page, query.limit);
+  // Without a status filter the page is picked before the activity is measured; a status filter needs every row's.
+  const page = query.status
+    ? sql`SELECT * FROM (${rows}) s WHERE s.status = ${query.status} ORDER BY s.enrolled_at DESC, s.enrollment_id DESC LIMIT ${query.limit} OFFSET ${offset}`
+    : sql`SELECT * FROM (${courseEnrollmentsSql(ctx, { courseId, q: query.q, slice: { direction: "desc", limit: query.limit, offset } })}) s
+        ORDER BY s.enrolled_at DESC, s.enrollment_id DESC`;
   const results = await runBatch(ctx, [
     batchable(ctx, managedCourseSql(ctx, courseId)),
-    batchable(
-      ctx,
-      sql`SELECT * FROM (${rows}) s ${query.status ? sql`WHERE s.status = ${query.status}` : sql``}
-        ORDER BY s.enrolled_at DESC, s.enrollment_id DESC
-        LIMIT ${query.limit} OFFSET ${pageOffset(query.page, query.limit)}`,
-    ),
+    batchable(ctx, page),
     batchable(
       ctx,
       sql`SELECT count(*) AS all_count,

@@ -44,6 +44,7 @@ describe("personal-data registry", () => {
 /** One row in every registered table pointing at `userId`, plus rows of a bystander that must survive. */
 async function seedPersonalData(tenantId: string, userId: string, bystanderId: string) {
   const now = Date.now();
+  const [courseId, ownEnrollment, bystanderEnrollment] = [uuidv7(), uuidv7(), uuidv7()];
   const group = await createGroup(tenantId);
   await addMember(group, userId);
   await addMember(group, bystanderId);
@@ -122,6 +123,12 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
       createdAt: now,
       updatedAt: now,
     }),
+    db().insert(schema.courses).values({ id: courseId, tenantId, title: "Shared course", slug: `shared-${courseId}`, position: 0, createdBy: userId, createdAt: now, updatedAt: now }),
+    db().insert(schema.enrollments).values({ id: ownEnrollment, tenantId, courseId, studentId: userId, enrolledAt: now, createdAt: now, updatedAt: now }),
+    db().insert(schema.enrollments).values({ id: bystanderEnrollment, tenantId, courseId, studentId: bystanderId, enrolledAt: now, enrolledBy: userId, createdAt: now, updatedAt: now }),
+    db().insert(schema.enrollmentSources).values({ tenantId, enrollmentId: ownEnrollment, courseId, studentId: userId, kind: "direct", sourceKey: "direct", createdAt: now }),
+    db().insert(schema.enrollmentSources).values({ tenantId, enrollmentId: bystanderEnrollment, courseId, studentId: bystanderId, kind: "direct", sourceKey: "direct", createdBy: userId, createdAt: now }),
+    db().insert(schema.blockCompletions).values({ id: uuidv7(), tenantId, courseId, lessonId: uuidv7(), blockId: uuidv7(), studentId: userId, enrollmentId: ownEnrollment, source: "manual", completedAt: now }),
     db().insert(schema.payments).values({
       id: uuidv7(),
       tenantId,
@@ -161,6 +168,9 @@ describe("DELETE /t/users/:id/permanent", () => {
     expect(await count("device_events", "user_id", bystander.id)).toBe(1);
     expect(await count("device_limit_overrides", "user_id", bystander.id)).toBe(1);
     expect(await count("group_members", "user_id", bystander.id)).toBe(1);
+    expect(await count("enrollments", "student_id", bystander.id)).toBe(1);
+    expect(await count("enrollment_sources", "student_id", bystander.id)).toBe(1);
+    expect(await count("courses", "tenant_id", school.id)).toBe(1);
     const payments = await env.DB.prepare("SELECT count(*) AS n FROM payments WHERE tenant_id = ? AND created_by_user_id IS NULL").bind(school.id).first<{ n: number }>();
     expect(payments!.n).toBe(1);
 

@@ -4,6 +4,10 @@ import { forgetPairStatement } from "../auth/login-guard";
 import type { BatchItem } from "../../core/db/batch";
 import {
   authDevices,
+  blockCompletions,
+  courses,
+  enrollmentSources,
+  enrollments,
   curatorPermissions,
   deviceEvents,
   deviceLimitOverrides,
@@ -75,6 +79,14 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(users, users.individualCuratorId, "clear"),
   // Billing history stays; the operator reference goes.
   rule(payments, payments.createdByUserId, "clear"),
+  // Learning: a student's enrollments, their access sources and completions are the student's
+  // record and go; who enrolled someone or wrote a course is only a reference.
+  rule(enrollments, enrollments.studentId, "delete"),
+  rule(enrollments, enrollments.enrolledBy, "clear"),
+  rule(enrollmentSources, enrollmentSources.studentId, "delete"),
+  rule(enrollmentSources, enrollmentSources.createdBy, "clear"),
+  rule(blockCompletions, blockCompletions.studentId, "delete"),
+  rule(courses, courses.createdBy, "clear"),
   // Uploaded files may be shared school content (covers, attachments): they stay without their uploader.
   rule(mediaAssets, mediaAssets.uploadedByUserId, "clear"),
 ];

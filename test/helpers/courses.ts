@@ -1,3 +1,4 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
 import * as schema from "../../src/db/schema";
 import type { BlockType } from "../../src/db/schema";
 import { uuidv7 } from "../../src/core/lib/ids";
@@ -113,4 +114,21 @@ export async function insertGroupSource(tenantId: string, enrollmentId: string, 
   await db()
     .insert(schema.enrollmentSources)
     .values({ tenantId, enrollmentId, courseId, studentId, kind: "group", groupId, sourceKey: `group:${groupId}`, createdBy: null, createdAt: Date.now() });
+}
+
+/** An ISO 8601 UTC timestamp as the API renders them. */
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A fresh signed download link of the media asset. */
+export const MEDIA_LINK = (id: string) => new RegExp(`^/api/v1/media/${id}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`);
+
+/** The ids of the live rows of a course-tree table under one parent, in position order. */
+export async function liveIdsUnder(table: typeof schema.courseModules | typeof schema.lessons | typeof schema.blocks, parent: "courseId" | "moduleId" | "lessonId", parentId: string) {
+  const column = (table as unknown as Record<string, import("drizzle-orm/sqlite-core").SQLiteColumn>)[parent]!;
+  const rows = await db()
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(column, parentId), isNull(table.deletedAt)))
+    .orderBy(asc(table.position), asc(table.id));
+  return rows.map((row) => row.id);
 }

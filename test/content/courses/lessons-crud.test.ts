@@ -1,14 +1,12 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
-import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
+import { insertCourseTree, insertEnrollment, ISO, liveIdsUnder, MEDIA_LINK as LINK } from "../../helpers/courses";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { addMember, as, createGroup, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
 import { storedImage } from "../../media/helpers";
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const LINK = (id: string) => new RegExp(`^/api/v1/media/${id}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`);
 
 async function setup() {
   const { school, admin } = await schoolWithAdmin();
@@ -21,14 +19,7 @@ async function lessonRow(id: string) {
   return row!;
 }
 
-async function liveLessonIds(moduleId: string) {
-  const rows = await db()
-    .select({ id: schema.lessons.id })
-    .from(schema.lessons)
-    .where(and(eq(schema.lessons.moduleId, moduleId), isNull(schema.lessons.deletedAt)))
-    .orderBy(asc(schema.lessons.position), asc(schema.lessons.id));
-  return rows.map((row) => row.id);
-}
+const liveLessonIds = (id: string) => liveIdsUnder(schema.lessons, "moduleId", id);
 
 describe("POST /t/modules/:id/lessons", () => {
   it("appends a lesson and answers the lesson object with no blocks (201)", async () => {

@@ -1,14 +1,12 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
-import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
+import { insertCourseTree, insertEnrollment, ISO, liveIdsUnder, MEDIA_LINK as LINK } from "../../helpers/courses";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { as, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
 import { storedImage } from "../../media/helpers";
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const LINK = (id: string) => new RegExp(`^/api/v1/media/${id}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`);
 
 async function setup() {
   const { school, admin } = await schoolWithAdmin();
@@ -21,14 +19,7 @@ async function moduleRow(id: string) {
   return row!;
 }
 
-async function liveModuleIds(courseId: string) {
-  const rows = await db()
-    .select({ id: schema.courseModules.id })
-    .from(schema.courseModules)
-    .where(and(eq(schema.courseModules.courseId, courseId), isNull(schema.courseModules.deletedAt)))
-    .orderBy(asc(schema.courseModules.position), asc(schema.courseModules.id));
-  return rows.map((row) => row.id);
-}
+const liveModuleIds = (id: string) => liveIdsUnder(schema.courseModules, "courseId", id);
 
 describe("POST /t/courses/:id/modules", () => {
   it("appends a module with a sanitized description and answers the module object (201)", async () => {

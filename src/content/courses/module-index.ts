@@ -1,18 +1,17 @@
-import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
-import { runBatch, type BatchItem } from "../../core/db/batch";
+import { sql, type SQL } from "drizzle-orm";
+import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
-import { blockCompletions, blocks, courseModules, courses, enrollments, lessons } from "../../db/schema";
 import { courseVisibleSql, isStaff, lessonVisibleSql } from "../shared/access";
-import { COURSE_ORDER, sequentialLocks } from "../shared/locks";
+import { sequentialLocks } from "../shared/locks";
 import { coursesErrors } from "./errors";
-import { presentLessonFields, presentLightBlock, presentModule, questionCountSql, type LessonView } from "./tree-present";
+import { rowsOf } from "./lesson-content";
+import { presentLessonFields, presentLightBlock, presentModule, questionCountSql, type LessonRow, type LessonView, type LightBlockRow, type ModuleRow } from "./tree-present";
 
 /**
  * The outline of a course as the module index, a module and a module's lesson list show it, read
- * in ONE batch (one D1 round trip) whatever the course's size: the course check, the modules, the
- * lessons the caller sees, their blocks in course order, and the student's enrollment and
+ * by ONE statement (one D1 round trip) whatever the course's size: the course check, the modules,
+ * the lessons the caller sees, their blocks in course order, and the student's enrollment and
  * completions. Locks and `passed` are then worked out in memory:
  * - staff see everything open, `passed` false;
  * - a student without an active enrollment sees every block locked, payload null;
@@ -30,85 +29,96 @@ function courseIdOf(ctx: TenantCtx, scope: TreeScope): SQL | string {
   return sql`(SELECT course_id FROM course_modules WHERE id = ${scope.moduleId} AND tenant_id = ${ctx.tenantId})`;
 }
 
-/** The batch's queries, in the order `assembleTree` reads their results. */
-export function treeQueries(ctx: TenantCtx, scope: TreeScope) {
+/**
+ * The scope's outline as ONE statement returning one row of JSON columns, built by SQLite: D1 hands
+ * every result row (and every statement of a batch) over separately, which for a course of 500
+ * blocks costs more than the reads themselves.
+ */
+export function treeStatement(ctx: TenantCtx, scope: TreeScope): BatchItem {
   const tenantId = ctx.tenantId;
   const staff = isStaff(ctx.actor);
   const courseId = courseIdOf(ctx, scope);
-  const c = alias(courses, "c");
-  const cm = alias(courseModules, "cm");
-  const course =
-    "courseId" in scope
-      ? ctx.db
-          .select({ id: c.id, sequential: c.sequentialRequired })
-          .from(c)
-          .where(and(eq(c.id, scope.courseId), courseVisibleSql(ctx, sql`c`)))
-      : ctx.db
-          .select({ id: c.id, sequential: c.sequentialRequired })
-          .from(cm)
-          .innerJoin(c, eq(c.id, cm.courseId))
-          .where(and(eq(cm.id, scope.moduleId), eq(cm.tenantId, tenantId), isNull(cm.deletedAt), courseVisibleSql(ctx, sql`c`)));
-  const moduleRows = ctx.db
-    .select()
-    .from(courseModules)
-    .where(
-      and(
-        eq(courseModules.tenantId, tenantId),
-        "courseId" in scope ? eq(courseModules.courseId, scope.courseId) : eq(courseModules.id, scope.moduleId),
-        isNull(courseModules.deletedAt),
-      ),
-    )
-    .orderBy(asc(courseModules.position), asc(courseModules.id));
-  const lessonRows = ctx.db
-    .select()
-    .from(lessons)
-    .where(
-      and(
-        eq(lessons.tenantId, tenantId),
-        "courseId" in scope ? eq(lessons.courseId, scope.courseId) : eq(lessons.moduleId, scope.moduleId),
-        isNull(lessons.deletedAt),
-        lessonVisibleSql(ctx, sql`${lessons.id}`),
-      ),
-    )
-    .orderBy(asc(lessons.position), asc(lessons.id));
-  const b = alias(blocks, "b");
-  const l = alias(lessons, "l");
-  const m = alias(courseModules, "m");
-  // A student's locks depend on every earlier block of the course; staff only need the blocks shown.
-  const blockScope = staff && "moduleId" in scope ? eq(b.moduleId, scope.moduleId) : eq(b.courseId, courseId);
-  const blockRows = ctx.db
-    .select({ id: b.id, lessonId: b.lessonId, type: b.type, position: b.position, payload: b.payload, questionCount: questionCountSql(tenantId, sql`b`) })
-    .from(b)
-    .innerJoin(l, and(eq(l.id, b.lessonId), isNull(l.deletedAt)))
-    .innerJoin(m, and(eq(m.id, b.moduleId), isNull(m.deletedAt)))
-    .where(and(eq(b.tenantId, tenantId), blockScope, isNull(b.deletedAt), lessonVisibleSql(ctx, sql`l.id`)))
-    .orderBy(COURSE_ORDER);
-  // Staff have no enrollment or completions to read: the two queries then read nothing.
-  const student = staff ? sql`0` : undefined;
-  const enrollment = ctx.db
-    .select({ id: enrollments.id })
-    .from(enrollments)
-    .where(and(eq(enrollments.tenantId, tenantId), eq(enrollments.courseId, courseId), eq(enrollments.studentId, ctx.actor.userId), isNull(enrollments.removedAt), student));
-  const completions = ctx.db
-    .select({ blockId: blockCompletions.blockId })
-    .from(blockCompletions)
-    .where(and(eq(blockCompletions.tenantId, tenantId), eq(blockCompletions.studentId, ctx.actor.userId), eq(blockCompletions.courseId, courseId), student));
-  return [course, moduleRows, lessonRows, blockRows, enrollment, completions] as const;
+  const byModule = "moduleId" in scope;
+  const course = byModule
+    ? sql`SELECT json_object('id', c.id, 'sequential', c.sequential_required) FROM course_modules cm JOIN courses c ON c.id = cm.course_id
+          WHERE cm.id = ${scope.moduleId} AND cm.tenant_id = ${tenantId} AND cm.deleted_at IS NULL AND ${courseVisibleSql(ctx, sql`c`)}`
+    : sql`SELECT json_object('id', c.id, 'sequential', c.sequential_required) FROM courses c WHERE c.id = ${scope.courseId} AND ${courseVisibleSql(ctx, sql`c`)}`;
+  const modules = sql`SELECT json_group_array(json_array(m.id, m.tenant_id, m.course_id, m.title, m.description, m.position, m.cover_image_id, m.created_at, m.updated_at))
+    FROM (SELECT * FROM course_modules m WHERE m.tenant_id = ${tenantId} AND ${byModule ? sql`m.id = ${scope.moduleId}` : sql`m.course_id = ${courseId}`} AND m.deleted_at IS NULL
+          ORDER BY m.position, m.id) m`;
+  // The lessons the caller sees, once: the lesson list reads the scope's, the blocks (course order)
+  // every one a student's locks depend on (the whole course), or only the module's for staff.
+  const lessonScope = staff && byModule ? sql`l.module_id = ${scope.moduleId}` : sql`l.course_id = ${courseId}`;
+  const visible = sql`SELECT l.*, m.position AS module_position FROM lessons l
+      JOIN course_modules m ON m.id = l.module_id AND m.tenant_id = ${tenantId} AND m.deleted_at IS NULL
+    WHERE l.tenant_id = ${tenantId} AND ${lessonScope} AND l.deleted_at IS NULL AND ${lessonVisibleSql(ctx, sql`l.id`)}`;
+  const lessonRows = sql`SELECT json_group_array(json_array(l.id, l.module_id, l.course_id, l.title, l.position, l.screenshot_protection_enabled, l.cover_image_id, l.created_at, l.updated_at))
+    FROM (SELECT * FROM visible_lessons l ${byModule ? sql`WHERE l.module_id = ${scope.moduleId}` : sql``} ORDER BY l.position, l.id) l`;
+  const blockRows = sql`SELECT json_group_array(json_array(b.id, b.lesson_id, b.type, b.position, json(b.payload), ${questionCountSql(tenantId, sql`b`)}))
+    FROM (SELECT b.* FROM blocks b JOIN visible_lessons l ON l.id = b.lesson_id
+      WHERE b.tenant_id = ${tenantId} AND ${staff && byModule ? sql`b.module_id = ${scope.moduleId}` : sql`b.course_id = ${courseId}`} AND b.deleted_at IS NULL
+      ORDER BY l.module_position, l.module_id, l.position, l.id, b.position, b.id) b`;
+  // Staff have no enrollment or completions to read.
+  const enrollment = staff
+    ? sql`SELECT NULL`
+    : sql`SELECT e.id FROM enrollments e WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.student_id = ${ctx.actor.userId} AND e.removed_at IS NULL`;
+  const completions = staff
+    ? sql`SELECT '[]'`
+    : sql`SELECT json_group_array(bc.block_id) FROM block_completions bc WHERE bc.tenant_id = ${tenantId} AND bc.student_id = ${ctx.actor.userId} AND bc.course_id = ${courseId}`;
+  return batchable(
+    ctx,
+    sql`WITH visible_lessons AS MATERIALIZED (${visible})
+      SELECT (${course}) AS course, (${modules}) AS modules, (${lessonRows}) AS lessons, (${blockRows}) AS blocks,
+               (${enrollment}) AS enrollment, (${completions}) AS completions`,
+  );
 }
 
-type ResultsOf<T extends readonly unknown[]> = { readonly [K in keyof T]: Awaited<T[K]> };
-export type TreeResults = ResultsOf<ReturnType<typeof treeQueries>>;
+interface PackedTree {
+  course: string | null;
+  modules: string;
+  lessons: string;
+  blocks: string;
+  enrollment: string | null;
+  completions: string;
+}
+
+type Tuple<T extends unknown[]> = T;
+
+function unpack(result: unknown) {
+  const packed = rowsOf<PackedTree>(result)[0];
+  if (!packed) throw new Error("the outline statement returns one row");
+  const course = packed.course === null ? null : (JSON.parse(packed.course) as { id: string; sequential: number });
+  const modules = (JSON.parse(packed.modules) as Tuple<[string, string, string, string, string, number, string | null, number, number]>[]).map(
+    ([id, tenantId, courseId, title, description, position, coverImageId, createdAt, updatedAt]): ModuleRow => ({ id, tenantId, courseId, title, description, position, coverImageId, createdAt, updatedAt }),
+  );
+  const lessonRows = (JSON.parse(packed.lessons) as Tuple<[string, string, string, string, number, number, string | null, number, number]>[]).map(
+    ([id, moduleId, courseId, title, position, protection, coverImageId, createdAt, updatedAt]): LessonRow => ({
+      id,
+      moduleId,
+      courseId,
+      title,
+      position,
+      screenshotProtectionEnabled: protection === 1,
+      coverImageId,
+      createdAt,
+      updatedAt,
+    }),
+  );
+  const blockRows = (JSON.parse(packed.blocks) as Tuple<[string, string, LightBlockRow["type"], number, Record<string, unknown>, number | null]>[]).map(
+    ([id, lessonId, type, position, payload, questionCount]) => ({ id, lessonId, type, position, payload, questionCount }),
+  );
+  return { course, modules, lessonRows, blockRows, enrollmentId: packed.enrollment, completed: new Set(JSON.parse(packed.completions) as string[]) };
+}
 
 /** The modules of the scope, presented; the scope's not-found failure when the caller may not see it. */
-export async function assembleTree(ctx: TenantCtx, scope: TreeScope, results: TreeResults) {
-  const [[course], moduleRows, lessonRows, blockRows, [enrollment], completionRows] = results;
+export async function assembleTree(ctx: TenantCtx, scope: TreeScope, result: unknown) {
+  const { course, modules: moduleRows, lessonRows, blockRows, enrollmentId, completed } = unpack(result);
   if (!course || (moduleRows.length === 0 && "moduleId" in scope)) {
     throw new ApiError("courseId" in scope ? coursesErrors.COURSE_NOT_FOUND : coursesErrors.MODULE_NOT_FOUND);
   }
   const staff = isStaff(ctx.actor);
-  const completed = new Set(completionRows.map((row) => row.blockId));
-  const enrolled = staff || enrollment !== undefined;
-  const sequential = !staff && enrolled && course.sequential ? sequentialLocks(blockRows.map((row) => ({ id: row.id, visible: true })), completed) : null;
+  const enrolled = staff || enrollmentId !== null;
+  const sequential = !staff && enrolled && course.sequential === 1 ? sequentialLocks(blockRows.map((row) => ({ id: row.id, visible: true })), completed) : null;
   const isLocked = (blockId: string) => (staff ? false : !enrolled || (sequential?.has(blockId) ?? false));
 
   const blocksByLesson = new Map<string, typeof blockRows>();
@@ -134,7 +144,8 @@ export async function assembleTree(ctx: TenantCtx, scope: TreeScope, results: Tr
 
 /** Runs the scope's batch and assembles it. */
 async function readTree(ctx: TenantCtx, scope: TreeScope) {
-  return assembleTree(ctx, scope, await ctx.db.batch(treeQueries(ctx, scope)));
+  const [result] = await runBatch(ctx, [treeStatement(ctx, scope)]);
+  return assembleTree(ctx, scope, result);
 }
 
 /**
@@ -143,8 +154,8 @@ async function readTree(ctx: TenantCtx, scope: TreeScope) {
  * scope unreadable, which answers the scope's not-found failure.
  */
 export async function readTreeAfter(ctx: TenantCtx, scope: TreeScope, writes: readonly BatchItem[]) {
-  const results = await runBatch(ctx, [...writes, ...treeQueries(ctx, scope)]);
-  return assembleTree(ctx, scope, results.slice(writes.length) as unknown as TreeResults);
+  const results = await runBatch(ctx, [...writes, treeStatement(ctx, scope)]);
+  return assembleTree(ctx, scope, results[writes.length]);
 }
 
 /** GET /courses/:id/modules: the module index. */

@@ -21,10 +21,10 @@ async function countedRequest(member: Member, path: string) {
 
 /**
  * D1 round trips of a request: each batch is one, each statement outside a batch is one. The
- * module index's batch holds six statements (course, modules, lessons, blocks, enrollment,
- * completions), so everything prepared beyond those six ran on its own.
+ * module index is one statement (course, modules, lessons, blocks, enrollment and completions as
+ * JSON columns of one row) sent as a batch, so everything prepared beyond it ran on its own.
  */
-const BATCHED = 6;
+const BATCHED = 1;
 const roundTrips = (counts: { prepare: number; batch: number }) => counts.batch + (counts.prepare - BATCHED * counts.batch);
 
 /** A sequential course with the student enrolled, every third block completed and one lesson behind a group. */

@@ -21,6 +21,7 @@ import { recordLastActive } from "./platform/auth/last-active";
 import { systemRoutes } from "./platform/system/routes";
 import { coursesRoutes } from "./content/courses/routes";
 import { enrollmentRoutes } from "./content/enrollments/routes";
+import { groupRoutes } from "./content/groups/routes";
 
 function buildApp() {
   installAccess({ authenticate, checkBilling, afterAdmission: recordLastActive });
@@ -49,6 +50,7 @@ function buildApp() {
   app.route(API_PREFIX, mediaRoutes);
   app.route(API_PREFIX, coursesRoutes);
   app.route(API_PREFIX, enrollmentRoutes);
+  app.route(API_PREFIX, groupRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

@@ -128,6 +128,8 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     db().insert(schema.enrollments).values({ id: bystanderEnrollment, tenantId, courseId, studentId: bystanderId, enrolledAt: now, enrolledBy: userId, createdAt: now, updatedAt: now }),
     db().insert(schema.enrollmentSources).values({ tenantId, enrollmentId: ownEnrollment, courseId, studentId: userId, kind: "direct", sourceKey: "direct", createdAt: now }),
     db().insert(schema.enrollmentSources).values({ tenantId, enrollmentId: bystanderEnrollment, courseId, studentId: bystanderId, kind: "direct", sourceKey: "direct", createdBy: userId, createdAt: now }),
+    db().insert(schema.groups).values({ id: uuidv7(), tenantId, name: "Authored group", createdBy: userId, createdAt: now, updatedAt: now }),
+    db().insert(schema.courseGroupEnrollments).values({ id: uuidv7(), tenantId, courseId, groupId: group.id, enrolledAt: now, enrolledBy: userId }),
     db().insert(schema.blockCompletions).values({ id: uuidv7(), tenantId, courseId, lessonId: uuidv7(), blockId: uuidv7(), studentId: userId, enrollmentId: ownEnrollment, source: "manual", completedAt: now }),
     db().insert(schema.payments).values({
       id: uuidv7(),

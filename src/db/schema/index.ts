@@ -10,3 +10,4 @@ export * from "./platform/notifications";
 export * from "./platform/media";
 export * from "./content/courses";
 export * from "./content/enrollments";
+export * from "./content/groups";

@@ -5,6 +5,7 @@ import type { BatchItem } from "../../core/db/batch";
 import {
   authDevices,
   blockCompletions,
+  courseGroupEnrollments,
   courses,
   enrollmentSources,
   enrollments,
@@ -16,6 +17,7 @@ import {
   emailVerificationTokens,
   groupCurators,
   groupMembers,
+  groups,
   mediaAssets,
   notificationCampaignRecipients,
   notificationCampaigns,
@@ -87,6 +89,8 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(enrollmentSources, enrollmentSources.createdBy, "clear"),
   rule(blockCompletions, blockCompletions.studentId, "delete"),
   rule(courses, courses.createdBy, "clear"),
+  rule(groups, groups.createdBy, "clear"),
+  rule(courseGroupEnrollments, courseGroupEnrollments.enrolledBy, "clear"),
   // Uploaded files may be shared school content (covers, attachments): they stay without their uploader.
   rule(mediaAssets, mediaAssets.uploadedByUserId, "clear"),
 ];

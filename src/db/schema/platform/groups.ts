@@ -7,7 +7,10 @@ export const groups = sqliteTable(
     id: id(),
     tenantId: tenantRef(),
     name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    /** A media-asset id of the school (an image) or an image URL, as sent; null without a logo. */
     logo: text("logo"),
+    createdBy: text("created_by"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: deletedAt(),

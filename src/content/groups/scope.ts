@@ -1,0 +1,25 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { TenantCtx } from "../../core/http/context";
+import { isRestrictedCurator } from "../../platform/auth/curator-scope";
+
+/**
+ * Which groups the caller sees, as a condition on a `groups` alias: admins and curators with
+ * `can_manage_groups` every live group of the school; a restricted curator the groups they curate;
+ * a student the groups they belong to. Anything else answers 404 `group_not_found`, as a foreign
+ * group does.
+ */
+export function groupVisibleSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, group: SQL): SQL {
+  const live = sql`${group}.tenant_id = ${ctx.tenantId} AND ${group}.deleted_at IS NULL`;
+  if (ctx.actor.role === "student") {
+    return sql`${live} AND EXISTS (SELECT 1 FROM group_members vm WHERE vm.tenant_id = ${ctx.tenantId} AND vm.group_id = ${group}.id AND vm.user_id = ${ctx.actor.userId})`;
+  }
+  if (isRestrictedCurator(ctx.actor)) {
+    return sql`${live} AND EXISTS (SELECT 1 FROM group_curators vc WHERE vc.tenant_id = ${ctx.tenantId} AND vc.group_id = ${group}.id AND vc.curator_id = ${ctx.actor.userId})`;
+  }
+  return live;
+}
+
+/** Member lists are staff reading: a student sees the groups they belong to, not who else is in them. */
+export function canListMembers(ctx: Pick<TenantCtx, "actor">): boolean {
+  return ctx.actor.role !== "student";
+}

@@ -36,6 +36,7 @@ export const DEMO = {
     { id: id(0x304), email: "student4@demo.test", firstName: "Omar", lastName: "Student" },
   ],
   groupId: id(0x401),
+  eveningGroupId: id(0x402),
   logoAssetId: id(0x701),
   handoutAssetId: id(0x702),
 };
@@ -154,10 +155,13 @@ function groups({ now }) {
   const [first, second] = DEMO.students;
   const membership = (student) =>
     upsert("group_members", { tenant_id: DEMO.tenantId, group_id: DEMO.groupId, user_id: student.id, joined_at: now }, { key: ["group_id", "user_id"] });
+  const [, , third, fourth] = DEMO.students;
+  const eveningMembership = (student) =>
+    upsert("group_members", { tenant_id: DEMO.tenantId, group_id: DEMO.eveningGroupId, user_id: student.id, joined_at: now }, { key: ["group_id", "user_id"] });
   return [
     upsert(
       "groups",
-      { id: DEMO.groupId, tenant_id: DEMO.tenantId, name: "Morning group", logo: null, created_at: now, updated_at: now, deleted_at: null },
+      { id: DEMO.groupId, tenant_id: DEMO.tenantId, name: "Morning group", description: "Weekday mornings, 9:00-12:00.", logo: null, created_by: DEMO.admin.id, created_at: now, updated_at: now, deleted_at: null },
       { restore: ["tenant_id", "deleted_at"], touch: "updated_at" },
     ),
     membership(first),
@@ -165,6 +169,18 @@ function groups({ now }) {
     upsert(
       "group_curators",
       { tenant_id: DEMO.tenantId, group_id: DEMO.groupId, curator_id: DEMO.restrictedCurator.id, created_at: now },
+      { key: ["group_id", "curator_id"] },
+    ),
+    upsert(
+      "groups",
+      { id: DEMO.eveningGroupId, tenant_id: DEMO.tenantId, name: "Evening group", description: "Weekday evenings, 18:00-21:00.", logo: DEMO.logoAssetId, created_by: DEMO.admin.id, created_at: now, updated_at: now, deleted_at: null },
+      { restore: ["tenant_id", "deleted_at"], touch: "updated_at" },
+    ),
+    eveningMembership(third),
+    eveningMembership(fourth),
+    upsert(
+      "group_curators",
+      { tenant_id: DEMO.tenantId, group_id: DEMO.eveningGroupId, curator_id: DEMO.curator.id, created_at: now },
       { key: ["group_id", "curator_id"] },
     ),
   ];
@@ -734,6 +750,23 @@ function enrollments({ now }) {
       );
     });
   }
+  // The Morning group is enrolled in the course too: Sara and Timur hold a group source besides their direct one.
+  statements.push(
+    upsert(
+      "course_group_enrollments",
+      { id: id(0xe10), tenant_id: DEMO.tenantId, course_id: COURSE.id, group_id: DEMO.groupId, enrolled_at: now - 10 * DAY_MS, enrolled_by: DEMO.admin.id },
+      { key: ["course_id", "group_id"] },
+    ),
+    ...plan
+      .filter((entry) => entry.student === sara || entry.student === timur)
+      .map((entry) =>
+        upsert(
+          "enrollment_sources",
+          { tenant_id: DEMO.tenantId, enrollment_id: id(0xe00 + entry.n), course_id: COURSE.id, student_id: entry.student.id, kind: "group", group_id: DEMO.groupId, source_key: `group:${DEMO.groupId}`, created_by: DEMO.admin.id, created_at: now },
+          { key: ["enrollment_id", "source_key"] },
+        ),
+      ),
+  );
   const total = `(SELECT count(*) FROM "blocks" b WHERE b."tenant_id" = '${DEMO.tenantId}' AND b."course_id" = e."course_id" AND b."deleted_at" IS NULL)`;
   const done = `(SELECT count(*) FROM "block_completions" bc JOIN "blocks" b ON b."id" = bc."block_id" AND b."deleted_at" IS NULL
     WHERE bc."tenant_id" = '${DEMO.tenantId}' AND bc."student_id" = e."student_id" AND bc."course_id" = e."course_id")`;
@@ -753,11 +786,11 @@ export function demoLogins() {
   return [
     { role: "admin", email: DEMO.admin.email, note: "a push device; a sent campaign" },
     { role: "curator", email: DEMO.restrictedCurator.email, note: `restricted: only can_manage_students; "Morning group" + ${s3.email}` },
-    { role: "curator", email: DEMO.curator.email, note: "all six permissions" },
-    { role: "student", email: s1.email, note: `"Morning group"; push devices (phone, tablet) and a push history; demo course: module 1 done` },
+    { role: "curator", email: DEMO.curator.email, note: `all six permissions; curates "Evening group"` },
+    { role: "student", email: s1.email, note: `"Morning group" (enrolled in the demo course); push devices (phone, tablet) and a push history; demo course: module 1 done` },
     { role: "student", email: s2.email, note: `"Morning group"; pushes switched off; demo course: just started` },
-    { role: "student", email: s3.email, note: `individual curator: ${DEMO.restrictedCurator.email}; demo course completed` },
-    { role: "student", email: s4.email, note: "not enrolled yet (the README tour enrolls him)" },
+    { role: "student", email: s3.email, note: `"Evening group"; individual curator: ${DEMO.restrictedCurator.email}; demo course completed` },
+    { role: "student", email: s4.email, note: `"Evening group"; not enrolled yet (the README tour enrolls him)` },
   ]
     .map((login) => ({ ...login, subdomain: DEMO.subdomain }))
     .concat([{ role: "admin", email: TRIAL.admin.email, note: `school "${TRIAL.subdomain}": trial, 5 days left`, subdomain: TRIAL.subdomain }])

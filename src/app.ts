@@ -22,6 +22,8 @@ import { systemRoutes } from "./platform/system/routes";
 import { coursesRoutes } from "./content/courses/routes";
 import { enrollmentRoutes } from "./content/enrollments/routes";
 import { groupRoutes } from "./content/groups/routes";
+import { pathRoutes } from "./content/paths/routes";
+import { scheduleRoutes } from "./content/schedule/routes";
 
 function buildApp() {
   installAccess({ authenticate, checkBilling, afterAdmission: recordLastActive });
@@ -51,6 +53,8 @@ function buildApp() {
   app.route(API_PREFIX, coursesRoutes);
   app.route(API_PREFIX, enrollmentRoutes);
   app.route(API_PREFIX, groupRoutes);
+  app.route(API_PREFIX, pathRoutes);
+  app.route(API_PREFIX, scheduleRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

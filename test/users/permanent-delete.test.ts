@@ -130,6 +130,7 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     db().insert(schema.enrollmentSources).values({ tenantId, enrollmentId: bystanderEnrollment, courseId, studentId: bystanderId, kind: "direct", sourceKey: "direct", createdBy: userId, createdAt: now }),
     db().insert(schema.groups).values({ id: uuidv7(), tenantId, name: "Authored group", createdBy: userId, createdAt: now, updatedAt: now }),
     db().insert(schema.courseGroupEnrollments).values({ id: uuidv7(), tenantId, courseId, groupId: group.id, enrolledAt: now, enrolledBy: userId }),
+    db().insert(schema.learningPaths).values({ id: uuidv7(), tenantId, title: "Authored path", createdBy: userId, createdAt: now, updatedAt: now }),
     db().insert(schema.blockCompletions).values({ id: uuidv7(), tenantId, courseId, lessonId: uuidv7(), blockId: uuidv7(), studentId: userId, enrollmentId: ownEnrollment, source: "manual", completedAt: now }),
     db().insert(schema.payments).values({
       id: uuidv7(),

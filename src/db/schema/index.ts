@@ -11,3 +11,5 @@ export * from "./platform/media";
 export * from "./content/courses";
 export * from "./content/enrollments";
 export * from "./content/groups";
+export * from "./content/paths";
+export * from "./content/schedules";

@@ -18,6 +18,7 @@ import {
   groupCurators,
   groupMembers,
   groups,
+  learningPaths,
   mediaAssets,
   notificationCampaignRecipients,
   notificationCampaigns,
@@ -91,6 +92,7 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(courses, courses.createdBy, "clear"),
   rule(groups, groups.createdBy, "clear"),
   rule(courseGroupEnrollments, courseGroupEnrollments.enrolledBy, "clear"),
+  rule(learningPaths, learningPaths.createdBy, "clear"),
   // Uploaded files may be shared school content (covers, attachments): they stay without their uploader.
   rule(mediaAssets, mediaAssets.uploadedByUserId, "clear"),
 ];

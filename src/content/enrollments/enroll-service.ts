@@ -4,16 +4,17 @@ import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { isUuid } from "../../core/lib/ids";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
-import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
+import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { recomputeProgress } from "../shared/progress";
 import { rowsOf } from "./batch-rows";
 import { enrollmentsErrors as e } from "./errors";
 import { toEnrollment, type EnrollmentRow } from "./present";
+import { courseEnrolledPush, courseUnenrolledPush } from "./pushes";
 import { BULK_ENROLL_CAP } from "./schemas";
 import { addSources, openEnrollments, removeSources, settleRemovedAt, sourceKey } from "./sources";
 
 /** The course is live and published in the school: open for enrollment. */
-function courseOpenSql(tenantId: string, courseId: string): SQL {
+export function courseOpenSql(tenantId: string, courseId: string): SQL {
   return sql`EXISTS (SELECT 1 FROM courses c WHERE c.id = ${courseId} AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published')`;
 }
 
@@ -93,14 +94,7 @@ export async function bulkEnroll(ctx: TenantCtx, input: { courseId: string; stud
   const opened = sql`SELECT e.student_id FROM enrollments e
     WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.removed_at IS NULL
       AND e.enrolled_at = ${now} AND e.enrolled_by = ${actor.userId} AND e.student_id IN (${requested})`;
-  const notice = await enqueue(
-    ctx,
-    "course.enrolled",
-    { token: "student", studentIds: opened },
-    { course_title: sql`(SELECT c.title FROM courses c WHERE c.id = ${courseId} AND c.tenant_id = ${tenantId})` },
-    { id: courseId },
-    `course.enrolled:${courseId}:${now}`,
-  );
+  const notice = await courseEnrolledPush(ctx, { courseId, students: opened, now });
   const results = await runBatch(ctx, [
     batchable(ctx, sql`SELECT c.status FROM courses c WHERE c.id = ${courseId} AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL`),
     batchable(ctx, classification(ctx, courseId, json)),
@@ -166,15 +160,12 @@ export async function removeEnrollment(ctx: TenantCtx, input: { courseId: string
     ${inScope ? sql`AND ${inScope}` : sql``}`;
   const removable = [sourceKey({ kind: "direct" }), sourceKey({ kind: "legacy" })];
   const student = sql`SELECT ${studentId}`;
-  const notice = await enqueue(
-    ctx,
-    "course.unenrolled",
-    { token: "student", studentId },
-    { course_title: sql`(SELECT c.title FROM courses c WHERE c.id = ${courseId} AND c.tenant_id = ${tenantId})` },
-    { id: courseId },
-    `course.unenrolled:${courseId}:${now}`,
-    { when: sql`EXISTS (SELECT 1 FROM enrollments e WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.student_id = ${studentId} AND e.removed_at = ${now})` },
-  );
+  const notice = await courseUnenrolledPush(ctx, {
+    courseId,
+    students: student,
+    now,
+    when: sql`EXISTS (SELECT 1 FROM enrollments e WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.student_id = ${studentId} AND e.removed_at = ${now})`,
+  });
   const results = await runBatch(ctx, [
     batchable(
       ctx,

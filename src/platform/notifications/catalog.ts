@@ -921,7 +921,7 @@ const catalog = [
     variables: ["group_name", "curator_name", "courses_count"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Вы в группе «{{group_name}}»", body: "Вас добавили в группу «{{group_name}}» (курсов: {{courses_count}}). Куратор: {{curator_name}}." },
       en: { title: "You joined {{group_name}}", body: "You were added to the group {{group_name}} ({{courses_count}} courses). Curator: {{curator_name}}." },
@@ -938,7 +938,7 @@ const catalog = [
     variables: ["group_name"],
     defaultEnabled: false,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Вы исключены из группы", body: "Вас исключили из группы «{{group_name}}»." },
       en: { title: "Removed from a group", body: "You were removed from the group {{group_name}}." },
@@ -955,7 +955,7 @@ const catalog = [
     variables: ["group_name", "member_count"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Вы куратор группы", body: "Вы назначены куратором группы «{{group_name}}» (студентов: {{member_count}})." },
       en: { title: "You curate a group", body: "You are now the curator of {{group_name}} ({{member_count}} students)." },
@@ -972,7 +972,7 @@ const catalog = [
     variables: ["group_name", "curator_name"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Новый куратор группы", body: "Куратор группы «{{group_name}}»: {{curator_name}}." },
       en: { title: "New group curator", body: "{{curator_name}} now curates your group {{group_name}}." },
@@ -989,7 +989,7 @@ const catalog = [
     variables: ["group_name", "course_title", "enrolled_count"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Группа записана на курс", body: "Группа «{{group_name}}» записана на курс «{{course_title}}» (новых доступов: {{enrolled_count}})." },
       en: { title: "Group enrolled in a course", body: "{{group_name}} was enrolled in “{{course_title}}” ({{enrolled_count}} new accesses)." },

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
 import type { ServiceContext } from "../../core/http/context";
+import { courseMatch, isCourseSet, type CourseSet } from "../shared/course-set";
 
 /**
  * Access to a course, as statements for the caller's batch (docs/decisions.md, enrollments):
@@ -21,10 +22,13 @@ export function sourceKey(source: AccessSource): string {
   return source.kind === "group" ? `group:${source.groupId}` : source.kind;
 }
 
-/** What every statement below needs: the course (of the school) and the batch's one timestamp. */
+/**
+ * What every statement below needs: the course (of the school), or a set of its courses (a group's
+ * courses, for a membership change), and the batch's one timestamp.
+ */
 interface CourseScope {
   tenantId: string;
-  courseId: string;
+  courseId: string | CourseSet;
   now: number;
 }
 
@@ -43,11 +47,13 @@ export function openEnrollments(
   scope: CourseScope & { students: SQL; enrolledBy: string | null; when?: SQL },
 ): BatchItem {
   const { tenantId, courseId, now } = scope;
+  // A set of courses makes one row per student and course.
+  const courses = isCourseSet(courseId) ? sql`JOIN courses c ON c.tenant_id = ${tenantId} AND c.id IN (${courseId.in})` : sql``;
   return batchable(
     ctx,
     sql`INSERT INTO enrollments (id, tenant_id, course_id, student_id, enrolled_at, enrolled_by, removed_at, blocks_completed, total_blocks, created_at, updated_at)
-      SELECT ${sqlUuidv7(now)}, ${tenantId}, ${courseId}, u.id, ${now}, ${scope.enrolledBy}, NULL, 0, 0, ${now}, ${now}
-      FROM users u
+      SELECT ${sqlUuidv7(now)}, ${tenantId}, ${isCourseSet(courseId) ? sql`c.id` : courseId}, u.id, ${now}, ${scope.enrolledBy}, NULL, 0, 0, ${now}, ${now}
+      FROM users u ${courses}
       WHERE u.tenant_id = ${tenantId} AND u.role = 'student' AND u.deleted_at IS NULL AND u.id IN (${scope.students}) ${extra(scope.when)}
       ON CONFLICT (course_id, student_id) DO UPDATE
         SET removed_at = NULL, enrolled_at = excluded.enrolled_at, enrolled_by = excluded.enrolled_by, updated_at = excluded.updated_at
@@ -71,7 +77,7 @@ export function addSources(
     sql`INSERT INTO enrollment_sources (tenant_id, enrollment_id, course_id, student_id, kind, group_id, source_key, created_by, created_at)
       SELECT e.tenant_id, e.id, e.course_id, e.student_id, ${source.kind}, ${groupId}, ${sourceKey(source)}, ${scope.createdBy}, ${now}
       FROM enrollments e
-      WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.removed_at IS NULL AND e.student_id IN (${scope.students})
+      WHERE e.tenant_id = ${tenantId} AND ${courseMatch(sql`e.course_id`, courseId)} AND e.removed_at IS NULL AND e.student_id IN (${scope.students})
         ${scope.onlyNew ? sql`AND NOT EXISTS (SELECT 1 FROM enrollment_sources s WHERE s.enrollment_id = e.id)` : sql``}
         ${extra(scope.when)}
       ON CONFLICT (enrollment_id, source_key) DO NOTHING`,
@@ -84,7 +90,7 @@ export function removeSources(ctx: ServiceContext, scope: Omit<CourseScope, "now
   return batchable(
     ctx,
     sql`DELETE FROM enrollment_sources
-      WHERE tenant_id = ${tenantId} AND course_id = ${courseId}
+      WHERE tenant_id = ${tenantId} AND ${courseMatch(sql`course_id`, courseId)}
         AND source_key IN (SELECT value FROM json_each(${JSON.stringify(scope.keys)}))
         ${scope.students ? sql`AND student_id IN (${scope.students})` : sql``}
         ${extra(scope.when)}`,
@@ -101,7 +107,7 @@ export function settleRemovedAt(ctx: ServiceContext, scope: CourseScope & { stud
   return batchable(
     ctx,
     sql`UPDATE enrollments SET removed_at = ${now}, updated_at = ${now}
-      WHERE tenant_id = ${tenantId} AND course_id = ${courseId} AND removed_at IS NULL
+      WHERE tenant_id = ${tenantId} AND ${courseMatch(sql`course_id`, courseId)} AND removed_at IS NULL
         ${scope.students ? sql`AND student_id IN (${scope.students})` : sql``}
         AND NOT EXISTS (SELECT 1 FROM enrollment_sources s WHERE s.enrollment_id = enrollments.id)`,
   );

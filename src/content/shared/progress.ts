@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import type { ServiceContext } from "../../core/http/context";
+import { courseMatch, type CourseRef } from "./course-set";
 
 /**
  * Progress of enrollments (docs/decisions.md, course tree): one UPDATE recounts, for every
@@ -13,7 +14,7 @@ export function recomputeProgress(
   ctx: ServiceContext,
   input: {
     tenantId: string;
-    courseId: string | SQL;
+    courseId: CourseRef;
     studentId?: string | SQL;
     /** A SELECT of student ids: the enrollments of a bulk action, in the same one statement. */
     studentIds?: SQL;
@@ -32,7 +33,7 @@ export function recomputeProgress(
           total_blocks = ${total},
           completed_at = COALESCE(completed_at, CASE WHEN ${total} > 0 AND ${done} >= ${total} THEN ${now} END),
           updated_at = ${now}
-      WHERE tenant_id = ${tenantId} AND course_id = ${courseId}
+      WHERE tenant_id = ${tenantId} AND ${courseMatch(sql`course_id`, courseId)}
         ${input.studentId === undefined ? sql`` : sql`AND student_id = ${input.studentId}`}
         ${input.studentIds === undefined ? sql`` : sql`AND student_id IN (${input.studentIds})`}`,
   );

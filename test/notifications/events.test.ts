@@ -58,13 +58,18 @@ describe("the event catalog", () => {
       body_template: "Доступ школы «{{school_title}}» закончится через {{days_left}} дн. ({{expires_at}}). Продлите подписку, чтобы обучение не прервалось.",
       overridden: false,
     });
-    // Events ship with the area that produces them: the platform's and the course tree's are on, the rest come later.
+    // Events ship with the area that produces them: the platform's, the course tree's and the groups' are on, the rest come later.
     expect(events.filter((event) => event.implemented).map((event) => event.code)).toEqual([
       ...events.filter((event) => ["security", "account", "billing"].includes(event.category as string)).map((event) => event.code),
       "course.enrolled",
       "course.unenrolled",
       "course.completed",
       "course.student_completed",
+      "group.member_added",
+      "group.member_removed",
+      "group.curator_assigned",
+      "group.curator_changed",
+      "group.course_enrolled",
     ]);
     expect(events.filter((event) => ["security", "account", "billing"].includes(event.category as string))).toHaveLength(20);
     expect(JSON.stringify(events)).not.toContain("campaign.message");

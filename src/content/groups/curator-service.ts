@@ -36,7 +36,8 @@ export async function setGroupCurator(ctx: TenantCtx, input: { id: string; curat
   const prefetch = prefetchSchoolEvents(ctx, tenantId, curatorId === null ? [] : CURATOR_EVENTS);
   const [found, ...settings] = await runBatch(ctx, [
     ctx.db
-      .select({ name: groups.name, eligible: curatorId === null ? sql<number>`1` : sql<number>`${eligibleCurator(ctx, curatorId)}` })
+      // Named: D1 keys batch rows by column name, and a bare `1` would sort ahead of the others.
+      .select({ name: groups.name, eligible: (curatorId === null ? sql<number>`1` : sql<number>`${eligibleCurator(ctx, curatorId)}`).as("eligible") })
       .from(groups)
       .where(liveRowWhere(groups, tenantId, id))
       .limit(1),

@@ -7,6 +7,5 @@
  */
 export const DEFERRED_PAIRS: Readonly<Record<string, string>> = {
   "DELETE /api/v1/t/courses/:id 409 course_in_active_path": "learning paths (the paths area adds its course-delete guard)",
-  "DELETE /api/v1/t/courses/:id 409 course_has_group_enrollments": "course group enrollments (the groups area adds its course-delete guard)",
   "POST /api/v1/t/courses/:id/enroll 409 course_locked": "learning paths (the unlock rule)",
 };

@@ -1,0 +1,63 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { app } from "../../../src/app";
+import { countingD1 } from "../../helpers/d1-counter";
+import { createUser } from "../../helpers/factories";
+import { addGroupCurator, addMember, createGroup, schoolWithAdmin, type Member } from "../../helpers/users";
+import { storedImage } from "../../media/helpers";
+
+/** The request through the app with a D1 binding that counts what it is asked for. */
+async function counted(member: Member, path: string, init: { method?: string; body?: unknown } = {}) {
+  const counting = countingD1(env.DB);
+  const response = await app.request(
+    `https://api.lms.localhost/api/v1${path}`,
+    {
+      method: init.method ?? "GET",
+      headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain, "content-type": "application/json" },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    },
+    { ...env, DB: counting.db },
+  );
+  await response.arrayBuffer();
+  return { status: response.status, counts: { ...counting.counts } };
+}
+
+describe("D1 work of the group endpoints (the auth query is one statement of each)", () => {
+  it("reads: the list is one batch of two statements, a group and a student's groups one statement", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const student = await createUser(school.id, { role: "student" });
+    for (let i = 0; i < 5; i++) await addMember(await createGroup(school.id), student.id);
+    const group = await createGroup(school.id);
+    expect(await counted(admin, "/t/groups")).toEqual({ status: 200, counts: { prepare: 3, batch: 1, exec: 0 } });
+    expect(await counted(admin, `/t/groups/${group.id}`)).toEqual({ status: 200, counts: { prepare: 2, batch: 0, exec: 0 } });
+    expect(await counted(admin, `/t/users/${student.id}/groups`)).toEqual({ status: 200, counts: { prepare: 2, batch: 0, exec: 0 } });
+  });
+
+  it("writes: create one statement (two with an asset logo), update one batch of two, delete a check and one batch of three", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const image = await storedImage(school.id);
+    expect(await counted(admin, "/t/groups", { method: "POST", body: { name: "A" } })).toEqual({ status: 201, counts: { prepare: 2, batch: 0, exec: 0 } });
+    expect(await counted(admin, "/t/groups", { method: "POST", body: { name: "B", logo: image } })).toEqual({ status: 201, counts: { prepare: 3, batch: 0, exec: 0 } });
+    const group = await createGroup(school.id);
+    await addMember(group, (await createUser(school.id, { role: "student" })).id);
+    expect(await counted(admin, `/t/groups/${group.id}`, { method: "PATCH", body: { name: "C" } })).toEqual({ status: 200, counts: { prepare: 3, batch: 1, exec: 0 } });
+    expect(await counted(admin, `/t/groups/${group.id}`, { method: "DELETE" })).toEqual({ status: 200, counts: { prepare: 5, batch: 1, exec: 0 } });
+  });
+
+  it("curator: a batch reading the group, the curator and both events' settings, then one batch of the pushes, the writes and the answer", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const group = await createGroup(school.id);
+    await addMember(group, (await createUser(school.id, { role: "student" })).id);
+    const first = await createUser(school.id, { role: "curator" });
+    const second = await createUser(school.id, { role: "curator" });
+    await addGroupCurator(group, first.id);
+    expect(await counted(admin, `/t/groups/${group.id}/curator`, { method: "PUT", body: { curator_id: second.id } })).toEqual({
+      status: 200,
+      counts: { prepare: 10, batch: 2, exec: 0 },
+    });
+    expect(await counted(admin, `/t/groups/${group.id}/curator`, { method: "PUT", body: { curator_id: null } })).toEqual({
+      status: 200,
+      counts: { prepare: 5, batch: 2, exec: 0 },
+    });
+  });
+});

@@ -32,6 +32,8 @@ export interface OrderedList {
   table: OrderedTable;
   parent?: { column: SQLiteColumn; id: string };
   key?: SQLiteColumn;
+  /** A further condition on which rows are siblings (a link table whose linked row may be gone). */
+  where?: SQL;
 }
 
 function keyOf(list: OrderedList): SQLiteColumn {
@@ -43,7 +45,7 @@ function keyOf(list: OrderedList): SQLiteColumn {
 /** The school's live siblings of the list, plus any extra condition. */
 export function siblingsWhere(tenantId: string, list: OrderedList, extra?: SQL): SQL {
   const { table, parent } = list;
-  return and(eq(table.tenantId, tenantId), parent ? eq(parent.column, parent.id) : undefined, notDeleted(table), extra)!;
+  return and(eq(table.tenantId, tenantId), parent ? eq(parent.column, parent.id) : undefined, notDeleted(table), list.where, extra)!;
 }
 
 /**

@@ -4,8 +4,8 @@ import type { RecipientToken } from "./catalog";
 /**
  * The recipients of an event, one shape per token of the catalog. Each resolves to a subquery of
  * user ids; the producer adds what every token shares (live, active member of the school, push on,
- * an enabled device, never the actor). The tokens of the learning-content areas (`students`,
- * `path_students`) join this union and the table below with those areas.
+ * an enabled device, never the actor). The tokens of the learning-content areas (`students`)
+ * join this union and the table below with those areas.
  */
 export type Recipients =
   | { token: "user"; userId: string }
@@ -18,13 +18,20 @@ export type Recipients =
    * statement serves a bulk action of any size.
    */
   | { token: "student"; studentIds: SQL }
+  /**
+   * The students a course node applies to, as the producing area selects them (active enrollment,
+   * lesson visibility, the grid that holds the window): `studentIds` is a SELECT of user ids.
+   */
+  | { token: "students"; studentIds: SQL }
   | { token: "curator"; curatorId: string }
   | { token: "school_admins" }
   | { token: "school_students" }
   | { token: "student_curators"; studentId: string }
   | { token: "student_curators_or_admins"; studentId: string }
   | { token: "group_members"; groupId: string }
-  | { token: "group_curators"; groupId: string };
+  | { token: "group_curators"; groupId: string }
+  /** The path's registry: students with an active enrollment in one of its live published courses. */
+  | { token: "path_students"; pathId: string };
 
 type ResolvedToken = Recipients["token"];
 type Resolver<T extends ResolvedToken> = (recipients: Extract<Recipients, { token: T }>, tenantId: string) => SQL;
@@ -48,6 +55,7 @@ const RESOLVERS: { [T in ResolvedToken]: Resolver<T> } = {
   user: (r) => sql`SELECT ${r.userId}`,
   user_other_devices: (r) => sql`SELECT ${r.userId}`,
   student: (r, tenantId) => withRole("studentIds" in r ? r.studentIds : sql`SELECT ${r.studentId}`, tenantId, "student"),
+  students: (r, tenantId) => withRole(r.studentIds, tenantId, "student"),
   curator: (r, tenantId) => withRole(sql`SELECT ${r.curatorId}`, tenantId, "curator"),
   school_admins: (_r, tenantId) => sql`SELECT u.id FROM users u WHERE u.tenant_id = ${tenantId} AND u.role = 'admin'`,
   school_students: (_r, tenantId) => sql`SELECT u.id FROM users u WHERE u.tenant_id = ${tenantId} AND u.role = 'student'`,
@@ -67,6 +75,11 @@ const RESOLVERS: { [T in ResolvedToken]: Resolver<T> } = {
       JOIN groups g ON g.id = gc.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
       JOIN users u ON u.id = gc.curator_id AND u.role = 'curator'
     WHERE gc.group_id = ${r.groupId} AND gc.tenant_id = ${tenantId}`,
+  path_students: (r, tenantId) => sql`SELECT e.student_id FROM learning_path_courses l
+      JOIN courses c ON c.id = l.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
+      JOIN enrollments e ON e.tenant_id = ${tenantId} AND e.course_id = l.course_id AND e.removed_at IS NULL
+      JOIN users u ON u.id = e.student_id AND u.role = 'student'
+    WHERE l.path_id = ${r.pathId} AND l.tenant_id = ${tenantId}`,
 };
 
 export function recipientIds(recipients: Recipients, tenantId: string): SQL {

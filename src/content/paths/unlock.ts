@@ -1,0 +1,71 @@
+import { sql, type SQL } from "drizzle-orm";
+
+/**
+ * The unlock rule of learning paths, written once as a relation every reader and writer of path
+ * state selects from (the student view, the registry, the self-enrollment lock, the completion
+ * pushes), so they cannot disagree.
+ *
+ * A path's courses, for students, are its live published courses in `position, course_id` order
+ * (a draft or deleted course is skipped: it neither shows nor blocks). For a student, a course is
+ * `completed` when the student's active enrollment in it has `completed_at`; `unlocked` when it is
+ * the first course or the course before it is completed; else `locked`. `unlocked_at` is the
+ * active enrollment's `enrolled_at` once the course is not locked (null otherwise, and null while
+ * not enrolled).
+ */
+
+const STATUS = sql`CASE
+    WHEN s.completed_at IS NOT NULL THEN 'completed'
+    WHEN LAG(s.completed_at IS NOT NULL, 1, 1) OVER (PARTITION BY s.student_id, s.path_id ORDER BY s.position, s.course_id) THEN 'unlocked'
+    ELSE 'locked' END`;
+
+/**
+ * One row per (student, path, course): `path_id`, `course_id`, `position`, `course_title`,
+ * `student_id`, `enrolled_at`, `completed_at`, `prev_course_id` (the course before it, NULL for the
+ * first), `status` and `unlocked_at`. `students` is a SELECT of user ids; `paths` a condition on
+ * the live path alias `p`. Use it as a derived table: `FROM (${pathCourseStatesSql(…)}) st`.
+ */
+export function pathCourseStatesSql(tenantId: string, input: { students: SQL; paths: SQL }): SQL {
+  const ordered = sql`SELECT s.*,
+      LAG(s.course_id) OVER (PARTITION BY s.student_id, s.path_id ORDER BY s.position, s.course_id) AS prev_course_id,
+      ${STATUS} AS status
+    FROM (
+      SELECT l.path_id, l.course_id, l.position, c.title AS course_title, su.id AS student_id, e.enrolled_at, e.completed_at
+      FROM learning_path_courses l
+        JOIN learning_paths p ON p.id = l.path_id AND p.tenant_id = ${tenantId} AND p.deleted_at IS NULL
+        JOIN courses c ON c.id = l.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
+        JOIN users su ON su.tenant_id = ${tenantId} AND su.id IN (${input.students})
+        LEFT JOIN enrollments e ON e.tenant_id = ${tenantId} AND e.course_id = l.course_id AND e.student_id = su.id AND e.removed_at IS NULL
+      WHERE l.tenant_id = ${tenantId} AND ${input.paths}
+    ) s`;
+  return sql`SELECT o.*, CASE WHEN o.status = 'locked' THEN NULL ELSE o.enrolled_at END AS unlocked_at FROM (${ordered}) o`;
+}
+
+/**
+ * SQL true while the course is `locked` for the student in every published path that holds it
+ * (and at least one does): self-enrollment is then refused. A course in no published path is
+ * never locked.
+ */
+export function courseLockedSql(tenantId: string, courseId: string | SQL, studentId: string | SQL): SQL {
+  const states = pathCourseStatesSql(tenantId, {
+    students: sql`SELECT ${studentId}`,
+    paths: sql`p.status = 'published' AND p.id IN (SELECT h.path_id FROM learning_path_courses h WHERE h.tenant_id = ${tenantId} AND h.course_id = ${courseId})`,
+  });
+  return sql`(COALESCE((SELECT MIN(st.status = 'locked') FROM (${states}) st WHERE st.course_id = ${courseId}), 0) = 1)`;
+}
+
+/** The live published courses of a path (its id as SQL) as students see them: a SELECT of course ids. */
+export function studentCourseIdsSql(tenantId: string, pathId: string | SQL): SQL {
+  return sql`SELECT l.course_id FROM learning_path_courses l
+      JOIN courses c ON c.id = l.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
+    WHERE l.tenant_id = ${tenantId} AND l.path_id = ${pathId}`;
+}
+
+/**
+ * SQL true when the student (alias or id as SQL) is in the path's registry: an active enrollment in
+ * one of its live published courses.
+ */
+export function inPathRegistrySql(tenantId: string, pathId: string | SQL, studentId: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM enrollments re
+    WHERE re.tenant_id = ${tenantId} AND re.student_id = ${studentId} AND re.removed_at IS NULL
+      AND re.course_id IN (${studentCourseIdsSql(tenantId, pathId)}))`;
+}

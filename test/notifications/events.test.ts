@@ -61,6 +61,9 @@ describe("the event catalog", () => {
     // Events ship with the area that produces them: the platform's, the course tree's and the groups' are on, the rest come later.
     expect(events.filter((event) => event.implemented).map((event) => event.code)).toEqual([
       ...events.filter((event) => ["security", "account", "billing"].includes(event.category as string)).map((event) => event.code),
+      "course.window_changed",
+      "module.window_changed",
+      "lesson.window_changed",
       "course.enrolled",
       "course.unenrolled",
       "course.completed",

@@ -496,7 +496,7 @@ const catalog = [
     variables: ["course_title", "starts_at", "ends_at"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Сроки курса изменены", body: "Курс «{{course_title}}»: начало {{starts_at}}, окончание {{ends_at}}." },
       en: { title: "Course dates changed", body: "{{course_title}}: starts {{starts_at}}, ends {{ends_at}}." },
@@ -513,7 +513,7 @@ const catalog = [
     variables: ["module_title", "course_title", "starts_at", "ends_at"],
     defaultEnabled: false,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Сроки модуля изменены", body: "Модуль «{{module_title}}» ({{course_title}}): начало {{starts_at}}, окончание {{ends_at}}." },
       en: { title: "Module dates changed", body: "{{module_title}} ({{course_title}}): starts {{starts_at}}, ends {{ends_at}}." },
@@ -530,7 +530,7 @@ const catalog = [
     variables: ["lesson_title", "course_title", "starts_at", "ends_at"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Сроки урока изменены", body: "Урок «{{lesson_title}}» ({{course_title}}): открытие {{starts_at}}, срок {{ends_at}}." },
       en: { title: "Lesson dates changed", body: "{{lesson_title}} ({{course_title}}): opens {{starts_at}}, due {{ends_at}}." },

@@ -1,0 +1,59 @@
+import { sql } from "drizzle-orm";
+import { batchable, runBatch } from "../../core/db/batch";
+import type { TenantCtx } from "../../core/http/context";
+import { ApiError } from "../../core/http/errors";
+import { rowsOf } from "../courses/lesson-content";
+import { scheduleErrors } from "./errors";
+import { presentWindow, type RawWindow } from "./present";
+import type { GridNodeInput, WindowInput } from "./schemas";
+import { groupNode } from "./targets";
+import { clearWindow, putWindow, WINDOW_COLUMNS } from "./window-service";
+
+/**
+ * Whole grids (the default grid's schedule tree, a group's grid of a course) and the group-grid
+ * writes, which are the node verbs of window-service on the group's grid.
+ */
+
+/**
+ * The grid's windows on live nodes of the live course, in course order (the course's, then each
+ * module's followed by its lessons'), with a probe of the course (and group): one batch.
+ */
+async function readGrid(ctx: TenantCtx, input: { courseId: string; groupId: string | null }) {
+  const t = ctx.tenantId;
+  const group = input.groupId === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM groups g WHERE g.id = ${input.groupId} AND g.tenant_id = ${t} AND g.deleted_at IS NULL)`;
+  const [probe, windows] = await runBatch(ctx, [
+    batchable(ctx, sql`SELECT 1 AS found FROM courses c WHERE c.id = ${input.courseId} AND c.tenant_id = ${t} AND c.deleted_at IS NULL ${group}`),
+    batchable(
+      ctx,
+      sql`SELECT ${WINDOW_COLUMNS} FROM schedule_windows w
+          LEFT JOIN course_modules m ON m.id = w.module_id AND m.tenant_id = ${t}
+          LEFT JOIN lessons l ON l.id = w.lesson_id AND l.tenant_id = ${t}
+        WHERE w.tenant_id = ${t} AND w.course_id = ${input.courseId} AND w.grid_key = ${input.groupId ?? ""} AND w.deleted_at IS NULL
+          AND (w.level = 'course' OR (m.id IS NOT NULL AND m.deleted_at IS NULL))
+          AND (w.level <> 'lesson' OR (l.id IS NOT NULL AND l.deleted_at IS NULL))
+        ORDER BY w.level <> 'course', m.position, m.id, w.level = 'lesson', l.position, l.id`,
+    ),
+  ]);
+  if (rowsOf(probe).length === 0) throw new ApiError(scheduleErrors.TARGET_NOT_FOUND);
+  return { course_id: input.courseId, group_id: input.groupId, windows: rowsOf<RawWindow>(windows).map(presentWindow) };
+}
+
+/** GET /courses/:id/schedule-tree: the default grid. */
+export function getScheduleTree(ctx: TenantCtx, input: { courseId: string }) {
+  return readGrid(ctx, { courseId: input.courseId, groupId: null });
+}
+
+/** GET /groups/:id/course-schedule?course_id=: the group's grid of the course. */
+export function getGroupGrid(ctx: TenantCtx, input: { groupId: string; courseId: string }) {
+  return readGrid(ctx, input);
+}
+
+/** PUT /groups/:id/course-schedule. */
+export function putGroupWindow(ctx: TenantCtx, input: { groupId: string; body: GridNodeInput & { window: WindowInput } }) {
+  return putWindow(ctx, { node: groupNode(input.groupId, input.body), window: input.body.window });
+}
+
+/** DELETE /groups/:id/course-schedule: the node's window (a module's takes its lessons' along). */
+export function clearGroupWindow(ctx: TenantCtx, input: { groupId: string; body: GridNodeInput }) {
+  return clearWindow(ctx, { node: groupNode(input.groupId, input.body) });
+}

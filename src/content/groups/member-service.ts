@@ -85,7 +85,7 @@ export async function listMembers(ctx: TenantCtx, input: { groupId: string; quer
  * id is derived from that key, a name-based UUID (RFC 9562 version 5) of the student id in the
  * group id's namespace: the same for the same membership on every read, unique across groups.
  */
-export async function membershipId(groupId: string, studentId: string): Promise<string> {
+async function membershipId(groupId: string, studentId: string): Promise<string> {
   const namespace = Uint8Array.from(groupId.replaceAll("-", "").match(/../g)!, (byte) => parseInt(byte, 16));
   const name = new TextEncoder().encode(studentId);
   const input = new Uint8Array(namespace.length + name.length);

@@ -7,6 +7,7 @@ import type { BlockType, CompletionSource } from "../../db/schema";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
+import { PATH_COMPLETION_EVENTS, pathCompletionPushes, publishedPathsHoldingSql } from "../paths/completion-pushes";
 import { courseVisibleSql } from "../shared/access";
 import { recomputeProgress } from "../shared/progress";
 import { presentCompletion, presentProgress } from "./block-present";
@@ -27,10 +28,12 @@ import { assignmentSubmittedSql } from "./references";
  * course. Their templates must be known before such a batch is built: so the first batch also
  * reads the school's settings of the two events and refuses a completion that would complete the
  * course, and that one is made by a second batch carrying the pushes (one more round trip, once
- * per enrollment).
+ * per enrollment). The same holds for the learning-path pushes of that completion (next course
+ * unlocked, path completed): the first batch reads their settings and the published paths that
+ * hold the course too.
  */
 
-const COMPLETION_EVENTS = [eventDefinition("course.completed")!, eventDefinition("course.student_completed")!];
+const COMPLETION_EVENTS = [eventDefinition("course.completed")!, eventDefinition("course.student_completed")!, ...PATH_COMPLETION_EVENTS];
 
 const MANUAL = sql.join(
   MANUAL_BLOCK_TYPES.map((type) => sql`${type}`),
@@ -82,6 +85,8 @@ interface Outcome {
   blocks_completed: number;
   total_blocks: number;
   completed_at: number | null;
+  /** JSON array of the published paths holding the course. */
+  path_ids: string;
 }
 
 /** The block as the student may reach it (no row otherwise), with the student's completion and progress. */
@@ -91,7 +96,7 @@ function readOutcome(ctx: TenantCtx, blockId: string): BatchItem {
     sql`SELECT t.type, t.course_id, e.id AS enrollment_id,
         ${blockLockedSql(ctx)} AS locked, ${submittedSql(ctx)} AS submitted, ${completesCourseSql(ctx)} AS completes,
         bc.id AS completion_id, bc.source AS completion_source, bc.completed_at AS completion_at,
-        e.blocks_completed, e.total_blocks, e.completed_at
+        e.blocks_completed, e.total_blocks, e.completed_at, ${publishedPathsHoldingSql(ctx.tenantId, sql`t.course_id`)} AS path_ids
       FROM ${BLOCK_FROM} ${enrollmentJoin(ctx)}
         LEFT JOIN block_completions bc ON bc.tenant_id = ${ctx.tenantId} AND bc.block_id = t.id AND bc.student_id = ${ctx.actor.userId}
       WHERE ${liveBlockSql(ctx, blockId)} AND ${contentAccessSql(ctx)}`,
@@ -99,7 +104,7 @@ function readOutcome(ctx: TenantCtx, blockId: string): BatchItem {
 }
 
 /** The statements of one completion attempt; the outcome is the last one's row. */
-async function attempt(ctx: TenantCtx, blockId: string, course?: { id: string; enrollmentId: string }): Promise<Outcome | undefined> {
+async function attempt(ctx: TenantCtx, blockId: string, course?: { id: string; enrollmentId: string; pathIds: string[] }): Promise<Outcome | undefined> {
   const id = uuidv7();
   const now = ctx.clock.now();
   const studentId = ctx.actor.userId;
@@ -121,20 +126,23 @@ async function attempt(ctx: TenantCtx, blockId: string, course?: { id: string; e
 /**
  * #33 to the student and #34 to the student's curators, written only when this batch inserted the
  * completion and set the enrollment's `completed_at` (it is set once, by the recount that follows
- * the insert, at or after `now`). The transition is the enrollment's, so the dedupe
- * key names the enrollment (`{code}:{enrollment_id}:{recipient_id}`): keyed by the course, a
- * curator would hear of only the first of their students to complete it. The student acted, so
- * the rule that the actor gets no push leaves #33 to completions the student did not request
- * (a quiz graded by a curator).
+ * the insert, at or after `now`), unless the completion completes a learning path, whose pushes
+ * replace them (#57 for #33, #58 for #34), written here too. The transition is the enrollment's,
+ * so the dedupe key names the enrollment (`{code}:{enrollment_id}:{recipient_id}`): keyed by the
+ * course, a curator would hear of only the first of their students to complete it. The student
+ * acted, so the rule that the actor gets no push leaves #33 to completions the student did not
+ * request (a quiz graded by a curator).
  */
 async function completionPushes(
   ctx: TenantCtx,
-  input: { id: string; enrollmentId: string; completionId: string; studentId: string; now: number },
+  input: { id: string; enrollmentId: string; pathIds: string[]; completionId: string; studentId: string; now: number },
 ): Promise<BatchItem[]> {
   const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.id = ${input.completionId})
     AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.id = ${input.enrollmentId} AND ce.tenant_id = ${ctx.tenantId} AND ce.completed_at >= ${input.now})`;
   const courseTitle = sql`(SELECT ct.title FROM courses ct WHERE ct.id = ${input.id} AND ct.tenant_id = ${ctx.tenantId})`;
   const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${input.studentId} AND su.tenant_id = ${ctx.tenantId})`;
+  const paths = await pathCompletionPushes(ctx, { courseId: input.id, studentId: input.studentId, pathIds: input.pathIds, when });
+  const unless = (superseded: SQL | null) => (superseded ? sql`${when} AND NOT ${superseded}` : when);
   return [
     await enqueue(
       ctx,
@@ -143,7 +151,7 @@ async function completionPushes(
       { course_title: courseTitle },
       { id: input.id },
       `course.completed:${input.enrollmentId}`,
-      { when },
+      { when: unless(paths.supersedesStudentPush) },
     ),
     await enqueue(
       ctx,
@@ -152,8 +160,9 @@ async function completionPushes(
       { student_name: studentName, course_title: courseTitle },
       { id: input.id },
       `course.student_completed:${input.enrollmentId}`,
-      { when },
+      { when: unless(paths.supersedesCuratorPush) },
     ),
+    ...paths.statements,
   ];
 }
 
@@ -167,7 +176,7 @@ export async function completeBlock(ctx: TenantCtx, input: { id: string }) {
   if (outcome.completion_id === null) {
     if (outcome.locked === 1) throw new ApiError(coursesErrors.SEQUENTIAL_ORDER_REQUIRED);
     if (outcome.type === "assignment_ref" && outcome.submitted !== 1) throw new ApiError(coursesErrors.ASSIGNMENT_NOT_SUBMITTED);
-    if (outcome.completes === 1) outcome = await attempt(ctx, input.id, { id: outcome.course_id, enrollmentId: outcome.enrollment_id });
+    if (outcome.completes === 1) outcome = await attempt(ctx, input.id, { id: outcome.course_id, enrollmentId: outcome.enrollment_id, pathIds: JSON.parse(outcome.path_ids) as string[] });
     if (!outcome || outcome.completion_id === null) throw new ApiError(coursesErrors.BLOCK_NOT_FOUND);
   }
   return {

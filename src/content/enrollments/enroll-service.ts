@@ -5,6 +5,7 @@ import { ApiError } from "../../core/http/errors";
 import { isUuid } from "../../core/lib/ids";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
+import { courseLockedSql } from "../paths/unlock";
 import { recomputeProgress } from "../shared/progress";
 import { rowsOf } from "./batch-rows";
 import { enrollmentsErrors as e } from "./errors";
@@ -19,13 +20,13 @@ export function courseOpenSql(tenantId: string, courseId: string): SQL {
 }
 
 /**
- * SQL true while the course is locked for the calling student by a learning path (the course
- * before it in a published path is not completed). The paths area fills this in; until it exists
- * no course is locked. It is read to answer 409 `course_locked` and repeated as a condition of the
- * enrollment's write, so a lock that appears in between still holds.
+ * SQL true while the course is locked for the calling student by learning paths (locked in every
+ * published path that holds it: the learning paths' unlock rule). It is read to answer 409
+ * `course_locked` and repeated as a condition of the enrollment's write, so a lock that appears in
+ * between still holds.
  */
-export function selfEnrollmentLock(_ctx: TenantCtx, _courseId: string): SQL | null {
-  return null;
+export function selfEnrollmentLock(ctx: TenantCtx, courseId: string): SQL | null {
+  return courseLockedSql(ctx.tenantId, courseId, ctx.actor.userId);
 }
 
 /**

@@ -1006,7 +1006,7 @@ const catalog = [
     variables: ["path_title", "course_title"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Открыт следующий курс", body: "В траектории «{{path_title}}» открыт курс «{{course_title}}»." },
       en: { title: "Next course unlocked", body: "“{{course_title}}” is unlocked in your path {{path_title}}." },
@@ -1023,7 +1023,7 @@ const catalog = [
     variables: ["path_title"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Траектория пройдена!", body: "Поздравляем: вы прошли траекторию «{{path_title}}»." },
       en: { title: "Learning path completed!", body: "Congratulations, you completed {{path_title}}." },
@@ -1040,7 +1040,7 @@ const catalog = [
     variables: ["student_name", "path_title"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Студент прошёл траекторию", body: "{{student_name}} прошёл(ла) траекторию «{{path_title}}»." },
       en: { title: "Student completed a path", body: "{{student_name}} completed the path {{path_title}}." },
@@ -1057,7 +1057,7 @@ const catalog = [
     variables: ["path_title", "course_title"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Новый курс в траектории", body: "В траекторию «{{path_title}}» добавлен курс «{{course_title}}»." },
       en: { title: "New course in your path", body: "“{{course_title}}” was added to {{path_title}}." },

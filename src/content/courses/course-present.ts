@@ -3,6 +3,7 @@ import { percent } from "../../core/db/decimal";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import type { courses } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
+import { nodeStatus, parseNodeWindow, type EffectiveWindow, type WindowStatus } from "../schedule/availability";
 import { isStaff } from "../shared/access";
 import type { CourseDetailRow, CourseListRow } from "./course-read";
 
@@ -19,38 +20,21 @@ interface EnrollmentFields {
   blocksCompleted: number | null;
   snapshotBlocks: number | null;
   completedAt: number | null;
+  /** The student's effective window on the course, as the read's JSON column carries it. */
+  courseWindow: string | null;
 }
 
-/** A course's date window for a student, as the schedule area will supply it. */
-export interface CourseWindow {
-  startsAt: number | null;
-  endsAt: number | null;
-  allowBeforeStart: boolean;
-  allowAfterEnd: boolean;
-}
+/** A course's date window for a student: their effective window (the schedule area's rule). */
+export type CourseWindow = EffectiveWindow;
 
-export interface CourseWindowStatus {
-  locked: boolean;
-  locked_reason: "course_not_started" | "course_ended" | null;
-  available_from: string | null;
-  available_until: string | null;
-}
+export type CourseWindowStatus = WindowStatus;
 
 /**
  * A student's window status on a course: closed before `starts_at` unless `allow_before_start`,
- * closed after `ends_at` unless `allow_after_end`. Courses have no window until the schedule area
- * exists (it passes the student's effective window here), so today every course is open.
+ * closed after `ends_at` unless `allow_after_end`; open without a window.
  */
 export function courseWindowStatus(window: CourseWindow | null, now: number): CourseWindowStatus {
-  if (!window) return { locked: false, locked_reason: null, available_from: null, available_until: null };
-  const notStarted = window.startsAt !== null && now < window.startsAt && !window.allowBeforeStart;
-  const ended = window.endsAt !== null && now > window.endsAt && !window.allowAfterEnd;
-  return {
-    locked: notStarted || ended,
-    locked_reason: notStarted ? "course_not_started" : ended ? "course_ended" : null,
-    available_from: isoOrNull(window.startsAt),
-    available_until: isoOrNull(window.endsAt),
-  };
+  return window ? nodeStatus(new Map([["course", window]]), ["course"], now) : { locked: false, locked_reason: null, available_from: null, available_until: null };
 }
 
 /** The fields every course answer has. */
@@ -86,7 +70,7 @@ function studentFields(ctx: Presenter, row: EnrollmentFields) {
             completed_at: isoOrNull(row.completedAt),
           },
         };
-  return { ...progress, ...courseWindowStatus(null, ctx.clock.now()) };
+  return { ...progress, ...courseWindowStatus(parseNodeWindow(row.courseWindow), ctx.clock.now()) };
 }
 
 export async function presentCourseListItem(ctx: Presenter, row: CourseListRow) {

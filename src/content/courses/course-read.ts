@@ -4,6 +4,7 @@ import { likeContains } from "../../core/db/conditions";
 import type { TenantCtx } from "../../core/http/context";
 import { pageOffset } from "../../core/http/pagination";
 import { blocks, courseModules, courses, enrollments, lessons } from "../../db/schema";
+import { nodeWindowSql } from "../schedule/availability";
 import { courseVisibleSql, isStaff } from "../shared/access";
 
 /**
@@ -50,6 +51,12 @@ const enrollmentColumns = {
   snapshotBlocks: sql<number | null>`${enrollments.totalBlocks}`.as("enrollment_total_blocks"),
   completedAt: sql<number | null>`${enrollments.completedAt}`.as("enrollment_completed_at"),
 };
+
+/** A student's effective window on the course (JSON, parsed by the presenter); NULL for staff, who have none. */
+function courseWindow(ctx: Caller) {
+  const window = isStaff(ctx.actor) ? sql<string | null>`NULL` : nodeWindowSql(ctx.tenantId, sql`${courses.id}`, ctx.actor.userId, sql`${courses.id}`);
+  return window.as("course_window");
+}
 
 function liveBlocks(tenantId: string) {
   return sql<number>`(SELECT count(*) FROM blocks b WHERE b.tenant_id = ${tenantId} AND b.course_id = ${courses.id} AND b.deleted_at IS NULL)`.as("live_blocks");
@@ -99,6 +106,7 @@ export function courseListStatements(ctx: Caller, filters: ListFilters) {
     .select({
       ...courseColumns,
       ...enrollmentColumns,
+      courseWindow: courseWindow(ctx),
       totalBlocks: liveBlocks(ctx.tenantId),
       studentsCount: activeEnrollments(ctx.tenantId),
       completedCount: activeEnrollments(ctx.tenantId, true),
@@ -129,6 +137,7 @@ export function courseDetailStatement(ctx: Caller, id: string) {
     .select({
       ...courseColumns,
       ...enrollmentColumns,
+      courseWindow: courseWindow(ctx),
       totalBlocks: liveBlocks(t),
       totalLessons: sql<number>`(SELECT count(*) FROM lessons tl WHERE tl.tenant_id = ${t} AND tl.course_id = ${courses.id} AND tl.deleted_at IS NULL)`.as("live_lessons"),
       totalStudents: activeEnrollments(t),

@@ -3,6 +3,7 @@ import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import type { BlockType } from "../../db/schema";
+import { lessonChainWindowsSql, nodeStatus, parseWindows, type WindowStatus } from "../schedule/availability";
 import { activeEnrollmentIdSql, courseVisibleSql, isStaff, lessonVisibleSql, lessonVisibleToSql } from "../shared/access";
 import { COURSE_ORDER, earlierIncompleteSql } from "../shared/locks";
 import { loadEmbeds, presentBlock, type BlockRow } from "./block-present";
@@ -98,6 +99,7 @@ export interface RawBlock {
   created_at: number;
   updated_at: number;
   locked?: number;
+  windows?: string | null;
 }
 
 /** Rows of a raw SELECT run in a batch. */
@@ -120,19 +122,35 @@ export function blockRow(raw: RawBlock): BlockRow {
   };
 }
 
-/** The SELECT of one block as `blockRow` reads it, with the caller's lock, when the caller may read it. */
+/** A student's effective windows on the chain of lesson `tl` (JSON); staff read none. */
+function chainWindowsSql(ctx: TenantCtx): SQL {
+  return isStaff(ctx.actor) ? sql`NULL` : lessonChainWindowsSql(ctx, sql`tl`);
+}
+
+/** The caller's window status on a lesson, from the `windows` column (`chainWindowsSql`) of a row. */
+function lessonStatus(ctx: TenantCtx, windows: string | null | undefined, chain: [courseId: string, moduleId: string, lessonId: string]): WindowStatus {
+  return nodeStatus(parseWindows(windows), chain, ctx.clock.now());
+}
+
+/**
+ * The SELECT of one block as `blockRow` reads it, with the caller's lock (course order) and the
+ * windows of its lesson's chain, when the caller may read it.
+ */
 export function blockSelect(ctx: TenantCtx, blockId: string): BatchItem {
   return batchable(
     ctx,
-    sql`SELECT ${BLOCK_COLUMNS}, ${blockLockedSql(ctx)} AS locked FROM ${BLOCK_FROM}
+    sql`SELECT ${BLOCK_COLUMNS}, ${blockLockedSql(ctx)} AS locked, ${chainWindowsSql(ctx)} AS windows FROM ${BLOCK_FROM}
       WHERE ${liveBlockSql(ctx, blockId)} AND ${contentAccessSql(ctx)}`,
   );
 }
 
-/** Full blocks of the rows (payloads of locked ones withheld), with their embedded objects. */
-async function presentBlocks(ctx: TenantCtx, raws: readonly RawBlock[]) {
+/**
+ * Full blocks of the rows (payloads of locked ones withheld), with their embedded objects; a
+ * lesson its dates close (`dateClosed`) shows every block so.
+ */
+async function presentBlocks(ctx: TenantCtx, raws: readonly RawBlock[], dateClosed = false) {
   const rows = raws.map(blockRow);
-  const locked = new Set(raws.filter((raw) => raw.locked === 1).map((raw) => raw.id));
+  const locked = new Set(raws.filter((raw) => dateClosed || raw.locked === 1).map((raw) => raw.id));
   const embeds = await loadEmbeds(ctx, rows, locked);
   return Promise.all(rows.map((row) => presentBlock(ctx, row, { locked: locked.has(row.id), embeds })));
 }
@@ -151,6 +169,7 @@ interface RawLesson {
   created_at: number;
   updated_at: number;
   passed: number;
+  windows: string | null;
 }
 
 /** The lesson and its blocks in one batch (with the student's resume point), or 404 `lesson_not_found`. */
@@ -166,7 +185,7 @@ async function readLesson(ctx: TenantCtx, lessonId: string) {
     batchable(
       ctx,
       sql`SELECT tl.id, tl.module_id, tl.course_id, tl.title, tl.position, tl.screenshot_protection_enabled, tl.cover_image_id,
-          tl.created_at, tl.updated_at, ${passed} AS passed
+          tl.created_at, tl.updated_at, ${passed} AS passed, ${chainWindowsSql(ctx)} AS windows
         FROM lessons tl
           JOIN course_modules tm ON tm.id = tl.module_id AND tm.deleted_at IS NULL
           JOIN courses c ON c.id = tl.course_id
@@ -187,7 +206,8 @@ async function readLesson(ctx: TenantCtx, lessonId: string) {
   const [lessonResult, blocksResult] = results.slice(-2);
   const lesson = rowsOf<RawLesson>(lessonResult)[0];
   if (!lesson) throw new ApiError(coursesErrors.LESSON_NOT_FOUND);
-  return { lesson, blocks: await presentBlocks(ctx, rowsOf<RawBlock>(blocksResult)) };
+  const status = lessonStatus(ctx, lesson.windows, [lesson.course_id, lesson.module_id, lesson.id]);
+  return { lesson, status, blocks: await presentBlocks(ctx, rowsOf<RawBlock>(blocksResult), status.locked) };
 }
 
 function lessonRow(raw: RawLesson): LessonRow {
@@ -206,8 +226,8 @@ function lessonRow(raw: RawLesson): LessonRow {
 
 /** GET /lessons/:id: the lesson with its full blocks. */
 export async function getLesson(ctx: TenantCtx, input: { id: string }) {
-  const { lesson, blocks } = await readLesson(ctx, input.id);
-  return { ...(await presentLessonFields(ctx, lessonRow(lesson), lesson.passed === 1)), blocks };
+  const { lesson, status, blocks } = await readLesson(ctx, input.id);
+  return { ...(await presentLessonFields(ctx, lessonRow(lesson), lesson.passed === 1, status)), blocks };
 }
 
 /** GET /lessons/:id/blocks. */
@@ -216,7 +236,10 @@ export async function listLessonBlocks(ctx: TenantCtx, input: { id: string }) {
   return { blocks };
 }
 
-/** GET /blocks/:id: the full block; a student's block locked by the course order is 409. */
+/**
+ * GET /blocks/:id: the full block; a student's block locked by the course order is 409, one whose
+ * lesson the dates close is shown locked, without payload.
+ */
 export async function getBlock(ctx: TenantCtx, input: { id: string }) {
   const statements = [blockSelect(ctx, input.id)];
   if (!isStaff(ctx.actor)) statements.unshift(resumeStatement(ctx, sql`${input.id}`));
@@ -224,6 +247,6 @@ export async function getBlock(ctx: TenantCtx, input: { id: string }) {
   const raw = rowsOf<RawBlock>(results[results.length - 1])[0];
   if (!raw) throw new ApiError(coursesErrors.BLOCK_NOT_FOUND);
   if (raw.locked === 1) throw new ApiError(coursesErrors.SEQUENTIAL_ORDER_REQUIRED);
-  const [block] = await presentBlocks(ctx, [raw]);
+  const [block] = await presentBlocks(ctx, [raw], lessonStatus(ctx, raw.windows, [raw.course_id, raw.module_id, raw.lesson_id]).locked);
   return block!;
 }

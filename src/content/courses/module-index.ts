@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
+import { effectiveWindowsJsonSql, nodeStatus, parseWindows } from "../schedule/availability";
 import { courseVisibleSql, isStaff, lessonVisibleSql } from "../shared/access";
 import { sequentialLocks } from "../shared/locks";
 import { coursesErrors } from "./errors";
@@ -17,7 +18,10 @@ import { presentLessonFields, presentLightBlock, presentModule, questionCountSql
  * - a student without an active enrollment sees every block locked, payload null;
  * - an enrolled student of a `sequential_required` course sees the blocks after the first
  *   incomplete visible one locked (`sequentialLocks` over every visible block of the course, so a
- *   single module's view agrees with the whole index).
+ *   single module's view agrees with the whole index);
+ * - a student's modules and lessons carry their window status from the student's effective
+ *   windows (one more JSON column of the same statement), and the blocks of a lesson its dates
+ *   close are locked, payload null.
  * Write verbs that answer a module put their statement in front of these queries, in the same batch.
  */
 
@@ -65,11 +69,12 @@ export function treeStatement(ctx: TenantCtx, scope: TreeScope): BatchItem {
   const completions = staff
     ? sql`SELECT '[]'`
     : sql`SELECT json_group_array(bc.block_id) FROM block_completions bc WHERE bc.tenant_id = ${tenantId} AND bc.student_id = ${ctx.actor.userId} AND bc.course_id = ${courseId}`;
+  const windows = staff ? sql`'[]'` : effectiveWindowsJsonSql(tenantId, courseId, ctx.actor.userId);
   return batchable(
     ctx,
     sql`WITH visible_lessons AS MATERIALIZED (${visible})
       SELECT (${course}) AS course, (${modules}) AS modules, (${lessonRows}) AS lessons, (${blockRows}) AS blocks,
-               (${enrollment}) AS enrollment, (${completions}) AS completions`,
+               (${enrollment}) AS enrollment, (${completions}) AS completions, ${windows} AS windows`,
   );
 }
 
@@ -80,6 +85,7 @@ interface PackedTree {
   blocks: string;
   enrollment: string | null;
   completions: string;
+  windows: string;
 }
 
 type Tuple<T extends unknown[]> = T;
@@ -107,12 +113,20 @@ function unpack(result: unknown) {
   const blockRows = (JSON.parse(packed.blocks) as Tuple<[string, string, LightBlockRow["type"], number, Record<string, unknown>, number | null]>[]).map(
     ([id, lessonId, type, position, payload, questionCount]) => ({ id, lessonId, type, position, payload, questionCount }),
   );
-  return { course, modules, lessonRows, blockRows, enrollmentId: packed.enrollment, completed: new Set(JSON.parse(packed.completions) as string[]) };
+  return {
+    course,
+    modules,
+    lessonRows,
+    blockRows,
+    enrollmentId: packed.enrollment,
+    completed: new Set(JSON.parse(packed.completions) as string[]),
+    windows: parseWindows(packed.windows),
+  };
 }
 
 /** The modules of the scope, presented; the scope's not-found failure when the caller may not see it. */
 export async function assembleTree(ctx: TenantCtx, scope: TreeScope, result: unknown) {
-  const { course, modules: moduleRows, lessonRows, blockRows, enrollmentId, completed } = unpack(result);
+  const { course, modules: moduleRows, lessonRows, blockRows, enrollmentId, completed, windows } = unpack(result);
   if (!course || (moduleRows.length === 0 && "moduleId" in scope)) {
     throw new ApiError("courseId" in scope ? coursesErrors.COURSE_NOT_FOUND : coursesErrors.MODULE_NOT_FOUND);
   }
@@ -120,6 +134,8 @@ export async function assembleTree(ctx: TenantCtx, scope: TreeScope, result: unk
   const enrolled = staff || enrollmentId !== null;
   const sequential = !staff && enrolled && course.sequential === 1 ? sequentialLocks(blockRows.map((row) => ({ id: row.id, visible: true })), completed) : null;
   const isLocked = (blockId: string) => (staff ? false : !enrolled || (sequential?.has(blockId) ?? false));
+  const now = ctx.clock.now();
+  const statusOf = (chain: string[]) => nodeStatus(windows, chain, now);
 
   const blocksByLesson = new Map<string, typeof blockRows>();
   for (const row of blockRows) {
@@ -131,15 +147,16 @@ export async function assembleTree(ctx: TenantCtx, scope: TreeScope, result: unk
   for (const row of lessonRows) {
     const own = blocksByLesson.get(row.id) ?? [];
     const passed = !staff && own.length > 0 && own.every((block) => completed.has(block.id));
+    const status = statusOf([course.id, row.moduleId, row.id]);
     const lesson: LessonView = {
-      ...(await presentLessonFields(ctx, row, passed)),
-      blocks: own.map((block) => presentLightBlock(block, { locked: isLocked(block.id), questionCount: block.questionCount })),
+      ...(await presentLessonFields(ctx, row, passed, status)),
+      blocks: own.map((block) => presentLightBlock(block, { locked: status.locked || isLocked(block.id), questionCount: block.questionCount })),
     };
     const list = lessonsByModule.get(row.moduleId);
     if (list) list.push(lesson);
     else lessonsByModule.set(row.moduleId, [lesson]);
   }
-  return Promise.all(moduleRows.map((row) => presentModule(ctx, row, lessonsByModule.get(row.id) ?? [])));
+  return Promise.all(moduleRows.map((row) => presentModule(ctx, row, lessonsByModule.get(row.id) ?? [], statusOf([course.id, row.id]))));
 }
 
 /** Runs the scope's batch and assembles it. */

@@ -3,6 +3,7 @@ import type { TenantCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import type { blocks, courseModules, lessons } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
+import type { WindowStatus } from "../schedule/availability";
 import { isStaff } from "../shared/access";
 import { quizQuestionCountSql } from "./references";
 
@@ -16,25 +17,21 @@ export type LessonRow = Pick<
 >;
 export type LightBlockRow = Pick<typeof blocks.$inferSelect, "id" | "type" | "position" | "payload">;
 
-export interface WindowStatus {
-  locked: boolean;
-  locked_reason: "course_not_started" | "course_ended" | null;
-  available_from: string | null;
-  available_until: string | null;
-}
+export type { WindowStatus };
+
+const OPEN: WindowStatus = { locked: false, locked_reason: null, available_from: null, available_until: null };
 
 /**
- * A student's window status on a module or lesson; staff get no such fields. Nodes have no
- * window until the schedule area exists, so every node is open: that area replaces this one
- * function with the effective window of the student's groups (docs/decisions.md, Schedules).
+ * A student's window status on a module or lesson (worked out by the reader from the student's
+ * effective windows, `nodeStatus`); open when the node has none. Staff get no such fields.
  */
-export function windowStatus(ctx: Pick<TenantCtx, "actor">): WindowStatus | Record<string, never> {
+export function windowStatus(ctx: Pick<TenantCtx, "actor">, status: WindowStatus = OPEN): WindowStatus | Record<string, never> {
   if (isStaff(ctx.actor)) return {};
-  return { locked: false, locked_reason: null, available_from: null, available_until: null };
+  return status;
 }
 
 /** The lesson object without `blocks`; `passed` is the caller's (always false for staff). */
-export async function presentLessonFields(ctx: Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config">, row: LessonRow, passed: boolean) {
+export async function presentLessonFields(ctx: Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config">, row: LessonRow, passed: boolean, status?: WindowStatus) {
   return {
     id: row.id,
     module_id: row.moduleId,
@@ -47,7 +44,7 @@ export async function presentLessonFields(ctx: Pick<TenantCtx, "actor" | "tenant
     passed: passed && !isStaff(ctx.actor),
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
-    ...windowStatus(ctx),
+    ...windowStatus(ctx, status),
   };
 }
 
@@ -76,7 +73,7 @@ export function presentLightBlock(row: LightBlockRow, view: { locked: boolean; q
 export type LightBlockView = ReturnType<typeof presentLightBlock>;
 export type LessonView = LessonFieldsView & { blocks: LightBlockView[] };
 
-export async function presentModule(ctx: Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config">, row: ModuleRow, moduleLessons: LessonView[]) {
+export async function presentModule(ctx: Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config">, row: ModuleRow, moduleLessons: LessonView[], status?: WindowStatus) {
   return {
     id: row.id,
     course_id: row.courseId,
@@ -90,7 +87,7 @@ export async function presentModule(ctx: Pick<TenantCtx, "actor" | "tenantId" | 
     lessons: moduleLessons,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
-    ...windowStatus(ctx),
+    ...windowStatus(ctx, status),
   };
 }
 

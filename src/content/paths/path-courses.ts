@@ -95,7 +95,7 @@ export async function replacePathCourses(ctx: TenantCtx, input: { id: string; co
   const { tenantId } = ctx;
   const { id: pathId, courseIds } = input;
   const json = JSON.stringify(courseIds);
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     const state = await readReplaceState(ctx, pathId, json);
     check(state, courseIds);
     const now = ctx.clock.now();
@@ -124,9 +124,9 @@ export async function replacePathCourses(ctx: TenantCtx, input: { id: string; co
       if (added.length > 0) await dispatchQueued(ctx);
       return { replaced: true as const, count: courseIds.length };
     }
-    // Changed in between: the next read answers the refusal; a state that still passes tries once more.
-    if (attempt > 0) throw new ApiError(e.PATH_NOT_FOUND);
+    // Changed in between: the next read answers the refusal, or the write is tried again.
   }
+  throw new Error("the path or its courses kept changing during the replace");
 }
 
 /**

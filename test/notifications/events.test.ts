@@ -58,7 +58,7 @@ describe("the event catalog", () => {
       body_template: "Доступ школы «{{school_title}}» закончится через {{days_left}} дн. ({{expires_at}}). Продлите подписку, чтобы обучение не прервалось.",
       overridden: false,
     });
-    // Events ship with the area that produces them: the platform's, the course tree's and the groups' are on, the rest come later.
+    // Events ship with the area that produces them: the platform's, the course tree's, the schedule's, the groups' and the paths' are on, the rest come later.
     expect(events.filter((event) => event.implemented).map((event) => event.code)).toEqual([
       ...events.filter((event) => ["security", "account", "billing"].includes(event.category as string)).map((event) => event.code),
       "course.window_changed",
@@ -73,6 +73,10 @@ describe("the event catalog", () => {
       "group.curator_assigned",
       "group.curator_changed",
       "group.course_enrolled",
+      "path.course_unlocked",
+      "path.completed",
+      "path.student_completed",
+      "path.course_added",
     ]);
     expect(events.filter((event) => ["security", "account", "billing"].includes(event.category as string))).toHaveLength(20);
     expect(JSON.stringify(events)).not.toContain("campaign.message");

@@ -25,8 +25,10 @@ function windowsAfter(ctx: TenantCtx, node: WindowNode, after: WindowValues | nu
   const kept = sql`SELECT grid_key, course_id, node_id, starts_at, ends_at, allow_before_start, allow_after_end FROM schedule_windows
     WHERE tenant_id = ${ctx.tenantId} AND deleted_at IS NULL AND NOT (grid_key = ${gridKeyOf(node)} AND (node_id = ${node.nodeId} ${lessons}))`;
   if (after === null) return kept;
-  return sql`${kept} UNION ALL SELECT ${gridKeyOf(node)}, ${courseIdSql(ctx, node)}, ${node.nodeId}, ${after.startsAt}, ${after.endsAt},
-    ${after.allowBeforeStart ? 1 : 0}, ${after.allowAfterEnd ? 1 : 0}`;
+  // Bound numbers arrive as REAL; the stored columns hold INTEGER, and the comparison is of JSON text.
+  const int = (value: number | null) => sql`CAST(${value} AS INTEGER)`;
+  return sql`${kept} UNION ALL SELECT ${gridKeyOf(node)}, ${courseIdSql(ctx, node)}, ${node.nodeId}, ${int(after.startsAt)}, ${int(after.endsAt)},
+    ${int(after.allowBeforeStart ? 1 : 0)}, ${int(after.allowAfterEnd ? 1 : 0)}`;
 }
 
 /**

@@ -61,7 +61,7 @@ export function courseEnrollmentsSql(ctx: TenantCtx, input: { courseId: string; 
         ${window}`;
   return sql`WITH picked AS MATERIALIZED (${picked}),
       measured AS (SELECT p.*, ${activitySql(tenantId, sql`p`)} AS activity FROM picked p)
-    SELECT m.*, ${statusSql(ctx.clock.now())} AS status FROM measured m`;
+    SELECT m.*, ${statusSql(tenantId, ctx.clock.now(), sql`m`)} AS status FROM measured m`;
 }
 
 interface CountsRow {

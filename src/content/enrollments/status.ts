@@ -1,12 +1,13 @@
 import { sql, type SQL } from "drizzle-orm";
 import { DAY_MS } from "../../core/lib/clock";
+import { nodeWindowSql } from "../schedule/availability";
 
 /**
  * The curator's view of an enrollment (docs/decisions.md, enrollments): `done` once the course is
  * completed; `notstarted` while the student has neither opened the course nor completed a block of
- * it; `risk` when started, not done, and idle for `RISK_IDLE_DAYS`; `active` otherwise. The
- * schedule area adds "past an effective course end" to `risk` here, in this one function, so the
- * list, its counts and the CSV export keep agreeing.
+ * it; `risk` when started, not done, and idle for `RISK_IDLE_DAYS`, or (started or not) past the
+ * student's effective course end (the schedule area's rule); `active` otherwise. One function, so
+ * the list, its counts and the CSV export keep agreeing.
  */
 export const ENROLLMENT_STATUSES = ["active", "risk", "done", "notstarted"] as const;
 export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
@@ -23,10 +24,15 @@ export function activitySql(tenantId: string, e: SQL = sql`e`): SQL {
   return sql`NULLIF(MAX(COALESCE(${e}.last_accessed_at, 0), COALESCE(${latestCompletion}, 0)), 0)`;
 }
 
-/** The status over a row that has `completed_at` and `activity` (from `activitySql`) as columns. */
-export function statusSql(now: number): SQL {
+/**
+ * The status over a row that has `completed_at` and `activity` (from `activitySql`) as columns;
+ * `row` names it (alias) for its `student_id` and `course_id`.
+ */
+export function statusSql(tenantId: string, now: number, row: SQL): SQL {
+  const courseEnd = sql`json_extract(${nodeWindowSql(tenantId, sql`${row}.course_id`, sql`${row}.student_id`, sql`${row}.course_id`)}, '$[1]')`;
   return sql`CASE
     WHEN completed_at IS NOT NULL THEN 'done'
+    WHEN ${courseEnd} < ${now} THEN 'risk'
     WHEN activity IS NULL THEN 'notstarted'
     WHEN activity < ${now - RISK_IDLE_DAYS * DAY_MS} THEN 'risk'
     ELSE 'active' END`;

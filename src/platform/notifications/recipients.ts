@@ -4,8 +4,9 @@ import type { RecipientToken } from "./catalog";
 /**
  * The recipients of an event, one shape per token of the catalog. Each resolves to a subquery of
  * user ids; the producer adds what every token shares (live, active member of the school, push on,
- * an enabled device, never the actor). The tokens of the learning-content areas (`students`)
- * join this union and the table below with those areas.
+ * an enabled device, never the actor). Tokens that name learning content (`students`,
+ * `path_students`) take the producing area's selection or name its tables in SQL, so this area
+ * imports nothing from them.
  */
 export type Recipients =
   | { token: "user"; userId: string }

@@ -114,7 +114,7 @@ describe("POST /t/notifications/admin/audience/preview", () => {
     const { admin, groups } = await audienceSchool();
     const bad: unknown[] = [
       { match: "all", rules: [{ field: "favourite_colour", operator: "eq", value: "red" }] },
-      { match: "all", rules: [{ field: "path_enrolled", operator: "in", values: [groups.red.id] }] },
+      { match: "all", rules: [{ field: "quiz_attempted", operator: "in", values: [groups.red.id] }] },
       { match: "all", rules: [{ field: "course_enrollment", operator: "eq", values: [groups.red.id] }] },
       { match: "all", rules: [{ field: "lesson_completed", operator: "in", values: ["not-a-uuid"] }] },
       { match: "all", rules: [{ field: "points_total", operator: "gte", value: 10 }] },
@@ -172,7 +172,7 @@ describe("GET /t/notifications/admin/audience/options", () => {
 
   it("400 invalid_notification_audience for a missing or unknown kind, a kind not available yet, or a bad limit", async () => {
     const { admin } = await audienceSchool();
-    for (const query of ["", "kind=teacher", "kind=path", "kind=quiz", "kind=student&limit=0", "kind=student&limit=51"]) {
+    for (const query of ["", "kind=teacher", "kind=exam", "kind=quiz", "kind=student&limit=0", "kind=student&limit=51"]) {
       const res = await call(admin, `/t/notifications/admin/audience/options?${query}`);
       expect({ query, ...failure(res) }).toEqual({ query, status: 400, error: "invalid_notification_audience" });
     }

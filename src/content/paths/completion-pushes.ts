@@ -51,7 +51,7 @@ export async function pathCompletionPushes(
   const statements: BatchItem[] = [];
   const completes: SQL[] = [];
   for (const pathId of input.pathIds) {
-    const states = pathCourseStatesSql(tenantId, { students: sql`SELECT ${studentId}`, paths: sql`p.id = ${pathId} AND p.status = 'published'` });
+    const states = pathCourseStatesSql(tenantId, { student: studentId, paths: sql`p.id = ${pathId} AND p.status = 'published'` });
     const unlockedNext = (column: SQL) => sql`(SELECT ${column} FROM (${states}) st WHERE st.prev_course_id = ${courseId} AND st.status = 'unlocked')`;
     const next = unlockedNext(sql`st.course_id`);
     const completed = sql`(EXISTS (SELECT 1 FROM (${states}) st WHERE st.course_id = ${courseId})

@@ -19,7 +19,7 @@ import { inPathRegistrySql, pathCourseStatesSql, studentCourseIdsSql } from "./u
  */
 export async function myPaths(ctx: TenantCtx) {
   const { tenantId } = ctx;
-  const states = pathCourseStatesSql(tenantId, { students: sql`SELECT ${ctx.actor.userId}`, paths: sql`p.status = 'published'` });
+  const states = pathCourseStatesSql(tenantId, { student: ctx.actor.userId, paths: sql`p.status = 'published'` });
   const rows = await ctx.db.all<StudentPathRow>(
     sql`SELECT p.id AS path_id, p.title AS path_title, p.description AS path_description,
         st.course_id, st.position, st.course_title, st.status, st.unlocked_at, st.completed_at

@@ -21,10 +21,15 @@ const STATUS = sql`CASE
 /**
  * One row per (student, path, course): `path_id`, `course_id`, `position`, `course_title`,
  * `student_id`, `enrolled_at`, `completed_at`, `prev_course_id` (the course before it, NULL for the
- * first), `status` and `unlocked_at`. `students` is a SELECT of user ids; `paths` a condition on
- * the live path alias `p`. Use it as a derived table: `FROM (${pathCourseStatesSql(…)}) st`.
+ * first), `status` and `unlocked_at`. For one `student` (any caller: a superadmin acting on the
+ * school too), or for `students`, a SELECT of the school's user ids; `paths` is a condition on the
+ * live path alias `p`. Use it as a derived table: `FROM (${pathCourseStatesSql(…)}) st`.
  */
-export function pathCourseStatesSql(tenantId: string, input: { students: SQL; paths: SQL }): SQL {
+export function pathCourseStatesSql(tenantId: string, input: ({ student: string | SQL } | { students: SQL }) & { paths: SQL }): SQL {
+  const who =
+    "student" in input
+      ? sql`JOIN (SELECT ${input.student} AS id) su`
+      : sql`JOIN users su ON su.tenant_id = ${tenantId} AND su.id IN (${input.students})`;
   const ordered = sql`SELECT s.*,
       LAG(s.course_id) OVER (PARTITION BY s.student_id, s.path_id ORDER BY s.position, s.course_id) AS prev_course_id,
       ${STATUS} AS status
@@ -33,7 +38,7 @@ export function pathCourseStatesSql(tenantId: string, input: { students: SQL; pa
       FROM learning_path_courses l
         JOIN learning_paths p ON p.id = l.path_id AND p.tenant_id = ${tenantId} AND p.deleted_at IS NULL
         JOIN courses c ON c.id = l.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
-        JOIN users su ON su.tenant_id = ${tenantId} AND su.id IN (${input.students})
+        ${who}
         LEFT JOIN enrollments e ON e.tenant_id = ${tenantId} AND e.course_id = l.course_id AND e.student_id = su.id AND e.removed_at IS NULL
       WHERE l.tenant_id = ${tenantId} AND ${input.paths}
     ) s`;
@@ -47,7 +52,7 @@ export function pathCourseStatesSql(tenantId: string, input: { students: SQL; pa
  */
 export function courseLockedSql(tenantId: string, courseId: string | SQL, studentId: string | SQL): SQL {
   const states = pathCourseStatesSql(tenantId, {
-    students: sql`SELECT ${studentId}`,
+    student: studentId,
     paths: sql`p.status = 'published' AND p.id IN (SELECT h.path_id FROM learning_path_courses h WHERE h.tenant_id = ${tenantId} AND h.course_id = ${courseId})`,
   });
   return sql`(COALESCE((SELECT MIN(st.status = 'locked') FROM (${states}) st WHERE st.course_id = ${courseId}), 0) = 1)`;

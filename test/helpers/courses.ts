@@ -132,3 +132,21 @@ export async function liveIdsUnder(table: typeof schema.courseModules | typeof s
     .orderBy(asc(table.position), asc(table.id));
   return rows.map((row) => row.id);
 }
+
+/** The student's enrollment in the course (active or removed), if any. */
+export async function enrollmentOf(courseId: string, studentId: string) {
+  const [row] = await db()
+    .select()
+    .from(schema.enrollments)
+    .where(and(eq(schema.enrollments.courseId, courseId), eq(schema.enrollments.studentId, studentId)));
+  return row;
+}
+
+/** The student's access-source keys on the course, sorted. */
+export async function sourceKeys(courseId: string, studentId: string) {
+  const rows = await db()
+    .select({ key: schema.enrollmentSources.sourceKey })
+    .from(schema.enrollmentSources)
+    .where(and(eq(schema.enrollmentSources.courseId, courseId), eq(schema.enrollmentSources.studentId, studentId)));
+  return rows.map((row) => row.key).sort();
+}

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import * as schema from "../../../src/db/schema";
 import { db } from "../../helpers/factories";
 import { as, type Member } from "../../helpers/users";
@@ -17,20 +17,4 @@ export async function linkRows(courseId: string) {
   return db().select().from(schema.courseGroupEnrollments).where(eq(schema.courseGroupEnrollments.courseId, courseId));
 }
 
-/** The student's enrollment in the course (active or removed), if any. */
-export async function enrollmentOf(courseId: string, studentId: string) {
-  const [row] = await db()
-    .select()
-    .from(schema.enrollments)
-    .where(and(eq(schema.enrollments.courseId, courseId), eq(schema.enrollments.studentId, studentId)));
-  return row;
-}
-
-/** The student's access-source keys on the course, sorted. */
-export async function sourceKeys(courseId: string, studentId: string) {
-  const rows = await db()
-    .select({ key: schema.enrollmentSources.sourceKey })
-    .from(schema.enrollmentSources)
-    .where(and(eq(schema.enrollmentSources.courseId, courseId), eq(schema.enrollmentSources.studentId, studentId)));
-  return rows.map((row) => row.key).sort();
-}
+export { enrollmentOf, sourceKeys } from "../../helpers/courses";

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import * as schema from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { db } from "../../helpers/factories";
@@ -22,18 +22,4 @@ export async function membershipsOf(groupId: string) {
   return rows.map((row) => row.userId).sort();
 }
 
-export async function enrollmentOf(courseId: string, studentId: string) {
-  const [row] = await db()
-    .select()
-    .from(schema.enrollments)
-    .where(and(eq(schema.enrollments.courseId, courseId), eq(schema.enrollments.studentId, studentId)));
-  return row;
-}
-
-export async function sourceKeys(courseId: string, studentId: string) {
-  const rows = await db()
-    .select({ key: schema.enrollmentSources.sourceKey })
-    .from(schema.enrollmentSources)
-    .where(and(eq(schema.enrollmentSources.courseId, courseId), eq(schema.enrollmentSources.studentId, studentId)));
-  return rows.map((row) => row.key).sort();
-}
+export { enrollmentOf, sourceKeys } from "../../helpers/courses";

@@ -68,6 +68,8 @@ describe("the event catalog", () => {
       "course.unenrolled",
       "course.completed",
       "course.student_completed",
+      "progress.stalled",
+      "progress.students_stalled",
       "group.member_added",
       "group.member_removed",
       "group.curator_assigned",

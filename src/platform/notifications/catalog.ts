@@ -649,7 +649,7 @@ const catalog = [
     variables: ["course_title", "inactive_days", "pct"],
     defaultEnabled: true,
     defaultConfig: {"inactive_days": 7, "send_at_local": "18:00"},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Пора вернуться к учёбе", body: "Вы не занимались курсом «{{course_title}}» уже {{inactive_days}} дн. Пройдено {{pct}}%, продолжим?" },
       en: { title: "Time to get back to learning", body: "You haven't studied “{{course_title}}” for {{inactive_days}} days. You're {{pct}}% through, so keep going!" },
@@ -666,7 +666,7 @@ const catalog = [
     variables: ["stalled_count", "inactive_days"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Студенты перестали заниматься", body: "Не занимаются {{inactive_days}}+ дн.: ваших студентов — {{stalled_count}}." },
       en: { title: "Students have stalled", body: "{{stalled_count}} of your students have not studied for {{inactive_days}}+ days." },

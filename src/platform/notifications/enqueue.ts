@@ -83,7 +83,8 @@ export async function enqueue(
   const undeclared = Object.keys(variables).filter((name) => !definition.variables.includes(name));
   if (undeclared.length > 0) throw new Error(`${code} has no variables ${undeclared.join(", ")}`);
   const exact = typeof dedupe === "object" && !is(dedupe, SQL);
-  if (exact && !SINGLE_RECIPIENT.includes(recipients.token)) throw new Error(`${code}: an exact dedupe key needs a single recipient`);
+  // An SQL exact key is evaluated per row and may name the recipient (`r.id`) wherever the key puts it.
+  if (exact && !is((dedupe as { exact: string | SQL }).exact, SQL) && !SINGLE_RECIPIENT.includes(recipients.token)) throw new Error(`${code}: an exact dedupe key needs a single recipient`);
   const tenantId = options.tenantId ?? ("tenantId" in ctx ? ctx.tenantId : undefined);
   if (!tenantId) throw new Error(`${code}: enqueue needs the school`);
 

@@ -28,6 +28,8 @@ export type Recipients =
   | { token: "school_admins" }
   | { token: "school_students" }
   | { token: "student_curators"; studentId: string }
+  /** The curators of any of a set of students (a scan's digest): `studentIds` is a SELECT of user ids. */
+  | { token: "student_curators"; studentIds: SQL }
   | { token: "student_curators_or_admins"; studentId: string }
   | { token: "group_members"; groupId: string }
   | { token: "group_curators"; groupId: string }
@@ -38,14 +40,14 @@ type ResolvedToken = Recipients["token"];
 type Resolver<T extends ResolvedToken> = (recipients: Extract<Recipients, { token: T }>, tenantId: string) => SQL;
 
 /** A student's curators: the individual curator and the curators of the student's live groups. */
-function studentCurators(studentId: string, tenantId: string): SQL {
+function studentCurators(studentIds: SQL, tenantId: string): SQL {
   return sql`SELECT s.individual_curator_id FROM users s
-      WHERE s.id = ${studentId} AND s.tenant_id = ${tenantId} AND s.role = 'student' AND s.individual_curator_id IS NOT NULL
+      WHERE s.id IN (${studentIds}) AND s.tenant_id = ${tenantId} AND s.role = 'student' AND s.individual_curator_id IS NOT NULL
     UNION
     SELECT gc.curator_id FROM group_members gm
       JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
       JOIN group_curators gc ON gc.group_id = gm.group_id AND gc.tenant_id = ${tenantId}
-    WHERE gm.user_id = ${studentId} AND gm.tenant_id = ${tenantId}`;
+    WHERE gm.user_id IN (${studentIds}) AND gm.tenant_id = ${tenantId}`;
 }
 
 const withRole = (ids: SQL, tenantId: string, role: string) =>
@@ -60,9 +62,10 @@ const RESOLVERS: { [T in ResolvedToken]: Resolver<T> } = {
   curator: (r, tenantId) => withRole(sql`SELECT ${r.curatorId}`, tenantId, "curator"),
   school_admins: (_r, tenantId) => sql`SELECT u.id FROM users u WHERE u.tenant_id = ${tenantId} AND u.role = 'admin'`,
   school_students: (_r, tenantId) => sql`SELECT u.id FROM users u WHERE u.tenant_id = ${tenantId} AND u.role = 'student'`,
-  student_curators: (r, tenantId) => withRole(studentCurators(r.studentId, tenantId), tenantId, "curator"),
+  student_curators: (r, tenantId) =>
+    withRole(studentCurators("studentIds" in r ? r.studentIds : sql`SELECT ${r.studentId}`, tenantId), tenantId, "curator"),
   student_curators_or_admins: (r, tenantId) => {
-    const curators = withRole(studentCurators(r.studentId, tenantId), tenantId, "curator");
+    const curators = withRole(studentCurators(sql`SELECT ${r.studentId}`, tenantId), tenantId, "curator");
     return sql`${curators}
       UNION
       SELECT a.id FROM users a WHERE a.tenant_id = ${tenantId} AND a.role = 'admin'

@@ -1,0 +1,178 @@
+import { sql, type SQL } from "drizzle-orm";
+import { runBatch, changedRows, type BatchItem } from "../../core/db/batch";
+import type { ServiceContext } from "../../core/http/context";
+import { DAY_MS, MINUTE_MS } from "../../core/lib/clock";
+import { eventDefinition } from "../../platform/notifications/catalog";
+import { billingOpenSql, dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
+import { loadSchoolEvents } from "../../platform/notifications/settings";
+import { nodeWindowSql } from "../schedule/availability";
+import { activitySql } from "./status";
+
+const STALLED = "progress.stalled";
+const DIGEST = "progress.students_stalled";
+/** The digest has no config of its own; the contract sends it at this local time. */
+const DIGEST_AT_LOCAL = "09:00";
+
+/**
+ * Schools one run looks at. Each school costs at most two INSERT … SELECT statements whatever its
+ * size, so this caps a run's work; with more schools, consecutive runs take the next slice in turn
+ * (the slice follows the cron tick, so no cursor is stored).
+ */
+export const SCHOOLS_PER_RUN = 25;
+const RUN_INTERVAL_MS = 5 * MINUTE_MS;
+const STATEMENTS_PER_BATCH = 50;
+
+interface Local {
+  date: string;
+  time: string;
+}
+
+function localParts(ms: number, timeZone: string): Local {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" })
+      .formatToParts(ms)
+      .map((part) => [part.type, part.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+/** Wall-clock minus UTC at an instant, in ms. */
+function zoneOffset(ms: number, timeZone: string): number {
+  const { date, time } = localParts(ms, timeZone);
+  return Date.parse(`${date}T${time}:00Z`) - Math.floor(ms / MINUTE_MS) * MINUTE_MS;
+}
+
+/** The instant a local date and "HH:MM" name in a zone (the offset is looked up twice, for DST edges). */
+function localInstant(date: string, time: string, timeZone: string): number {
+  const wall = Date.parse(`${date}T${time}:00Z`);
+  return wall - zoneOffset(wall - zoneOffset(wall, timeZone), timeZone);
+}
+
+const previousDate = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * A school's stalled enrollments as rows `(enrollment_id, student_id, course_id, title, pct,
+ * last_ms)`: active (not removed), not completed, in a live published course that is open for the
+ * student (its effective window does not close it now), and idle since `last_ms` = the later of
+ * the enrollment and its latest activity (course access or block completion) for at least
+ * `inactiveDays`. `began` bounds (inclusive) when the episode began: `last_ms + inactiveDays`.
+ */
+function stalledSql(tenantId: string, now: number, inactiveDays: number, began: { from?: number; before: number }): SQL {
+  const idle = inactiveDays * DAY_MS;
+  const start = sql`json_extract(x.win, '$[0]')`;
+  const end = sql`json_extract(x.win, '$[1]')`;
+  return sql`SELECT x.enrollment_id, x.student_id, x.course_id, x.title, x.pct, x.last_ms FROM (
+      SELECT e.id AS enrollment_id, e.student_id, e.course_id, c.title,
+             CASE WHEN e.total_blocks > 0 THEN CAST(ROUND(MIN(e.blocks_completed, e.total_blocks) * 100.0 / e.total_blocks) AS INTEGER) ELSE 0 END AS pct,
+             MAX(e.enrolled_at, COALESCE(${activitySql(tenantId)}, 0)) AS last_ms,
+             ${nodeWindowSql(tenantId, sql`e.course_id`, sql`e.student_id`, sql`e.course_id`)} AS win
+      FROM enrollments e
+      JOIN courses c ON c.id = e.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
+      WHERE e.tenant_id = ${tenantId} AND e.removed_at IS NULL AND e.completed_at IS NULL) x
+    WHERE x.last_ms + ${idle} <= ${began.before} ${began.from === undefined ? sql`` : sql`AND x.last_ms + ${idle} >= ${began.from}`}
+      AND (x.win IS NULL OR (
+        NOT (${start} IS NOT NULL AND ${now} < ${start} AND COALESCE(json_extract(x.win, '$[2]'), 0) = 0)
+        AND NOT (${end} IS NOT NULL AND ${now} > ${end} AND COALESCE(json_extract(x.win, '$[3]'), 0) = 0)))`;
+}
+
+/**
+ * #35 for one school: one reminder per student, for one stalled episode not yet reminded of (the
+ * longest idle first, so the student's other courses get their turn on later days), unless the
+ * student already got one since local midnight.
+ */
+function stalledReminders(ctx: ServiceContext, tenantId: string, now: number, inactiveDays: number, dayStart: number): Promise<BatchItem> {
+  // Several per-recipient picks repeat this subquery; its values are written inline (escaped) so the
+  // statement stays under D1's limit of bound parameters.
+  const pending = sql`SELECT s.* FROM (${stalledSql(tenantId, now, inactiveDays, { before: now })}) s
+    WHERE NOT EXISTS (SELECT 1 FROM notification_outbox o
+      WHERE o.dedupe_key = ${`${STALLED}:`} || s.enrollment_id || ':' || s.last_ms || ':' || s.student_id)`.inlineParams();
+  const pick = (column: string) =>
+    sql`(SELECT p.${sql.raw(column)} FROM (${pending}) p WHERE p.student_id = r.id ORDER BY p.last_ms, p.enrollment_id LIMIT 1)`;
+  const students = sql`SELECT q.student_id FROM (${pending}) q
+    WHERE NOT EXISTS (SELECT 1 FROM notification_outbox o
+      WHERE o.tenant_id = ${tenantId} AND o.user_id = q.student_id AND o.event_code = ${STALLED} AND o.created_at >= ${dayStart})`;
+  return enqueue(
+    ctx,
+    STALLED,
+    { token: "student", studentIds: students },
+    { course_title: pick("title"), inactive_days: inactiveDays, pct: pick("pct") },
+    { id: pick("course_id") },
+    sql`${`${STALLED}:`} || ${pick("enrollment_id")} || ':' || ${pick("last_ms")}`,
+    { tenantId },
+  );
+}
+
+/** The students of the curator `r` (rule 2: individually assigned, or members of the curator's live groups). */
+function curatorStudentsSql(tenantId: string): SQL {
+  return sql`SELECT s.id FROM users s WHERE s.tenant_id = ${tenantId} AND s.individual_curator_id = r.id AND s.role = 'student'
+    UNION
+    SELECT gm.user_id FROM group_members gm
+      JOIN group_curators gc ON gc.group_id = gm.group_id AND gc.curator_id = r.id AND gc.tenant_id = ${tenantId}
+      JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
+    WHERE gm.tenant_id = ${tenantId}`;
+}
+
+/**
+ * #36 for one school: each curator of a student whose stalled episode began in the 24 hours up to
+ * today's send time gets the count of those students among their own, once per local date.
+ */
+function stalledDigest(ctx: ServiceContext, tenantId: string, now: number, inactiveDays: number, today: string, sendAt: number, sentYesterday: number): Promise<BatchItem> {
+  const students = sql`SELECT DISTINCT d.student_id FROM (${stalledSql(tenantId, now, inactiveDays, { from: sentYesterday, before: sendAt - 1 })}) d`.inlineParams();
+  return enqueue(
+    ctx,
+    DIGEST,
+    { token: "student_curators", studentIds: students },
+    { stalled_count: sql`(SELECT COUNT(*) FROM (${students}) n WHERE n.student_id IN (${curatorStudentsSql(tenantId)}))`, inactive_days: inactiveDays },
+    { id: tenantId },
+    { exact: sql`${`${DIGEST}:`} || r.id || ${`:${today}`}` },
+    { tenantId },
+  );
+}
+
+/** The slice of schools this run looks at, turning with the cron tick. */
+function slice<T>(schools: T[], now: number): T[] {
+  if (schools.length <= SCHOOLS_PER_RUN) return schools;
+  const start = (Math.floor(now / RUN_INTERVAL_MS) * SCHOOLS_PER_RUN) % schools.length;
+  return [...schools.slice(start), ...schools.slice(0, start)].slice(0, SCHOOLS_PER_RUN);
+}
+
+/**
+ * The progress scan (cron): school by school, in each school's time zone, #35 from its
+ * `send_at_local` and #36 from 09:00 on. Schools whose billing gate is closed are skipped; a
+ * disabled event produces nothing. Dedupe keys make a re-run insert nothing.
+ */
+export async function runProgressScan(ctx: ServiceContext): Promise<{ queued: number }> {
+  const now = ctx.clock.now();
+  const open = await ctx.db.all<{ id: string; timezone: string }>(
+    sql`SELECT t.id, t.timezone FROM tenants t WHERE t.deleted_at IS NULL AND ${billingOpenSql(sql`t`, now)} ORDER BY t.id`,
+  );
+  const schools = slice(open, now);
+  if (schools.length === 0) return { queued: 0 };
+  const ids = schools.map((school) => school.id);
+  const [stalledEvents, digestEvents] = await Promise.all([
+    loadSchoolEvents(ctx, ids, eventDefinition(STALLED)!),
+    loadSchoolEvents(ctx, ids, eventDefinition(DIGEST)!),
+  ]);
+
+  const statements: BatchItem[] = [];
+  for (const school of schools) {
+    const stalled = stalledEvents.get(school.id);
+    if (!stalled) continue;
+    const config = stalled.event.config as { inactive_days: number; send_at_local: string };
+    const local = localParts(now, school.timezone);
+    if (stalled.event.enabled && local.time >= config.send_at_local) {
+      statements.push(await stalledReminders(ctx, school.id, now, config.inactive_days, localInstant(local.date, "00:00", school.timezone)));
+    }
+    if (digestEvents.get(school.id)?.event.enabled && local.time >= DIGEST_AT_LOCAL) {
+      const sendAt = localInstant(local.date, DIGEST_AT_LOCAL, school.timezone);
+      const sentYesterday = localInstant(previousDate(local.date), DIGEST_AT_LOCAL, school.timezone);
+      statements.push(await stalledDigest(ctx, school.id, now, config.inactive_days, local.date, sendAt, sentYesterday));
+    }
+  }
+  let queued = 0;
+  for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) {
+    for (const result of await runBatch(ctx, statements.slice(i, i + STATEMENTS_PER_BATCH))) queued += changedRows(result);
+  }
+  await dispatchQueued(ctx);
+  return { queued };
+}

@@ -3,6 +3,7 @@ import { purgeStaleLoginFailures } from "./platform/auth/login-guard";
 import type { Env } from "./core/env";
 import type { ServiceContext } from "./core/http/context";
 import { serviceContext } from "./core/http/request-context";
+import { runDeadlineScan } from "./content/schedule/deadline-scan";
 import { runProgressScan } from "./content/enrollments/progress-scan";
 import { runBillingExpiry } from "./platform/billing/expiry-job";
 import { purgeDeviceEvents } from "./platform/devices/events-purge-job";
@@ -13,6 +14,7 @@ import { sweepPushes } from "./platform/notifications/sweep-job";
 const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
   ["outbox_sweep", sweepOutbox],
   ["billing_expiry", runBillingExpiry],
+  ["deadline_scan", runDeadlineScan],
   ["progress_scan", runProgressScan],
   // After the billing job, so the pushes it queued are looked at in the same run if their message was lost.
   ["push_sweep", sweepPushes],

@@ -61,9 +61,14 @@ describe("the event catalog", () => {
     // Events ship with the area that produces them: the platform's, the course tree's, the schedule's, the groups' and the paths' are on, the rest come later.
     expect(events.filter((event) => event.implemented).map((event) => event.code)).toEqual([
       ...events.filter((event) => ["security", "account", "billing"].includes(event.category as string)).map((event) => event.code),
+      "lesson.deadline_reminder",
+      "course.window_opened",
+      "module.window_opened",
+      "lesson.window_opened",
       "course.window_changed",
       "module.window_changed",
       "lesson.window_changed",
+      "lesson.deadline_missed",
       "course.enrolled",
       "course.unenrolled",
       "course.completed",
@@ -158,7 +163,7 @@ describe("PATCH /t/notifications/admin/events/:code", () => {
 
   it("409 notification_event_not_implemented for an event whose producer has not shipped yet", async () => {
     const { admin } = await school();
-    const res = await patch(admin, "lesson.deadline_reminder", { config: { days_before: 2 } });
+    const res = await patch(admin, "assignment.deadline_reminder", { config: { days_before: 2 } });
     expect(failure(res)).toEqual({ status: 409, error: "notification_event_not_implemented" });
   });
 

@@ -411,7 +411,7 @@ const catalog = [
     variables: ["lesson_title", "course_title", "deadline", "days_left"],
     defaultEnabled: true,
     defaultConfig: {"days_before": 1, "repeat_daily": false, "send_at_local": "09:00"},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Срок урока: {{lesson_title}}", body: "Урок «{{lesson_title}}» ({{course_title}}) нужно пройти до {{deadline}}. Осталось дней: {{days_left}}." },
       en: { title: "Lesson due: {{lesson_title}}", body: "Finish “{{lesson_title}}” ({{course_title}}) by {{deadline}}. Days left: {{days_left}}." },
@@ -445,7 +445,7 @@ const catalog = [
     variables: ["course_title", "ends_at"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Курс открыт", body: "Курс «{{course_title}}» начался. Можно приступать!" },
       en: { title: "Course open", body: "“{{course_title}}” has started. Jump in!" },
@@ -462,7 +462,7 @@ const catalog = [
     variables: ["module_title", "course_title", "ends_at"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Открыт новый модуль", body: "В курсе «{{course_title}}» открыт модуль «{{module_title}}»." },
       en: { title: "New module open", body: "“{{module_title}}” is now open in {{course_title}}." },
@@ -479,7 +479,7 @@ const catalog = [
     variables: ["lesson_title", "course_title", "deadline"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Открыт новый урок", body: "В курсе «{{course_title}}» открыт урок «{{lesson_title}}». Срок: {{deadline}}." },
       en: { title: "New lesson open", body: "“{{lesson_title}}” is now open in {{course_title}}. Due: {{deadline}}." },
@@ -547,7 +547,7 @@ const catalog = [
     variables: ["lesson_title", "course_title", "deadline", "missed_count"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Срок урока прошёл", body: "Урок «{{lesson_title}}» ({{course_title}}) не прошли к сроку {{deadline}}: студентов — {{missed_count}}." },
       en: { title: "Lesson deadline passed", body: "{{missed_count}} of your students did not finish “{{lesson_title}}” ({{course_title}}) by {{deadline}}." },

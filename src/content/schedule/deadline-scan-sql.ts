@@ -1,0 +1,124 @@
+import { sql, type SQL } from "drizzle-orm";
+import { lessonVisibleToSql } from "../shared/access";
+import { effectiveWindowsSql } from "./availability";
+
+/**
+ * The deadline scan's sets of students, each one SELECT of user ids over the school's enrollments:
+ * the recipients of one boundary are selected by the statement that writes their pushes, so the
+ * scan's statement count never depends on the number of students.
+ */
+
+export type OpeningLevel = "course" | "module" | "lesson";
+
+export const OPENED = { course: "course.window_opened", module: "module.window_opened", lesson: "lesson.window_opened" } as const;
+
+/**
+ * An id or instant the scan read from the database, written into the statement as a literal: the
+ * recipients' sets repeat in a statement (the digest names them three times) and D1 allows 100
+ * bound parameters per statement.
+ */
+function lit(value: string | number): SQL {
+  if (typeof value === "number") return sql.raw(String(Math.trunc(value)));
+  return sql.raw(`'${value.replaceAll("'", "''")}'`);
+}
+
+/** One window boundary as the scan reads it: a node of a course and an instant. */
+export interface Boundary {
+  tenantId: string;
+  courseId: string;
+  moduleId: string | null;
+  nodeId: string;
+  level: OpeningLevel;
+  at: number;
+}
+
+/** The student's effective window on `nodeId` satisfies `condition` (over alias `w`). */
+function effectiveHolds(tenantId: string, courseId: string, nodeId: string | SQL, student: SQL, condition: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM (${effectiveWindowsSql(tenantId, lit(courseId), student, { nodeIds: [typeof nodeId === "string" ? lit(nodeId) : nodeId] })}) w WHERE ${condition})`;
+}
+
+/** A window that closes its node at `now` (the availability rule's `closureOf`, over alias `w`). */
+const closedAt = (now: number) => sql`((w.starts_at > ${lit(now)} AND w.allow_before_start = 0) OR (w.ends_at < ${lit(now)} AND w.allow_after_end = 0))`;
+
+/** Live, active students of the school with an active enrollment in a live published course (alias `e`). */
+function enrolledStudents(tenantId: string, courseId: string, extra: SQL): SQL {
+  return sql`SELECT e.student_id FROM enrollments e
+      JOIN courses ec ON ec.id = e.course_id AND ec.tenant_id = ${lit(tenantId)} AND ec.deleted_at IS NULL AND ec.status = 'published'
+      JOIN users eu ON eu.id = e.student_id AND eu.tenant_id = ${lit(tenantId)} AND eu.role = 'student' AND eu.deleted_at IS NULL AND eu.is_active = 1
+    WHERE e.tenant_id = ${lit(tenantId)} AND e.course_id = ${lit(courseId)} AND e.removed_at IS NULL AND ${extra}`;
+}
+
+/** The lesson is live and the student sees it (lesson access groups). */
+function seesLesson(tenantId: string, lessonId: string): SQL {
+  return sql`EXISTS (SELECT 1 FROM lessons sl WHERE sl.id = ${lit(lessonId)} AND sl.tenant_id = ${lit(tenantId)} AND sl.deleted_at IS NULL)
+    AND ${lessonVisibleToSql(tenantId, sql`${lit(lessonId)}`, sql`e.student_id`)}`;
+}
+
+/** The student passed the lesson: it has live blocks and the student completed every one. */
+export function passedLessonSql(tenantId: string, lessonId: string, student: SQL): SQL {
+  return sql`(EXISTS (SELECT 1 FROM blocks pb WHERE pb.tenant_id = ${lit(tenantId)} AND pb.lesson_id = ${lit(lessonId)} AND pb.deleted_at IS NULL)
+    AND NOT EXISTS (SELECT 1 FROM blocks pb WHERE pb.tenant_id = ${lit(tenantId)} AND pb.lesson_id = ${lit(lessonId)} AND pb.deleted_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM block_completions pc WHERE pc.tenant_id = ${lit(tenantId)} AND pc.block_id = pb.id AND pc.student_id = ${student})))`;
+}
+
+/**
+ * Students whose effective lesson window closes at `deadline` (without `allow_after_end`) and who
+ * have not passed the lesson: the reminder's recipients before the deadline, the digest's count after.
+ */
+export function unpassedAtDeadlineSql(boundary: Boundary): SQL {
+  const { tenantId, courseId, nodeId, at } = boundary;
+  return enrolledStudents(
+    tenantId,
+    courseId,
+    sql`${seesLesson(tenantId, nodeId)}
+      AND ${effectiveHolds(tenantId, courseId, nodeId, sql`e.student_id`, sql`w.ends_at = ${lit(at)} AND w.allow_after_end = 0`)}
+      AND NOT ${passedLessonSql(tenantId, nodeId, sql`e.student_id`)}`,
+  );
+}
+
+/** How many of `students` the recipient curator (`r` of the enqueue statement) has in scope. */
+export function curatedCountSql(tenantId: string, students: SQL): SQL {
+  return sql`(SELECT count(*) FROM users ms WHERE ms.tenant_id = ${lit(tenantId)} AND ms.id IN (${students})
+    AND (ms.individual_curator_id = r.id
+      OR EXISTS (SELECT 1 FROM group_members mgm
+        JOIN groups mg ON mg.id = mgm.group_id AND mg.tenant_id = ${lit(tenantId)} AND mg.deleted_at IS NULL
+        JOIN group_curators mgc ON mgc.group_id = mgm.group_id AND mgc.tenant_id = ${lit(tenantId)} AND mgc.curator_id = r.id
+        WHERE mgm.tenant_id = ${lit(tenantId)} AND mgm.user_id = ms.id)))`;
+}
+
+export interface Ancestor {
+  id: string;
+  level: "course" | "module";
+  /** The ancestor's opening event is on for the school: only then does its push stand for this one. */
+  announced: boolean;
+}
+
+/**
+ * Students for whom the node opens at `boundary.at`: their effective window starts there without
+ * `allow_before_start`, it has not ended, and every ancestor is open now. Nested openings go out
+ * once, the outermost: an ancestor that opened at or after this boundary (within the horizon)
+ * stands for it, and so does one that opened before it but whose own push this run has not
+ * written yet (the statements run innermost first, so "not written yet" means "in this run").
+ */
+export function openedStudentsSql(boundary: Boundary, ancestors: readonly Ancestor[], now: number, horizonStart: number): SQL {
+  const { tenantId, courseId, nodeId, at } = boundary;
+  const own = effectiveHolds(
+    tenantId,
+    courseId,
+    nodeId,
+    sql`e.student_id`,
+    sql`w.starts_at = ${lit(at)} AND w.allow_before_start = 0 AND NOT COALESCE(w.ends_at < ${lit(now)} AND w.allow_after_end = 0, 0)`,
+  );
+  const outer = ancestors.map((ancestor) => {
+    const key = sql`${OPENED[ancestor.level]} || ':' || ${lit(ancestor.id)} || ':' || w.starts_at || ':' || e.student_id`;
+    const coveredBy = ancestor.announced
+      ? sql`OR (w.allow_before_start = 0 AND w.starts_at > ${lit(horizonStart)}
+          AND EXISTS (SELECT 1 FROM schedule_windows aw WHERE aw.tenant_id = ${lit(tenantId)} AND aw.node_id = ${lit(ancestor.id)}
+            AND aw.deleted_at IS NULL AND aw.starts_at = w.starts_at AND aw.updated_at < aw.starts_at)
+          AND (w.starts_at >= ${lit(at)} OR NOT EXISTS (SELECT 1 FROM notification_outbox ao WHERE ao.dedupe_key = ${key})))`
+      : sql``;
+    return sql`AND NOT ${effectiveHolds(tenantId, courseId, ancestor.id, sql`e.student_id`, sql`${closedAt(now)} ${coveredBy}`)}`;
+  });
+  const visible = boundary.level === "lesson" ? sql`AND ${seesLesson(tenantId, nodeId)}` : sql``;
+  return enrolledStudents(tenantId, courseId, sql`${own} ${visible} ${sql.join(outer, sql` `)}`);
+}

@@ -1,0 +1,210 @@
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { notificationEventSettings } from "../../db/schema";
+import { runBatch, changedRows, type BatchItem } from "../../core/db/batch";
+import type { ServiceContext } from "../../core/http/context";
+import { DAY_MS, HOUR_MS, daysRemaining } from "../../core/lib/clock";
+import { log } from "../../core/lib/log";
+import { eventDefinition, type EventCode } from "../../platform/notifications/catalog";
+import { billingOpenSql, dispatchQueued, enqueue, timestamp } from "../../platform/notifications/enqueue";
+import { loadSchoolEvents, type SchoolEvent } from "../../platform/notifications/settings";
+import { curatedCountSql, OPENED, openedStudentsSql, unpassedAtDeadlineSql, type Ancestor, type Boundary, type OpeningLevel } from "./deadline-scan-sql";
+
+/**
+ * The deadline scan (#21 `lesson.deadline_reminder`, #23-#25 `*.window_opened`, #29
+ * `lesson.deadline_missed`), run by the 5-minute cron, school by school in the school's zone.
+ *
+ * It keeps no record of its previous run: every run looks at the boundaries of the last
+ * `HORIZON` and lets the dedupe keys drop what an earlier run already wrote, so a skipped or
+ * failed run is caught up by the next one (the same day, as the contract asks) and a repeated run
+ * writes nothing. A boundary counts only for a window last edited before it (a window created
+ * with a start in the past announces nothing). Work is bounded per run: one read of the due
+ * boundaries of every school (at most `MAX_BOUNDARIES`), one read of settings per event, then one
+ * INSERT … SELECT per boundary and event, whatever the number of students.
+ */
+
+const REMINDER = "lesson.deadline_reminder";
+const MISSED = "lesson.deadline_missed";
+
+/** How far back a boundary is still produced: a day of catch-up after the boundary came due. */
+export const HORIZON = DAY_MS;
+/** A boundary held by the quiet hours comes due up to 11 hours later. */
+const HELD = 11 * HOUR_MS;
+const MAX_BOUNDARIES = 500;
+const STATEMENTS_PER_BATCH = 50;
+
+const QUIET_FROM = 21 * 60;
+const QUIET_UNTIL = 8 * 60;
+
+/** Minutes since local midnight (with fractions) and the local date of an instant. */
+function localClock(ms: number, timeZone: string): { minutes: number; date: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-CA", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+      .formatToParts(ms)
+      .map((part) => [part.type, part.value]),
+  );
+  const minutes = Number(parts.hour) * 60 + Number(parts.minute) + (Number(parts.second) + (ms % 1000) / 1000) / 60;
+  return { minutes, date: `${parts.year}-${parts.month}-${parts.day}` };
+}
+
+/**
+ * When a boundary without `send_at_local` is produced: at once, or at 08:00 local when it falls
+ * between 21:00 and 08:00 (a daylight-saving change during the night shifts that by its hour).
+ */
+export function releaseAt(boundary: number, timeZone: string): number {
+  const { minutes } = localClock(boundary, timeZone);
+  if (minutes >= QUIET_FROM) return boundary + (24 * 60 - minutes + QUIET_UNTIL) * 60_000;
+  if (minutes < QUIET_UNTIL) return boundary + (QUIET_UNTIL - minutes) * 60_000;
+  return boundary;
+}
+
+interface BoundaryRow extends Boundary {
+  kind: "start" | "end";
+  timezone: string;
+  /** The latest end among the windows that open here, null when one has none. */
+  endsAt: number | null;
+  nodeTitle: string;
+  courseTitle: string;
+}
+
+/** The widest `days_before` any school uses bounds which deadlines may be due for a reminder. */
+async function widestReminder(ctx: ServiceContext): Promise<number> {
+  const overrides = await ctx.db
+    .select({ config: notificationEventSettings.config })
+    .from(notificationEventSettings)
+    .where(and(eq(notificationEventSettings.code, REMINDER), isNotNull(notificationEventSettings.config)));
+  const configured = overrides.map((row) => Number(row.config?.days_before)).filter((days) => Number.isFinite(days));
+  return Math.max(eventDefinition(REMINDER)!.defaultConfig.days_before as number, ...configured);
+}
+
+/**
+ * Every boundary that may be due, of live schools whose billing gate is open, on live nodes of
+ * live published courses: starts (openings) and lesson ends (missed digests) of the horizon plus
+ * the quiet-hours hold, and lesson ends of the coming reminder days.
+ */
+async function dueBoundaries(ctx: ServiceContext, now: number): Promise<BoundaryRow[]> {
+  const past = now - HORIZON - HELD;
+  const ahead = now + ((await widestReminder(ctx)) + 2) * DAY_MS;
+  const rows = await ctx.db.all<{
+    tenant_id: string; timezone: string; course_id: string; module_id: string | null; node_id: string; level: OpeningLevel;
+    kind: "start" | "end"; at: number; ends_at: number | null; open_ended: number; node_title: string; course_title: string;
+  }>(sql`SELECT b.tenant_id, t.timezone, b.course_id, b.module_id, b.node_id, b.level, b.kind, b.at,
+        max(b.ends_at) AS ends_at, max(b.ends_at IS NULL) AS open_ended, c.title AS course_title,
+        COALESCE(m.title, l.title, c.title) AS node_title
+      FROM (SELECT tenant_id, course_id, module_id, node_id, level, 'start' AS kind, starts_at AS at, ends_at FROM schedule_windows
+              WHERE deleted_at IS NULL AND allow_before_start = 0 AND starts_at > ${past} AND starts_at <= ${now} AND updated_at < starts_at
+            UNION ALL
+            SELECT tenant_id, course_id, module_id, node_id, level, 'end', ends_at, ends_at FROM schedule_windows
+              WHERE deleted_at IS NULL AND level = 'lesson' AND allow_after_end = 0 AND ends_at > ${past} AND ends_at <= ${ahead}
+                AND (ends_at > ${now} OR updated_at < ends_at)) b
+      JOIN tenants t ON t.id = b.tenant_id AND t.deleted_at IS NULL AND ${billingOpenSql(sql`t`, now)}
+      JOIN courses c ON c.id = b.course_id AND c.tenant_id = b.tenant_id AND c.deleted_at IS NULL AND c.status = 'published'
+      LEFT JOIN course_modules m ON b.level = 'module' AND m.id = b.node_id AND m.deleted_at IS NULL
+      LEFT JOIN lessons l ON b.level = 'lesson' AND l.id = b.node_id AND l.deleted_at IS NULL
+      WHERE b.level = 'course' OR m.id IS NOT NULL OR l.id IS NOT NULL
+      GROUP BY b.tenant_id, b.node_id, b.kind, b.at
+      ORDER BY b.at
+      LIMIT ${MAX_BOUNDARIES}`);
+  if (rows.length === MAX_BOUNDARIES) log.warn("deadline scan: boundary limit reached; the rest waits for the next runs", { limit: MAX_BOUNDARIES });
+  return rows.map((row) => ({
+    tenantId: row.tenant_id, timezone: row.timezone, courseId: row.course_id, moduleId: row.module_id, nodeId: row.node_id, level: row.level,
+    kind: row.kind, at: row.at, endsAt: row.open_ended ? null : row.ends_at, nodeTitle: row.node_title, courseTitle: row.course_title,
+  }));
+}
+
+type Settings = Record<EventCode, Map<string, SchoolEvent>>;
+
+const enabled = (settings: Settings, code: EventCode, tenantId: string) => settings[code]?.get(tenantId)?.event.enabled === true;
+
+/** The opening's push, or null when it is not due or its event is off. */
+async function openingPush(ctx: ServiceContext, b: BoundaryRow, settings: Settings, now: number): Promise<BatchItem | null> {
+  const code = OPENED[b.level];
+  if (!enabled(settings, code, b.tenantId)) return null;
+  const due = releaseAt(b.at, b.timezone);
+  if (due > now || due <= now - HORIZON) return null;
+  const ancestors: Ancestor[] = [];
+  if (b.level !== "course") ancestors.push({ id: b.courseId, level: "course", announced: enabled(settings, OPENED.course, b.tenantId) });
+  if (b.level === "lesson" && b.moduleId) ancestors.push({ id: b.moduleId, level: "module", announced: enabled(settings, OPENED.module, b.tenantId) });
+  const ends = b.endsAt === null ? null : timestamp(b.endsAt);
+  const variables =
+    b.level === "course" ? { course_title: b.courseTitle, ends_at: ends }
+    : b.level === "module" ? { module_title: b.nodeTitle, course_title: b.courseTitle, ends_at: ends }
+    : { lesson_title: b.nodeTitle, course_title: b.courseTitle, deadline: ends };
+  return enqueue(
+    ctx,
+    code,
+    { token: "students", studentIds: openedStudentsSql(b, ancestors, now, now - HORIZON - HELD) },
+    variables,
+    { id: b.nodeId },
+    `${code}:${b.nodeId}:${b.at}`,
+    { tenantId: b.tenantId },
+  );
+}
+
+/** The reminder before a lesson deadline: due from `send_at_local` on the first local day within `days_before`. */
+async function reminderPush(ctx: ServiceContext, b: BoundaryRow, settings: Settings, now: number): Promise<BatchItem | null> {
+  const school = settings[REMINDER]?.get(b.tenantId);
+  if (!school?.event.enabled || b.at <= now) return null;
+  const config = school.event.config as { days_before: number; repeat_daily: boolean; send_at_local: string };
+  const local = localClock(now, b.timezone);
+  const [hours, minutes] = config.send_at_local.split(":").map(Number);
+  if (local.minutes < hours! * 60 + minutes!) return null;
+  // One threshold: once crossed it stays crossed, so a skipped day still gets its single reminder.
+  const left = daysRemaining(b.at, now, b.timezone);
+  if (left > config.days_before) return null;
+  const prefix = `${REMINDER}:${b.nodeId}:${b.at}`;
+  const dedupe = config.repeat_daily ? { exact: sql`${prefix} || ':' || r.id || ':' || ${local.date}` } : prefix;
+  return enqueue(
+    ctx,
+    REMINDER,
+    { token: "students", studentIds: unpassedAtDeadlineSql(b) },
+    { lesson_title: b.nodeTitle, course_title: b.courseTitle, deadline: timestamp(b.at), days_left: left },
+    { id: b.nodeId },
+    dedupe,
+    { tenantId: b.tenantId },
+  );
+}
+
+/** The digest after a lesson deadline: each curator of a student who missed it, with the count of theirs. */
+async function missedPush(ctx: ServiceContext, b: BoundaryRow, settings: Settings, now: number): Promise<BatchItem | null> {
+  if (!enabled(settings, MISSED, b.tenantId) || b.at > now) return null;
+  const due = releaseAt(b.at, b.timezone);
+  if (due > now || due <= now - HORIZON) return null;
+  const missed = unpassedAtDeadlineSql(b);
+  return enqueue(
+    ctx,
+    MISSED,
+    { token: "student_curators", studentIds: missed },
+    { lesson_title: b.nodeTitle, course_title: b.courseTitle, deadline: timestamp(b.at), missed_count: curatedCountSql(b.tenantId, missed) },
+    { id: b.nodeId },
+    `${MISSED}:${b.nodeId}:${b.at}`,
+    { tenantId: b.tenantId },
+  );
+}
+
+const ORDER: Record<OpeningLevel, number> = { lesson: 0, module: 1, course: 2 };
+
+/** Cron: produce every due deadline-scan push; answers how many outbox rows it wrote. */
+export async function runDeadlineScan(ctx: ServiceContext): Promise<number> {
+  const now = ctx.clock.now();
+  const boundaries = await dueBoundaries(ctx, now);
+  if (boundaries.length === 0) return 0;
+  const schools = [...new Set(boundaries.map((b) => b.tenantId))];
+  const codes: EventCode[] = [REMINDER, MISSED, OPENED.course, OPENED.module, OPENED.lesson];
+  const loaded = await Promise.all(codes.map((code) => loadSchoolEvents(ctx, schools, eventDefinition(code)!)));
+  const settings = Object.fromEntries(codes.map((code, i) => [code, loaded[i]!])) as Settings;
+
+  // Innermost openings first: an outer opening written earlier in the same run would hide nothing.
+  const starts = boundaries.filter((b) => b.kind === "start").sort((x, y) => ORDER[x.level] - ORDER[y.level]);
+  const ends = boundaries.filter((b) => b.kind === "end");
+  const pushes = await Promise.all([
+    ...starts.map((b) => openingPush(ctx, b, settings, now)),
+    ...ends.map((b) => (b.at > now ? reminderPush(ctx, b, settings, now) : missedPush(ctx, b, settings, now))),
+  ]);
+  const statements = pushes.filter((push): push is BatchItem => push !== null);
+  let written = 0;
+  for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) {
+    for (const result of await runBatch(ctx, statements.slice(i, i + STATEMENTS_PER_BATCH))) written += changedRows(result);
+  }
+  await dispatchQueued(ctx);
+  return written;
+}

@@ -130,7 +130,7 @@ function stalledDigest(ctx: ServiceContext, tenantId: string, now: number, inact
 }
 
 /** The slice of schools this run looks at, turning with the cron tick. */
-function slice<T>(schools: T[], now: number): T[] {
+export function schoolsForRun<T>(schools: T[], now: number): T[] {
   if (schools.length <= SCHOOLS_PER_RUN) return schools;
   const start = (Math.floor(now / RUN_INTERVAL_MS) * SCHOOLS_PER_RUN) % schools.length;
   return [...schools.slice(start), ...schools.slice(0, start)].slice(0, SCHOOLS_PER_RUN);
@@ -146,7 +146,7 @@ export async function runProgressScan(ctx: ServiceContext): Promise<{ queued: nu
   const open = await ctx.db.all<{ id: string; timezone: string }>(
     sql`SELECT t.id, t.timezone FROM tenants t WHERE t.deleted_at IS NULL AND ${billingOpenSql(sql`t`, now)} ORDER BY t.id`,
   );
-  const schools = slice(open, now);
+  const schools = schoolsForRun(open, now);
   if (schools.length === 0) return { queued: 0 };
   const ids = schools.map((school) => school.id);
   const [stalledEvents, digestEvents] = await Promise.all([

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/core/lib/ids";
-import { runProgressScan } from "../../../src/content/enrollments/progress-scan";
+import { runProgressScan, schoolsForRun, SCHOOLS_PER_RUN } from "../../../src/content/enrollments/progress-scan";
 import { serviceContext } from "../../../src/core/http/request-context";
 import { DAY_MS, HOUR_MS, MINUTE_MS, setClockForTests } from "../../../src/core/lib/clock";
 import { outboxFor, runCron } from "../../helpers/billing";
@@ -11,6 +11,7 @@ import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { countingD1 } from "../../helpers/d1-counter";
 import { createSchool, createUser, db } from "../../helpers/factories";
 import { addPushDevice } from "../../notifications/helpers";
+import { addGroupCurator, addMember, createGroup } from "../../helpers/users";
 
 /** 18:00 in Tashkent (UTC+5) on a fixed date: the default send time of `progress.stalled`. */
 const SIX_PM = Date.parse("2031-03-10T13:00:00Z");
@@ -18,6 +19,9 @@ const SIX_PM = Date.parse("2031-03-10T13:00:00Z");
 const NINE_AM_NEXT = Date.parse("2031-03-11T04:00:00Z");
 
 const at = (ms: number) => setClockForTests({ now: () => ms });
+/** A context for calling the scan directly; its "rows are due" message goes nowhere (delivery is not under test). */
+const scanContext = (db: D1Database = env.DB) =>
+  serviceContext({ ...env, DB: db, PUSH_OUTBOX: { sendBatch: async () => undefined } as unknown as typeof env.PUSH_OUTBOX });
 afterEach(() => setClockForTests(null));
 
 const rowsOf = async (tenantId: string, code: string) => (await outboxFor(tenantId)).filter((row) => row.eventCode === code);
@@ -157,28 +161,53 @@ describe("progress scan: progress.students_stalled", () => {
     await enrolled(id, mine[0]!.id, NINE_AM_NEXT - 7 * DAY_MS - 2 * HOUR_MS);
     await enrolled(id, mine[1]!.id, NINE_AM_NEXT - 7 * DAY_MS - 20 * HOUR_MS);
     await enrolled(id, theirs.id, NINE_AM_NEXT - 9 * DAY_MS);
+    // A member of the curator's group counts too (rule 2), and so does her other curator's digest.
+    const group = await createGroup(id);
+    const member = await student(id);
+    await addGroupCurator(group, curator.id);
+    await addMember(group, member.id);
+    await db().update(schema.users).set({ individualCuratorId: other.id }).where(eq(schema.users.id, member.id));
+    await enrolled(id, member.id, NINE_AM_NEXT - 7 * DAY_MS - 5 * HOUR_MS);
 
     at(NINE_AM_NEXT - 5 * MINUTE_MS);
-    await runProgressScan(serviceContext(env));
+    await runProgressScan(scanContext());
     expect(await digests(id)).toEqual([]);
 
     at(NINE_AM_NEXT);
-    await runProgressScan(serviceContext(env));
+    await runProgressScan(scanContext());
     at(NINE_AM_NEXT + 3 * HOUR_MS);
-    await runProgressScan(serviceContext(env));
+    await runProgressScan(scanContext());
     const rows = await digests(id);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({
+    expect(rows.map((row) => [row.userId, (row.data as { stalled_count: number }).stalled_count]).sort()).toEqual(
+      [
+        [curator.id, 3],
+        [other.id, 1],
+      ].sort(),
+    );
+    expect(rows.find((row) => row.userId === curator.id)).toMatchObject({
       userId: curator.id,
       aggregateType: "tenant",
       aggregateId: id,
       dedupeKey: `progress.students_stalled:${curator.id}:2031-03-11`,
-      data: { event_code: "progress.students_stalled", stalled_count: 2, inactive_days: 7 },
+      data: { event_code: "progress.students_stalled", stalled_count: 3, inactive_days: 7 },
     });
   });
 });
 
 describe("progress scan: statements", () => {
+  it("looks at a bounded slice of schools per run, and consecutive runs cover every school", () => {
+    const schools = Array.from({ length: 2 * SCHOOLS_PER_RUN + 3 }, (_, i) => i);
+    const tick = 5 * MINUTE_MS;
+    const seen = new Set<number>();
+    for (let run = 0; run < 3; run++) {
+      const slice = schoolsForRun(schools, SIX_PM + run * tick);
+      expect(slice).toHaveLength(SCHOOLS_PER_RUN);
+      slice.forEach((school) => seen.add(school));
+    }
+    expect(seen.size).toBe(schools.length);
+    expect(schoolsForRun([1, 2, 3], SIX_PM)).toEqual([1, 2, 3]);
+  });
+
   it("uses the same number of statements for a school of 1 and of 30 stalled students", async () => {
     async function scanStatements(students: number) {
       // Schools of earlier tests are closed, so the scan sees exactly the school under test.
@@ -188,7 +217,7 @@ describe("progress scan: statements", () => {
       for (let i = 0; i < students; i++) await insertEnrollment(id, tree.courseId, (await student(id)).id, { enrolledAt: SIX_PM - 10 * DAY_MS });
       const counting = countingD1(env.DB);
       at(SIX_PM + 3 * HOUR_MS);
-      await runProgressScan(serviceContext({ ...env, DB: counting.db }));
+      await runProgressScan(scanContext(counting.db));
       const queued = (await stalled(id)).length;
       return { counts: { ...counting.counts }, queued };
     }

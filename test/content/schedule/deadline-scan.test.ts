@@ -53,12 +53,17 @@ async function pass(tenantId: string, tree: Tree, lessonIndex: number, who: { id
 type Level = "course" | "module" | "lesson";
 
 /** A default-grid window on a node of the tree's first module. */
-async function window(tenantId: string, tree: Tree, level: Level, values: { startsAt?: number | null; endsAt?: number | null; updatedAt?: number; lessonIndex?: number }) {
+async function window(
+  tenantId: string,
+  tree: Tree,
+  level: Level,
+  values: { startsAt?: number | null; endsAt?: number | null; updatedAt?: number; lessonIndex?: number; groupId?: string },
+) {
   const moduleId = tree.modules[0]!.id;
   const lessonId = tree.modules[0]!.lessons[values.lessonIndex ?? 0]!.id;
   const nodeId = level === "course" ? tree.courseId : level === "module" ? moduleId : lessonId;
   await db().insert(schema.scheduleWindows).values({
-    id: uuidv7(), tenantId, courseId: tree.courseId, groupId: null, gridKey: "", level,
+    id: uuidv7(), tenantId, courseId: tree.courseId, groupId: values.groupId ?? null, gridKey: values.groupId ?? "", level,
     moduleId: level === "course" ? null : moduleId, lessonId: level === "lesson" ? lessonId : null, nodeId,
     startsAt: values.startsAt ?? null, endsAt: values.endsAt ?? null, allowBeforeStart: false, allowAfterEnd: false,
     createdAt: values.updatedAt ?? EDITED, updatedAt: values.updatedAt ?? EDITED,
@@ -104,6 +109,31 @@ describe("deadline scan: lesson.deadline_reminder (#21)", () => {
     // The next day (0 days left) the same threshold is already sent: nothing more.
     await runAt(T + 24 * HOUR_MS);
     expect(await rowsOf(s.id, "lesson.deadline_reminder")).toHaveLength(1);
+  });
+
+  it("follows the student's effective grid, and with repeat_daily reminds once per local day", async () => {
+    const { school: s, tree } = await school();
+    const lessonId = tree.lessonIds[0]!;
+    const deadline = Date.parse("2031-03-12T12:00:00Z"); // two local days away
+    const groupDeadline = Date.parse("2031-03-20T12:00:00Z");
+    await window(s.id, tree, "lesson", { endsAt: deadline });
+    const group = await createGroup(s.id);
+    await window(s.id, tree, "lesson", { endsAt: groupDeadline, groupId: group.id });
+    const byDefault = await student(s.id, tree);
+    const inGroup = await student(s.id, tree);
+    await addMember(group, inGroup.id);
+    await db().insert(schema.notificationEventSettings).values({
+      tenantId: s.id, code: "lesson.deadline_reminder", enabled: null, config: { days_before: 2, repeat_daily: true }, createdAt: EDITED, updatedAt: EDITED,
+    });
+
+    await runAt(T);
+    await runAt(T + 5 * MINUTE_MS);
+    await runAt(T + 24 * HOUR_MS);
+    const rows = await rowsOf(s.id, "lesson.deadline_reminder");
+    expect(rows.map((row) => [row.dedupeKey, (row.data as { days_left: number }).days_left])).toEqual([
+      [`lesson.deadline_reminder:${lessonId}:${deadline}:${byDefault.id}:2031-03-10`, 2],
+      [`lesson.deadline_reminder:${lessonId}:${deadline}:${byDefault.id}:2031-03-11`, 1],
+    ]);
   });
 
   it("a school whose billing gate is closed is skipped", async () => {
@@ -156,6 +186,28 @@ describe("deadline scan: openings (#23-#25)", () => {
 
     await runAt(start + 4 * HOUR_MS + 5 * MINUTE_MS);
     expect(await outboxRows(s.id)).toHaveLength(1);
+  });
+});
+
+describe("deadline scan: nested openings across runs", () => {
+  it("an inner opening after its course opened in an earlier run goes out; one under a course not open yet does not", async () => {
+    const { school: s, tree } = await school();
+    const courseStart = Date.parse("2031-03-10T04:00:00Z"); // 09:00 local
+    const moduleStart = Date.parse("2031-03-10T06:00:00Z");
+    await window(s.id, tree, "course", { startsAt: courseStart });
+    await window(s.id, tree, "module", { startsAt: moduleStart });
+    const learner = await student(s.id, tree);
+    const other = await insertCourseTree(s.id, { title: "Geometry", shape: [1, 1, 1] });
+    await window(s.id, other, "course", { startsAt: Date.parse("2031-03-15T06:00:00Z") });
+    await window(s.id, other, "module", { startsAt: moduleStart });
+    await insertEnrollment(s.id, other.courseId, learner.id);
+
+    await runAt(courseStart + 5 * MINUTE_MS);
+    expect(await recipients(s.id, "course.window_opened")).toEqual([learner.id]);
+    await runAt(moduleStart + 5 * MINUTE_MS);
+    const modules = await rowsOf(s.id, "module.window_opened");
+    expect(modules.map((row) => row.dedupeKey)).toEqual([`module.window_opened:${tree.modules[0]!.id}:${moduleStart}:${learner.id}`]);
+    expect(modules[0]!.data).toMatchObject({ module_title: "Module 1", course_title: "Algebra", ends_at: null });
   });
 });
 

@@ -56,8 +56,10 @@ const previousDate = (date: string): string => new Date(Date.parse(`${date}T00:0
  * student (its effective window does not close it now), and idle since `last_ms` = the later of
  * the enrollment and its latest activity (course access or block completion) for at least
  * `inactiveDays`. `began` bounds (inclusive) when the episode began: `last_ms + inactiveDays`.
+ * `student` narrows it to one student (SQL naming the enclosing row), read through the
+ * (tenant, student) index.
  */
-function stalledSql(tenantId: string, now: number, inactiveDays: number, began: { from?: number; before: number }): SQL {
+function stalledSql(tenantId: string, now: number, inactiveDays: number, began: { from?: number; before: number }, student?: SQL): SQL {
   const idle = inactiveDays * DAY_MS;
   const start = sql`json_extract(x.win, '$[0]')`;
   const end = sql`json_extract(x.win, '$[1]')`;
@@ -68,7 +70,8 @@ function stalledSql(tenantId: string, now: number, inactiveDays: number, began: 
              ${nodeWindowSql(tenantId, sql`e.course_id`, sql`e.student_id`, sql`e.course_id`)} AS win
       FROM enrollments e
       JOIN courses c ON c.id = e.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
-      WHERE e.tenant_id = ${tenantId} AND e.removed_at IS NULL AND e.completed_at IS NULL) x
+      JOIN users u ON u.id = e.student_id AND u.tenant_id = ${tenantId} AND u.role = 'student' AND u.deleted_at IS NULL AND u.is_active = 1
+      WHERE e.tenant_id = ${tenantId} ${student ? sql`AND e.student_id = ${student}` : sql``} AND e.removed_at IS NULL AND e.completed_at IS NULL) x
     WHERE x.last_ms + ${idle} <= ${began.before} ${began.from === undefined ? sql`` : sql`AND x.last_ms + ${idle} >= ${began.from}`}
       AND (x.win IS NULL OR (
         NOT (${start} IS NOT NULL AND ${now} < ${start} AND COALESCE(json_extract(x.win, '$[2]'), 0) = 0)
@@ -81,14 +84,16 @@ function stalledSql(tenantId: string, now: number, inactiveDays: number, began: 
  * student already got one since local midnight.
  */
 function stalledReminders(ctx: ServiceContext, tenantId: string, now: number, inactiveDays: number, dayStart: number): Promise<BatchItem> {
-  // Several per-recipient picks repeat this subquery; its values are written inline (escaped) so the
-  // statement stays under D1's limit of bound parameters.
-  const pending = sql`SELECT s.* FROM (${stalledSql(tenantId, now, inactiveDays, { before: now })}) s
-    WHERE NOT EXISTS (SELECT 1 FROM notification_outbox o
-      WHERE o.dedupe_key = ${`${STALLED}:`} || s.enrollment_id || ':' || s.last_ms || ':' || s.student_id)`.inlineParams();
+  // The statement repeats these subqueries (a pick per variable); their values are written inline
+  // (escaped) so it stays under D1's limit of bound parameters.
+  const pending = (student?: SQL) =>
+    sql`SELECT s.* FROM (${stalledSql(tenantId, now, inactiveDays, { before: now }, student)}) s
+      WHERE NOT EXISTS (SELECT 1 FROM notification_outbox o
+        WHERE o.dedupe_key = ${`${STALLED}:`} || s.enrollment_id || ':' || s.last_ms || ':' || s.student_id)`.inlineParams();
+  // Each recipient's pick reads only that student's enrollments.
   const pick = (column: string) =>
-    sql`(SELECT p.${sql.raw(column)} FROM (${pending}) p WHERE p.student_id = r.id ORDER BY p.last_ms, p.enrollment_id LIMIT 1)`;
-  const students = sql`SELECT q.student_id FROM (${pending}) q
+    sql`(SELECT p.${sql.raw(column)} FROM (${pending(sql`r.id`)}) p ORDER BY p.last_ms, p.enrollment_id LIMIT 1)`;
+  const students = sql`SELECT q.student_id FROM (${pending()}) q
     WHERE NOT EXISTS (SELECT 1 FROM notification_outbox o
       WHERE o.tenant_id = ${tenantId} AND o.user_id = q.student_id AND o.event_code = ${STALLED} AND o.created_at >= ${dayStart})`;
   return enqueue(

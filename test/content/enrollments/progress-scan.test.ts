@@ -168,6 +168,10 @@ describe("progress scan: progress.students_stalled", () => {
     await addMember(group, member.id);
     await db().update(schema.users).set({ individualCuratorId: other.id }).where(eq(schema.users.id, member.id));
     await enrolled(id, member.id, NINE_AM_NEXT - 7 * DAY_MS - 5 * HOUR_MS);
+    // A deactivated student of the curator does not count.
+    const gone = await createUser(id, { role: "student", isActive: false });
+    await db().update(schema.users).set({ individualCuratorId: curator.id }).where(eq(schema.users.id, gone.id));
+    await enrolled(id, gone.id, NINE_AM_NEXT - 7 * DAY_MS - 3 * HOUR_MS);
 
     at(NINE_AM_NEXT - 5 * MINUTE_MS);
     await runProgressScan(scanContext());

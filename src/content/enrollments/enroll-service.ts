@@ -100,7 +100,7 @@ export async function bulkEnroll(ctx: TenantCtx, input: { courseId: string; stud
     batchable(ctx, sql`SELECT c.status FROM courses c WHERE c.id = ${courseId} AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL`),
     batchable(ctx, classification(ctx, courseId, json)),
     openEnrollments(ctx, { ...range, students: allowed, enrolledBy: actor.userId, when: open }),
-    addSources(ctx, { ...range, students: requested, source: { kind: "direct" }, createdBy: actor.userId, onlyNew: true, when: open }),
+    addSources(ctx, { ...range, students: allowed, source: { kind: "direct" }, createdBy: actor.userId, onlyNew: true, when: open }),
     recomputeProgress(ctx, { tenantId, courseId, studentIds: opened }),
     notice,
   ]);

@@ -3,6 +3,7 @@ import { batchable, runBatch } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { rowsOf } from "../courses/lesson-content";
+import { groupVisibleSql } from "../groups/scope";
 import { scheduleErrors } from "./errors";
 import { presentWindow, type RawWindow } from "./present";
 import type { GridNodeInput, WindowInput } from "./schemas";
@@ -20,7 +21,7 @@ import { clearWindow, putWindow, WINDOW_COLUMNS } from "./window-service";
  */
 async function readGrid(ctx: TenantCtx, input: { courseId: string; groupId: string | null }) {
   const t = ctx.tenantId;
-  const group = input.groupId === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM groups g WHERE g.id = ${input.groupId} AND g.tenant_id = ${t} AND g.deleted_at IS NULL)`;
+  const group = input.groupId === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM groups g WHERE g.id = ${input.groupId} AND ${groupVisibleSql(ctx, sql`g`)})`;
   const [probe, windows] = await runBatch(ctx, [
     batchable(ctx, sql`SELECT 1 AS found FROM courses c WHERE c.id = ${input.courseId} AND c.tenant_id = ${t} AND c.deleted_at IS NULL ${group}`),
     batchable(

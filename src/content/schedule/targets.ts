@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { TenantCtx } from "../../core/http/context";
 import type { WindowLevel } from "../../db/schema";
+import { groupVisibleSql } from "../groups/scope";
 
 /**
  * The node a schedule request addresses, in the default grid or in a group's grid, and the SQL
@@ -17,7 +18,7 @@ export interface WindowNode {
   moduleId?: string;
 }
 
-type Ctx = Pick<TenantCtx, "tenantId">;
+type Ctx = Pick<TenantCtx, "tenantId" | "actor">;
 
 export const gridKeyOf = (node: WindowNode): string => node.groupId ?? "";
 
@@ -44,7 +45,8 @@ export function groupNode(groupId: string, body: { course_id: string; level: Win
  */
 export function targetSql(ctx: Ctx, node: WindowNode): SQL {
   const t = ctx.tenantId;
-  const group = node.groupId === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM groups tgg WHERE tgg.id = ${node.groupId} AND tgg.tenant_id = ${t} AND tgg.deleted_at IS NULL)`;
+  // A group grid is the group's: a curator without can_manage_groups reaches only the groups they curate.
+  const group = node.groupId === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM groups tgg WHERE tgg.id = ${node.groupId} AND ${groupVisibleSql(ctx, sql`tgg`)})`;
   const course = sql`JOIN courses tgc ON tgc.id = tgn.course_id AND tgc.tenant_id = ${t} AND tgc.deleted_at IS NULL`;
   const inCourse = node.courseId === undefined ? sql`` : sql`AND tgn.course_id = ${node.courseId}`;
   if (node.level === "course") {

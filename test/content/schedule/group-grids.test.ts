@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { insertCourseTree } from "../../helpers/courses";
 import { failure } from "../../helpers/http";
-import { as, createGroup, schoolWithAdmin, unknownId } from "../../helpers/users";
+import { addGroupCurator, as, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
 import { clearGroupWindow, days, getGroupGrid, putGroupWindow, putWindow } from "./helpers";
 
 describe("group grids: PUT, GET and DELETE /groups/:id/course-schedule", () => {
@@ -154,5 +154,19 @@ describe("GET /courses/:id/schedule-tree", () => {
     for (const id of [unknownId(), foreign.courseId]) {
       expect(failure(await as(admin, `/t/courses/${id}/schedule-tree`))).toEqual({ status: 404, error: "schedule_target_not_found" });
     }
+  });
+
+  it("a curator without can_manage_groups reaches only the grids of the groups they curate", async () => {
+    const { school } = await schoolWithAdmin();
+    const tree = await insertCourseTree(school.id, { shape: [1, 1, 1] });
+    const curator = await signedIn(school, curatorWith({ can_manage_courses: true }));
+    const own = await createGroup(school.id);
+    const other = await createGroup(school.id);
+    await addGroupCurator(own, curator.id);
+    const node = { course_id: tree.courseId, level: "course" as const };
+    expect((await putGroupWindow(curator, own.id, node, { ends_at: days(5) })).status).toBe(200);
+    expect(failure(await putGroupWindow(curator, other.id, node, { ends_at: days(5) }))).toEqual({ status: 404, error: "schedule_target_not_found" });
+    expect(failure(await getGroupGrid(curator, other.id, tree.courseId))).toEqual({ status: 404, error: "schedule_target_not_found" });
+    expect(failure(await clearGroupWindow(curator, other.id, node))).toEqual({ status: 404, error: "schedule_target_not_found" });
   });
 });

@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, changedRows, insertWhere, runBatch, type BatchItem } from "../../core/db/batch";
+import { batchable, changedRows, insertWhere, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
 import { liveRow } from "../../core/db/live-row";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
@@ -13,7 +13,7 @@ import { presentBlock, type BlockRow } from "./block-present";
 import type { CreateBlockBody, ReorderBlocksBody, UpdateBlockBody } from "./block-schemas";
 import { blockType, validPayload, type ValidPayload } from "./block-types";
 import { coursesErrors } from "./errors";
-import { blockRow, rowsOf, type RawBlock } from "./lesson-content";
+import { blockRow, type RawBlock } from "./lesson-content";
 import { blockRefExistsSql, isRefBlockType } from "./references";
 
 /**

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
+import { batchable, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
@@ -13,7 +13,7 @@ import { recomputeProgress } from "../shared/progress";
 import { presentCompletion, presentProgress } from "./block-present";
 import { MANUAL_BLOCK_TYPES } from "./block-types";
 import { coursesErrors } from "./errors";
-import { BLOCK_FROM, blockLockedSql, contentAccessSql, liveBlockSql, rowsOf } from "./lesson-content";
+import { BLOCK_FROM, blockLockedSql, contentAccessSql, liveBlockSql } from "./lesson-content";
 import { assignmentSubmittedSql } from "./references";
 
 /**

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
+import { batchable, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import type { BlockType } from "../../db/schema";
@@ -102,10 +102,6 @@ export interface RawBlock {
   windows?: string | null;
 }
 
-/** Rows of a raw SELECT run in a batch. */
-export function rowsOf<T>(result: unknown): T[] {
-  return ((result as { results?: T[] }).results ?? []) as T[];
-}
 
 export function blockRow(raw: RawBlock): BlockRow {
   return {

@@ -1,12 +1,11 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
+import { batchable, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { effectiveWindowsJsonSql, nodeStatus, parseWindows } from "../schedule/availability";
 import { courseVisibleSql, isStaff, lessonVisibleSql } from "../shared/access";
 import { sequentialLocks } from "../shared/locks";
 import { coursesErrors } from "./errors";
-import { rowsOf } from "./lesson-content";
 import { presentLessonFields, presentLightBlock, presentModule, questionCountSql, type LessonRow, type LessonView, type LightBlockRow, type ModuleRow } from "./tree-present";
 
 /**

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, runBatch } from "../../core/db/batch";
+import { batchable, runBatch, rowsOf } from "../../core/db/batch";
+import { classifyStudentIds } from "./student-ids";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { isUuid } from "../../core/lib/ids";
@@ -7,7 +8,6 @@ import { restrictedScope, scopeCondition } from "../../platform/auth/curator-sco
 import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { courseLockedSql } from "../paths/unlock";
 import { recomputeProgress } from "../shared/progress";
-import { rowsOf } from "./batch-rows";
 import { enrollmentsErrors as e } from "./errors";
 import { toEnrollment, type EnrollmentRow } from "./present";
 import { courseEnrolledPush, courseUnenrolledPush } from "./pushes";
@@ -125,21 +125,12 @@ export async function bulkEnroll(ctx: TenantCtx, input: { courseId: string; stud
  * curator's non-own student is `not_in_scope` before anything about their enrollments is said.
  */
 function classification(ctx: TenantCtx, courseId: string, json: string): SQL {
-  const { tenantId } = ctx;
   const inScope = scopeCondition(sql`u.id`, restrictedScope(ctx));
-  return sql`SELECT r.value AS student_id,
-      CASE
-        WHEN u.id IS NULL THEN
-          CASE WHEN EXISTS (SELECT 1 FROM users o WHERE o.id = r.value AND o.deleted_at IS NULL AND o.tenant_id IS NOT NULL AND o.tenant_id <> ${tenantId})
-               THEN 'wrong_tenant' ELSE 'user_not_found' END
-        WHEN u.role <> 'student' THEN 'user_not_found'
-        ${inScope ? sql`WHEN NOT (${inScope}) THEN 'not_in_scope'` : sql``}
-        WHEN EXISTS (SELECT 1 FROM enrollments e WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.student_id = u.id AND e.removed_at IS NULL)
-          THEN 'already_enrolled'
-      END AS reason
-    FROM json_each(${json}) r
-      LEFT JOIN users u ON u.id = r.value AND u.tenant_id = ${tenantId} AND u.deleted_at IS NULL
-    ORDER BY r.key`;
+  return classifyStudentIds(ctx, json, [
+    ...(inScope ? [sql`WHEN NOT (${inScope}) THEN 'not_in_scope'`] : []),
+    sql`WHEN EXISTS (SELECT 1 FROM enrollments e WHERE e.tenant_id = ${ctx.tenantId} AND e.course_id = ${courseId} AND e.student_id = u.id AND e.removed_at IS NULL)
+          THEN 'already_enrolled'`,
+  ]);
 }
 
 /**

@@ -1,12 +1,11 @@
 import { or, sql, type SQL } from "drizzle-orm";
-import { batchable, runBatch } from "../../core/db/batch";
+import { batchable, runBatch, rowsOf } from "../../core/db/batch";
 import { likeContains } from "../../core/db/conditions";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
 import { courseVisibleSql } from "../shared/access";
-import { rowsOf } from "./batch-rows";
 import { enrollmentsErrors as e } from "./errors";
 import { meanPct, toCuratorRow, toStudentCourseRow, type CuratorRow, type StudentCourseRow } from "./present";
 import { activitySql, statusSql, type EnrollmentStatus } from "./status";

@@ -16,7 +16,7 @@ export const EnrollmentParams = z.object({
   student_id: z.string().openapi({ format: "uuid", description: "The student's user id" }),
 });
 
-/** The cap and the ids are checked by the verb, cap first: 501 ids answer `student_ids_cap_exceeded`. */
+/** The service checks the count before each id's format, so more than 500 ids answer `student_ids_cap_exceeded`. */
 export const BulkEnrollBody = z
   .object({
     student_ids: z

@@ -1,11 +1,10 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, insertWhere, runBatch } from "../../core/db/batch";
+import { batchable, insertWhere, runBatch, rowsOf } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { isUuid, uuidv7 } from "../../core/lib/ids";
 import { courseGroupEnrollments } from "../../db/schema";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
-import { rowsOf } from "../enrollments/batch-rows";
 import { bulkEnroll, courseOpenSql } from "../enrollments/enroll-service";
 import { courseEnrolledPush, courseUnenrolledPush } from "../enrollments/pushes";
 import { addSources, openEnrollments, removeSources, settleRemovedAt } from "../enrollments/sources";

@@ -12,8 +12,8 @@ export const GroupIdParams = z.object({ id: uuidParam });
 export const ListMembersQuery = z.object(offsetQuery({ maxLimit: 200, defaultLimit: 50 }));
 
 /**
- * Count and format are checked by the verb, count first, so an empty list answers
- * `empty_member_list` and 501 ids `too_many_members` whatever they contain.
+ * The service checks the count before each id's format, so an empty list answers
+ * `empty_member_list` and more than 500 ids `too_many_members` whatever they contain.
  */
 const studentIds = z
   .array(z.string().openapi({ format: "uuid" }))

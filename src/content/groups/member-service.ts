@@ -1,11 +1,11 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, runBatch } from "../../core/db/batch";
+import { batchable, runBatch, rowsOf } from "../../core/db/batch";
+import { classifyStudentIds } from "../enrollments/student-ids";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
 import { isUuid } from "../../core/lib/ids";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
-import { rowsOf } from "../enrollments/batch-rows";
 import { addSources, openEnrollments, removeSources, settleRemovedAt, sourceKey } from "../enrollments/sources";
 import type { CourseSet } from "../shared/course-set";
 import { recomputeProgress } from "../shared/progress";
@@ -182,19 +182,10 @@ export async function addMembers(ctx: TenantCtx, input: { groupId: string; stude
  * the school are no students, so `user_not_found` too.
  */
 function classification(ctx: TenantCtx, groupId: string, json: string): SQL {
-  const { tenantId } = ctx;
-  return sql`SELECT r.value AS student_id,
-      CASE
-        WHEN u.id IS NULL THEN
-          CASE WHEN EXISTS (SELECT 1 FROM users o WHERE o.id = r.value AND o.deleted_at IS NULL AND o.tenant_id IS NOT NULL AND o.tenant_id <> ${tenantId})
-               THEN 'wrong_tenant' ELSE 'user_not_found' END
-        WHEN u.role <> 'student' THEN 'user_not_found'
-        WHEN EXISTS (SELECT 1 FROM group_members gm WHERE gm.tenant_id = ${tenantId} AND gm.group_id = ${groupId} AND gm.user_id = u.id)
-          THEN 'already_member'
-      END AS reason
-    FROM json_each(${json}) r
-      LEFT JOIN users u ON u.id = r.value AND u.tenant_id = ${tenantId} AND u.deleted_at IS NULL
-    ORDER BY r.key`;
+  return classifyStudentIds(ctx, json, [
+    sql`WHEN EXISTS (SELECT 1 FROM group_members gm WHERE gm.tenant_id = ${ctx.tenantId} AND gm.group_id = ${groupId} AND gm.user_id = u.id)
+          THEN 'already_member'`,
+  ]);
 }
 
 /**

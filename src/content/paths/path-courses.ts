@@ -1,12 +1,11 @@
 import { sql } from "drizzle-orm";
-import { batchable, changedRows, runBatch, type BatchItem } from "../../core/db/batch";
+import { batchable, changedRows, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { learningPathCourses } from "../../db/schema";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
-import { rowsOf } from "../enrollments/batch-rows";
 import { reorderSiblings } from "../shared/ordering";
 import { pathsErrors as e } from "./errors";
 

@@ -1,13 +1,12 @@
 import type { z } from "@hono/zod-openapi";
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, changedRows, runBatch, type BatchItem } from "../../core/db/batch";
+import { batchable, changedRows, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
 import { likeContains } from "../../core/db/conditions";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { PATH_STATUSES } from "../../db/schema";
 import { courseVisibleSql, isStaff } from "../shared/access";
-import { rowsOf } from "../enrollments/batch-rows";
 import { pathsErrors as e } from "./errors";
 import { presentPath, presentPathDetail, type PathRow } from "./present";
 import type { CreatePathBody, ListPathsQuery, UpdatePathBody } from "./schemas";

@@ -1,10 +1,9 @@
 import type { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
-import { batchable, runBatch } from "../../core/db/batch";
+import { batchable, runBatch, rowsOf } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
-import { rowsOf } from "../enrollments/batch-rows";
 import { activitySql } from "../enrollments/status";
 import { pathsErrors as e } from "./errors";
 import { presentPathStudent, presentStudentPaths, type PathStudentRow, type StudentPathRow } from "./present";

@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
-import { batchable, runBatch } from "../../core/db/batch";
+import { batchable, runBatch, rowsOf } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
-import { rowsOf } from "../courses/lesson-content";
 import { groupVisibleSql } from "../groups/scope";
 import { scheduleErrors } from "./errors";
 import { presentWindow, type RawWindow } from "./present";

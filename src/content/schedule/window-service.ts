@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
-import { batchable, changedRows, runBatch, type BatchItem } from "../../core/db/batch";
+import { batchable, changedRows, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
-import { rowsOf } from "../courses/lesson-content";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { scheduleErrors } from "./errors";
 import { windowChangedPush } from "./events";

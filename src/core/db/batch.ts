@@ -46,6 +46,11 @@ export function changedRows(result: unknown): number {
   return (result as { meta?: { changes?: number } }).meta?.changes ?? 0;
 }
 
+/** The rows of a SELECT that ran inside a batch (`runBatch` hands back raw D1 results). */
+export function rowsOf<T>(result: unknown): T[] {
+  return ((result as { results?: T[] }).results ?? []) as T[];
+}
+
 /** SQLite UNIQUE violations, whether D1 raised them directly or drizzle wrapped them. */
 export function isUniqueViolation(err: unknown): boolean {
   for (let current: unknown = err; current instanceof Error; current = current.cause) {

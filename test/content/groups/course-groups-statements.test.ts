@@ -1,28 +1,12 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { app } from "../../../src/app";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import * as schema from "../../../src/db/schema";
 import { insertCourseTree } from "../../helpers/courses";
-import { countingD1 } from "../../helpers/d1-counter";
 import { createUser, db } from "../../helpers/factories";
-import { as, createGroup, schoolWithAdmin, type Member } from "../../helpers/users";
+import { as, createGroup, schoolWithAdmin } from "../../helpers/users";
+import { countedRequest } from "../../helpers/counted";
 
-/** The request through the app with a D1 binding that counts what it is asked for. */
-async function counted(member: Member, path: string, init: { method?: string; body?: unknown } = {}) {
-  const counting = countingD1(env.DB);
-  const response = await app.request(
-    `https://api.lms.localhost/api/v1${path}`,
-    {
-      method: init.method ?? "GET",
-      headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain, "content-type": "application/json" },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    },
-    { ...env, DB: counting.db },
-  );
-  await response.arrayBuffer();
-  return { status: response.status, counts: { ...counting.counts } };
-}
+const counted = countedRequest;
 
 /** A group of `size` students, written in slices (D1 binds at most 100 parameters per statement). */
 async function groupOf(tenantId: string, size: number) {

@@ -1,26 +1,10 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { app } from "../../../src/app";
-import { countingD1 } from "../../helpers/d1-counter";
 import { createUser } from "../../helpers/factories";
-import { addGroupCurator, addMember, createGroup, schoolWithAdmin, type Member } from "../../helpers/users";
+import { addGroupCurator, addMember, createGroup, schoolWithAdmin } from "../../helpers/users";
 import { storedImage } from "../../media/helpers";
+import { countedRequest } from "../../helpers/counted";
 
-/** The request through the app with a D1 binding that counts what it is asked for. */
-async function counted(member: Member, path: string, init: { method?: string; body?: unknown } = {}) {
-  const counting = countingD1(env.DB);
-  const response = await app.request(
-    `https://api.lms.localhost/api/v1${path}`,
-    {
-      method: init.method ?? "GET",
-      headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain, "content-type": "application/json" },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    },
-    { ...env, DB: counting.db },
-  );
-  await response.arrayBuffer();
-  return { status: response.status, counts: { ...counting.counts } };
-}
+const counted = countedRequest;
 
 describe("D1 work of the group endpoints (the auth query is one statement of each)", () => {
   it("reads: the list is one batch of two statements, a group and a student's groups one statement", async () => {

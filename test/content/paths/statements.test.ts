@@ -1,25 +1,10 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { app } from "../../../src/app";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
-import { countingD1 } from "../../helpers/d1-counter";
 import { schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
 import { insertPath, markCompleted } from "./helpers";
+import { countedRequest } from "../../helpers/counted";
 
-/** The D1 work of the path endpoints: the same few statements whatever the number of paths, courses or students. */
-
-async function counted(member: Member, path: string, init: { method?: string; body?: unknown } = {}) {
-  const counting = countingD1(env.DB);
-  const headers: Record<string, string> = { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain };
-  if (init.body !== undefined) headers["content-type"] = "application/json";
-  const response = await app.request(
-    `https://api.lms.localhost/api/v1${path}`,
-    { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) },
-    { ...env, DB: counting.db },
-  );
-  await response.arrayBuffer();
-  return { status: response.status, counts: { ...counting.counts } };
-}
+const counted = countedRequest;
 
 /** `paths` published paths of `size` courses each, and `students` students part-way along every one. */
 async function school(paths: number, size: number, students: number) {

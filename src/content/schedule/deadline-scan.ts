@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { notificationEventSettings } from "../../db/schema";
-import { runBatch, changedRows, type BatchItem } from "../../core/db/batch";
+import { batchable, runBatch, changedRows, type BatchItem } from "../../core/db/batch";
 import type { ServiceContext } from "../../core/http/context";
 import { DAY_MS, HOUR_MS, daysRemaining } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
@@ -30,7 +30,9 @@ export const HORIZON = DAY_MS;
 /** A boundary held by the quiet hours comes due up to 11 hours later. */
 const HELD = 11 * HOUR_MS;
 const MAX_BOUNDARIES = 500;
-const STATEMENTS_PER_BATCH = 50;
+/** Handled boundaries whose marks expired this long ago are forgotten. */
+const MARK_RETENTION = 2 * DAY_MS;
+const BOUNDARIES_PER_BATCH = 25;
 
 const QUIET_FROM = 21 * 60;
 const QUIET_UNTIL = 8 * 60;
@@ -81,7 +83,7 @@ async function widestReminder(ctx: ServiceContext): Promise<number> {
  * live published courses: starts (openings) and lesson ends (missed digests) of the horizon plus
  * the quiet-hours hold, and lesson ends of the coming reminder days.
  */
-async function dueBoundaries(ctx: ServiceContext, now: number): Promise<BoundaryRow[]> {
+async function dueBoundaries(ctx: ServiceContext, now: number, limit: number): Promise<BoundaryRow[]> {
   const past = now - HORIZON - HELD;
   const ahead = now + ((await widestReminder(ctx)) + 2) * DAY_MS;
   const rows = await ctx.db.all<{
@@ -100,11 +102,12 @@ async function dueBoundaries(ctx: ServiceContext, now: number): Promise<Boundary
       JOIN courses c ON c.id = b.course_id AND c.tenant_id = b.tenant_id AND c.deleted_at IS NULL AND c.status = 'published'
       LEFT JOIN course_modules m ON b.level = 'module' AND m.id = b.node_id AND m.deleted_at IS NULL
       LEFT JOIN lessons l ON b.level = 'lesson' AND l.id = b.node_id AND l.deleted_at IS NULL
-      WHERE b.level = 'course' OR m.id IS NOT NULL OR l.id IS NOT NULL
+      WHERE (b.level = 'course' OR m.id IS NOT NULL OR l.id IS NOT NULL)
+        AND NOT EXISTS (SELECT 1 FROM scan_marks s WHERE s.mark_key = b.kind || ':' || b.node_id || ':' || b.at AND s.until > ${now})
       GROUP BY b.tenant_id, b.node_id, b.kind, b.at
-      ORDER BY b.at
-      LIMIT ${MAX_BOUNDARIES}`);
-  if (rows.length === MAX_BOUNDARIES) log.warn("deadline scan: boundary limit reached; the rest waits for the next runs", { limit: MAX_BOUNDARIES });
+      ORDER BY b.at > ${now}, b.at
+      LIMIT ${limit}`);
+  if (rows.length === limit) log.warn("deadline scan: boundary limit reached; the rest waits for the next runs", { limit });
   return rows.map((row) => ({
     tenantId: row.tenant_id, timezone: row.timezone, courseId: row.course_id, moduleId: row.module_id, nodeId: row.node_id, level: row.level,
     kind: row.kind, at: row.at, endsAt: row.open_ended ? null : row.ends_at, nodeTitle: row.node_title, courseTitle: row.course_title,
@@ -181,12 +184,46 @@ async function missedPush(ctx: ServiceContext, b: BoundaryRow, settings: Setting
   );
 }
 
+/**
+ * The mark that hides a handled boundary from the next runs, written in the batch of its push
+ * (or alone when its event is off for the school): until the deadline for a reminder, until the
+ * next local midnight for a daily one, for good (past the horizon) for openings and digests.
+ */
+function mark(ctx: ServiceContext, b: BoundaryRow, until: number): BatchItem {
+  return batchable(ctx, sql`INSERT INTO scan_marks (tenant_id, mark_key, until) VALUES (${b.tenantId}, ${`${b.kind}:${b.nodeId}:${b.at}`}, ${until})
+    ON CONFLICT (mark_key) DO UPDATE SET until = excluded.until`);
+}
+
+/** The first instant of the next local day. */
+function nextLocalMidnight(now: number, timeZone: string): number {
+  const { minutes } = localClock(now, timeZone);
+  return now + Math.ceil((24 * 60 - minutes) * 60_000);
+}
+
+/** When a handled boundary may be looked at again, or null while it is not handled (not due yet). */
+function handledUntil(b: BoundaryRow, settings: Settings, now: number): number | null {
+  const forGood = b.at + HORIZON + HELD + 1;
+  if (b.kind === "start" || b.at <= now) {
+    const code = b.kind === "start" ? OPENED[b.level] : MISSED;
+    if (!enabled(settings, code, b.tenantId)) return forGood;
+    const due = releaseAt(b.at, b.timezone);
+    return due <= now ? forGood : null;
+  }
+  const school = settings[REMINDER]?.get(b.tenantId);
+  if (!school?.event.enabled) return b.at;
+  const config = school.event.config as { days_before: number; repeat_daily: boolean; send_at_local: string };
+  const [hours, minutes] = config.send_at_local.split(":").map(Number);
+  if (localClock(now, b.timezone).minutes < hours! * 60 + minutes! || daysRemaining(b.at, now, b.timezone) > config.days_before) return null;
+  return config.repeat_daily ? Math.min(b.at, nextLocalMidnight(now, b.timezone)) : b.at;
+}
+
 const ORDER: Record<OpeningLevel, number> = { lesson: 0, module: 1, course: 2 };
 
 /** Cron: produce every due deadline-scan push; answers how many outbox rows it wrote. */
-export async function runDeadlineScan(ctx: ServiceContext): Promise<number> {
+export async function runDeadlineScan(ctx: ServiceContext, options: { maxBoundaries?: number } = {}): Promise<number> {
   const now = ctx.clock.now();
-  const boundaries = await dueBoundaries(ctx, now);
+  await ctx.db.run(sql`DELETE FROM scan_marks WHERE rowid IN (SELECT rowid FROM scan_marks WHERE until < ${now - MARK_RETENTION} LIMIT 1000)`);
+  const boundaries = await dueBoundaries(ctx, now, options.maxBoundaries ?? MAX_BOUNDARIES);
   if (boundaries.length === 0) return 0;
   const schools = [...new Set(boundaries.map((b) => b.tenantId))];
   const codes: EventCode[] = [REMINDER, MISSED, OPENED.course, OPENED.module, OPENED.lesson];
@@ -196,14 +233,23 @@ export async function runDeadlineScan(ctx: ServiceContext): Promise<number> {
   // Innermost openings first: an outer opening written earlier in the same run would hide nothing.
   const starts = boundaries.filter((b) => b.kind === "start").sort((x, y) => ORDER[x.level] - ORDER[y.level]);
   const ends = boundaries.filter((b) => b.kind === "end");
-  const pushes = await Promise.all([
-    ...starts.map((b) => openingPush(ctx, b, settings, now)),
-    ...ends.map((b) => (b.at > now ? reminderPush(ctx, b, settings, now) : missedPush(ctx, b, settings, now))),
-  ]);
-  const statements = pushes.filter((push): push is BatchItem => push !== null);
+  const ordered = [...starts, ...ends];
+  const pushes = await Promise.all(
+    ordered.map((b) => (b.kind === "start" ? openingPush(ctx, b, settings, now) : b.at > now ? reminderPush(ctx, b, settings, now) : missedPush(ctx, b, settings, now))),
+  );
+  // A boundary's push and its mark travel in one batch, so a failed batch leaves both unwritten.
+  const work = ordered.map((b, i) => {
+    const until = handledUntil(b, settings, now);
+    return { push: pushes[i] ?? null, mark: until === null ? null : mark(ctx, b, until) };
+  });
   let written = 0;
-  for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) {
-    for (const result of await runBatch(ctx, statements.slice(i, i + STATEMENTS_PER_BATCH))) written += changedRows(result);
+  for (let i = 0; i < work.length; i += BOUNDARIES_PER_BATCH) {
+    const slice = work.slice(i, i + BOUNDARIES_PER_BATCH);
+    const pushItems = slice.flatMap((w) => (w.push ? [w.push] : []));
+    const markItems = slice.flatMap((w) => (w.mark ? [w.mark] : []));
+    if (pushItems.length + markItems.length === 0) continue;
+    const results = await runBatch(ctx, [...pushItems, ...markItems]);
+    for (const result of results.slice(0, pushItems.length)) written += changedRows(result);
   }
   await dispatchQueued(ctx);
   return written;

@@ -36,3 +36,20 @@ export const scheduleWindows = sqliteTable(
     index("schedule_windows_tenant_course").on(t.tenantId, t.courseId, t.gridKey),
   ],
 );
+
+/**
+ * Boundaries the deadline scan has handled, so that a run bounded to a few hundred boundaries
+ * moves on to the next ones instead of reading the handled ones again. `mark_key` is
+ * `{kind}:{node_id}:{at}` of the boundary; the mark hides it until `until` (a reminder that
+ * repeats daily comes back at the next local midnight; a handled deadline comes back once it
+ * has passed, for its missed digest).
+ */
+export const scanMarks = sqliteTable(
+  "scan_marks",
+  {
+    tenantId: tenantRef(),
+    markKey: text("mark_key").notNull().primaryKey(),
+    until: integer("until").notNull(),
+  },
+  (t) => [index("scan_marks_tenant_until").on(t.tenantId, t.until)],
+);

@@ -24,6 +24,8 @@ import { enrollmentRoutes } from "./content/enrollments/routes";
 import { groupRoutes } from "./content/groups/routes";
 import { pathRoutes } from "./content/paths/routes";
 import { scheduleRoutes } from "./content/schedule/routes";
+import { quizRoutes } from "./content/quizzes/routes";
+import { attemptRoutes } from "./content/attempts/routes";
 
 function buildApp() {
   installAccess({ authenticate, checkBilling, afterAdmission: recordLastActive });
@@ -55,6 +57,8 @@ function buildApp() {
   app.route(API_PREFIX, groupRoutes);
   app.route(API_PREFIX, pathRoutes);
   app.route(API_PREFIX, scheduleRoutes);
+  app.route(API_PREFIX, quizRoutes);
+  app.route(API_PREFIX, attemptRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

@@ -7,6 +7,7 @@ import { handleOutboxBatch, handleOutboxDeadLetters, OUTBOX_DLQ, OUTBOX_QUEUE } 
 import { handlePushBatch, PUSH_QUEUE } from "../queues/push-consumer";
 
 export { SessionFamily } from "../durable-objects/session-family";
+export { AttemptJournal } from "../durable-objects/attempt-journal";
 
 /** One consumer per queue name (wrangler.toml `[[queues.consumers]]`). */
 const QUEUE_CONSUMERS: Record<string, (batch: MessageBatch<QueueMessage>, env: Env) => Promise<void>> = {

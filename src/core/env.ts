@@ -4,6 +4,8 @@ export interface Env {
   MEDIA: R2Bucket;
   /** Typed where it is used (src/platform/auth/session-service.ts): core knows no Durable Object class. */
   SESSION_FAMILY: DurableObjectNamespace;
+  /** One per quiz or exam attempt in progress; typed where it is used (src/content/attempts). */
+  ATTEMPT_JOURNAL: DurableObjectNamespace;
   OUTBOX: Queue<EmailMessage>;
   PUSH_OUTBOX: Queue<PushMessage>;
   MEDIA_METADATA: Queue<MediaMetadataMessage>;
@@ -32,6 +34,7 @@ export interface Env {
   FCM_API_URL?: string;
   DEV_PUSHBOX?: string;
   MEDIA_UPLOAD_MODE?: string;
+  ATTEMPT_GRACE_SECONDS?: string;
   R2_ACCOUNT_ID?: string;
   R2_BUCKET_NAME?: string;
   R2_S3_ENDPOINT?: string;
@@ -105,6 +108,8 @@ export interface Config {
   /** Local only: every push the log provider delivers is readable at GET /api/v1/dev/pushes. */
   devPushbox: boolean;
   media: MediaConfig;
+  /** Quiz and exam saves this long after `deadline_at` still count (network grace). */
+  attemptGraceMs: number;
   /** Newest first: the first key signs, every key verifies. */
   jwtKeys: JwtKey[];
   passwordPepper: string;
@@ -182,6 +187,7 @@ function parseConfig(env: Env): Config {
     push: parsePushConfig(env),
     devPushbox: env.DEV_PUSHBOX === "true",
     media: parseMediaConfig(env),
+    attemptGraceMs: nonNegativeInt(env.ATTEMPT_GRACE_SECONDS, 15, "ATTEMPT_GRACE_SECONDS") * 1000,
     jwtKeys: parseJwtKeys(env.JWT_SECRETS),
     passwordPepper: requireSecret(env.PASSWORD_PEPPER, "PASSWORD_PEPPER"),
   };
@@ -230,6 +236,13 @@ function positiveInt(raw: string | undefined, fallback: number, name: string): n
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer`);
+  return value;
+}
+
+function nonNegativeInt(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a whole number of seconds`);
   return value;
 }
 

@@ -13,3 +13,4 @@ export * from "./content/enrollments";
 export * from "./content/groups";
 export * from "./content/paths";
 export * from "./content/schedules";
+export * from "./content/quizzes";

@@ -19,6 +19,9 @@ import {
   groupMembers,
   groups,
   learningPaths,
+  quizAttemptAnswers,
+  quizAttempts,
+  quizzes,
   mediaAssets,
   notificationCampaignRecipients,
   notificationCampaigns,
@@ -93,6 +96,10 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(groups, groups.createdBy, "clear"),
   rule(courseGroupEnrollments, courseGroupEnrollments.enrolledBy, "clear"),
   rule(learningPaths, learningPaths.createdBy, "clear"),
+  rule(quizzes, quizzes.createdBy, "clear"),
+  rule(quizAttempts, quizAttempts.userId, "delete"),
+  rule(quizAttemptAnswers, quizAttemptAnswers.userId, "delete"),
+  rule(quizAttemptAnswers, quizAttemptAnswers.gradedBy, "clear"),
   // Uploaded files may be shared school content (covers, attachments): they stay without their uploader.
   rule(mediaAssets, mediaAssets.uploadedByUserId, "clear"),
 ];

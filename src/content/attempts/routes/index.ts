@@ -1,0 +1,8 @@
+import { createArea } from "../../../core/http/area";
+import { attemptRoutesPart } from "./attempts";
+import { gradingRoutesPart } from "./grading";
+
+/** Quiz attempts (the student flow) and the curators' attempt list and grading. */
+export const attemptRoutes = createArea();
+attemptRoutes.route("/", attemptRoutesPart);
+attemptRoutes.route("/", gradingRoutesPart);

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import type { BlockType, CompletionSource } from "../../db/schema";
@@ -33,7 +33,8 @@ import { assignmentSubmittedSql } from "./references";
  * hold the course too.
  */
 
-const COMPLETION_EVENTS = [eventDefinition("course.completed")!, eventDefinition("course.student_completed")!, ...PATH_COMPLETION_EVENTS];
+/** The settings a completion that may complete its course reads ahead (the course and path pushes). */
+export const COMPLETION_EVENTS = [eventDefinition("course.completed")!, eventDefinition("course.student_completed")!, ...PATH_COMPLETION_EVENTS];
 
 const MANUAL = sql.join(
   MANUAL_BLOCK_TYPES.map((type) => sql`${type}`),
@@ -139,6 +140,20 @@ async function completionPushes(
 ): Promise<BatchItem[]> {
   const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.id = ${input.completionId})
     AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.id = ${input.enrollmentId} AND ce.tenant_id = ${ctx.tenantId} AND ce.completed_at >= ${input.now})`;
+  return courseCompletionPushes(ctx, { ...input, when });
+}
+
+/**
+ * The pushes of a completion that completes the course, for any completing write (a passed quiz
+ * completes its blocks too): `when` is the SQL that holds once the batch's recount has set the
+ * enrollment's `completed_at`. A context without an actor (a quiz finalized by its deadline)
+ * leaves nobody out.
+ */
+export async function courseCompletionPushes(
+  ctx: ServiceContext & Pick<TenantCtx, "tenantId">,
+  input: { id: string; enrollmentId: string; pathIds: readonly string[]; studentId: string; when: SQL },
+): Promise<BatchItem[]> {
+  const { when } = input;
   const courseTitle = sql`(SELECT ct.title FROM courses ct WHERE ct.id = ${input.id} AND ct.tenant_id = ${ctx.tenantId})`;
   const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${input.studentId} AND su.tenant_id = ${ctx.tenantId})`;
   const paths = await pathCompletionPushes(ctx, { courseId: input.id, studentId: input.studentId, pathIds: input.pathIds, when });

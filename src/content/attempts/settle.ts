@@ -1,0 +1,237 @@
+import { sql, type SQL } from "drizzle-orm";
+import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
+import { sqlUuidv7 } from "../../core/db/sql-ids";
+import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import { eventDefinition } from "../../platform/notifications/catalog";
+import { enqueue } from "../../platform/notifications/enqueue";
+import { prefetchSchoolEvents } from "../../platform/notifications/settings";
+import { COMPLETION_EVENTS, courseCompletionPushes } from "../courses/completion-service";
+import { BLOCK_FROM } from "../courses/lesson-content";
+import { publishedPathsHoldingSql } from "../paths/completion-pushes";
+import { lessonVisibleToSql } from "../shared/access";
+import { recomputeProgress } from "../shared/progress";
+
+/**
+ * Settling a submitted attempt from its stored answers (`quiz_attempt_answers`), as statements for
+ * the caller's write batch. Submit and finalize (finalize.ts) call it after inserting the answers;
+ * grading calls it after updating awarded points. Use:
+ *
+ *   const prep = prepareSettle(ctx, target);             // reads, for the caller's READ batch
+ *   const results = await runBatch(ctx, [...myReads, ...prep.statements]);
+ *   const plan = prep.read(results.slice(myReads.length)); // results of prep.statements, in order
+ *   const writes = [...myWrites, ...(await settleStatements(ctx, target, plan, options))];
+ *   await runBatch(ctx, writes); await dispatchQueued(ctx);
+ *
+ * `ctx` is the request's TenantCtx (its actor gets no push), or, for a deadline's finalize, a
+ * ServiceContext with the school's `tenantId` and no actor (nobody is left out). `options.finalized`
+ * says the batch also makes the attempt `submitted` ("submitted" by a submit, "auto_finalized" past
+ * the deadline); grading leaves it out.
+ *
+ * The statements, in order:
+ * - the attempt's `score` (sum of awarded points, pending as 0), `score_pct` (against the stored
+ *   `max_score`, half-up, 0 when the maximum is 0), `pending_review` and `passed` (null while
+ *   pending; else pct ≥ passing score, no passing score passes), only while it is `submitted`;
+ * - for a student's attempt outside an exam: completion (source `quiz`) of every live `quiz_ref`
+ *   block naming the live quiz in a lesson the student sees of a published course they are
+ *   actively enrolled in, when `passed` is 1 (idempotent); the recount of those enrollments; the
+ *   course and learning-path pushes of an enrollment this completes (as a manual completion);
+ * - #37 `quiz.auto_submitted` (auto_finalized), #38 `quiz.review_required` (finalized with answers
+ *   pending), #40 `quiz.attempts_exhausted` (passed settled 0, no submitted attempt of the quiz
+ *   passed or pending, every one of `max_attempts` submitted). Keys name the attempt, so a repeated
+ *   settle sends nothing twice. Staff attempts complete nothing and notify nobody.
+ */
+
+export type SettleCtx = ServiceContext & Pick<TenantCtx, "tenantId">;
+
+export interface SettleTarget {
+  attemptId: string;
+  quizId: string;
+  userId: string;
+  actorRole: "student" | "curator" | "admin";
+  /** Set for an attempt inside an exam section: it completes nothing and notifies nobody here. */
+  examAttemptId?: string | null;
+}
+
+export interface SettlePlan {
+  /** Enrollments not completed yet in courses the quiz's blocks may complete. */
+  courses: { courseId: string; enrollmentId: string; pathIds: string[] }[];
+}
+
+export interface SettlePreparation {
+  statements: BatchItem[];
+  read(results: readonly unknown[]): SettlePlan;
+}
+
+const QUIZ_EVENTS = [eventDefinition("quiz.auto_submitted")!, eventDefinition("quiz.review_required")!, eventDefinition("quiz.attempts_exhausted")!];
+
+const NO_PLAN: SettlePlan = { courses: [] };
+
+function forStudent(target: SettleTarget): boolean {
+  return target.actorRole === "student" && !target.examAttemptId;
+}
+
+/** The quiz_ref blocks `t` (BLOCK_FROM) the student's passed attempt completes. */
+function completableBlocksSql(ctx: SettleCtx, target: SettleTarget): SQL {
+  return sql`t.tenant_id = ${ctx.tenantId} AND t.type = 'quiz_ref' AND t.ref_id = ${target.quizId} AND t.deleted_at IS NULL
+    AND c.tenant_id = ${ctx.tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
+    AND ${lessonVisibleToSql(ctx.tenantId, sql`tl.id`, target.userId)}`;
+}
+
+/** Reads for the caller's read batch: the school's settings of the events and the enrollments a pass may complete. */
+export function prepareSettle(ctx: SettleCtx, target: SettleTarget): SettlePreparation {
+  if (!forStudent(target)) return { statements: [], read: () => NO_PLAN };
+  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...QUIZ_EVENTS, ...COMPLETION_EVENTS]);
+  const courses = batchable(
+    ctx,
+    sql`SELECT sc.id AS course_id, se.id AS enrollment_id, ${publishedPathsHoldingSql(ctx.tenantId, sql`sc.id`)} AS path_ids
+      FROM courses sc
+        JOIN enrollments se ON se.tenant_id = ${ctx.tenantId} AND se.course_id = sc.id AND se.student_id = ${target.userId}
+          AND se.removed_at IS NULL AND se.completed_at IS NULL
+      WHERE sc.tenant_id = ${ctx.tenantId} AND sc.deleted_at IS NULL AND sc.status = 'published'
+        AND EXISTS (SELECT 1 FROM ${BLOCK_FROM} WHERE t.course_id = sc.id AND ${completableBlocksSql(ctx, target)})
+      ORDER BY sc.id`,
+  );
+  const statements = [...(prefetch.statements as BatchItem[]), courses];
+  return {
+    statements,
+    read(results) {
+      prefetch.remember(results);
+      const rows = rowsOf<{ course_id: string; enrollment_id: string; path_ids: string }>(results[statements.length - 1]);
+      return { courses: rows.map((row) => ({ courseId: row.course_id, enrollmentId: row.enrollment_id, pathIds: JSON.parse(row.path_ids) as string[] })) };
+    },
+  };
+}
+
+/** Integer hundredths (SQL, never negative) as the API's decimal text. */
+function decimalTextSql(hundredths: SQL): SQL {
+  return sql`printf('%d.%02d', (${hundredths}) / 100, (${hundredths}) % 100)`;
+}
+
+/** The settled scores, from the answers and the `max_score` the finalize stored. */
+function scoresStatement(ctx: SettleCtx, target: SettleTarget, now: number): BatchItem {
+  const max = sql`quiz_attempts.max_score_hundredths`;
+  const pct = sql`(CASE WHEN COALESCE(${max}, 0) > 0 THEN MIN(10000, (s.score * 20000 + ${max}) / (2 * ${max})) ELSE 0 END)`;
+  return batchable(
+    ctx,
+    sql`UPDATE quiz_attempts SET
+        score_hundredths = s.score,
+        score_pct_hundredths = ${pct},
+        pending_review = s.pending,
+        passed = CASE WHEN s.pending = 1 THEN NULL WHEN q.passing_score IS NULL THEN 1 WHEN ${pct} >= q.passing_score * 100 THEN 1 ELSE 0 END,
+        updated_at = ${now}
+      FROM (SELECT COALESCE(SUM(sa.awarded_hundredths), 0) AS score, EXISTS (SELECT 1 FROM quiz_attempt_answers sp
+                WHERE sp.tenant_id = ${ctx.tenantId} AND sp.attempt_id = ${target.attemptId} AND sp.awarded_hundredths IS NULL) AS pending
+            FROM quiz_attempt_answers sa WHERE sa.tenant_id = ${ctx.tenantId} AND sa.attempt_id = ${target.attemptId}) s,
+        quizzes q
+      WHERE quiz_attempts.id = ${target.attemptId} AND quiz_attempts.tenant_id = ${ctx.tenantId} AND quiz_attempts.status = 'submitted'
+        AND q.id = quiz_attempts.quiz_id AND q.tenant_id = ${ctx.tenantId}`,
+  );
+}
+
+/** SQL true when the attempt is submitted and `condition` (over alias `sa`) holds. */
+function attemptIs(ctx: SettleCtx, target: SettleTarget, condition: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM quiz_attempts sa WHERE sa.id = ${target.attemptId} AND sa.tenant_id = ${ctx.tenantId} AND sa.status = 'submitted' AND ${condition})`;
+}
+
+function completionsStatement(ctx: SettleCtx, target: SettleTarget, now: number): BatchItem {
+  return batchable(
+    ctx,
+    sql`INSERT INTO block_completions (id, tenant_id, course_id, lesson_id, block_id, student_id, enrollment_id, source, completed_at)
+      SELECT ${sqlUuidv7(now)}, t.tenant_id, t.course_id, t.lesson_id, t.id, ${target.userId}, e.id, 'quiz', ${now}
+      FROM ${BLOCK_FROM}
+        JOIN enrollments e ON e.tenant_id = ${ctx.tenantId} AND e.course_id = t.course_id AND e.student_id = ${target.userId} AND e.removed_at IS NULL
+      WHERE ${completableBlocksSql(ctx, target)}
+        AND EXISTS (SELECT 1 FROM quizzes lq WHERE lq.id = ${target.quizId} AND lq.tenant_id = ${ctx.tenantId} AND lq.deleted_at IS NULL)
+        AND ${attemptIs(ctx, target, sql`sa.passed = 1`)}
+      ON CONFLICT (block_id, student_id) DO NOTHING`,
+  );
+}
+
+async function completionPushes(ctx: SettleCtx, target: SettleTarget, plan: SettlePlan, now: number): Promise<BatchItem[]> {
+  const out: BatchItem[] = [];
+  for (const course of plan.courses) {
+    // This batch completed a block of the course and its recount completed the enrollment.
+    const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.tenant_id = ${ctx.tenantId} AND nc.student_id = ${target.userId}
+        AND nc.course_id = ${course.courseId} AND nc.source = 'quiz' AND nc.completed_at = ${now})
+      AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.id = ${course.enrollmentId} AND ce.tenant_id = ${ctx.tenantId} AND ce.completed_at >= ${now})`;
+    out.push(...(await courseCompletionPushes(ctx, { id: course.courseId, enrollmentId: course.enrollmentId, pathIds: course.pathIds, studentId: target.userId, when })));
+  }
+  return out;
+}
+
+async function quizEvents(ctx: SettleCtx, target: SettleTarget, finalized: SettleOptions["finalized"]): Promise<BatchItem[]> {
+  const { tenantId } = ctx;
+  const { attemptId, userId } = target;
+  const column = (name: string) => sql`(SELECT ${sql.raw(`va.${name}`)} FROM quiz_attempts va WHERE va.id = ${attemptId} AND va.tenant_id = ${tenantId})`;
+  const quizTitle = sql`(SELECT vq.title FROM quizzes vq WHERE vq.id = ${target.quizId} AND vq.tenant_id = ${tenantId})`;
+  const maxAttempts = sql`(SELECT vq.max_attempts FROM quizzes vq WHERE vq.id = ${target.quizId} AND vq.tenant_id = ${tenantId})`;
+  const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${userId} AND su.tenant_id = ${tenantId})`;
+  const student = { token: "student" as const, studentId: userId };
+  const aggregate = { id: attemptId };
+  const out: BatchItem[] = [];
+  if (finalized === "auto_finalized") {
+    out.push(
+      await enqueue(
+        ctx,
+        "quiz.auto_submitted",
+        student,
+        { quiz_title: quizTitle, score: decimalTextSql(column("score_hundredths")), max_score: decimalTextSql(column("max_score_hundredths")) },
+        aggregate,
+        `quiz.auto_submitted:${attemptId}`,
+        { when: attemptIs(ctx, target, sql`sa.auto_finalized = 1`) },
+      ),
+    );
+  }
+  if (finalized !== undefined) {
+    const pendingCount = sql`(SELECT count(*) FROM quiz_attempt_answers pa WHERE pa.tenant_id = ${tenantId} AND pa.attempt_id = ${attemptId} AND pa.awarded_hundredths IS NULL)`;
+    out.push(
+      await enqueue(
+        ctx,
+        "quiz.review_required",
+        { token: "student_curators_or_admins", studentId: userId },
+        { student_name: studentName, quiz_title: quizTitle, pending_count: pendingCount },
+        aggregate,
+        `quiz.review_required:${attemptId}`,
+        { when: attemptIs(ctx, target, sql`sa.pending_review = 1`) },
+      ),
+    );
+  }
+  const others = sql`FROM quiz_attempts xa WHERE xa.tenant_id = ${tenantId} AND xa.quiz_id = ${target.quizId} AND xa.user_id = ${userId}
+    AND xa.exam_attempt_id IS NULL AND xa.status = 'submitted'`;
+  const exhausted = sql`${attemptIs(ctx, target, sql`sa.passed = 0`)}
+    AND ${maxAttempts} IS NOT NULL
+    AND (SELECT count(*) ${others}) >= ${maxAttempts}
+    AND NOT EXISTS (SELECT 1 ${others} AND (xa.passed IS NULL OR xa.passed = 1))`;
+  out.push(
+    await enqueue(
+      ctx,
+      "quiz.attempts_exhausted",
+      { token: "student_curators", studentId: userId },
+      { student_name: studentName, quiz_title: quizTitle, score_pct: decimalTextSql(column("score_pct_hundredths")), max_attempts: maxAttempts },
+      aggregate,
+      `quiz.attempts_exhausted:${attemptId}`,
+      { when: exhausted },
+    ),
+  );
+  return out;
+}
+
+export interface SettleOptions {
+  /** The same batch makes the attempt `submitted`: by a submit, or past its deadline. */
+  finalized?: "submitted" | "auto_finalized";
+}
+
+/** The settling statements, to run after the batch's writes of answers (see the top of this file). */
+export async function settleStatements(ctx: SettleCtx, target: SettleTarget, plan: SettlePlan, options: SettleOptions = {}): Promise<BatchItem[]> {
+  const now = ctx.clock.now();
+  const statements = [scoresStatement(ctx, target, now)];
+  if (!forStudent(target)) return statements;
+  const quizCourses = sql`SELECT qb.course_id FROM blocks qb WHERE qb.tenant_id = ${ctx.tenantId} AND qb.type = 'quiz_ref' AND qb.ref_id = ${target.quizId} AND qb.deleted_at IS NULL`;
+  statements.push(
+    completionsStatement(ctx, target, now),
+    recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: { in: quizCourses }, studentId: target.userId }),
+    ...(await completionPushes(ctx, target, plan, now)),
+    ...(await quizEvents(ctx, target, options.finalized)),
+  );
+  return statements;
+}

@@ -4,6 +4,7 @@ import * as schema from "../../../src/db/schema";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
+import { insertQuiz } from "../../helpers/quizzes";
 import { as, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
 import { storedImage } from "../../media/helpers";
 
@@ -144,10 +145,23 @@ describe("POST /t/lessons/:id/blocks", () => {
     }
   });
 
-  it("400 block_ref_not_found for quiz, assignment and exam references (the school has none of them yet)", async () => {
+  it("a quiz_ref block names a live quiz of the school: 201; a missing, deleted or another school's quiz is 400 block_ref_not_found", async () => {
+    const { school, admin, lessonId } = await setup();
+    const quiz = await insertQuiz(school.id);
+    const created = await create(admin, lessonId, { type: "quiz_ref", payload: { quiz_id: quiz.id } });
+    expect(created.status).toBe(201);
+    expect((await storedBlock(created.body.data.id)).refId).toBe(quiz.id);
+    const deleted = await insertQuiz(school.id, { deleted: true });
+    const foreign = await insertQuiz((await schoolWithAdmin()).school.id);
+    for (const quizId of [unknownId(), deleted.id, foreign.id]) {
+      expect(failure(await create(admin, lessonId, { type: "quiz_ref", payload: { quiz_id: quizId } }))).toEqual({ status: 400, error: "block_ref_not_found" });
+    }
+    expect((await db().select().from(schema.blocks).where(eq(schema.blocks.lessonId, lessonId))).length).toBe(1);
+  });
+
+  it("400 block_ref_not_found for assignment and exam references (the school has none of them yet)", async () => {
     const { admin, lessonId } = await setup();
     for (const [type, payload] of [
-      ["quiz_ref", { quiz_id: unknownId() }],
       ["assignment_ref", { assignment_id: unknownId() }],
       ["exam_ref", { exam_id: unknownId() }],
     ] as const) {

@@ -4,6 +4,7 @@ import * as schema from "../../../src/db/schema";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
+import { insertQuiz } from "../../helpers/quizzes";
 import { as, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
 import { storedImage } from "../../media/helpers";
 
@@ -54,13 +55,24 @@ describe("PATCH /t/blocks/:id", () => {
     expect((await storedBlock(id)).payload).toEqual({ html: "<p>Block 1.1.1</p>" });
   });
 
-  it("a reference block's new reference must exist (400 block_ref_not_found)", async () => {
+  it("a reference block's new reference must exist: another live quiz of the school is taken, anything else is 400 block_ref_not_found", async () => {
     const { school, admin } = await setup([1, 1, 0]);
-    const tree = await insertCourseTree(school.id, { blockType: "quiz_ref", payload: { quiz_id: unknownId() }, refId: unknownId() });
-    expect(failure(await as(admin, `/t/blocks/${tree.blockIds[0]}`, { method: "PATCH", body: { payload: { quiz_id: unknownId() } } }))).toEqual({
-      status: 400,
-      error: "block_ref_not_found",
-    });
+    const first = await insertQuiz(school.id);
+    const tree = await insertCourseTree(school.id, { blockType: "quiz_ref", payload: { quiz_id: first.id }, refId: first.id });
+    const blockId = tree.blockIds[0]!;
+    const second = await insertQuiz(school.id);
+    const moved = await as(admin, `/t/blocks/${blockId}`, { method: "PATCH", body: { payload: { quiz_id: second.id } } });
+    expect(moved.status).toBe(200);
+    expect(await storedBlock(blockId)).toMatchObject({ payload: { quiz_id: second.id }, refId: second.id });
+    const deleted = await insertQuiz(school.id, { deleted: true });
+    const foreign = await insertQuiz((await schoolWithAdmin()).school.id);
+    for (const quizId of [unknownId(), deleted.id, foreign.id]) {
+      expect(failure(await as(admin, `/t/blocks/${blockId}`, { method: "PATCH", body: { payload: { quiz_id: quizId } } }))).toEqual({
+        status: 400,
+        error: "block_ref_not_found",
+      });
+    }
+    expect((await storedBlock(blockId)).refId).toBe(second.id);
   });
 
   it("404 block_not_found: unknown, deleted, another school's; 400 invalid_block_id", async () => {

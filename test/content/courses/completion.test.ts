@@ -4,6 +4,7 @@ import * as schema from "../../../src/db/schema";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
+import { insertQuiz } from "../../helpers/quizzes";
 import { addMember, as, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
 
 /** POST /t/blocks/:id/complete and GET /t/courses/:id/my-completions. */
@@ -66,8 +67,9 @@ describe("POST /t/blocks/:id/complete", () => {
 
   it("400 block_type_completed_via_domain for quiz and exam blocks; 422 assignment_not_submitted for an assignment block", async () => {
     const { school, student } = await setup();
+    const quiz = await insertQuiz(school.id, { questions: [{ type: "single" }] });
     for (const [blockType, payload] of [
-      ["quiz_ref", { quiz_id: unknownId() }],
+      ["quiz_ref", { quiz_id: quiz.id }],
       ["exam_ref", { exam_id: unknownId() }],
     ] as const) {
       const tree = await insertCourseTree(school.id, { blockType, payload, refId: Object.values(payload)[0] });

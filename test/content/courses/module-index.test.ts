@@ -5,6 +5,7 @@ import * as schema from "../../../src/db/schema";
 import { insertCourseTree, insertEnrollment, type Tree } from "../../helpers/courses";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
+import { insertQuiz } from "../../helpers/quizzes";
 import { addMember, as, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
 
 async function setup() {
@@ -54,11 +55,11 @@ describe("GET /t/courses/:id/modules (the module index)", () => {
   it("staff: modules in order with lessons_count, lessons and light blocks, total_lessons; nothing locked, no window fields", async () => {
     const { school, admin } = await setup();
     const tree = await insertCourseTree(school.id, { status: "draft", shape: [2, 2, 1] });
-    // Deleted rows stay out; a quiz_ref block carries question_count (null while no quiz area counts).
+    // Deleted rows stay out; a quiz_ref block carries question_count (the quiz's live questions).
     await db().update(schema.lessons).set({ deletedAt: Date.now() }).where(eq(schema.lessons.id, tree.modules[1]!.lessons[1]!.id));
     await db().update(schema.courseModules).set({ position: 5 }).where(eq(schema.courseModules.id, tree.modules[0]!.id));
     const quizBlock = tree.modules[0]!.lessons[0]!.blocks[0]!;
-    const quizId = uuidv7();
+    const { id: quizId } = await insertQuiz(school.id, { questions: [{ type: "single" }, { type: "free_text", deleted: true }, { type: "matching" }] });
     await db().update(schema.blocks).set({ type: "quiz_ref", payload: { quiz_id: quizId }, refId: quizId }).where(eq(schema.blocks.id, quizBlock));
 
     const res = await as(admin, `/t/courses/${tree.courseId}/modules`);
@@ -72,7 +73,7 @@ describe("GET /t/courses/:id/modules (the module index)", () => {
     expect(Object.keys(modules[0]).sort()).toEqual(
       ["id", "course_id", "tenant_id", "title", "description", "position", "cover_image_id", "cover_image_url", "lessons_count", "lessons", "created_at", "updated_at"].sort(),
     );
-    expect(modules[1].lessons[0].blocks).toEqual([{ id: quizBlock, type: "quiz_ref", position: 0, payload: { quiz_id: quizId }, locked: false, question_count: null }]);
+    expect(modules[1].lessons[0].blocks).toEqual([{ id: quizBlock, type: "quiz_ref", position: 0, payload: { quiz_id: quizId }, locked: false, question_count: 2 }]);
     expect(modules[1].lessons[1].blocks[0]).toEqual({
       id: tree.modules[0]!.lessons[1]!.blocks[0],
       type: "text",

@@ -1,0 +1,57 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { TenantCtx } from "../../core/http/context";
+import type { ErrorEntry } from "../../core/http/errors";
+
+/**
+ * What exams (built after quizzes) add to a quiz, each as SQL so it folds into the quiz reads'
+ * own statements. Until the exams area registers its links, no quiz is used by an exam:
+ * `published_via_exam` is false, `exam_refs` is empty, no student reads a quiz through an exam and
+ * nothing keeps a quiz from being deleted.
+ */
+export interface QuizExamLinks {
+  /** SQL true when a live, published exam uses the quiz (its id as SQL) as a section. */
+  published(tenantId: string, quizId: SQL): SQL;
+  /**
+   * SQL text: the quiz's `exam_refs`, a JSON array of `{exam_id, exam_title, exam_status,
+   * section_id, section_title}` (for a student, published exams only).
+   */
+  refsJson(ctx: Pick<TenantCtx, "tenantId" | "actor">, quizId: SQL): SQL;
+  /** SQL true when the student may read the quiz through an exam. */
+  studentReads(tenantId: string, quizId: SQL, studentId: string): SQL;
+}
+
+let links: QuizExamLinks = {
+  published: () => sql`0`,
+  refsJson: () => sql`'[]'`,
+  studentReads: () => sql`0`,
+};
+
+/** Called once by the exams area. */
+export function registerQuizExamLinks(entry: QuizExamLinks): void {
+  links = entry;
+}
+
+export function quizExamLinks(): QuizExamLinks {
+  return links;
+}
+
+/**
+ * What keeps a quiz from being deleted (409), one guard per area that links quizzes (exams:
+ * `quiz_referenced_by_exam`). `DELETE /quizzes/:id` checks them in one read and repeats them as
+ * the condition of its UPDATE, so a link made in between still wins.
+ */
+export interface QuizDeleteGuard {
+  failure: ErrorEntry;
+  /** SQL true when the quiz (its id as SQL) is held by this area. */
+  holds(tenantId: string, quizId: SQL): SQL;
+}
+
+const guards: QuizDeleteGuard[] = [];
+
+export function registerQuizDeleteGuard(guard: QuizDeleteGuard): void {
+  guards.push(guard);
+}
+
+export function quizDeleteGuards(): readonly QuizDeleteGuard[] {
+  return guards;
+}

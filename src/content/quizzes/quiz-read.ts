@@ -1,0 +1,119 @@
+import { sql, type SQL } from "drizzle-orm";
+import { batchable, type BatchItem } from "../../core/db/batch";
+import type { TenantCtx } from "../../core/http/context";
+import type { RETAKE_POLICIES, ScoringMode } from "../../db/schema";
+import { isStaff } from "../shared/access";
+import { quizAccessLessonsSql, studentQuizAccessSql } from "./access";
+import { quizExamLinks } from "./exam-links";
+
+/**
+ * The quiz reads as raw statements over the alias `q`, so a verb puts them in the batch of its
+ * write (the answer of PATCH) or next to the question reads (one round trip for a detail). Every
+ * derived field (`published_via_*`, `course_refs`, `exam_refs`) is a subquery of the one
+ * statement, whatever the number of quizzes read.
+ */
+
+type Caller = Pick<TenantCtx, "tenantId" | "actor">;
+
+/** The quiz's live `quiz_ref` blocks in live lessons, modules and courses: aliases `rb`, `rl`, `rm`, `rc`. */
+function liveRefsSql(tenantId: string, quizId: SQL): SQL {
+  return sql`blocks rb
+      JOIN lessons rl ON rl.id = rb.lesson_id AND rl.tenant_id = ${tenantId} AND rl.deleted_at IS NULL
+      JOIN course_modules rm ON rm.id = rb.module_id AND rm.tenant_id = ${tenantId} AND rm.deleted_at IS NULL
+      JOIN courses rc ON rc.id = rb.course_id AND rc.tenant_id = ${tenantId} AND rc.deleted_at IS NULL
+    WHERE rb.tenant_id = ${tenantId} AND rb.ref_id = ${quizId} AND rb.type = 'quiz_ref' AND rb.deleted_at IS NULL`;
+}
+
+/** SQL true when a live lesson of a published course references the quiz. */
+export function publishedViaCourseSql(tenantId: string, quizId: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${liveRefsSql(tenantId, quizId)} AND rc.status = 'published')`;
+}
+
+/** SQL true when the quiz is published (through a course or an exam): the list's `status`. */
+export function quizPublishedSql(tenantId: string, quizId: SQL): SQL {
+  return sql`(${publishedViaCourseSql(tenantId, quizId)} OR ${quizExamLinks().published(tenantId, quizId)})`;
+}
+
+/**
+ * The quiz (alias `q`) is one the caller may read: a live quiz of the school, and for a student
+ * one they reach through a course (or an exam, once exams say so).
+ */
+export function quizVisibleSql(ctx: Caller): SQL {
+  const live = sql`q.tenant_id = ${ctx.tenantId} AND q.deleted_at IS NULL`;
+  if (isStaff(ctx.actor)) return live;
+  const student = ctx.actor.userId;
+  return sql`${live} AND (${studentQuizAccessSql(ctx.tenantId, sql`q.id`, student)} OR ${quizExamLinks().studentReads(ctx.tenantId, sql`q.id`, student)})`;
+}
+
+/**
+ * `course_refs` as JSON text: one item per live reference block, by course title, module and
+ * lesson order. A student sees only the lessons that give them the quiz.
+ */
+function courseRefsJsonSql(ctx: Caller): SQL {
+  const t = ctx.tenantId;
+  const own = isStaff(ctx.actor) ? sql`` : sql`AND rl.id IN (SELECT al.id FROM (${quizAccessLessonsSql(t, sql`q.id`, ctx.actor.userId)}) al)`;
+  return sql`(SELECT json_group_array(json_object('course_id', x.course_id, 'course_title', x.course_title, 'course_status', x.course_status,
+        'module_id', x.module_id, 'module_title', x.module_title, 'lesson_id', x.lesson_id, 'lesson_title', x.lesson_title))
+      FROM (SELECT rc.id AS course_id, rc.title AS course_title, rc.status AS course_status, rm.id AS module_id, rm.title AS module_title,
+              rl.id AS lesson_id, rl.title AS lesson_title
+            FROM ${liveRefsSql(t, sql`q.id`)} ${own}
+            ORDER BY rc.title, rc.id, rm.position, rm.id, rl.position, rl.id, rb.position, rb.id) x)`;
+}
+
+/** What every quiz read carries: the row's columns and the publication flags. */
+function quizColumnsSql(ctx: Caller): SQL {
+  const t = ctx.tenantId;
+  return sql`q.id, q.tenant_id, q.title, q.description, q.max_attempts, q.time_limit_seconds, q.passing_score, q.retake_policy,
+    q.default_scoring_mode, q.screenshot_protection_enabled, q.created_at, q.updated_at,
+    ${publishedViaCourseSql(t, sql`q.id`)} AS published_via_course,
+    ${quizExamLinks().published(t, sql`q.id`)} AS published_via_exam`;
+}
+
+export interface QuizRow {
+  id: string;
+  tenant_id: string;
+  title: string;
+  description: string;
+  max_attempts: number | null;
+  time_limit_seconds: number | null;
+  passing_score: number | null;
+  retake_policy: (typeof RETAKE_POLICIES)[number];
+  default_scoring_mode: ScoringMode;
+  screenshot_protection_enabled: number;
+  created_at: number;
+  updated_at: number;
+  published_via_course: number;
+  published_via_exam: number;
+}
+
+export interface QuizDetailRow extends QuizRow {
+  course_refs: string;
+  exam_refs: string;
+}
+
+/** The quizzes (ids as values) the caller may read, with their references; ids not readable are left out. */
+export function quizDetailStatement(ctx: TenantCtx, ids: readonly string[]): BatchItem {
+  return batchable(
+    ctx,
+    sql`SELECT ${quizColumnsSql(ctx)}, ${courseRefsJsonSql(ctx)} AS course_refs, (${quizExamLinks().refsJson(ctx, sql`q.id`)}) AS exam_refs
+      FROM quizzes q WHERE q.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${quizVisibleSql(ctx)}`,
+  );
+}
+
+export interface QuizListRow extends QuizRow {
+  question_count: number;
+  /** JSON `[attempts, submitted settled count, their score_pct sum, pending reviews]`. */
+  attempt_stats: string;
+}
+
+/** The list columns: the quiz, its live question count and the attempt aggregates (one scan of its attempts). */
+export function quizListColumnsSql(ctx: Caller, attemptScope: SQL): SQL {
+  const t = ctx.tenantId;
+  return sql`${quizColumnsSql(ctx)},
+    (SELECT count(*) FROM quiz_questions qq WHERE qq.tenant_id = ${t} AND qq.quiz_id = q.id AND qq.deleted_at IS NULL) AS question_count,
+    (SELECT json_array(count(*),
+        coalesce(sum(qa.status = 'submitted' AND qa.pending_review = 0 AND qa.score_pct_hundredths IS NOT NULL), 0),
+        coalesce(sum(CASE WHEN qa.status = 'submitted' AND qa.pending_review = 0 THEN qa.score_pct_hundredths END), 0),
+        coalesce(sum(qa.status = 'submitted' AND qa.pending_review = 1), 0))
+      FROM quiz_attempts qa WHERE qa.tenant_id = ${t} AND qa.quiz_id = q.id AND qa.exam_attempt_id IS NULL AND ${attemptScope}) AS attempt_stats`;
+}

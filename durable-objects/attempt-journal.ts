@@ -1,9 +1,222 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/core/env";
+import { currentClock } from "../src/core/lib/clock";
+import { log } from "../src/core/lib/log";
+import { finalizeByDeadline } from "../src/content/attempts/finalize";
+import {
+  applySave,
+  closureAt,
+  finalizeAt,
+  pastGrace,
+  type Closure,
+  type JournalEntry,
+  type JournalStart,
+  type JournalView,
+  type SaveItem,
+} from "../src/content/attempts/journal-state";
+import { PAYLOAD_MAX_CHARS, readPayload } from "../src/content/attempts/payloads";
+import { openMatchToken } from "../src/content/quizzes/match-tokens";
+
+/** What the object keeps besides the answers (one storage key each, `a:<question id>`). */
+interface Meta {
+  start: JournalStart;
+  closure: Closure | null;
+  /** D1 holds the finalized attempt: the answers are dropped, the rest stays so later calls get "closed". */
+  confirmed: boolean;
+  /** The quiz was found deleted: saves answer `quiz_not_found`. */
+  quizGone: boolean;
+}
+
+/** Who may act on the journal: the attempt's school and, for saves and submits, its owner. */
+interface Caller {
+  tenantId: string;
+  userId?: string;
+}
+
+export type SaveOutcome =
+  | { outcome: "saved"; saved: number; ignored: number; now: number; deadlineAt: number | null }
+  | { outcome: "not_found" }
+  | { outcome: "quiz_gone" }
+  | { outcome: "closed" }
+  | { outcome: "closed_now"; view: JournalView }
+  | { outcome: "question_not_in_quiz"; questionId: string }
+  | { outcome: "invalid"; message: string };
+
+export type CloseOutcome = { outcome: "not_found" } | { outcome: "closed" } | { outcome: "closed_now"; view: JournalView };
+
+export type ViewOutcome = { outcome: "not_found" } | { outcome: "open" | "closed" | "closed_now"; view: JournalView; confirmed: boolean };
+
+/** A closed journal whose D1 write is not confirmed is written again this long after the close (and after each failure). */
+const RETRY_MS = 30_000;
+/** storage.put takes at most 128 keys at once. */
+const PUT_CHUNK = 128;
 
 /**
- * One instance per quiz or exam attempt in progress (named by the attempt id): the attempt's
- * clock, its answer journal and an alarm at `deadline_at`. Written by the attempts area
- * (src/content/attempts); see docs/decisions.md, Quiz attempts.
+ * One instance per quiz attempt in progress, named by the attempt id (docs/decisions.md, Quiz
+ * attempts): the answer journal, the deadline and the alarm that finalizes the attempt at
+ * `deadline_at` + grace. Saves write here only, never to D1. Every check that decides a write
+ * (owner, closed, past grace, the close itself) runs with no await between it and the in-memory
+ * write, so concurrent calls see one order: of 20 concurrent submits one closes the journal.
+ * Rules of the journal itself: src/content/attempts/journal-state.ts.
  */
-export class AttemptJournal extends DurableObject<Env> {}
+export class AttemptJournal extends DurableObject<Env> {
+  private meta: Meta | null = null;
+  private entries = new Map<string, JournalEntry>();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    void ctx.blockConcurrencyWhile(async () => {
+      this.meta = (await ctx.storage.get<Meta>("meta")) ?? null;
+      const stored = await ctx.storage.list<JournalEntry>({ prefix: "a:" });
+      for (const entry of stored.values()) this.entries.set(entry.questionId, entry);
+    });
+  }
+
+  private now(): number {
+    return currentClock().now();
+  }
+
+  private admits(caller: Caller): boolean {
+    const meta = this.meta;
+    return meta !== null && meta.start.tenantId === caller.tenantId && (caller.userId === undefined || meta.start.userId === caller.userId);
+  }
+
+  private view(now: number): JournalView {
+    const meta = this.meta!;
+    const entries = meta.start.questions.flatMap((question) => {
+      const entry = this.entries.get(question.id);
+      return entry ? [entry] : [];
+    });
+    return { start: meta.start, entries, closure: meta.closure, now };
+  }
+
+  /** The compare-and-set: closes an open journal (synchronously) and persists it; false when it was closed already. */
+  private closeNow(now: number): boolean {
+    const meta = this.meta!;
+    if (meta.closure !== null) return false;
+    meta.closure = closureAt(meta.start, now);
+    void this.ctx.storage.put("meta", meta);
+    void this.ctx.storage.setAlarm(now + RETRY_MS);
+    return true;
+  }
+
+  /** Starts the journal once; later calls (a retried start, a submit of an attempt whose start lost its call) change nothing. */
+  private begin(start: JournalStart): void {
+    if (this.meta !== null) return;
+    this.meta = { start, closure: null, confirmed: false, quizGone: false };
+    void this.ctx.storage.put("meta", this.meta);
+    const at = finalizeAt(start);
+    if (at !== null) void this.ctx.storage.setAlarm(at);
+  }
+
+  async start(start: JournalStart): Promise<ViewOutcome> {
+    this.begin(start);
+    return this.read({ tenantId: start.tenantId });
+  }
+
+  /** The journal for a read; past grace it closes here (the read finalizes). `ensure` starts a missing journal. */
+  async read(caller: Caller & { ensure?: JournalStart }): Promise<ViewOutcome> {
+    if (caller.ensure) this.begin(caller.ensure);
+    if (!this.admits(caller)) return { outcome: "not_found" };
+    const now = this.now();
+    const meta = this.meta!;
+    if (meta.closure === null && pastGrace(meta.start, now) && this.closeNow(now)) return { outcome: "closed_now", view: this.view(now), confirmed: false };
+    return { outcome: meta.closure === null ? "open" : "closed", view: this.view(now), confirmed: meta.confirmed };
+  }
+
+  async save(input: Caller & { answers: SaveItem[] }): Promise<SaveOutcome> {
+    if (!this.admits(input)) return { outcome: "not_found" };
+    const start = this.meta!.start;
+    if (this.meta!.quizGone) return { outcome: "quiz_gone" };
+    const late = this.lateOutcome(this.now());
+    if (late) return late;
+    const types = new Map(start.questions.map((question) => [question.id, question.type]));
+    for (const item of input.answers) {
+      const type = types.get(item.question_id);
+      if (type === undefined) return { outcome: "question_not_in_quiz", questionId: item.question_id };
+      const problem = await this.payloadProblem(start, item, type);
+      if (problem !== null) return { outcome: "invalid", message: problem };
+    }
+    // From here to the in-memory write nothing awaits: the checks and the write are one step.
+    const now = this.now();
+    const lateNow = this.lateOutcome(now);
+    if (lateNow) return lateNow;
+    const { written, saved, ignored } = applySave(this.entries, input.answers, now);
+    for (let i = 0; i < written.length; i += PUT_CHUNK) {
+      void this.ctx.storage.put(Object.fromEntries(written.slice(i, i + PUT_CHUNK).map((entry) => [`a:${entry.questionId}`, entry])));
+    }
+    return { outcome: "saved", saved, ignored, now, deadlineAt: start.deadlineAt };
+  }
+
+  /** A save that no longer counts: the journal is closed, or this save closes it (past grace). */
+  private lateOutcome(now: number): SaveOutcome | null {
+    const meta = this.meta!;
+    if (meta.closure !== null) return { outcome: "closed" };
+    if (!pastGrace(meta.start, now)) return null;
+    return this.closeNow(now) ? { outcome: "closed_now", view: this.view(now) } : { outcome: "closed" };
+  }
+
+  private async payloadProblem(start: JournalStart, item: SaveItem, type: JournalStart["questions"][number]["type"]): Promise<string | null> {
+    const read = readPayload(type, item.payload);
+    if (!read.ok) return `answers: ${read.message}`;
+    if (JSON.stringify(item.payload).length > PAYLOAD_MAX_CHARS) return `answers: a payload takes at most ${PAYLOAD_MAX_CHARS} characters`;
+    if (read.response.type !== "matching") return null;
+    for (const pair of read.response.pairs) {
+      if ((await openMatchToken(this.env, start.tenantId, item.question_id, pair.rightId)) === null) return "answers: right_id is not an id of this question's match_rights";
+    }
+    return null;
+  }
+
+  /** The submit's close; `ensure` starts a journal whose start call was lost (the attempt row exists). */
+  async close(caller: Caller & { ensure?: JournalStart }): Promise<CloseOutcome> {
+    if (caller.ensure) this.begin(caller.ensure);
+    if (!this.admits(caller)) return { outcome: "not_found" };
+    const now = this.now();
+    return this.closeNow(now) ? { outcome: "closed_now", view: this.view(now) } : { outcome: "closed" };
+  }
+
+  /** D1 holds the finalized attempt: nothing more to retry, and the answers need not be kept here. */
+  async confirm(): Promise<void> {
+    const meta = this.meta;
+    if (!meta || meta.closure === null || meta.confirmed) return;
+    meta.confirmed = true;
+    const keys = [...this.entries.keys()].map((questionId) => `a:${questionId}`);
+    this.entries.clear();
+    meta.start = { ...meta.start, questions: [] };
+    await this.ctx.storage.put("meta", meta);
+    for (let i = 0; i < keys.length; i += PUT_CHUNK) await this.ctx.storage.delete(keys.slice(i, i + PUT_CHUNK));
+    await this.ctx.storage.deleteAlarm();
+  }
+
+  async markQuizGone(): Promise<void> {
+    if (!this.meta || this.meta.quizGone) return;
+    this.meta.quizGone = true;
+    await this.ctx.storage.put("meta", this.meta);
+  }
+
+  /**
+   * At `deadline_at` + grace: closes a journal nobody closed and writes it to D1 through the same
+   * finalize as every other path. A closed journal not yet confirmed (its writer failed or never
+   * confirmed) is written again; a failed write tries again later.
+   */
+  override async alarm(): Promise<void> {
+    const meta = this.meta;
+    if (!meta || meta.confirmed) return;
+    const now = this.now();
+    if (meta.closure === null) {
+      if (!pastGrace(meta.start, now)) {
+        const at = finalizeAt(meta.start);
+        if (at !== null) await this.ctx.storage.setAlarm(at);
+        return;
+      }
+      this.closeNow(now);
+    }
+    try {
+      await finalizeByDeadline(this.env, this.view(now));
+      await this.confirm();
+    } catch (err) {
+      log.error("attempt finalize failed; retrying", { attempt_id: meta.start.attemptId, error: String(err) });
+      await this.ctx.storage.setAlarm(now + RETRY_MS);
+    }
+  }
+}

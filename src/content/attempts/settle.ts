@@ -45,7 +45,8 @@ export type SettleCtx = ServiceContext & Pick<TenantCtx, "tenantId">;
 
 export interface SettleTarget {
   attemptId: string;
-  quizId: string;
+  /** The quiz id, or SQL naming it (a read keyed by the attempt alone). */
+  quizId: string | SQL;
   userId: string;
   actorRole: "student" | "curator" | "admin";
   /** Set for an attempt inside an exam section: it completes nothing and notifies nobody here. */

@@ -162,3 +162,20 @@ export async function scheduleGate(ctx: TenantCtx, input: { lessonId: string; fi
   const chain = [row.course_id, row.module_id, input.lessonId];
   if (scheduleRefuses(parseWindows(row.windows), chain, ctx.clock.now(), input.firstAttempt)) throw new ApiError(scheduleErrors.WINDOW_CLOSED);
 }
+
+/** A lesson with its chain's effective windows (`lessonChainWindowsSql` as `windows`). */
+export interface LessonWindows {
+  id: string;
+  module_id: string;
+  course_id: string;
+  windows: string | null;
+}
+
+/**
+ * The first-attempt rule over several lessons that each give access to the same thing (a quiz
+ * referenced in more than one lesson): the most lenient wins, so it refuses only when every
+ * lesson refuses. No lessons refuses nothing (the caller's own lookup decides access).
+ */
+export function scheduleRefusesEverywhere(lessons: readonly LessonWindows[], now: number, firstAttempt: boolean): boolean {
+  return lessons.length > 0 && lessons.every((lesson) => scheduleRefuses(parseWindows(lesson.windows), [lesson.course_id, lesson.module_id, lesson.id], now, firstAttempt));
+}

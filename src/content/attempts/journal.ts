@@ -1,0 +1,50 @@
+import type { AttemptJournal, CloseOutcome, SaveOutcome, ViewOutcome } from "../../../durable-objects/attempt-journal";
+import type { ServiceContext } from "../../core/http/context";
+import type { JournalQuestion, JournalStart, SaveItem } from "./journal-state";
+import type { AttemptRow } from "./present";
+
+/**
+ * The worker's side of an attempt's AttemptJournal (one object per attempt, named by its id).
+ * Answer payloads are free-form JSON, which the RPC stub's types cannot express, so each call
+ * states the object's own result type.
+ */
+
+function journalOf(ctx: Pick<ServiceContext, "env">, attemptId: string) {
+  const namespace = ctx.env.ATTEMPT_JOURNAL as unknown as DurableObjectNamespace<AttemptJournal>;
+  return namespace.get(namespace.idFromName(attemptId));
+}
+
+export const journal = {
+  /** The journal for a read; `ensure` starts it when its start call was lost. Past grace the read closes it. */
+  async read(ctx: Pick<ServiceContext, "env">, attemptId: string, input: { tenantId: string; ensure?: JournalStart }): Promise<ViewOutcome> {
+    return (await journalOf(ctx, attemptId).read(input)) as unknown as ViewOutcome;
+  },
+  async save(ctx: Pick<ServiceContext, "env">, attemptId: string, input: { tenantId: string; userId: string; answers: SaveItem[] }): Promise<SaveOutcome> {
+    return (await journalOf(ctx, attemptId).save(input as never)) as unknown as SaveOutcome;
+  },
+  /** The submit's compare-and-set close. */
+  async close(ctx: Pick<ServiceContext, "env">, attemptId: string, input: { tenantId: string; userId: string; ensure: JournalStart }): Promise<CloseOutcome> {
+    return (await journalOf(ctx, attemptId).close(input)) as unknown as CloseOutcome;
+  },
+  async confirm(ctx: Pick<ServiceContext, "env">, attemptId: string): Promise<void> {
+    await journalOf(ctx, attemptId).confirm();
+  },
+  async markQuizGone(ctx: Pick<ServiceContext, "env">, attemptId: string): Promise<void> {
+    await journalOf(ctx, attemptId).markQuizGone();
+  },
+};
+
+/** What the journal is started with, from the attempt row and the quiz's live questions in order. */
+export function journalStart(ctx: Pick<ServiceContext, "config">, row: AttemptRow, questions: readonly JournalQuestion[]): JournalStart {
+  return {
+    tenantId: row.tenant_id,
+    attemptId: row.id,
+    quizId: row.quiz_id,
+    userId: row.user_id,
+    actorRole: row.actor_role,
+    startedAt: row.started_at,
+    deadlineAt: row.deadline_at,
+    graceMs: ctx.config.attemptGraceMs,
+    questions: questions.map((question) => ({ id: question.id, type: question.type })),
+  };
+}

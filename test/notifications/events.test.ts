@@ -75,6 +75,7 @@ describe("the event catalog", () => {
       "course.student_completed",
       "progress.stalled",
       "progress.students_stalled",
+      "quiz.graded",
       "group.member_added",
       "group.member_removed",
       "group.curator_assigned",

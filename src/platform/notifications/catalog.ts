@@ -717,7 +717,7 @@ const catalog = [
     variables: ["quiz_title", "score", "max_score", "score_pct"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Тест проверен", body: "«{{quiz_title}}»: {{score}} из {{max_score}} ({{score_pct}}%)." },
       en: { title: "Quiz graded", body: "“{{quiz_title}}”: {{score}} of {{max_score}} ({{score_pct}}%)." },

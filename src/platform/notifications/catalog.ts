@@ -683,7 +683,7 @@ const catalog = [
     variables: ["quiz_title", "score", "max_score"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Время теста вышло", body: "Попытка по тесту «{{quiz_title}}» отправлена автоматически с сохранёнными ответами." },
       en: { title: "Quiz time is up", body: "Your attempt at “{{quiz_title}}” was submitted automatically with your saved answers." },
@@ -700,7 +700,7 @@ const catalog = [
     variables: ["student_name", "quiz_title", "pending_count"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Тест ждёт проверки", body: "{{student_name}}, «{{quiz_title}}»: ответов на проверку — {{pending_count}}." },
       en: { title: "Quiz answers to review", body: "{{student_name}}, “{{quiz_title}}”: {{pending_count}} answers to grade." },
@@ -734,7 +734,7 @@ const catalog = [
     variables: ["student_name", "quiz_title", "score_pct", "max_attempts"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Попытки по тесту закончились", body: "{{student_name}} не сдал(а) тест «{{quiz_title}}» за {{max_attempts}} попыт.; последний результат {{score_pct}}%." },
       en: { title: "Quiz attempts used up", body: "{{student_name}} did not pass “{{quiz_title}}” in {{max_attempts}} attempts; last score {{score_pct}}%." },

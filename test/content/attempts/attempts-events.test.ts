@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import * as schema from "../../../src/db/schema";
@@ -158,7 +158,7 @@ describe("quiz events", () => {
   });
 
   it("#40 quiz.attempts_exhausted: when the last allowed attempt fails and none passed or waits for review", async () => {
-    const { school, student, quiz } = await quizForStudent({ title: "Exam prep", maxAttempts: 3, passingScore: 80, questions: [{ type: "single" }, { type: "single" }, { type: "free_text" }] });
+    const { school, student, quiz, tree } = await quizForStudent({ title: "Exam prep", maxAttempts: 3, passingScore: 80, questions: [{ type: "single" }, { type: "single" }, { type: "free_text" }] });
     await db().update(schema.users).set({ firstName: "Timur", lastName: "Aliev" }).where(eq(schema.users.id, student.id));
     const curator = await signedIn(school, curatorWith({}));
     await assignIndividualCurator(student.id, curator.id);
@@ -180,8 +180,7 @@ describe("quiz events", () => {
     const other = await signedIn(school, { role: "student" });
     await db().update(schema.users).set({ firstName: "Timur", lastName: "Aliev" }).where(eq(schema.users.id, other.id));
     await assignIndividualCurator(other.id, curator.id);
-    const [{ courseId }] = await db().select({ courseId: schema.blocks.courseId }).from(schema.blocks).where(and(eq(schema.blocks.refId, quiz.id), eq(schema.blocks.tenantId, school.id)));
-    await insertEnrollment(school.id, courseId, other.id);
+    await insertEnrollment(school.id, tree.courseId, other.id);
     let last = "";
     for (let i = 0; i < 3; i++) {
       last = await started(other, quiz.id);

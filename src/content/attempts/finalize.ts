@@ -184,13 +184,19 @@ export async function writeFinalized(ctx: SettleCtx, data: ScoringData, view: Jo
   return { row: rowsOf<AttemptRow>(results[results.length - 2])[0]!, answers: rowsOf<AnswerRow>(results[results.length - 1]) };
 }
 
+/** Reads what scoring needs and writes the closed journal; null when the attempt has no row. */
+async function finalizeView(ctx: SettleCtx, view: JournalView): Promise<{ row: AttemptRow; answers: AnswerRow[] } | null> {
+  const { start } = view;
+  const target = settleTarget({ id: start.attemptId, quiz_id: start.quizId, user_id: start.userId, actor_role: start.actorRole, exam_attempt_id: null });
+  const reads = scoringReads(ctx, start.attemptId, target);
+  const data = reads.read(await runBatch(ctx, reads.statements));
+  return data.attempt ? writeFinalized(ctx, data, view) : null;
+}
+
 /** Reads, writes and confirms a journal a worker request closed (or found closed and not written). */
 export async function finalizeClosed(ctx: SettleCtx, view: JournalView): Promise<{ row: AttemptRow; answers: AnswerRow[] }> {
-  const target = settleTarget({ id: view.start.attemptId, quiz_id: view.start.quizId, user_id: view.start.userId, actor_role: view.start.actorRole, exam_attempt_id: null });
-  const reads = scoringReads(ctx, view.start.attemptId, target);
-  const data = reads.read(await runBatch(ctx, reads.statements));
-  if (!data.attempt) throw new Error(`finalize: attempt ${view.start.attemptId} has no row`);
-  const written = await writeFinalized(ctx, data, view);
+  const written = await finalizeView(ctx, view);
+  if (!written) throw new Error(`finalize: attempt ${view.start.attemptId} has no row`);
   await confirmJournal(ctx, view.start.attemptId);
   return written;
 }
@@ -206,12 +212,6 @@ export async function confirmJournal(ctx: SettleCtx, attemptId: string): Promise
 
 /** The journal's alarm: finalize outside any request (the object confirms itself afterwards). */
 export async function finalizeByDeadline(env: Env, view: JournalView): Promise<void> {
-  const base = serviceContext(env);
-  const ctx: SettleCtx = { ...base, db: dbFor(env, { id: view.start.tenantId }), tenantId: view.start.tenantId };
-  const target = settleTarget({ id: view.start.attemptId, quiz_id: view.start.quizId, user_id: view.start.userId, actor_role: view.start.actorRole, exam_attempt_id: null });
-  const reads = scoringReads(ctx, view.start.attemptId, target);
-  const data = reads.read(await runBatch(ctx, reads.statements));
-  if (!data.attempt) return;
-  await writeFinalized(ctx, data, view);
+  const tenantId = view.start.tenantId;
+  await finalizeView({ ...serviceContext(env), db: dbFor(env, { id: tenantId }), tenantId }, view);
 }
-

@@ -64,16 +64,6 @@ export function answerRowsSql(ctx: Ctx, attemptId: string): BatchItem {
   );
 }
 
-/** The live questions' total of the attempt's quiz, hundredths (in-progress `max_score`). */
-export function liveTotalSql(ctx: Ctx, attemptId: string): BatchItem {
-  return batchable(
-    ctx,
-    sql`SELECT COALESCE(SUM(q.points_hundredths), 0) AS total FROM quiz_questions q
-      WHERE q.tenant_id = ${ctx.tenantId} AND q.deleted_at IS NULL
-        AND q.quiz_id = (SELECT qa.quiz_id FROM quiz_attempts qa WHERE qa.id = ${attemptId} AND qa.tenant_id = ${ctx.tenantId})`,
-  );
-}
-
 function base(row: AttemptRow, now: number) {
   return {
     id: row.id,

@@ -100,18 +100,16 @@ export class AttemptJournal extends DurableObject<Env> {
     return true;
   }
 
-  /** Starts the journal once; later calls (a retried start, a submit of an attempt whose start lost its call) change nothing. */
+  /**
+   * Starts the journal once. Every call that finds the attempt row hands the journal its start
+   * (`ensure`), so the first one starts it and a lost call loses nothing; later ones change nothing.
+   */
   private begin(start: JournalStart): void {
     if (this.meta !== null) return;
     this.meta = { start, closure: null, confirmed: false, quizGone: false };
     void this.ctx.storage.put("meta", this.meta);
     const at = finalizeAt(start);
     if (at !== null) void this.ctx.storage.setAlarm(at);
-  }
-
-  async start(start: JournalStart): Promise<ViewOutcome> {
-    this.begin(start);
-    return this.read({ tenantId: start.tenantId });
   }
 
   /** The journal for a read; past grace it closes here (the read finalizes). `ensure` starts a missing journal. */

@@ -26,6 +26,7 @@ import { pathRoutes } from "./content/paths/routes";
 import { scheduleRoutes } from "./content/schedule/routes";
 import { quizRoutes } from "./content/quizzes/routes";
 import { attemptRoutes } from "./content/attempts/routes";
+import { examRoutes } from "./content/exams/routes";
 
 function buildApp() {
   installAccess({ authenticate, checkBilling, afterAdmission: recordLastActive });
@@ -59,6 +60,7 @@ function buildApp() {
   app.route(API_PREFIX, scheduleRoutes);
   app.route(API_PREFIX, quizRoutes);
   app.route(API_PREFIX, attemptRoutes);
+  app.route(API_PREFIX, examRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

@@ -8,6 +8,7 @@ import { handlePushBatch, PUSH_QUEUE } from "../queues/push-consumer";
 
 export { SessionFamily } from "../durable-objects/session-family";
 export { AttemptJournal } from "../durable-objects/attempt-journal";
+export { ExamAttemptTimer } from "../durable-objects/exam-attempt-timer";
 
 /** One consumer per queue name (wrangler.toml `[[queues.consumers]]`). */
 const QUEUE_CONSUMERS: Record<string, (batch: MessageBatch<QueueMessage>, env: Env) => Promise<void>> = {

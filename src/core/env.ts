@@ -6,6 +6,8 @@ export interface Env {
   SESSION_FAMILY: DurableObjectNamespace;
   /** One per quiz or exam attempt in progress; typed where it is used (src/content/attempts). */
   ATTEMPT_JOURNAL: DurableObjectNamespace;
+  /** One per exam attempt: deadline, warning and finalize alarms; typed where it is used (src/content/exams). */
+  EXAM_TIMER: DurableObjectNamespace;
   OUTBOX: Queue<EmailMessage>;
   PUSH_OUTBOX: Queue<PushMessage>;
   MEDIA_METADATA: Queue<MediaMetadataMessage>;

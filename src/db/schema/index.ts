@@ -14,3 +14,4 @@ export * from "./content/groups";
 export * from "./content/paths";
 export * from "./content/schedules";
 export * from "./content/quizzes";
+export * from "./content/exams";

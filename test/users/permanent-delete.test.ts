@@ -45,6 +45,7 @@ describe("personal-data registry", () => {
 async function seedPersonalData(tenantId: string, userId: string, bystanderId: string) {
   const now = Date.now();
   const [courseId, ownEnrollment, bystanderEnrollment] = [uuidv7(), uuidv7(), uuidv7()];
+  const [quizId, attemptId] = [uuidv7(), uuidv7()];
   const group = await createGroup(tenantId);
   await addMember(group, userId);
   await addMember(group, bystanderId);
@@ -132,6 +133,13 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     db().insert(schema.courseGroupEnrollments).values({ id: uuidv7(), tenantId, courseId, groupId: group.id, enrolledAt: now, enrolledBy: userId }),
     db().insert(schema.learningPaths).values({ id: uuidv7(), tenantId, title: "Authored path", createdBy: userId, createdAt: now, updatedAt: now }),
     db().insert(schema.blockCompletions).values({ id: uuidv7(), tenantId, courseId, lessonId: uuidv7(), blockId: uuidv7(), studentId: userId, enrollmentId: ownEnrollment, source: "manual", completedAt: now }),
+    db().insert(schema.quizzes).values({ id: quizId, tenantId, title: "Authored quiz", createdBy: userId, createdAt: now, updatedAt: now }),
+    db().insert(schema.quizAttempts).values({ id: attemptId, tenantId, quizId, userId, actorRole: "curator", status: "submitted", startedAt: now, submittedAt: now, createdAt: now, updatedAt: now }),
+    db().insert(schema.quizAttemptAnswers).values({ id: uuidv7(), tenantId, attemptId, quizId, userId, questionId: uuidv7(), payload: { text: "mine" }, savedAt: now }),
+    // A bystander's answer this user graded: the grade stays, the grader is forgotten.
+    db().insert(schema.quizAttemptAnswers).values({ id: uuidv7(), tenantId, attemptId: uuidv7(), quizId, userId: bystanderId, questionId: uuidv7(), payload: {}, gradedBy: userId, gradedAt: now, savedAt: now }),
+    db().insert(schema.exams).values({ id: uuidv7(), tenantId, title: "Authored exam", timeLimitSeconds: 600, createdBy: userId, createdAt: now, updatedAt: now }),
+    db().insert(schema.examAttempts).values({ id: uuidv7(), tenantId, examId: uuidv7(), userId, actorRole: "curator", status: "submitted", startedAt: now, deadlineAt: now + 600_000, createdAt: now, updatedAt: now }),
     db().insert(schema.payments).values({
       id: uuidv7(),
       tenantId,
@@ -174,6 +182,9 @@ describe("DELETE /t/users/:id/permanent", () => {
     expect(await count("enrollments", "student_id", bystander.id)).toBe(1);
     expect(await count("enrollment_sources", "student_id", bystander.id)).toBe(1);
     expect(await count("courses", "tenant_id", school.id)).toBe(1);
+    expect(await count("quizzes", "tenant_id", school.id)).toBe(1);
+    expect(await count("exams", "tenant_id", school.id)).toBe(1);
+    expect(await count("quiz_attempt_answers", "user_id", bystander.id)).toBe(1);
     const payments = await env.DB.prepare("SELECT count(*) AS n FROM payments WHERE tenant_id = ? AND created_by_user_id IS NULL").bind(school.id).first<{ n: number }>();
     expect(payments!.n).toBe(1);
 

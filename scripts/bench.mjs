@@ -23,25 +23,29 @@ const PERSIST_TO = ".wrangler/bench-state";
 const BENCH_COURSE = { id: "01941f29-7c00-7000-8000-0000000bc000", shape: [10, 10, 5] };
 
 /**
- * A bench-only untimed quiz of one single-choice question, reached by Sara through a one-block
- * course of its own (the 10×10×5 course keeps its shape). The bench starts Sara's attempt through
- * the API (a save goes to the attempt's journal object, which only a start creates) and saves
- * into it; a re-run gets the same attempt back.
+ * Bench-only untimed quizzes of one single-choice question each, reached by Sara through a course
+ * of their own (the 10×10×5 course keeps its shape). The bench starts one attempt per quiz through
+ * the API (a save goes to the attempt's journal object, which only a start creates) and each
+ * concurrent client saves into its own attempt, as students do at an exam peak: every attempt has
+ * its own object, so one attempt never takes 32 saves at once. A re-run gets the same attempts back.
  */
+const benchId = (kind, n) => `01941f29-7c00-7000-8${kind}00-${n.toString(16).padStart(12, "0")}`;
 const BENCH_QUIZ = {
-  id: "01941f29-7c00-7000-8000-0000000bc100",
-  question: "01941f29-7c00-7000-8000-0000000bc101",
-  answers: ["01941f29-7c00-7000-8000-0000000bc102", "01941f29-7c00-7000-8000-0000000bc103"],
-  course: "01941f29-7c00-7000-8000-0000000bc110",
-  module: "01941f29-7c00-7000-8000-0000000bc111",
-  lesson: "01941f29-7c00-7000-8000-0000000bc112",
-  block: "01941f29-7c00-7000-8000-0000000bc113",
-  enrollment: "01941f29-7c00-7000-8000-0000000bc114",
+  count: 32,
+  quiz: (i) => benchId("5", i),
+  question: (i) => benchId("6", i),
+  answer: (i, n) => benchId("7", i * 2 + n),
+  block: (i) => benchId("8", i),
+  course: benchId("9", 1),
+  module: benchId("9", 2),
+  lesson: benchId("9", 3),
+  enrollment: benchId("9", 4),
 };
 
 /**
  * What gets measured. `path` and `headers` may be functions of the signed-in sessions (`admin`,
- * `student`, and `attemptId`, the student's attempt in progress at the bench quiz);
+ * `student`, and `attemptIds`, the student's attempts in progress at the bench quizzes) and of
+ * the index of the concurrent client sending it;
  * add an endpoint by appending here. The first entry is the baseline of the "vs health" column.
  */
 const as = (who) => (sessions) => ({ authorization: `Bearer ${sessions[who].token}`, "x-tenant-subdomain": DEMO.subdomain });
@@ -54,36 +58,42 @@ const ENDPOINTS = [
   {
     name: "POST /api/v1/t/attempts/:id/answers (student)",
     method: "POST",
-    path: (sessions) => `/api/v1/t/attempts/${sessions.attemptId}/answers`,
+    path: (sessions, client) => `/api/v1/t/attempts/${sessions.attemptIds[client % BENCH_QUIZ.count]}/answers`,
     headers: (sessions) => ({ ...as("student")(sessions), "content-type": "application/json" }),
-    body: { answers: [{ question_id: BENCH_QUIZ.question, payload: { answer_ids: [BENCH_QUIZ.answers[0]] } }] },
+    body: (client) => {
+      const i = client % BENCH_QUIZ.count;
+      return { answers: [{ question_id: BENCH_QUIZ.question(i), payload: { answer_ids: [BENCH_QUIZ.answer(i, 0)] } }] };
+    },
   },
 ];
 
-/** The bench quiz and the course that gives Sara access to it (fixed ids, so re-runs change nothing). */
+/** The bench quizzes and the course that gives Sara access to them (fixed ids, so re-runs change nothing). */
 function benchQuizSql(now) {
   const tenant = DEMO.tenantId;
   const q = BENCH_QUIZ;
   const sara = DEMO.students[0].id;
+  const quizzes = Array.from({ length: q.count }, (_, i) => [
+    upsert("quizzes", { id: q.quiz(i), tenant_id: tenant, title: `Bench quiz ${i + 1}`, description: "", max_attempts: null, time_limit_seconds: null, passing_score: null, retake_policy: "best", default_scoring_mode: "all_or_nothing", screenshot_protection_enabled: false, created_at: now, updated_at: now }),
+    upsert("quiz_questions", { id: q.question(i), tenant_id: tenant, quiz_id: q.quiz(i), type: "single", prompt: "Pick A", position: 0, points_hundredths: 100, correct_text: "[]", created_at: now, updated_at: now }),
+    ...[0, 1].map((n) => upsert("quiz_answers", { id: q.answer(i, n), tenant_id: tenant, quiz_id: q.quiz(i), question_id: q.question(i), text: n === 0 ? "A" : "B", is_correct: n === 0, position: n, created_at: now })),
+    upsert("blocks", { id: q.block(i), tenant_id: tenant, course_id: q.course, module_id: q.module, lesson_id: q.lesson, type: "quiz_ref", payload: JSON.stringify({ quiz_id: q.quiz(i) }), ref_id: q.quiz(i), position: i, created_at: now, updated_at: now }),
+  ]).flat();
   return `${[
-    upsert("quizzes", { id: q.id, tenant_id: tenant, title: "Bench quiz", description: "", max_attempts: null, time_limit_seconds: null, passing_score: null, retake_policy: "best", default_scoring_mode: "all_or_nothing", screenshot_protection_enabled: false, created_at: now, updated_at: now }),
-    upsert("quiz_questions", { id: q.question, tenant_id: tenant, quiz_id: q.id, type: "single", prompt: "Pick A", position: 0, points_hundredths: 100, correct_text: "[]", created_at: now, updated_at: now }),
-    ...q.answers.map((id, i) => upsert("quiz_answers", { id, tenant_id: tenant, quiz_id: q.id, question_id: q.question, text: i === 0 ? "A" : "B", is_correct: i === 0, position: i, created_at: now })),
-    upsert("courses", { id: q.course, tenant_id: tenant, title: "Bench quiz course", slug: "bench-quiz-course", description: "", status: "published", sequential_required: false, position: 98, created_at: now, updated_at: now }),
+    upsert("courses", { id: q.course, tenant_id: tenant, title: "Bench quizzes", slug: "bench-quizzes", description: "", status: "published", sequential_required: false, position: 98, created_at: now, updated_at: now }),
     upsert("course_modules", { id: q.module, tenant_id: tenant, course_id: q.course, title: "Module", description: "", position: 0, created_at: now, updated_at: now }),
     upsert("lessons", { id: q.lesson, tenant_id: tenant, course_id: q.course, module_id: q.module, title: "Lesson", position: 0, created_at: now, updated_at: now }),
-    upsert("blocks", { id: q.block, tenant_id: tenant, course_id: q.course, module_id: q.module, lesson_id: q.lesson, type: "quiz_ref", payload: JSON.stringify({ quiz_id: q.id }), ref_id: q.id, position: 0, created_at: now, updated_at: now }),
-    upsert("enrollments", { id: q.enrollment, tenant_id: tenant, course_id: q.course, student_id: sara, enrolled_at: now, total_blocks: 1, created_at: now, updated_at: now }, { key: ["course_id", "student_id"] }),
+    ...quizzes,
+    upsert("enrollments", { id: q.enrollment, tenant_id: tenant, course_id: q.course, student_id: sara, enrolled_at: now, total_blocks: q.count, created_at: now, updated_at: now }, { key: ["course_id", "student_id"] }),
     upsert("enrollment_sources", { tenant_id: tenant, enrollment_id: q.enrollment, course_id: q.course, student_id: sara, kind: "direct", source_key: "direct", created_at: now }, { key: ["enrollment_id", "source_key"] }),
   ].join("\n")}\n`;
 }
 
-/** Sara's attempt at the bench quiz in progress (started now, or the one a previous run left). */
-async function benchAttempt(baseUrl, student) {
+/** Sara's attempt at a bench quiz in progress (started now, or the one a previous run left). */
+async function benchAttempt(baseUrl, student, quizId) {
   const res = await fetch(`${baseUrl}/api/v1/t/attempts`, {
     method: "POST",
     headers: { authorization: `Bearer ${student.token}`, "x-tenant-subdomain": DEMO.subdomain, "content-type": "application/json" },
-    body: JSON.stringify({ quiz_id: BENCH_QUIZ.id }),
+    body: JSON.stringify({ quiz_id: quizId }),
   });
   const body = await res.json().catch(() => null);
   if ((res.status !== 201 && res.status !== 200) || body?.data?.status !== "in_progress") throw new Error(`bench attempt not started: ${res.status} ${JSON.stringify(body)}`);
@@ -204,18 +214,22 @@ async function signIn(baseUrl, email) {
 
 /** Sends up to `requests` requests with `concurrency` in flight; returns every latency (ms) and the wall time. */
 async function runRound(baseUrl, endpoint, session, { concurrency, requests, timeCapMs }) {
-  const url = `${baseUrl}${typeof endpoint.path === "function" ? endpoint.path(session) : endpoint.path}`;
-  const init = {
-    method: endpoint.method,
-    headers: typeof endpoint.headers === "function" ? endpoint.headers(session) : (endpoint.headers ?? {}),
-    body: endpoint.body === undefined ? undefined : JSON.stringify(endpoint.body),
-  };
+  // Per concurrent client: an endpoint may address each client's own resource (its own attempt).
+  const requestFor = (client) => ({
+    url: `${baseUrl}${typeof endpoint.path === "function" ? endpoint.path(session, client) : endpoint.path}`,
+    init: {
+      method: endpoint.method,
+      headers: typeof endpoint.headers === "function" ? endpoint.headers(session) : (endpoint.headers ?? {}),
+      body: endpoint.body === undefined ? undefined : JSON.stringify(typeof endpoint.body === "function" ? endpoint.body(client) : endpoint.body),
+    },
+  });
   const latencies = [];
   const failures = new Map();
   let issued = 0;
   const started = performance.now();
   const stopAt = started + timeCapMs;
-  const worker = async () => {
+  const worker = async (client) => {
+    const { url, init } = requestFor(client);
     while (issued < requests && performance.now() < stopAt) {
       issued++;
       const t0 = performance.now();
@@ -230,7 +244,7 @@ async function runRound(baseUrl, endpoint, session, { concurrency, requests, tim
       }
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await Promise.all(Array.from({ length: concurrency }, (_, client) => worker(client)));
   return { latencies, failures, elapsedMs: performance.now() - started };
 }
 
@@ -318,7 +332,7 @@ async function main() {
   try {
     await waitUntilReady(baseUrl, worker);
     const session = { admin: await signIn(baseUrl, DEMO.admin.email), student: await signIn(baseUrl, DEMO.students[0].email) };
-    session.attemptId = await benchAttempt(baseUrl, session.student);
+    session.attemptIds = await Promise.all(Array.from({ length: BENCH_QUIZ.count }, (_, i) => benchAttempt(baseUrl, session.student, BENCH_QUIZ.quiz(i))));
     console.log(
       `\nbench: ${baseUrl}, node ${process.version}, ${cpus().length} cores, ${rounds} rounds per level, ` +
         `round = ${LEVELS.map((l) => `${l.requests} req @ c${l.concurrency}`).join(" / ")} (cap ${ROUND_TIME_CAP_MS / 1000}s)\n`,

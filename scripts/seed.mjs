@@ -792,6 +792,65 @@ function quizzes({ now }) {
   return statements;
 }
 
+// --- exams -----------------------------------------------------------------------------------------
+
+const EXAM = {
+  id: id(0x1101),
+  sections: [id(0x1111), id(0x1112)],
+  quiz: id(0x1002),
+  questions: [id(0x1021), id(0x1022)],
+};
+
+/**
+ * A published two-section exam (30 minutes, pass mark 50 %): the demo course's check-up quiz
+ * (weight 2) and a short quiz of two questions about the school (weight 1). Nobody has taken it.
+ */
+function exams({ now }) {
+  const live = { restore: ["tenant_id", "deleted_at"] };
+  const answer = (n) => id(0x1060 + n);
+  const statements = [
+    upsert(
+      "quizzes",
+      {
+        id: EXAM.quiz, tenant_id: DEMO.tenantId, title: "School rules", description: "<p>Two questions about how the school works.</p>",
+        max_attempts: null, time_limit_seconds: null, passing_score: null, retake_policy: "best", default_scoring_mode: "all_or_nothing",
+        screenshot_protection_enabled: false, created_by: DEMO.admin.id, created_at: now, updated_at: now, deleted_at: null,
+      },
+      live,
+    ),
+  ];
+  const questions = [
+    { id: EXAM.questions[0], prompt: "Where do you find your courses?", answers: [["In the app's course list", true], ["In the post", false]] },
+    { id: EXAM.questions[1], prompt: "Who checks your free-text answers?", answers: [["A curator", true], ["Nobody", false]] },
+  ];
+  questions.forEach((question, q) => {
+    statements.push(upsert("quiz_questions", {
+      id: question.id, tenant_id: DEMO.tenantId, quiz_id: EXAM.quiz, type: "single", prompt: question.prompt, image_asset_id: null,
+      position: q, points_hundredths: 100, scoring_mode: null, correct_text: "[]", created_at: now, updated_at: now, deleted_at: null,
+    }, live));
+    question.answers.forEach(([text, correct], n) => statements.push(upsert("quiz_answers", {
+      id: answer(q * 2 + n), tenant_id: DEMO.tenantId, quiz_id: EXAM.quiz, question_id: question.id, text, image_asset_id: null, is_correct: correct, position: n, created_at: now, deleted_at: null,
+    }, live)));
+  });
+  statements.push(upsert(
+    "exams",
+    {
+      id: EXAM.id, tenant_id: DEMO.tenantId, title: "Demo School entrance exam", description: "<p>Two sections; the first counts double.</p>",
+      time_limit_seconds: 1800, passing_score: 50, max_attempts: null, retake_policy: "best", screenshot_protection_enabled: false,
+      status: "published", published_at: now, created_by: DEMO.admin.id, created_at: now, updated_at: now, deleted_at: null,
+    },
+    { restore: ["tenant_id", "deleted_at", "status", "max_attempts"], touch: "updated_at" },
+  ));
+  const sections = [
+    { id: EXAM.sections[0], quiz: QUIZ.id, title: "Course check-up", weight: 2 },
+    { id: EXAM.sections[1], quiz: EXAM.quiz, title: "School rules", weight: 1 },
+  ];
+  sections.forEach((section, position) => statements.push(upsert("exam_sections", {
+    id: section.id, tenant_id: DEMO.tenantId, exam_id: EXAM.id, quiz_id: section.quiz, title: section.title, position, weight: section.weight, created_at: now, updated_at: now, deleted_at: null,
+  }, { restore: ["tenant_id", "deleted_at", "quiz_id", "weight"] })));
+  return statements;
+}
+
 /**
  * Sara, Timur and Lola are enrolled directly in the demo course (Omar is left to enroll himself in
  * the README tour): Sara finished module 1, Timur opened the first lesson, Lola completed the course.
@@ -874,7 +933,7 @@ function enrollments({ now }) {
 }
 
 /** Seed sections in dependency order; each returns SQL statements (or a promise of them). Append new areas here. */
-export const sections = [school, people, groups, billing, media, notifications, courses, quizzes, enrollments];
+export const sections = [school, people, groups, billing, media, notifications, courses, quizzes, exams, enrollments];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {

@@ -35,7 +35,7 @@ const attemptedAny = (rule: AudienceRule, at: CompileContext) => sql`EXISTS (SEL
       AND EXISTS (SELECT 1 FROM quiz_attempts qa WHERE qa.tenant_id = ${at.tenantId} AND qa.quiz_id = q.id AND qa.user_id = u.id AND ${FINISHED}))`;
 
 /** `value`: a percentage 0..100 with at most two decimals (number or string), as hundredths. */
-function percentValue(rule: AudienceRule): number {
+export function percentValue(rule: AudienceRule): number {
   const hundredths = parseHundredths(rule.value);
   if (hundredths === null || hundredths < 0 || hundredths > 10_000) {
     throw new ApiError(notificationsErrors.INVALID_AUDIENCE, { message: `${rule.field} ${rule.operator} takes "value": a percentage from 0 to 100.` });

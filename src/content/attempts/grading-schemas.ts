@@ -11,7 +11,7 @@ export const MAX_GRADES = 200;
 export const IdParams = z.object({ id: uuidParam });
 
 /** `true` / `false` in a query string; anything else is `invalid_params`. */
-const queryFlag = (description: string) =>
+export const queryFlag = (description: string) =>
   z
     .enum(["true", "false"])
     .optional()

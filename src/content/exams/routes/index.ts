@@ -1,4 +1,5 @@
 import { createArea } from "../../../core/http/area";
+import { examAnalyticsRoutesPart } from "./analytics";
 import { examAttemptRoutesPart } from "./exam-attempts";
 import { examRoutesPart } from "./exams";
 import { sectionRoutesPart } from "./sections";
@@ -8,3 +9,4 @@ export const examRoutes = createArea();
 examRoutes.route("/", examRoutesPart);
 examRoutes.route("/", sectionRoutesPart);
 examRoutes.route("/", examAttemptRoutesPart);
+examRoutes.route("/", examAnalyticsRoutesPart);

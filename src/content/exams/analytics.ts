@@ -1,0 +1,125 @@
+import { sql, type SQL } from "drizzle-orm";
+import { batchable, rowsOf, runBatch } from "../../core/db/batch";
+import { formatHundredths, formatHundredthsOrNull, percent, roundDiv } from "../../core/db/decimal";
+import type { TenantCtx } from "../../core/http/context";
+import { ApiError } from "../../core/http/errors";
+import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import type { ExamAnalytics, ExamAnalyticsQuery } from "./analytics-schemas";
+import { examsErrors } from "./errors";
+
+const BUCKETS = 10;
+
+interface TotalsRow {
+  attempt_count: number;
+  submitted_count: number;
+  passed_count: number;
+  pct_sum: number | null;
+  pct_max: number | null;
+  pct_min: number | null;
+}
+
+interface SectionRow {
+  section_id: string;
+  title: string;
+  weight: number;
+  pct_sum: number;
+}
+
+/**
+ * `FROM … WHERE …` of the exam's attempts the figures count (alias `ea`): of members of the school
+ * not deleted, made as a student unless staff attempts are asked for, and for a restricted curator
+ * only their own students' (staff attempts never reach them). `extra` narrows it further.
+ */
+function countedAttemptsSql(ctx: TenantCtx, examId: string, query: ExamAnalyticsQuery, extra?: SQL): SQL {
+  const t = ctx.tenantId;
+  const filters = [
+    query.include_admin_attempts ? undefined : sql`ea.actor_role = 'student'`,
+    scopeCondition(sql`ea.user_id`, restrictedScope(ctx)),
+    extra,
+  ].filter((filter): filter is SQL => filter !== undefined);
+  return sql`FROM exam_attempts ea
+      JOIN users u ON u.id = ea.user_id AND u.tenant_id = ${t} AND u.deleted_at IS NULL
+    WHERE ea.tenant_id = ${t} AND ea.exam_id = ${examId}
+      ${filters.length > 0 ? sql`AND ${sql.join(filters, sql` AND `)}` : sql``}`;
+}
+
+const SUBMITTED = sql`ea.status = 'submitted'`;
+
+/**
+ * A section's percent in one attempt as the attempt shows it, from its quiz attempt `qa`: score /
+ * max × 100 in hundredths, half-up, a score above the max counting as the max; 0 when the max is 0
+ * or when the section was never opened (no `qa` row).
+ */
+const SECTION_PCT = sql`CASE WHEN qa.max_score_hundredths > 0
+    THEN min(10000, (20000 * max(coalesce(qa.score_hundredths, 0), 0) + qa.max_score_hundredths) / (2 * qa.max_score_hundredths))
+    ELSE 0 END`;
+
+/** Mean of hundredths over `count` attempts, rounded half-up once; null without attempts. */
+const meanPct = (sum: number, count: number) => (count === 0 ? null : formatHundredths(roundDiv(sum, count)));
+
+/**
+ * GET /exams/:id/analytics (view_analytics). The exam, the totals, the per-section sums and the
+ * score buckets are four set-based SELECTs in one batch: with the guard's read, two round trips.
+ *
+ * A submitted attempt that never opened a section counts 0 % in that section's mean, so every
+ * section's mean is over the same submitted attempts as `avg_score_pct`.
+ */
+export async function examAnalytics(ctx: TenantCtx, input: { examId: string; query: ExamAnalyticsQuery }): Promise<ExamAnalytics> {
+  const t = ctx.tenantId;
+  const { examId, query } = input;
+  const pct = sql`coalesce(ea.final_score_pct_hundredths, 0)`;
+  const [exam, totals, sections, buckets] = await runBatch(ctx, [
+    batchable(ctx, sql`SELECT e.passing_score FROM exams e WHERE e.id = ${examId} AND e.tenant_id = ${t} AND e.deleted_at IS NULL`),
+    batchable(
+      ctx,
+      sql`SELECT count(*) AS attempt_count,
+          coalesce(sum(${SUBMITTED}), 0) AS submitted_count,
+          coalesce(sum(${SUBMITTED} AND ea.passed = 1), 0) AS passed_count,
+          sum(CASE WHEN ${SUBMITTED} THEN ${pct} END) AS pct_sum,
+          max(CASE WHEN ${SUBMITTED} THEN ${pct} END) AS pct_max,
+          min(CASE WHEN ${SUBMITTED} THEN ${pct} END) AS pct_min
+        ${countedAttemptsSql(ctx, examId, query)}`,
+    ),
+    batchable(
+      ctx,
+      sql`SELECT s.id AS section_id, s.title, s.weight,
+          coalesce(sum(${SECTION_PCT}), 0) AS pct_sum
+        FROM exam_sections s
+          LEFT JOIN exam_section_attempts esa ON esa.tenant_id = ${t} AND esa.exam_section_id = s.id
+            AND esa.exam_attempt_id IN (SELECT ea.id ${countedAttemptsSql(ctx, examId, query, SUBMITTED)})
+          LEFT JOIN quiz_attempts qa ON qa.tenant_id = ${t} AND qa.id = esa.quiz_attempt_id AND qa.exam_attempt_id = esa.exam_attempt_id
+        WHERE s.tenant_id = ${t} AND s.exam_id = ${examId} AND s.deleted_at IS NULL
+        GROUP BY s.id
+        ORDER BY s.position, s.id`,
+    ),
+    // Integer hundredths: / 1000 is the tenth of the range; 100 % falls into the last bucket.
+    batchable(
+      ctx,
+      sql`SELECT min(${BUCKETS - 1}, ${pct} / 1000) AS bucket, count(*) AS count
+        ${countedAttemptsSql(ctx, examId, query, SUBMITTED)}
+        GROUP BY 1`,
+    ),
+  ]);
+  const examRow = rowsOf<{ passing_score: number | null }>(exam)[0];
+  if (!examRow) throw new ApiError(examsErrors.EXAM_NOT_FOUND);
+  const sums = rowsOf<TotalsRow>(totals)[0]!;
+  const submitted = sums.submitted_count;
+  const counts = new Map(rowsOf<{ bucket: number; count: number }>(buckets).map((row) => [row.bucket, row.count]));
+  return {
+    exam_id: examId,
+    attempt_count: sums.attempt_count,
+    submitted_count: submitted,
+    passed_count: sums.passed_count,
+    pass_rate: examRow.passing_score === null ? null : percent(sums.passed_count, submitted),
+    avg_score_pct: meanPct(sums.pct_sum ?? 0, submitted),
+    max_score_pct: formatHundredthsOrNull(sums.pct_max),
+    min_score_pct: formatHundredthsOrNull(sums.pct_min),
+    per_section: rowsOf<SectionRow>(sections).map((row) => ({
+      section_id: row.section_id,
+      title: row.title,
+      weight: row.weight,
+      avg_score_pct: meanPct(row.pct_sum, submitted),
+    })),
+    score_distribution: Array.from({ length: BUCKETS }, (_, bucket) => ({ bucket, count: counts.get(bucket) ?? 0 })),
+  };
+}

@@ -79,6 +79,7 @@ describe("the event catalog", () => {
       "quiz.review_required",
       "quiz.graded",
       "quiz.attempts_exhausted",
+      "exam.published",
       "group.member_added",
       "group.member_removed",
       "group.curator_assigned",

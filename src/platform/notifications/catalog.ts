@@ -751,7 +751,7 @@ const catalog = [
     variables: ["exam_title", "time_limit_minutes"],
     defaultEnabled: false,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Новый экзамен", body: "Доступен экзамен «{{exam_title}}». Время на выполнение: {{time_limit_minutes}} мин." },
       en: { title: "New exam available", body: "“{{exam_title}}” is open. Time limit: {{time_limit_minutes}} min." },

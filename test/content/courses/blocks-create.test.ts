@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
+import { insertExam } from "../../helpers/exams";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { insertQuiz } from "../../helpers/quizzes";
@@ -159,15 +160,26 @@ describe("POST /t/lessons/:id/blocks", () => {
     expect((await db().select().from(schema.blocks).where(eq(schema.blocks.lessonId, lessonId))).length).toBe(1);
   });
 
-  it("400 block_ref_not_found for assignment and exam references (the school has none of them yet)", async () => {
+  it("400 block_ref_not_found for assignment references (the school has none of them yet)", async () => {
     const { admin, lessonId } = await setup();
-    for (const [type, payload] of [
-      ["assignment_ref", { assignment_id: unknownId() }],
-      ["exam_ref", { exam_id: unknownId() }],
-    ] as const) {
-      expect(failure(await create(admin, lessonId, { type, payload }))).toEqual({ status: 400, error: "block_ref_not_found" });
-    }
+    expect(failure(await create(admin, lessonId, { type: "assignment_ref", payload: { assignment_id: unknownId() } }))).toEqual({ status: 400, error: "block_ref_not_found" });
     expect((await db().select().from(schema.blocks).where(eq(schema.blocks.lessonId, lessonId))).length).toBe(0);
+  });
+
+  it("an exam_ref block names a live exam of the school, draft or published: 201; a missing, deleted or another school's exam is 400 block_ref_not_found", async () => {
+    const { school, admin, lessonId } = await setup();
+    for (const status of ["draft", "published"] as const) {
+      const exam = await insertExam(school.id, { status });
+      const created = await create(admin, lessonId, { type: "exam_ref", payload: { exam_id: exam.id } });
+      expect(created.status).toBe(201);
+      expect((await storedBlock(created.body.data.id)).refId).toBe(exam.id);
+    }
+    const deleted = await insertExam(school.id, { deleted: true });
+    const foreign = await insertExam((await schoolWithAdmin()).school.id);
+    for (const examId of [unknownId(), deleted.id, foreign.id]) {
+      expect(failure(await create(admin, lessonId, { type: "exam_ref", payload: { exam_id: examId } }))).toEqual({ status: 400, error: "block_ref_not_found" });
+    }
+    expect((await db().select().from(schema.blocks).where(eq(schema.blocks.lessonId, lessonId))).length).toBe(2);
   });
 
   it("404 lesson_not_found: unknown, deleted, another school's lesson; nothing is written", async () => {

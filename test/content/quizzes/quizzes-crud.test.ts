@@ -1,11 +1,10 @@
 import { env } from "cloudflare:test";
-import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { quizzesErrors } from "../../../src/content/quizzes/errors";
-import { quizDeleteGuards, registerQuizDeleteGuard, type QuizDeleteGuard } from "../../../src/content/quizzes/exam-links";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import { ISO as ISO_PATTERN } from "../../helpers/courses";
 import { requestWithD1 } from "../../helpers/d1-barrier";
+import { insertExam } from "../../helpers/exams";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { insertQuiz, insertQuizCourse } from "../../helpers/quizzes";
@@ -191,43 +190,33 @@ describe("DELETE /t/quizzes/:id", () => {
   });
 
   describe("delete guards (the exams area's)", () => {
-    /** A stand-in for the exams area: a quiz listed in a test table is a section of an exam. */
-    const guard: QuizDeleteGuard = {
-      failure: quizzesErrors.QUIZ_REFERENCED_BY_EXAM,
-      holds: (_tenantId, quizId) => sql`EXISTS (SELECT 1 FROM test_quiz_sections h WHERE h.quiz_id = ${quizId})`,
-    };
-
-    beforeAll(async () => {
-      await env.DB.exec("CREATE TABLE IF NOT EXISTS test_quiz_sections (quiz_id TEXT NOT NULL)");
-      registerQuizDeleteGuard(guard);
-    });
-
-    // The registry is module state: other files' deletes must not meet a guard over a table only this file creates.
-    afterAll(() => {
-      const registered = quizDeleteGuards() as QuizDeleteGuard[];
-      registered.splice(registered.indexOf(guard), 1);
-    });
-
-    it("409 quiz_referenced_by_exam while an exam uses the quiz; deletes once it lets go", async () => {
+    it("409 quiz_referenced_by_exam while a live section of a live exam (draft or published) uses the quiz; deletes once it lets go", async () => {
       const { admin, school } = await schoolWithAdmin();
       const quiz = await insertQuiz(school.id);
-      await env.DB.prepare("INSERT INTO test_quiz_sections (quiz_id) VALUES (?)").bind(quiz.id).run();
+      const draft = await insertExam(school.id, { status: "draft", sections: [{ quizId: quiz.id }] });
+      const published = await insertExam(school.id, { status: "published", sections: [{ quizId: quiz.id }] });
       expect(failure(await as(admin, `/t/quizzes/${quiz.id}`, { method: "DELETE" }))).toEqual({ status: 409, error: "quiz_referenced_by_exam" });
+      await db().update(schema.exams).set({ deletedAt: Date.now() }).where(eq(schema.exams.id, published.id));
+      expect(failure(await as(admin, `/t/quizzes/${quiz.id}`, { method: "DELETE" }))).toEqual({ status: 409, error: "quiz_referenced_by_exam" });
+      await db().update(schema.examSections).set({ deletedAt: Date.now() }).where(eq(schema.examSections.id, draft.sectionIds[0]!));
       expect((await quizRow(quiz.id))!.deletedAt).toBeNull();
-      await env.DB.prepare("DELETE FROM test_quiz_sections WHERE quiz_id = ?").bind(quiz.id).run();
       expect((await as(admin, `/t/quizzes/${quiz.id}`, { method: "DELETE" })).status).toBe(204);
     });
 
-    it("repeats the guard as the condition of the delete: a link made after the check still wins", async () => {
+    it("repeats the guard as the condition of the delete: a section added after the check still wins", async () => {
       const { admin, school } = await schoolWithAdmin();
       const quiz = await insertQuiz(school.id);
-      // The link lands between the request's check and its delete batch.
+      const exam = await insertExam(school.id, { status: "draft" });
+      // The section lands between the request's check and its delete batch.
       const sneaky = new Proxy(env.DB, {
         get(target, property) {
           const value = Reflect.get(target, property, target);
           if (property === "batch") {
             return async (statements: D1PreparedStatement[]) => {
-              await target.prepare("INSERT INTO test_quiz_sections (quiz_id) VALUES (?)").bind(quiz.id).run();
+              await target
+                .prepare("INSERT INTO exam_sections (id, tenant_id, exam_id, quiz_id, title, position, weight, created_at, updated_at) VALUES (?, ?, ?, ?, 'S', 0, 1, 0, 0)")
+                .bind(unknownId(), school.id, exam.id, quiz.id)
+                .run();
               return target.batch(statements);
             };
           }

@@ -51,7 +51,8 @@ export async function submitAttempt(ctx: TenantCtx, input: { id: string }): Prom
   const reads = scoringReads(ctx, input.id, target);
   const data = reads.read(await runBatch(ctx, reads.statements));
   const attempt = data.attempt;
-  if (!attempt || attempt.user_id !== userId) throw new ApiError(attemptsErrors.ATTEMPT_NOT_FOUND);
+  // A section's quiz attempt finishes with its exam (POST /exam-attempts/:id/submit or the exam's timer), never on its own.
+  if (!attempt || attempt.user_id !== userId || attempt.exam_attempt_id !== null) throw new ApiError(attemptsErrors.ATTEMPT_NOT_FOUND);
   if (attempt.status === "submitted") throw new ApiError(attemptsErrors.ATTEMPT_ALREADY_SUBMITTED);
   if (attempt.quiz_deleted_at !== null) {
     // Saves learn it from the journal, which they reach without reading D1.

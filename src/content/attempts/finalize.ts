@@ -187,7 +187,7 @@ export async function writeFinalized(ctx: SettleCtx, data: ScoringData, view: Jo
 /** Reads what scoring needs and writes the closed journal; null when the attempt has no row. */
 async function finalizeView(ctx: SettleCtx, view: JournalView): Promise<{ row: AttemptRow; answers: AnswerRow[] } | null> {
   const { start } = view;
-  const target = settleTarget({ id: start.attemptId, quiz_id: start.quizId, user_id: start.userId, actor_role: start.actorRole, exam_attempt_id: null });
+  const target = settleTarget({ id: start.attemptId, quiz_id: start.quizId, user_id: start.userId, actor_role: start.actorRole, exam_attempt_id: start.examAttemptId ?? null });
   const reads = scoringReads(ctx, start.attemptId, target);
   const data = reads.read(await runBatch(ctx, reads.statements));
   return data.attempt ? writeFinalized(ctx, data, view) : null;

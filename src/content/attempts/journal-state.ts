@@ -25,6 +25,8 @@ export interface JournalStart {
   quizId: string;
   userId: string;
   actorRole: "student" | "curator" | "admin";
+  /** Set for the quiz attempt of an exam section: its finalize by the deadline then settles nothing beyond the scores. */
+  examAttemptId?: string | null;
   startedAt: number;
   deadlineAt: number | null;
   graceMs: number;

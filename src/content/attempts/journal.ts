@@ -42,6 +42,7 @@ export function journalStart(ctx: Pick<ServiceContext, "config">, row: AttemptRo
     quizId: row.quiz_id,
     userId: row.user_id,
     actorRole: row.actor_role,
+    examAttemptId: row.exam_attempt_id,
     startedAt: row.started_at,
     deadlineAt: row.deadline_at,
     graceMs: ctx.config.attemptGraceMs,

@@ -1,15 +1,11 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
-import { sqlUuidv7 } from "../../core/db/sql-ids";
+import { batchable, type BatchItem } from "../../core/db/batch";
 import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
-import { COMPLETION_EVENTS, courseCompletionPushes } from "../courses/completion-service";
-import { BLOCK_FROM } from "../courses/lesson-content";
-import { publishedPathsHoldingSql } from "../paths/completion-pushes";
-import { lessonVisibleToSql } from "../shared/access";
-import { recomputeProgress } from "../shared/progress";
+import { COMPLETION_EVENTS } from "../courses/completion-service";
+import { completionPlan, refCompletionStatements, type CompletionCourses, type RefCompletion } from "../shared/ref-completion";
 
 /**
  * Settling a submitted attempt from its stored answers (`quiz_attempt_answers`), as statements for
@@ -55,7 +51,7 @@ export interface SettleTarget {
 
 export interface SettlePlan {
   /** Enrollments not completed yet in courses the quiz's blocks may complete. */
-  courses: { courseId: string; enrollmentId: string; pathIds: string[] }[];
+  courses: CompletionCourses;
 }
 
 export interface SettlePreparation {
@@ -71,34 +67,29 @@ function forStudent(target: SettleTarget): boolean {
   return target.actorRole === "student" && !target.examAttemptId;
 }
 
-/** The quiz_ref blocks `t` (BLOCK_FROM) the student's passed attempt completes. */
-function completableBlocksSql(ctx: SettleCtx, target: SettleTarget): SQL {
-  return sql`t.tenant_id = ${ctx.tenantId} AND t.type = 'quiz_ref' AND t.ref_id = ${target.quizId} AND t.deleted_at IS NULL
-    AND c.tenant_id = ${ctx.tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
-    AND ${lessonVisibleToSql(ctx.tenantId, sql`tl.id`, target.userId)}`;
+/** The completion of the quiz's `quiz_ref` blocks by the student's passed attempt (src/content/shared/ref-completion.ts). */
+function quizCompletion(ctx: SettleCtx, target: SettleTarget): RefCompletion {
+  return {
+    blockType: "quiz_ref",
+    source: "quiz",
+    refId: target.quizId,
+    studentId: target.userId,
+    passed: sql`EXISTS (SELECT 1 FROM quizzes lq WHERE lq.id = ${target.quizId} AND lq.tenant_id = ${ctx.tenantId} AND lq.deleted_at IS NULL)
+      AND ${attemptIs(ctx, target, sql`sa.passed = 1`)}`,
+  };
 }
 
 /** Reads for the caller's read batch: the school's settings of the events and the enrollments a pass may complete. */
 export function prepareSettle(ctx: SettleCtx, target: SettleTarget): SettlePreparation {
   if (!forStudent(target)) return { statements: [], read: () => NO_PLAN };
   const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...QUIZ_EVENTS, ...COMPLETION_EVENTS]);
-  const courses = batchable(
-    ctx,
-    sql`SELECT sc.id AS course_id, se.id AS enrollment_id, ${publishedPathsHoldingSql(ctx.tenantId, sql`sc.id`)} AS path_ids
-      FROM courses sc
-        JOIN enrollments se ON se.tenant_id = ${ctx.tenantId} AND se.course_id = sc.id AND se.student_id = ${target.userId}
-          AND se.removed_at IS NULL AND se.completed_at IS NULL
-      WHERE sc.tenant_id = ${ctx.tenantId} AND sc.deleted_at IS NULL AND sc.status = 'published'
-        AND EXISTS (SELECT 1 FROM ${BLOCK_FROM} WHERE t.course_id = sc.id AND ${completableBlocksSql(ctx, target)})
-      ORDER BY sc.id`,
-  );
-  const statements = [...(prefetch.statements as BatchItem[]), courses];
+  const courses = completionPlan(ctx, quizCompletion(ctx, target));
+  const statements = [...(prefetch.statements as BatchItem[]), courses.statement];
   return {
     statements,
     read(results) {
       prefetch.remember(results);
-      const rows = rowsOf<{ course_id: string; enrollment_id: string; path_ids: string }>(results[statements.length - 1]);
-      return { courses: rows.map((row) => ({ courseId: row.course_id, enrollmentId: row.enrollment_id, pathIds: JSON.parse(row.path_ids) as string[] })) };
+      return { courses: courses.read(results[statements.length - 1]) };
     },
   };
 }
@@ -132,32 +123,6 @@ function scoresStatement(ctx: SettleCtx, target: SettleTarget, now: number): Bat
 /** SQL true when the attempt is submitted and `condition` (over alias `sa`) holds. */
 function attemptIs(ctx: SettleCtx, target: SettleTarget, condition: SQL): SQL {
   return sql`EXISTS (SELECT 1 FROM quiz_attempts sa WHERE sa.id = ${target.attemptId} AND sa.tenant_id = ${ctx.tenantId} AND sa.status = 'submitted' AND ${condition})`;
-}
-
-function completionsStatement(ctx: SettleCtx, target: SettleTarget, now: number): BatchItem {
-  return batchable(
-    ctx,
-    sql`INSERT INTO block_completions (id, tenant_id, course_id, lesson_id, block_id, student_id, enrollment_id, source, completed_at)
-      SELECT ${sqlUuidv7(now)}, t.tenant_id, t.course_id, t.lesson_id, t.id, ${target.userId}, e.id, 'quiz', ${now}
-      FROM ${BLOCK_FROM}
-        JOIN enrollments e ON e.tenant_id = ${ctx.tenantId} AND e.course_id = t.course_id AND e.student_id = ${target.userId} AND e.removed_at IS NULL
-      WHERE ${completableBlocksSql(ctx, target)}
-        AND EXISTS (SELECT 1 FROM quizzes lq WHERE lq.id = ${target.quizId} AND lq.tenant_id = ${ctx.tenantId} AND lq.deleted_at IS NULL)
-        AND ${attemptIs(ctx, target, sql`sa.passed = 1`)}
-      ON CONFLICT (block_id, student_id) DO NOTHING`,
-  );
-}
-
-async function completionPushes(ctx: SettleCtx, target: SettleTarget, plan: SettlePlan, now: number): Promise<BatchItem[]> {
-  const out: BatchItem[] = [];
-  for (const course of plan.courses) {
-    // This batch completed a block of the course and its recount completed the enrollment.
-    const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.tenant_id = ${ctx.tenantId} AND nc.student_id = ${target.userId}
-        AND nc.course_id = ${course.courseId} AND nc.source = 'quiz' AND nc.completed_at = ${now})
-      AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.id = ${course.enrollmentId} AND ce.tenant_id = ${ctx.tenantId} AND ce.completed_at >= ${now})`;
-    out.push(...(await courseCompletionPushes(ctx, { id: course.courseId, enrollmentId: course.enrollmentId, pathIds: course.pathIds, studentId: target.userId, when })));
-  }
-  return out;
 }
 
 async function quizEvents(ctx: SettleCtx, target: SettleTarget, finalized: SettleOptions["finalized"]): Promise<BatchItem[]> {
@@ -227,12 +192,6 @@ export async function settleStatements(ctx: SettleCtx, target: SettleTarget, pla
   const now = ctx.clock.now();
   const statements = [scoresStatement(ctx, target, now)];
   if (!forStudent(target)) return statements;
-  const quizCourses = sql`SELECT qb.course_id FROM blocks qb WHERE qb.tenant_id = ${ctx.tenantId} AND qb.type = 'quiz_ref' AND qb.ref_id = ${target.quizId} AND qb.deleted_at IS NULL`;
-  statements.push(
-    completionsStatement(ctx, target, now),
-    recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: { in: quizCourses }, studentId: target.userId }),
-    ...(await completionPushes(ctx, target, plan, now)),
-    ...(await quizEvents(ctx, target, options.finalized)),
-  );
+  statements.push(...(await refCompletionStatements(ctx, quizCompletion(ctx, target), plan.courses, now)), ...(await quizEvents(ctx, target, options.finalized)));
   return statements;
 }

@@ -100,6 +100,18 @@ export function quizDetailStatement(ctx: TenantCtx, ids: readonly string[]): Bat
   );
 }
 
+/**
+ * One live quiz of the school whatever the caller reaches: an exam section's quiz, read by the exam
+ * attempt that holds it (the attempt, not the quiz's own access rules, decides who reads it).
+ */
+export function liveQuizDetailStatement(ctx: TenantCtx, quizId: string): BatchItem {
+  return batchable(
+    ctx,
+    sql`SELECT ${quizColumnsSql(ctx)}, ${courseRefsJsonSql(ctx)} AS course_refs, (${quizExamLinks().refsJson(ctx, sql`q.id`)}) AS exam_refs
+      FROM quizzes q WHERE q.id = ${quizId} AND q.tenant_id = ${ctx.tenantId} AND q.deleted_at IS NULL`,
+  );
+}
+
 export interface QuizListRow extends QuizRow {
   question_count: number;
   /** JSON `[attempts, submitted settled count, their score_pct sum, pending reviews]`. */

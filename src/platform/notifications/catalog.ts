@@ -768,7 +768,7 @@ const catalog = [
     variables: ["exam_title", "score_pct"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Время экзамена вышло", body: "Экзамен «{{exam_title}}» завершён автоматически. Результат: {{score_pct}}%." },
       en: { title: "Exam time is up", body: "“{{exam_title}}” was submitted automatically. Score: {{score_pct}}%." },
@@ -785,7 +785,7 @@ const catalog = [
     variables: ["exam_title", "minutes_left", "deadline"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Осталось {{minutes_left}} минут", body: "Экзамен «{{exam_title}}» закончится в {{deadline}}. Проверьте и сохраните ответы." },
       en: { title: "{{minutes_left}} minutes left", body: "“{{exam_title}}” ends at {{deadline}}. Check and save your answers." },
@@ -802,7 +802,7 @@ const catalog = [
     variables: ["student_name", "exam_title", "score_pct", "passing_score"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Экзамен завершён", body: "{{student_name}}, «{{exam_title}}»: {{score_pct}}% (проходной {{passing_score}}%)." },
       en: { title: "Exam finished", body: "{{student_name}}, “{{exam_title}}”: {{score_pct}}% (pass mark {{passing_score}}%)." },
@@ -819,7 +819,7 @@ const catalog = [
     variables: ["student_name", "exam_title", "score_pct", "max_attempts"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Попытки экзамена закончились", body: "{{student_name}} не сдал(а) экзамен «{{exam_title}}» за {{max_attempts}} попыт.; последний результат {{score_pct}}%." },
       en: { title: "Exam attempts used up", body: "{{student_name}} did not pass “{{exam_title}}” in {{max_attempts}} attempts; last score {{score_pct}}%." },

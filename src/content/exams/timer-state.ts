@@ -1,0 +1,39 @@
+import { MINUTE_MS } from "../../core/lib/clock";
+import type { Closure } from "../attempts/journal-state";
+
+/**
+ * What an exam attempt's ExamAttemptTimer keeps, and its rules, pure (the object adds storage,
+ * alarms and the clock). The deadline and its grace follow the quiz journal's rules
+ * (src/content/attempts/journal-state.ts: `pastGrace`, `finalizeAt`, `closureAt`): saves count
+ * until `deadline_at` + grace, the first read, save, submit or alarm after that closes the attempt
+ * as auto-finalized with `submitted_at` = `deadline_at`, and the close is a compare-and-set.
+ */
+
+export interface TimerStart {
+  tenantId: string;
+  examAttemptId: string;
+  examId: string;
+  userId: string;
+  actorRole: "student" | "curator" | "admin";
+  startedAt: number;
+  deadlineAt: number;
+  graceMs: number;
+  timeLimitSeconds: number;
+}
+
+/** The timer as the worker receives it. */
+export interface TimerView {
+  start: TimerStart;
+  closure: Closure | null;
+  now: number;
+}
+
+/** The warning goes this long before the deadline… */
+export const WARNING_LEAD_MS = 5 * MINUTE_MS;
+/** …for time limits above this (a 10-minute exam gets no warning). */
+export const WARNING_MIN_LIMIT_SECONDS = 600;
+
+/** When #43 `exam.time_warning` is due; null when the time limit is 10 minutes or less. */
+export function warningAt(start: Pick<TimerStart, "deadlineAt" | "timeLimitSeconds">): number | null {
+  return start.timeLimitSeconds > WARNING_MIN_LIMIT_SECONDS ? start.deadlineAt - WARNING_LEAD_MS : null;
+}

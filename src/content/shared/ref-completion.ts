@@ -1,0 +1,99 @@
+import { sql, type SQL } from "drizzle-orm";
+import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
+import { sqlUuidv7 } from "../../core/db/sql-ids";
+import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import { courseCompletionPushes } from "../courses/completion-service";
+import { BLOCK_FROM } from "../courses/lesson-content";
+import { publishedPathsHoldingSql } from "../paths/completion-pushes";
+import { lessonVisibleToSql } from "./access";
+import { recomputeProgress } from "./progress";
+
+/**
+ * Completion of reference blocks by a passed attempt (docs/decisions.md, Completion): a passed quiz
+ * attempt completes the student's `quiz_ref` blocks naming the quiz (source `quiz`), a passed exam
+ * attempt their `exam_ref` blocks naming the exam (source `exam`). Only blocks of live nodes in a
+ * lesson the student sees of a published course they are actively enrolled in; idempotent; the
+ * enrollments are recounted and an enrollment this completes gets the course's (and its paths')
+ * completion pushes, as a manual completion emits them. Use:
+ *
+ *   const plan = completionPlan(ctx, ref);                 // one read for the caller's READ batch
+ *   …plan.read(result)…                                    // the courses a pass may complete
+ *   writes.push(...(await refCompletionStatements(ctx, ref, courses, now)));
+ */
+
+export type RefCtx = ServiceContext & Pick<TenantCtx, "tenantId">;
+
+export interface RefCompletion {
+  blockType: "quiz_ref" | "exam_ref";
+  source: "quiz" | "exam";
+  /** The quiz or exam id, or SQL naming it. */
+  refId: string | SQL;
+  studentId: string;
+  /** SQL true, when the write batch runs, that the attempt passed and its quiz or exam is live. */
+  passed: SQL;
+}
+
+/** Enrollments not completed yet in courses the reference's blocks may complete. */
+export type CompletionCourses = { courseId: string; enrollmentId: string; pathIds: string[] }[];
+
+/** The blocks `t` (BLOCK_FROM) the student's passed attempt completes. */
+function completableBlocksSql(ctx: RefCtx, ref: RefCompletion): SQL {
+  return sql`t.tenant_id = ${ctx.tenantId} AND t.type = ${ref.blockType} AND t.ref_id = ${ref.refId} AND t.deleted_at IS NULL
+    AND c.tenant_id = ${ctx.tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
+    AND ${lessonVisibleToSql(ctx.tenantId, sql`tl.id`, ref.studentId)}`;
+}
+
+/** The read of the courses a pass may complete, for the caller's read batch. */
+export function completionPlan(ctx: RefCtx, ref: RefCompletion): { statement: BatchItem; read(result: unknown): CompletionCourses } {
+  const statement = batchable(
+    ctx,
+    sql`SELECT sc.id AS course_id, se.id AS enrollment_id, ${publishedPathsHoldingSql(ctx.tenantId, sql`sc.id`)} AS path_ids
+      FROM courses sc
+        JOIN enrollments se ON se.tenant_id = ${ctx.tenantId} AND se.course_id = sc.id AND se.student_id = ${ref.studentId}
+          AND se.removed_at IS NULL AND se.completed_at IS NULL
+      WHERE sc.tenant_id = ${ctx.tenantId} AND sc.deleted_at IS NULL AND sc.status = 'published'
+        AND EXISTS (SELECT 1 FROM ${BLOCK_FROM} WHERE t.course_id = sc.id AND ${completableBlocksSql(ctx, ref)})
+      ORDER BY sc.id`,
+  );
+  return {
+    statement,
+    read(result) {
+      const rows = rowsOf<{ course_id: string; enrollment_id: string; path_ids: string }>(result);
+      return rows.map((row) => ({ courseId: row.course_id, enrollmentId: row.enrollment_id, pathIds: JSON.parse(row.path_ids) as string[] }));
+    },
+  };
+}
+
+function completionsStatement(ctx: RefCtx, ref: RefCompletion, now: number): BatchItem {
+  return batchable(
+    ctx,
+    sql`INSERT INTO block_completions (id, tenant_id, course_id, lesson_id, block_id, student_id, enrollment_id, source, completed_at)
+      SELECT ${sqlUuidv7(now)}, t.tenant_id, t.course_id, t.lesson_id, t.id, ${ref.studentId}, e.id, ${ref.source}, ${now}
+      FROM ${BLOCK_FROM}
+        JOIN enrollments e ON e.tenant_id = ${ctx.tenantId} AND e.course_id = t.course_id AND e.student_id = ${ref.studentId} AND e.removed_at IS NULL
+      WHERE ${completableBlocksSql(ctx, ref)} AND ${ref.passed}
+      ON CONFLICT (block_id, student_id) DO NOTHING`,
+  );
+}
+
+async function completionPushes(ctx: RefCtx, ref: RefCompletion, courses: CompletionCourses, now: number): Promise<BatchItem[]> {
+  const out: BatchItem[] = [];
+  for (const course of courses) {
+    // This batch completed a block of the course and its recount completed the enrollment.
+    const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.tenant_id = ${ctx.tenantId} AND nc.student_id = ${ref.studentId}
+        AND nc.course_id = ${course.courseId} AND nc.source = ${ref.source} AND nc.completed_at = ${now})
+      AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.id = ${course.enrollmentId} AND ce.tenant_id = ${ctx.tenantId} AND ce.completed_at >= ${now})`;
+    out.push(...(await courseCompletionPushes(ctx, { id: course.courseId, enrollmentId: course.enrollmentId, pathIds: course.pathIds, studentId: ref.studentId, when })));
+  }
+  return out;
+}
+
+/** The completion, the recount of the courses holding the reference and the completion pushes, for the write batch. */
+export async function refCompletionStatements(ctx: RefCtx, ref: RefCompletion, courses: CompletionCourses, now: number): Promise<BatchItem[]> {
+  const refCourses = sql`SELECT qb.course_id FROM blocks qb WHERE qb.tenant_id = ${ctx.tenantId} AND qb.type = ${ref.blockType} AND qb.ref_id = ${ref.refId} AND qb.deleted_at IS NULL`;
+  return [
+    completionsStatement(ctx, ref, now),
+    recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: { in: refCourses }, studentId: ref.studentId }),
+    ...(await completionPushes(ctx, ref, courses, now)),
+  ];
+}

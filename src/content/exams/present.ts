@@ -1,5 +1,5 @@
 import type { TenantCtx } from "../../core/http/context";
-import { iso, isoOrNull } from "../../core/lib/clock";
+import { iso } from "../../core/lib/clock";
 import type { EXAM_STATUSES, RETAKE_POLICIES } from "../../db/schema";
 import { isStaff } from "../shared/access";
 import { presentExamResult, type ResultRow } from "./result";
@@ -84,7 +84,7 @@ export function presentExam(ctx: Presenter, row: ExamRow | StudentExamRow, secti
     in_progress_attempt: inProgress && { attempt_id: inProgress.attempt_id, started_at: iso(inProgress.started_at), deadline_at: iso(inProgress.deadline_at) },
     attempts_count: row.attempts_count,
     auth_has_access: true,
-    has_access_untill: isoOrNull(null),
+    has_access_untill: null as string | null,
   };
 }
 

@@ -195,6 +195,8 @@ describe("POST /t/exams/:id/sections/reorder", () => {
         [b, 2],
       ]);
       expect(((await as(admin, `/t/exams/${exam.id}`)).body.data.sections as { id: string }[]).map((section) => section.id)).toEqual([c, a, b]);
+      // The section routes read `reorder` as a malformed section id, never the other way round.
+      expect(failure(await patch(admin, exam.id, "reorder", { section_ids: [a, b, c] }))).toEqual({ status: 400, error: "invalid_id_format" });
     }
   });
 

@@ -57,10 +57,9 @@ const updateSectionRoute = defineRoute({
   responses: { 200: okResponse(s.SectionObject) },
 });
 
-sectionRoutesPart.openapi(updateSectionRoute, async (c) => {
-  const { id, section_id } = c.req.valid("param");
-  return ok(c, await updateSection(tenantCtx(c), { examId: id, sectionId: section_id, body: c.req.valid("json") }));
-});
+sectionRoutesPart.openapi(updateSectionRoute, async (c) =>
+  ok(c, await updateSection(tenantCtx(c), { examId: c.req.valid("param").id, sectionId: c.req.valid("param").section_id, body: c.req.valid("json") })),
+);
 
 const deleteSectionRoute = defineRoute({
   method: "delete",
@@ -73,7 +72,6 @@ const deleteSectionRoute = defineRoute({
   responses: { 200: okResponse(DeletedResult) },
 });
 
-sectionRoutesPart.openapi(deleteSectionRoute, async (c) => {
-  const { id, section_id } = c.req.valid("param");
-  return ok(c, await deleteSection(tenantCtx(c), { examId: id, sectionId: section_id }));
-});
+sectionRoutesPart.openapi(deleteSectionRoute, async (c) =>
+  ok(c, await deleteSection(tenantCtx(c), { examId: c.req.valid("param").id, sectionId: c.req.valid("param").section_id })),
+);

@@ -108,11 +108,16 @@ async function closedSection(ctx: SettleCtx, data: ScoringData): Promise<Journal
   return found.outcome === "not_found" ? null : found.view;
 }
 
-/** Steps 2 and 3: every opened section written through the quizzes' finalize; the sections' results afterwards. */
+/**
+ * Steps 2 and 3: every opened section written through the quizzes' finalize; the sections' results
+ * afterwards. The results are read in the same batch as the last state they describe: a finish
+ * running alongside another may find every section written already, and must not score from
+ * results read before that.
+ */
 async function finishSections(ctx: SettleCtx, examAttemptId: string, sectionAttempts: readonly SectionAttemptRow[], before: SectionFiguresRow[]): Promise<SectionFiguresRow[]> {
   if (sectionAttempts.length === 0) return before;
   const reads = sectionAttempts.map((section) => scoringReads(ctx, section.quiz_attempt_id, null));
-  const results = await runBatch(ctx, reads.flatMap((read) => read.statements));
+  const results = await runBatch(ctx, [...reads.flatMap((read) => read.statements), sectionResultsSql(ctx, examAttemptId)]);
   let offset = 0;
   const open: ScoringData[] = [];
   for (const read of reads) {
@@ -120,7 +125,7 @@ async function finishSections(ctx: SettleCtx, examAttemptId: string, sectionAtte
     offset += read.statements.length;
     if (data.attempt?.status === "in_progress") open.push(data);
   }
-  if (open.length === 0) return before;
+  if (open.length === 0) return sectionRowsOf(results[results.length - 1]);
   const views = await Promise.all(open.map((data) => closedSection(ctx, data)));
   const writes: BatchItem[] = [];
   for (const [i, data] of open.entries()) {

@@ -31,7 +31,7 @@ export async function examForStudent(
 ): Promise<ExamSetup> {
   const { school, admin } = await schoolWithAdmin();
   const student = await signedIn(school, { role: "student" });
-  const quizzes = [];
+  const quizzes: ExamSetup["quizzes"] = [];
   for (const section of sections) quizzes.push(await insertQuiz(school.id, section.quiz ?? { questions: [{ type: "single" }] }));
   const exam = await insertExam(school.id, {
     title: "Final exam",

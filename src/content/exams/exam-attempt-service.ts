@@ -48,10 +48,14 @@ export async function currentView(ctx: TenantCtx, row: ExamAttemptRow, sectionAt
   return presentFinished(await finishClosed(ctx, outcome.view), ctx.clock.now());
 }
 
-/** After a refused write that found the time up: the attempt is finished by this request unless it is open or finished already. */
+/**
+ * After a write refused because the time is up: the attempt is finished by this request when this
+ * request is the one that closes the timer. A timer closed before is being finished by whoever
+ * closed it, and its retry alarm finishes it should that fail.
+ */
 export async function finishIfDue(ctx: TenantCtx, row: ExamAttemptRow): Promise<void> {
   const outcome = await timer.read(ctx, row.id, { tenantId: ctx.tenantId, ensure: timerStart(ctx, row) });
-  if (outcome.outcome === "closed_now" || (outcome.outcome === "closed" && !outcome.confirmed)) await finishClosed(ctx, outcome.view);
+  if (outcome.outcome === "closed_now") await finishClosed(ctx, outcome.view);
 }
 
 /** The caller's attempt in progress of the exam (alias `ea`). */

@@ -3,6 +3,7 @@ import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch
 import { formatHundredths } from "../../core/db/decimal";
 import { dbFor } from "../../core/db/client";
 import type { Env } from "../../core/env";
+import type { TenantCtx } from "../../core/http/context";
 import { serviceContext } from "../../core/http/request-context";
 import { log } from "../../core/lib/log";
 import { eventDefinition } from "../../platform/notifications/catalog";
@@ -53,9 +54,14 @@ export interface FinishedExam {
 
 const EXAM_EVENTS = [eventDefinition("exam.auto_submitted")!, eventDefinition("exam.attempt_finished")!, eventDefinition("exam.attempts_exhausted")!];
 
-/** The context of a finish: a finish by the deadline is nobody's action, so nobody is left out of its pushes. */
+/**
+ * The context of a finish: the owner's submit is the owner's action (they get no push about it);
+ * a finish by the deadline, or one a read by someone else completes, is nobody's, so nobody is
+ * left out of its pushes.
+ */
 export function finishCtx(ctx: SettleCtx, view: TimerView): SettleCtx {
-  return view.closure?.autoFinalized ? deadlineCtx(ctx) : ctx;
+  const ownSubmit = !view.closure?.autoFinalized && "actor" in ctx && (ctx as TenantCtx).actor.userId === view.start.userId;
+  return ownSubmit ? ctx : deadlineCtx(ctx);
 }
 
 function examCompletion(ctx: SettleCtx, view: TimerView): RefCompletion {

@@ -109,7 +109,7 @@ export async function goToSection(ctx: TenantCtx, input: { id: string; sectionIn
   const clock = await timer.read(ctx, row.id, { tenantId: ctx.tenantId, ensure: timerStart(ctx, row) });
   if (clock.outcome === "not_found") throw new ApiError(examsErrors.EXAM_ATTEMPT_NOT_FOUND);
   if (clock.outcome !== "open") {
-    if (clock.outcome === "closed_now" || !clock.confirmed) await finishClosed(ctx, clock.view);
+    if (clock.outcome === "closed_now") await finishClosed(ctx, clock.view);
     throw new ApiError(examsErrors.EXAM_ATTEMPT_ALREADY_SUBMITTED);
   }
 

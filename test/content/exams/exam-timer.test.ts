@@ -5,7 +5,7 @@ import { sendTimeWarning } from "../../../src/content/exams/exam-events";
 import type { Env } from "../../../src/core/env";
 import { setClockForTests } from "../../../src/core/lib/clock";
 import { failure } from "../../helpers/http";
-import { assignIndividualCurator, signedIn } from "../../helpers/users";
+import { assignIndividualCurator, signedIn, type Member } from "../../helpers/users";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
 import {
   answersOf,
@@ -14,6 +14,7 @@ import {
   examForStudent,
   GRACE_MS,
   opened,
+  readExamAttempt,
   saveSection,
   sectionQuizAttempts,
   single,
@@ -40,7 +41,7 @@ const alarmOf = (id: string) => runInDurableObject(timerStub(id), (_instance: Ex
  * 11 minutes by default: warned, and short enough that HTTP calls past its deadline still carry a
  * valid access token (15 minutes).
  */
-async function attemptInProgress(timeLimitSeconds = 660): Promise<ExamSetup & { id: string; deadline: number; curatorId: string }> {
+async function attemptInProgress(timeLimitSeconds = 660): Promise<ExamSetup & { id: string; deadline: number; curatorId: string; curator: Member }> {
   const setup = await examForStudent({ title: "Timed exam", timeLimitSeconds, passingScore: 50 });
   const curator = await signedIn(setup.school, { role: "curator" });
   await assignIndividualCurator(setup.student.id, curator.id);
@@ -49,7 +50,7 @@ async function attemptInProgress(timeLimitSeconds = 660): Promise<ExamSetup & { 
   const id = await startedExam(setup.student, setup.exam.id);
   await opened(setup.student, id, 0);
   await saveSection(setup.student, id, 0, [single(setup.quizzes[0]!.questions[0]!, true)]);
-  return { ...setup, id, deadline: (await examAttemptRow(id)).deadlineAt, curatorId: curator.id };
+  return { ...setup, id, deadline: (await examAttemptRow(id)).deadlineAt, curatorId: curator.id, curator };
 }
 
 /** One finish: the row auto-finalized with A's answer (1 of weight 1, B never opened: 1.00 of 4.00), one set of section rows. */
@@ -163,6 +164,28 @@ describe("the finishing alarm", () => {
     const [submitted] = await Promise.all([submitExam(setup.student, setup.id), runDurableObjectAlarm(timerStub(setup.id))]);
     expect(submitted.body.data).toMatchObject({ status: "submitted", auto_finalized: false, final_score: "1.00" });
     expect((await examEvents(setup.school.id)).map((row) => row.eventCode)).toEqual(["exam.attempt_finished"]);
+  });
+
+  it("a section's journal finishing first on its own alarm: the section is scored quietly, and the exam's finish counts it", async () => {
+    const setup = await attemptInProgress();
+    const [section] = await sectionQuizAttempts(setup.id);
+    clockTo(setup.deadline, GRACE_MS + 1000);
+    const journal = env.ATTEMPT_JOURNAL.get(env.ATTEMPT_JOURNAL.idFromName(section!.id));
+    expect(await runDurableObjectAlarm(journal)).toBe(true);
+    expect((await sectionQuizAttempts(setup.id))[0]).toMatchObject({ status: "submitted", autoFinalized: true, scoreHundredths: 100 });
+    expect(await examAttemptRow(setup.id)).toMatchObject({ status: "in_progress" });
+    expect(await runDurableObjectAlarm(timerStub(setup.id))).toBe(true);
+    await expectFinishedOnce(setup);
+  });
+
+  it("a timer closed without its D1 write is finished by the next read, even one by a curator, who still hears of it", async () => {
+    const setup = await attemptInProgress();
+    const { school, student, id, curatorId } = setup;
+    await runInDurableObject(timerStub(id), (instance: ExamAttemptTimer) => instance.close({ tenantId: school.id, userId: student.id }));
+    const read = await readExamAttempt(setup.curator, id);
+    expect(read.body.data).toMatchObject({ status: "submitted", auto_finalized: false, final_score: "1.00" });
+    expect((await examEvents(school.id)).map((row) => [row.eventCode, row.userId])).toEqual([["exam.attempt_finished", curatorId]]);
+    expect(await alarmOf(id)).toBeNull();
   });
 
   it("a timer closed without its D1 write is finished by its retry alarm", async () => {

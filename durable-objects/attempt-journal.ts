@@ -1,11 +1,9 @@
-import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/core/env";
-import { currentClock } from "../src/core/lib/clock";
+import { ClosableAttempt, RETRY_MS, type Caller } from "./closable-attempt";
 import { log } from "../src/core/lib/log";
 import { finalizeByDeadline } from "../src/content/attempts/finalize";
 import {
   applySave,
-  closureAt,
   finalizeAt,
   pastGrace,
   type Closure,
@@ -27,11 +25,6 @@ interface Meta {
   quizGone: boolean;
 }
 
-/** Who may act on the journal: the attempt's school and, for saves and submits, its owner. */
-interface Caller {
-  tenantId: string;
-  userId?: string;
-}
 
 export type SaveOutcome =
   | { outcome: "saved"; saved: number; ignored: number; now: number; deadlineAt: number | null }
@@ -46,8 +39,6 @@ export type CloseOutcome = { outcome: "not_found" } | { outcome: "closed" } | { 
 
 export type ViewOutcome = { outcome: "not_found" } | { outcome: "open" | "closed" | "closed_now"; view: JournalView; confirmed: boolean };
 
-/** A closed journal whose D1 write is not confirmed is written again this long after the close (and after each failure). */
-const RETRY_MS = 30_000;
 /** storage.put takes at most 128 keys at once. */
 const PUT_CHUNK = 128;
 
@@ -59,8 +50,7 @@ const PUT_CHUNK = 128;
  * write, so concurrent calls see one order: of 20 concurrent submits one closes the journal.
  * Rules of the journal itself: src/content/attempts/journal-state.ts.
  */
-export class AttemptJournal extends DurableObject<Env> {
-  private meta: Meta | null = null;
+export class AttemptJournal extends ClosableAttempt<Meta> {
   private entries = new Map<string, JournalEntry>();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -72,14 +62,7 @@ export class AttemptJournal extends DurableObject<Env> {
     });
   }
 
-  private now(): number {
-    return currentClock().now();
-  }
 
-  private admits(caller: Caller): boolean {
-    const meta = this.meta;
-    return meta !== null && meta.start.tenantId === caller.tenantId && (caller.userId === undefined || meta.start.userId === caller.userId);
-  }
 
   private view(now: number): JournalView {
     const meta = this.meta!;
@@ -90,15 +73,6 @@ export class AttemptJournal extends DurableObject<Env> {
     return { start: meta.start, entries, closure: meta.closure, now };
   }
 
-  /** The compare-and-set: closes an open journal (synchronously) and persists it; false when it was closed already. */
-  private closeNow(now: number): boolean {
-    const meta = this.meta!;
-    if (meta.closure !== null) return false;
-    meta.closure = closureAt(meta.start, now);
-    void this.ctx.storage.put("meta", meta);
-    void this.ctx.storage.setAlarm(now + RETRY_MS);
-    return true;
-  }
 
   /**
    * Starts the journal once. Every call that finds the attempt row hands the journal its start

@@ -1,8 +1,7 @@
-import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/core/env";
-import { currentClock } from "../src/core/lib/clock";
+import { ClosableAttempt, RETRY_MS, type Caller } from "./closable-attempt";
 import { log } from "../src/core/lib/log";
-import { closureAt, finalizeAt, pastGrace, type Closure } from "../src/content/attempts/journal-state";
+import { finalizeAt, pastGrace, type Closure } from "../src/content/attempts/journal-state";
 import { finalizeExamByDeadline } from "../src/content/exams/exam-finalize";
 import { sendTimeWarning } from "../src/content/exams/exam-events";
 import { warningAt, type TimerStart, type TimerView } from "../src/content/exams/timer-state";
@@ -16,18 +15,11 @@ interface Meta {
   warned: boolean;
 }
 
-/** Who may act on the timer: the attempt's school and, for a submit, its owner. */
-interface Caller {
-  tenantId: string;
-  userId?: string;
-}
 
 export type TimerReadOutcome = { outcome: "not_found" } | { outcome: "open" | "closed" | "closed_now"; view: TimerView; confirmed: boolean };
 
 export type TimerCloseOutcome = { outcome: "not_found" } | { outcome: "closed"; confirmed: boolean } | { outcome: "closed_now"; view: TimerView };
 
-/** A finish whose D1 write is not confirmed is written again this long after the close (and after each failure). */
-const RETRY_MS = 30_000;
 /** A warning whose write failed is tried again this soon (while the deadline is still ahead). */
 const WARNING_RETRY_MS = 10_000;
 
@@ -41,8 +33,7 @@ const WARNING_RETRY_MS = 10_000;
  * conditional statements. Alarms are at-least-once, so a closed timer whose D1 write is not
  * confirmed is written again by a retry alarm: the write changes nothing the second time.
  */
-export class ExamAttemptTimer extends DurableObject<Env> {
-  private meta: Meta | null = null;
+export class ExamAttemptTimer extends ClosableAttempt<Meta> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -51,28 +42,12 @@ export class ExamAttemptTimer extends DurableObject<Env> {
     });
   }
 
-  private now(): number {
-    return currentClock().now();
-  }
 
-  private admits(caller: Caller): boolean {
-    const meta = this.meta;
-    return meta !== null && meta.start.tenantId === caller.tenantId && (caller.userId === undefined || meta.start.userId === caller.userId);
-  }
 
   private view(now: number): TimerView {
     return { start: this.meta!.start, closure: this.meta!.closure, now };
   }
 
-  /** The compare-and-set: closes an open timer (synchronously) and persists it; false when it was closed already. */
-  private closeNow(now: number): boolean {
-    const meta = this.meta!;
-    if (meta.closure !== null) return false;
-    meta.closure = closureAt(meta.start, now);
-    void this.ctx.storage.put("meta", meta);
-    void this.ctx.storage.setAlarm(now + RETRY_MS);
-    return true;
-  }
 
   /** The next alarm of an open timer: the warning while it is ahead and unsent, else the finalize. */
   private nextAlarm(now: number): number {

@@ -696,6 +696,37 @@ function courses({ now }) {
   return statements;
 }
 
+// --- learning paths and schedules ----------------------------------------------------------------
+
+const PATH = { id: id(0x1201), courseWindow: id(0x1211) };
+
+/**
+ * A published learning path "Start here": the demo course, then the draft course (students see
+ * only published courses of a path, so the second step appears once it is published), and a date
+ * window on the demo course that closes at the end of 2030 (students see `available_until`).
+ */
+function paths({ now }) {
+  const statements = [
+    upsert(
+      "learning_paths",
+      { id: PATH.id, tenant_id: DEMO.tenantId, title: "Start here", description: "<p>The first courses every new student takes, in order.</p>", status: "published", created_by: DEMO.admin.id, created_at: now, updated_at: now, deleted_at: null },
+      { restore: ["tenant_id", "status", "deleted_at"], touch: "updated_at" },
+    ),
+    ...[COURSE.id, COURSE.draftId].map((courseId, position) =>
+      upsert("learning_path_courses", { tenant_id: DEMO.tenantId, path_id: PATH.id, course_id: courseId, position, created_at: now }, { key: ["path_id", "course_id"], restore: ["position"] }),
+    ),
+    upsert(
+      "schedule_windows",
+      {
+        id: PATH.courseWindow, tenant_id: DEMO.tenantId, course_id: COURSE.id, group_id: null, grid_key: "", level: "course", module_id: null, lesson_id: null, node_id: COURSE.id,
+        starts_at: null, ends_at: Date.parse("2030-12-31T18:59:59Z"), allow_before_start: false, allow_after_end: false, created_at: now, updated_at: now, deleted_at: null,
+      },
+      { restore: ["tenant_id", "deleted_at"] },
+    ),
+  ];
+  return statements;
+}
+
 // --- quizzes ---------------------------------------------------------------------------------------
 
 const QUIZ = {
@@ -933,7 +964,7 @@ function enrollments({ now }) {
 }
 
 /** Seed sections in dependency order; each returns SQL statements (or a promise of them). Append new areas here. */
-export const sections = [school, people, groups, billing, media, notifications, courses, quizzes, exams, enrollments];
+export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, enrollments];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {

@@ -3,7 +3,7 @@ import type { TenantCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
 import { quizzesErrors } from "../quizzes/errors";
-import { isStaff } from "../shared/access";
+import { isStaff } from "../common/access";
 import { finalizeJournal } from "./attempt-service";
 import { attemptsErrors } from "./errors";
 import { confirmJournal, deadlineCtx, journalQuestions, quizOfAttemptSql, scoringReads, writeFinalized } from "./finalize";

@@ -9,7 +9,7 @@ import { quizAccessLessonsSql } from "../quizzes/access";
 import { quizzesErrors } from "../quizzes/errors";
 import { lessonChainWindowsSql, scheduleRefusesEverywhere, type LessonWindows } from "../schedule/availability";
 import { scheduleErrors } from "../schedule/errors";
-import { isStaff } from "../shared/access";
+import { isStaff } from "../common/access";
 import { attemptsErrors } from "./errors";
 import { deadlineCtx, finalizeClosed } from "./finalize";
 import { journal, journalStart } from "./journal";

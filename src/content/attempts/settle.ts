@@ -5,7 +5,7 @@ import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { COMPLETION_EVENTS } from "../courses/completion-service";
-import { completionPlan, refCompletionStatements, type CompletionCourses, type RefCompletion } from "../shared/ref-completion";
+import { completionPlan, refCompletionStatements, type CompletionCourses, type RefCompletion } from "../common/ref-completion";
 
 /**
  * Settling a submitted attempt from its stored answers (`quiz_attempt_answers`), as statements for
@@ -67,7 +67,7 @@ function forStudent(target: SettleTarget): boolean {
   return target.actorRole === "student" && !target.examAttemptId;
 }
 
-/** The completion of the quiz's `quiz_ref` blocks by the student's passed attempt (src/content/shared/ref-completion.ts). */
+/** The completion of the quiz's `quiz_ref` blocks by the student's passed attempt (src/content/common/ref-completion.ts). */
 function quizCompletion(ctx: SettleCtx, target: SettleTarget): RefCompletion {
   return {
     blockType: "quiz_ref",

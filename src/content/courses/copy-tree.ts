@@ -3,8 +3,8 @@ import { batchable, type BatchItem } from "../../core/db/batch";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
 import type { TenantCtx } from "../../core/http/context";
 import { courseModules, lessons } from "../../db/schema";
-import { appendPosition } from "../shared/ordering";
-import { recomputeCourseProgress } from "../shared/progress";
+import { appendPosition } from "../common/ordering";
+import { recomputeCourseProgress } from "../common/progress";
 
 /**
  * Deep copies of the course tree as a fixed number of set-based statements, whatever the tree's

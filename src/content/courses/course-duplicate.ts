@@ -5,7 +5,7 @@ import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { courses } from "../../db/schema";
-import { appendPosition } from "../shared/ordering";
+import { appendPosition } from "../common/ordering";
 import { copyCourseStatements, copyTitleSql } from "./copy-tree";
 import { presentCourseDetail } from "./course-present";
 import { courseDetailStatement, type CourseDetailRow } from "./course-read";

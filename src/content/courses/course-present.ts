@@ -4,7 +4,7 @@ import { iso, isoOrNull } from "../../core/lib/clock";
 import type { courses } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
 import { nodeStatus, parseNodeWindow, type EffectiveWindow, type WindowStatus } from "../schedule/availability";
-import { isStaff } from "../shared/access";
+import { isStaff } from "../common/access";
 import type { CourseDetailRow, CourseListRow } from "./course-read";
 
 type Presenter = Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config">;

@@ -5,7 +5,7 @@ import type { TenantCtx } from "../../core/http/context";
 import { pageOffset } from "../../core/http/pagination";
 import { blocks, courseModules, courses, enrollments, lessons } from "../../db/schema";
 import { nodeWindowSql } from "../schedule/availability";
-import { courseVisibleSql, isStaff } from "../shared/access";
+import { courseVisibleSql, isStaff } from "../common/access";
 
 /**
  * The course reads as statements, so a verb can put them in the batch of its write (the answer of

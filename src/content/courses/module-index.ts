@@ -3,8 +3,8 @@ import { batchable, runBatch, type BatchItem, rowsOf } from "../../core/db/batch
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { effectiveWindowsJsonSql, nodeStatus, parseWindows } from "../schedule/availability";
-import { courseVisibleSql, isStaff, lessonVisibleSql } from "../shared/access";
-import { sequentialLocks } from "../shared/locks";
+import { courseVisibleSql, isStaff, lessonVisibleSql } from "../common/access";
+import { sequentialLocks } from "../common/locks";
 import { coursesErrors } from "./errors";
 import { presentLessonFields, presentLightBlock, presentModule, questionCountSql, type LessonRow, type LessonView, type LightBlockRow, type ModuleRow } from "./tree-present";
 

@@ -4,7 +4,7 @@ import { iso } from "../../core/lib/clock";
 import type { blocks, courseModules, lessons } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
 import type { WindowStatus } from "../schedule/availability";
-import { isStaff } from "../shared/access";
+import { isStaff } from "../common/access";
 import { quizQuestionCountSql } from "./references";
 
 export type ModuleRow = Pick<

@@ -7,7 +7,7 @@ import { isUuid } from "../../core/lib/ids";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { courseLockedSql } from "../paths/unlock";
-import { recomputeProgress } from "../shared/progress";
+import { recomputeProgress } from "../common/progress";
 import { enrollmentsErrors as e } from "./errors";
 import { toEnrollment, type EnrollmentRow } from "./present";
 import { courseEnrolledPush, courseUnenrolledPush } from "./pushes";

@@ -5,7 +5,7 @@ import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
-import { courseVisibleSql } from "../shared/access";
+import { courseVisibleSql } from "../common/access";
 import { enrollmentsErrors as e } from "./errors";
 import { meanPct, toCuratorRow, toStudentCourseRow, type CuratorRow, type StudentCourseRow } from "./present";
 import { activitySql, statusSql, type EnrollmentStatus } from "./status";

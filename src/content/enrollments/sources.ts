@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
 import type { ServiceContext } from "../../core/http/context";
-import { courseMatch, isCourseSet, type CourseSet } from "../shared/course-set";
+import { courseMatch, isCourseSet, type CourseSet } from "../common/course-set";
 
 /**
  * Access to a course, as statements for the caller's batch (docs/decisions.md, enrollments):

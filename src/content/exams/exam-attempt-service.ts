@@ -8,7 +8,7 @@ import { restrictedScope, scopeCondition } from "../../platform/auth/curator-sco
 import { attemptsErrors } from "../attempts/errors";
 import { lessonChainWindowsSql, scheduleRefusesEverywhere, type LessonWindows } from "../schedule/availability";
 import { scheduleErrors } from "../schedule/errors";
-import { activeEnrollmentIdSql, isStaff, lessonVisibleToSql } from "../shared/access";
+import { activeEnrollmentIdSql, isStaff, lessonVisibleToSql } from "../common/access";
 import {
   EXAM_ATTEMPT_COLUMNS,
   examAttemptSql,

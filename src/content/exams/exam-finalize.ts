@@ -14,7 +14,7 @@ import { journal, journalStart } from "../attempts/journal";
 import type { JournalView } from "../attempts/journal-state";
 import type { SettleCtx } from "../attempts/settle";
 import { COMPLETION_EVENTS } from "../courses/completion-service";
-import { completionPlan, refCompletionStatements, type CompletionCourses, type RefCompletion } from "../shared/ref-completion";
+import { completionPlan, refCompletionStatements, type CompletionCourses, type RefCompletion } from "../common/ref-completion";
 import {
   examAttemptSql,
   sectionAttemptsSql,

@@ -4,7 +4,7 @@ import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { EXAM_STATUSES } from "../../db/schema";
-import { isStaff } from "../shared/access";
+import { isStaff } from "../common/access";
 import { examsErrors } from "./errors";
 import { presentExam, presentExamListItem, type ExamListRow, type ExamRow, type ExamView, type SectionRow, type StudentExamRow } from "./present";
 import { resultJsonSql } from "./result";

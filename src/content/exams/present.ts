@@ -1,7 +1,7 @@
 import type { TenantCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import type { EXAM_STATUSES, RETAKE_POLICIES } from "../../db/schema";
-import { isStaff } from "../shared/access";
+import { isStaff } from "../common/access";
 import { presentExamResult, type ResultRow } from "./result";
 
 export { presentExamResult, presentSectionFigures, type ExamResultView } from "./result";

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { registerBlockRef } from "../courses/references";
 import { quizzesErrors } from "../quizzes/errors";
 import { registerQuizDeleteGuard, registerQuizExamLinks } from "../quizzes/exam-links";
-import { isStaff } from "../shared/access";
+import { isStaff } from "../common/access";
 import { examsForEmbed } from "./exam-read";
 
 /**

@@ -6,7 +6,7 @@ import { ApiError, coreErrors } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { examSections } from "../../db/schema";
 import { quizzesErrors } from "../quizzes/errors";
-import { appendPosition, reorderSiblings } from "../shared/ordering";
+import { appendPosition, reorderSiblings } from "../common/ordering";
 import { examsErrors } from "./errors";
 import { presentSection } from "./present";
 import { EXAM_LIMITS, type CreateSectionBody, type UpdateSectionBody } from "./schemas";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { coursesErrors } from "../courses/errors";
-import { addCourseDeleteGuard } from "../shared/course-guards";
+import { addCourseDeleteGuard } from "../common/course-guards";
 
 // A course with an enrolled group is refused deletion (409): removing the link first is what takes
 // the members' group access away, so a deletion never strands enrollments behind a vanished link.

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { coursesErrors } from "../courses/errors";
-import { addCourseDeleteGuard } from "../shared/course-guards";
+import { addCourseDeleteGuard } from "../common/course-guards";
 
 // A course in a published path is refused deletion (409): students follow the path through it, so
 // it leaves the path first (or the path is unpublished). A draft path does not hold its courses.

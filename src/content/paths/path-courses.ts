@@ -6,7 +6,7 @@ import { learningPathCourses } from "../../db/schema";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
-import { reorderSiblings } from "../shared/ordering";
+import { reorderSiblings } from "../common/ordering";
 import { pathsErrors as e } from "./errors";
 
 /**

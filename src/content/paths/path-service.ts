@@ -6,7 +6,7 @@ import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { PATH_STATUSES } from "../../db/schema";
-import { courseVisibleSql, isStaff } from "../shared/access";
+import { courseVisibleSql, isStaff } from "../common/access";
 import { pathsErrors as e } from "./errors";
 import { presentPath, presentPathDetail, type PathRow } from "./present";
 import type { CreatePathBody, ListPathsQuery, UpdatePathBody } from "./schemas";

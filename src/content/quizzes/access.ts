@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { activeEnrollmentIdSql, lessonVisibleToSql } from "../shared/access";
+import { activeEnrollmentIdSql, lessonVisibleToSql } from "../common/access";
 
 /**
  * Who reaches a quiz as a student (docs/decisions.md, Quizzes): a live `quiz_ref` block naming the

@@ -2,7 +2,7 @@ import { formatHundredths, roundDiv } from "../../core/db/decimal";
 import type { TenantCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import type { CourseStatus, quizzes } from "../../db/schema";
-import { isStaff } from "../shared/access";
+import { isStaff } from "../common/access";
 import type { QuestionView } from "./question-present";
 import type { QuizDetailRow, QuizListRow, QuizRow } from "./quiz-read";
 

@@ -7,7 +7,7 @@ import { checkReorder, orderingErrors } from "../../core/http/reorder";
 import { uuidv7 } from "../../core/lib/ids";
 import { quizAnswers, quizQuestions, quizzes } from "../../db/schema";
 import { assetRef } from "../../platform/media/asset-ref";
-import { appendPosition, reorderStatement, siblingKeys, type OrderedList } from "../shared/ordering";
+import { appendPosition, reorderStatement, siblingKeys, type OrderedList } from "../common/ordering";
 import { quizzesErrors } from "./errors";
 import { presentQuestion, questionQueries, type QuestionRows, type StaffQuestion } from "./question-present";
 import { checkNewQuestion, planQuestionUpdate, type CreateQuestionInput, type QuestionUpdatePlan, type UpdateQuestionInput } from "./question-validate";

@@ -7,7 +7,7 @@ import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { isUuid } from "../../core/lib/ids";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
-import { isStaff } from "../shared/access";
+import { isStaff } from "../common/access";
 import { quizAccessLessonsSql } from "./access";
 import { quizzesErrors } from "./errors";
 import { presentQuizListItem } from "./present";

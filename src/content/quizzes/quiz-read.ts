@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import type { RETAKE_POLICIES, ScoringMode } from "../../db/schema";
-import { isStaff } from "../shared/access";
+import { isStaff } from "../common/access";
 import { quizAccessLessonsSql, studentQuizAccessSql } from "./access";
 import { quizExamLinks } from "./exam-links";
 

@@ -6,7 +6,7 @@ import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { quizzes } from "../../db/schema";
-import { isStaff } from "../shared/access";
+import { isStaff } from "../common/access";
 import { quizzesErrors } from "./errors";
 import { quizDeleteGuards } from "./exam-links";
 import { presentQuestionRows, questionQueries, type QuestionRows } from "./question-present";

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { isoOrNull } from "../../core/lib/clock";
-import { isStaff } from "../shared/access";
+import { isStaff } from "../common/access";
 import { scheduleErrors } from "./errors";
 
 /**

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { lessonVisibleToSql } from "../shared/access";
+import { lessonVisibleToSql } from "../common/access";
 import { effectiveWindowsSql } from "./availability";
 
 /**

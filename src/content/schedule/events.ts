@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { enqueue, timestamp } from "../../platform/notifications/enqueue";
-import { lessonVisibleToSql } from "../shared/access";
+import { lessonVisibleToSql } from "../common/access";
 import { nodeWindowSql } from "./availability";
 import { courseIdSql, gridKeyOf, moduleWindowSql, targetSql, windowExistsSql, type WindowNode } from "./targets";
 import type { WindowValues } from "./window-service";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addCourseDeleteGuard, courseDeleteGuards, type CourseDeleteGuard } from "../../../src/content/shared/course-guards";
+import { addCourseDeleteGuard, courseDeleteGuards, type CourseDeleteGuard } from "../../../src/content/common/course-guards";
 import * as schema from "../../../src/db/schema";
 import { requestWithD1 } from "../../helpers/d1-barrier";
 import { storedImage } from "../../media/helpers";

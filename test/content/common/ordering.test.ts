@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { asc, eq, sql } from "drizzle-orm";
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { appendPosition, reorderSiblings, reorderStatement, siblingKeys, siblingsWhere, type OrderedList } from "../../../src/content/shared/ordering";
+import { appendPosition, reorderSiblings, reorderStatement, siblingKeys, siblingsWhere, type OrderedList } from "../../../src/content/common/ordering";
 import { changedRows, insertWhere, runBatch } from "../../../src/core/db/batch";
 import { dbFor } from "../../../src/core/db/client";
 import type { TenantCtx } from "../../../src/core/http/context";

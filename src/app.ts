@@ -27,6 +27,9 @@ import { scheduleRoutes } from "./content/schedule/routes";
 import { quizRoutes } from "./content/quizzes/routes";
 import { attemptRoutes } from "./content/attempts/routes";
 import { examRoutes } from "./content/exams/routes";
+import { assignmentRoutes } from "./content/assignments/routes";
+import { submissionRoutes } from "./content/submissions/routes";
+import { screenshotRoutes } from "./content/screenshot/routes";
 
 function buildApp() {
   installAccess({ authenticate, checkBilling, afterAdmission: recordLastActive });
@@ -61,6 +64,9 @@ function buildApp() {
   app.route(API_PREFIX, quizRoutes);
   app.route(API_PREFIX, attemptRoutes);
   app.route(API_PREFIX, examRoutes);
+  app.route(API_PREFIX, assignmentRoutes);
+  app.route(API_PREFIX, submissionRoutes);
+  app.route(API_PREFIX, screenshotRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

@@ -58,10 +58,11 @@ describe("the event catalog", () => {
       body_template: "Доступ школы «{{school_title}}» закончится через {{days_left}} дн. ({{expires_at}}). Продлите подписку, чтобы обучение не прервалось.",
       overridden: false,
     });
-    // Events ship with the area that produces them: the platform's, the course tree's, the schedule's, the groups' and the paths' are on, the rest come later.
+    // Events ship with the area that produces them: the platform's, the course tree's, the schedule's, the groups', the paths', the quizzes', the exams' and the assignments' are on, the rest come later.
     expect(events.filter((event) => event.implemented).map((event) => event.code)).toEqual([
       ...events.filter((event) => ["security", "account", "billing"].includes(event.category as string)).map((event) => event.code),
       "lesson.deadline_reminder",
+      "assignment.deadline_reminder",
       "course.window_opened",
       "module.window_opened",
       "lesson.window_opened",
@@ -69,6 +70,7 @@ describe("the event catalog", () => {
       "module.window_changed",
       "lesson.window_changed",
       "lesson.deadline_missed",
+      "assignment.deadline_missed",
       "course.enrolled",
       "course.unenrolled",
       "course.completed",
@@ -84,6 +86,11 @@ describe("the event catalog", () => {
       "exam.time_warning",
       "exam.attempt_finished",
       "exam.attempts_exhausted",
+      "assignment.assigned",
+      "assignment.submitted",
+      "assignment.accepted",
+      "assignment.rejected",
+      "assignment.reopened",
       "group.member_added",
       "group.member_removed",
       "group.curator_assigned",
@@ -172,7 +179,7 @@ describe("PATCH /t/notifications/admin/events/:code", () => {
 
   it("409 notification_event_not_implemented for an event whose producer has not shipped yet", async () => {
     const { admin } = await school();
-    const res = await patch(admin, "assignment.deadline_reminder", { config: { days_before: 2 } });
+    const res = await patch(admin, "rating.points_awarded", { enabled: false });
     expect(failure(res)).toEqual({ status: 409, error: "notification_event_not_implemented" });
   });
 

@@ -46,6 +46,7 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
   const now = Date.now();
   const [courseId, ownEnrollment, bystanderEnrollment] = [uuidv7(), uuidv7(), uuidv7()];
   const [quizId, attemptId] = [uuidv7(), uuidv7()];
+  const [assignmentId, submissionId] = [uuidv7(), uuidv7()];
   const group = await createGroup(tenantId);
   await addMember(group, userId);
   await addMember(group, bystanderId);
@@ -140,6 +141,13 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     db().insert(schema.quizAttemptAnswers).values({ id: uuidv7(), tenantId, attemptId: uuidv7(), quizId, userId: bystanderId, questionId: uuidv7(), payload: {}, gradedBy: userId, gradedAt: now, savedAt: now }),
     db().insert(schema.exams).values({ id: uuidv7(), tenantId, title: "Authored exam", timeLimitSeconds: 600, createdBy: userId, createdAt: now, updatedAt: now }),
     db().insert(schema.examAttempts).values({ id: uuidv7(), tenantId, examId: uuidv7(), userId, actorRole: "curator", status: "submitted", startedAt: now, deadlineAt: now + 600_000, createdAt: now, updatedAt: now }),
+    db().insert(schema.assignments).values({ id: assignmentId, tenantId, title: "Authored assignment", createdBy: userId, createdAt: now, updatedAt: now }),
+    db().insert(schema.submissions).values({ id: submissionId, tenantId, assignmentId, studentId: userId, attempt: 1, status: "submitted", submittedAt: now, createdAt: now, updatedAt: now }),
+    db().insert(schema.submissionAttachments).values({ tenantId, submissionId, studentId: userId, mediaAssetId: uuidv7(), position: 0, createdAt: now }),
+    // A bystander's submission this user reviewed: the verdict stays, the reviewer is forgotten.
+    db().insert(schema.submissions).values({
+      id: uuidv7(), tenantId, assignmentId, studentId: bystanderId, attempt: 1, status: "accepted", scoreHundredths: 9000, gradedById: userId, gradedAt: now, createdAt: now, updatedAt: now,
+    }),
     db().insert(schema.payments).values({
       id: uuidv7(),
       tenantId,
@@ -185,6 +193,8 @@ describe("DELETE /t/users/:id/permanent", () => {
     expect(await count("quizzes", "tenant_id", school.id)).toBe(1);
     expect(await count("exams", "tenant_id", school.id)).toBe(1);
     expect(await count("quiz_attempt_answers", "user_id", bystander.id)).toBe(1);
+    expect(await count("assignments", "tenant_id", school.id)).toBe(1);
+    expect(await count("submissions", "student_id", bystander.id)).toBe(1);
     const payments = await env.DB.prepare("SELECT count(*) AS n FROM payments WHERE tenant_id = ? AND created_by_user_id IS NULL").bind(school.id).first<{ n: number }>();
     expect(payments!.n).toBe(1);
 

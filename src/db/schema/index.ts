@@ -15,3 +15,4 @@ export * from "./content/paths";
 export * from "./content/schedules";
 export * from "./content/quizzes";
 export * from "./content/exams";
+export * from "./content/assignments";

@@ -428,7 +428,7 @@ const catalog = [
     variables: ["assignment_title", "course_title", "deadline", "days_left"],
     defaultEnabled: true,
     defaultConfig: {"days_before": 2, "repeat_daily": false, "send_at_local": "09:00"},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Срок задания: {{assignment_title}}", body: "Сдайте задание «{{assignment_title}}» ({{course_title}}) до {{deadline}}. Осталось дней: {{days_left}}." },
       en: { title: "Assignment due: {{assignment_title}}", body: "Submit “{{assignment_title}}” ({{course_title}}) by {{deadline}}. Days left: {{days_left}}." },
@@ -564,7 +564,7 @@ const catalog = [
     variables: ["assignment_title", "deadline", "missed_count"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Срок задания прошёл", body: "Задание «{{assignment_title}}» не сдали к сроку {{deadline}}: студентов — {{missed_count}}." },
       en: { title: "Assignment deadline passed", body: "{{missed_count}} of your students did not submit “{{assignment_title}}” by {{deadline}}." },
@@ -836,7 +836,7 @@ const catalog = [
     variables: ["assignment_title", "group_name"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Новое задание", body: "Группе «{{group_name}}» выдано задание «{{assignment_title}}»." },
       en: { title: "New assignment", body: "“{{assignment_title}}” was assigned to your group {{group_name}}." },
@@ -853,7 +853,7 @@ const catalog = [
     variables: ["student_name", "assignment_title", "attempt"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Работа на проверку", body: "{{student_name}} сдал(а) «{{assignment_title}}» (попытка {{attempt}})." },
       en: { title: "Submission to review", body: "{{student_name}} submitted “{{assignment_title}}” (attempt {{attempt}})." },
@@ -870,7 +870,7 @@ const catalog = [
     variables: ["assignment_title", "score", "max_score", "feedback"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Работа принята", body: "«{{assignment_title}}»: {{score}} из {{max_score}}. {{feedback}}" },
       en: { title: "Submission accepted", body: "“{{assignment_title}}”: {{score}} of {{max_score}}. {{feedback}}" },
@@ -887,7 +887,7 @@ const catalog = [
     variables: ["assignment_title", "feedback", "attempts_left"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Работа возвращена на доработку", body: "«{{assignment_title}}»: {{feedback}} Осталось попыток: {{attempts_left}}." },
       en: { title: "Submission returned", body: "“{{assignment_title}}”: {{feedback}} Attempts left: {{attempts_left}}." },
@@ -904,7 +904,7 @@ const catalog = [
     variables: ["assignment_title"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Работа снова открыта", body: "Работу «{{assignment_title}}» снова можно редактировать. Сдайте её, когда будет готова." },
       en: { title: "Submission reopened", body: "Your submission for “{{assignment_title}}” is open again. Edit it and submit when ready." },

@@ -3,6 +3,9 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { forgetPairStatement } from "../auth/login-guard";
 import type { BatchItem } from "../../core/db/batch";
 import {
+  assignments,
+  submissionAttachments,
+  submissions,
   authDevices,
   blockCompletions,
   courseGroupEnrollments,
@@ -104,13 +107,17 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(quizAttempts, quizAttempts.userId, "delete"),
   rule(quizAttemptAnswers, quizAttemptAnswers.userId, "delete"),
   rule(quizAttemptAnswers, quizAttemptAnswers.gradedBy, "clear"),
+  rule(assignments, assignments.createdBy, "clear"),
+  rule(submissions, submissions.studentId, "delete"),
+  rule(submissions, submissions.gradedById, "clear"),
+  rule(submissionAttachments, submissionAttachments.studentId, "delete"),
   // Uploaded files may be shared school content (covers, attachments): they stay without their uploader.
   rule(mediaAssets, mediaAssets.uploadedByUserId, "clear"),
 ];
 
 /**
- * Columns that hold the media-asset id of a person's own file (avatars now; submission files
- * later), with the column that names the person. These assets go with the person: on a permanent
+ * Columns that hold the media-asset id of a person's own file (avatars, submission files), with
+ * the column that names the person. These assets go with the person: on a permanent
  * user deletion, and for every member when the school is deleted. Files of shared school content
  * (covers, logos, lesson attachments) are not listed and keep existing.
  */
@@ -121,7 +128,15 @@ interface PersonalFileRule {
   school: SQLiteColumn;
 }
 
-export const PERSONAL_FILES: readonly PersonalFileRule[] = [{ table: users, asset: users.avatar, owner: users.id, school: users.tenantId }];
+export const PERSONAL_FILES: readonly PersonalFileRule[] = [
+  { table: users, asset: users.avatar, owner: users.id, school: users.tenantId },
+  {
+    table: submissionAttachments,
+    asset: submissionAttachments.mediaAssetId,
+    owner: submissionAttachments.studentId,
+    school: submissionAttachments.tenantId,
+  },
+];
 
 /**
  * Marks the personal files of one user (`{ userId }`) or of every member of the school (`{}`)

@@ -9,6 +9,7 @@
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { applyMigrations, CliError, configuredDevPort, executeSql, passwordPepper, readDevVars, runMain } from "./lib/project.mjs";
+import { assignments } from "./seed/assignments.mjs";
 import { courses, paths } from "./seed/courses.mjs";
 import { DEMO, DEMO_PASSWORD, TRIAL } from "./seed/demo.mjs";
 import { enrollments } from "./seed/enrollments.mjs";
@@ -19,7 +20,7 @@ import { billing, groups, people, school } from "./seed/school.mjs";
 
 export { DEMO, DEMO_PASSWORD, TRIAL };
 
-export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, enrollments];
+export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, assignments, enrollments];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {

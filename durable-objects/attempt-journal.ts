@@ -96,8 +96,9 @@ export class AttemptJournal extends ClosableAttempt<Meta> {
     return { outcome: meta.closure === null ? "open" : "closed", view: this.view(now), confirmed: meta.confirmed };
   }
 
-  async save(input: Caller & { answers: SaveItem[] }): Promise<SaveOutcome> {
+  async save(input: Caller & { answers: SaveItem[]; viaExam?: boolean }): Promise<SaveOutcome> {
     if (!this.admits(input)) return { outcome: "not_found" };
+    if ((this.meta!.start.examAttemptId ?? null) !== null && input.viaExam !== true) return { outcome: "not_found" };
     const start = this.meta!.start;
     if (this.meta!.quizGone) return { outcome: "quiz_gone" };
     const late = this.lateOutcome(this.now());

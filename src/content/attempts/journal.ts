@@ -19,7 +19,8 @@ export const journal = {
   async read(ctx: Pick<ServiceContext, "env">, attemptId: string, input: { tenantId: string; ensure?: JournalStart }): Promise<ViewOutcome> {
     return (await journalOf(ctx, attemptId).read(input)) as unknown as ViewOutcome;
   },
-  async save(ctx: Pick<ServiceContext, "env">, attemptId: string, input: { tenantId: string; userId: string; answers: SaveItem[] }): Promise<SaveOutcome> {
+  /** `viaExam`: the exam's section save; a section's journal answers nothing else (its answers count only through the exam). */
+  async save(ctx: Pick<ServiceContext, "env">, attemptId: string, input: { tenantId: string; userId: string; answers: SaveItem[]; viaExam?: boolean }): Promise<SaveOutcome> {
     return (await journalOf(ctx, attemptId).save(input as never)) as unknown as SaveOutcome;
   },
   /** The submit's compare-and-set close. */

@@ -111,11 +111,12 @@ export async function startExamAttempt(ctx: TenantCtx, input: { examId: string }
   const [exam] = rowsOf<{ status: string; time_limit_seconds: number; max_attempts: number | null; used: number }>(reads[0]);
   const [existing] = rowsOf<ExamAttemptRow>(reads[1]);
   if (!exam) throw new ApiError(examsErrors.EXAM_NOT_FOUND);
-  if (exam.status !== "published") throw new ApiError(examsErrors.EXAM_NOT_PUBLISHED);
+  // An attempt in progress is the caller's to finish even if the exam was unpublished since it began.
   if (existing) {
     const view = await currentView(ctx, existing, rowsOf<SectionAttemptRow>(reads[2]));
     if (view.status === "in_progress") return { attempt: view, created: false };
   }
+  if (exam.status !== "published") throw new ApiError(examsErrors.EXAM_NOT_PUBLISHED);
   const now = ctx.clock.now();
   if (student && scheduleRefusesEverywhere(rowsOf<LessonWindows>(reads[3]), now, exam.used === 0)) throw new ApiError(scheduleErrors.WINDOW_CLOSED);
 

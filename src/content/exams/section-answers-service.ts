@@ -160,7 +160,7 @@ export async function saveSectionAnswers(ctx: TenantCtx, input: { id: string; n:
   if (row.section_id === null || row.quiz_attempt_id === null) {
     throw new ApiError(examsErrors.INVALID_SECTION_INDEX, { message: row.section_id === null ? undefined : "Open the section with go before saving its answers." });
   }
-  const outcome = await journal.save(ctx, row.quiz_attempt_id, { tenantId: ctx.tenantId, userId: ctx.actor.userId, answers: input.body.answers });
+  const outcome = await journal.save(ctx, row.quiz_attempt_id, { tenantId: ctx.tenantId, userId: ctx.actor.userId, answers: input.body.answers, viaExam: true });
   switch (outcome.outcome) {
     case "saved":
       return {

@@ -17,6 +17,7 @@ import {
   opened,
   readExamAttempt,
   saveSection,
+  sectionAttemptRows,
   single,
   startExam,
   startedExam,
@@ -60,6 +61,17 @@ describe("POST /exam-attempts", () => {
     const quiz = await insertQuiz(school.id, { questions: [{ type: "single" }] });
     const draft = await insertExam(school.id, { status: "draft", sections: [{ quizId: quiz.id }] });
     for (const member of [student, admin]) expect(failure(await startExam(member, draft.id))).toEqual({ status: 400, error: "exam_not_published" });
+  });
+
+  it("an attempt in progress is answered with 200 even after the exam was unpublished; a new one is refused", async () => {
+    const { school, admin, student, exam } = await examForStudent();
+    const id = await startedExam(student, exam.id);
+    expect((await as(admin, `/t/exams/${exam.id}/unpublish`, { method: "POST" })).status).toBe(200);
+    const again = await startExam(student, exam.id);
+    expect(again.status).toBe(200);
+    expect(again.body.data.id).toBe(id);
+    const other = await signedIn(school, { role: "student" });
+    expect(failure(await startExam(other, exam.id))).toEqual({ status: 400, error: "exam_not_published" });
   });
 
   it("409 max_exam_attempts_reached once every allowed attempt is used; the attempt in progress is answered with 200 until then", async () => {
@@ -157,6 +169,17 @@ describe("POST /exam-attempts/:id/go", () => {
 });
 
 describe("POST /exam-attempts/:id/sections/:n/answers", () => {
+  it("a section's quiz attempt takes answers only through its exam: the quizzes' save answers 404 attempt_not_found", async () => {
+    const { student, exam, quizzes } = await examForStudent();
+    const id = await startedExam(student, exam.id);
+    await opened(student, id, 0);
+    const [section] = await sectionAttemptRows(id);
+    const question = quizzes[0]!.questions[0]!;
+    const direct = await as(student, `/t/attempts/${section!.quizAttemptId}/answers`, { method: "POST", body: { answers: [single(question, true)] } });
+    expect(failure(direct)).toEqual({ status: 404, error: "attempt_not_found" });
+    expect((await saveSection(student, id, 0, [single(question, true)])).status).toBe(200);
+  });
+
   it("400 invalid_section_index: n not an index, outside the sections, or a section not opened with go", async () => {
     const { student, exam, quizzes } = await examForStudent();
     const id = await startedExam(student, exam.id);

@@ -8,7 +8,8 @@ import { restrictedScope, scopeCondition } from "../../platform/auth/curator-sco
 import { attemptsErrors } from "../attempts/errors";
 import { lessonChainWindowsSql, scheduleRefusesEverywhere, type LessonWindows } from "../schedule/availability";
 import { scheduleErrors } from "../schedule/errors";
-import { activeEnrollmentIdSql, isStaff, lessonVisibleToSql } from "../common/access";
+import { isStaff } from "../common/access";
+import { refAccessLessonsSql } from "../common/ref-access";
 import {
   EXAM_ATTEMPT_COLUMNS,
   examAttemptSql,
@@ -79,17 +80,8 @@ function usedSql(ctx: TenantCtx, examId: string): SQL {
  * naming it in live lessons the student sees of published courses they are actively enrolled in.
  */
 function examLessonsSql(ctx: TenantCtx, examId: string): SQL {
-  const t = ctx.tenantId;
-  const student = ctx.actor.userId;
   return sql`SELECT el.id, el.module_id, el.course_id, ${lessonChainWindowsSql(ctx, sql`el`)} AS windows
-    FROM (SELECT DISTINCT l.id AS id, l.module_id AS module_id, l.course_id AS course_id
-      FROM blocks b
-        JOIN lessons l ON l.id = b.lesson_id AND l.tenant_id = ${t} AND l.deleted_at IS NULL
-        JOIN course_modules m ON m.id = b.module_id AND m.tenant_id = ${t} AND m.deleted_at IS NULL
-        JOIN courses c ON c.id = b.course_id AND c.tenant_id = ${t} AND c.deleted_at IS NULL AND c.status = 'published'
-      WHERE b.tenant_id = ${t} AND b.ref_id = ${examId} AND b.type = 'exam_ref' AND b.deleted_at IS NULL
-        AND ${activeEnrollmentIdSql(t, sql`c.id`, student)} IS NOT NULL
-        AND ${lessonVisibleToSql(t, sql`l.id`, student)}) el`;
+    FROM (${refAccessLessonsSql("exam_ref", ctx.tenantId, examId, ctx.actor.userId)}) el`;
 }
 
 /** POST /exam-attempts: the caller's attempt in progress (200), or a new one (201). */

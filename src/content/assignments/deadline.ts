@@ -9,10 +9,10 @@ import { effectiveWindowsSql } from "../schedule/availability";
  * module, lesson); the assignment closes at the earliest of those. One SQL scalar, epoch
  * milliseconds, NULL when no lesson closes (no lesson reached, or none with a closing window).
  * `assignmentId` and `studentId` may be SQL of the enclosing statement, so one statement serves a
- * worksheet page or a whole set of students; the late flag, the deadline scans and curator
- * analytics all read this one definition.
+ * worksheet page or a whole set of students (`tenantId` too: the scans pass literals); the late
+ * flag, the deadline scans and curator analytics all read this one definition.
  */
-export function assignmentClosingSql(tenantId: string, assignmentId: SQL | string, studentId: SQL | string): SQL<number | null> {
+export function assignmentClosingSql(tenantId: string | SQL, assignmentId: SQL | string, studentId: SQL | string): SQL<number | null> {
   const chain = effectiveWindowsSql(tenantId, sql`acl_l.course_id`, studentId, {
     nodeIds: [sql`acl_l.course_id`, sql`acl_l.module_id`, sql`acl_l.id`],
   });

@@ -45,8 +45,11 @@ interface ValidationErrors {
 
 interface RoutePolicy {
   gate: Gate;
-  /** The identifier a caller below the gate gets: the spec says `forbidden` or `permission_denied` per endpoint. */
-  deny?: "forbidden" | "permission_denied";
+  /**
+   * The identifier a caller below the gate gets: the spec says `forbidden` or `permission_denied`
+   * per endpoint, or names an area's own (an entry of its catalogue, such as `student_only`).
+   */
+  deny?: "forbidden" | "permission_denied" | ErrorEntry;
   /** How the billing gate treats this `/t/*` route. Default `enforced`. */
   billing?: BillingRule;
   errors?: ValidationErrors;
@@ -68,7 +71,9 @@ interface RoutePolicy {
   schoolRequired?: boolean;
 }
 
-export interface RouteMeta extends Required<Omit<RoutePolicy, "errors" | "failures" | "cookieFlow" | "schoolRequired">> {
+export interface RouteMeta extends Required<Omit<RoutePolicy, "errors" | "failures" | "cookieFlow" | "schoolRequired" | "deny">> {
+  /** The deny identifier. */
+  deny: string;
   cookieFlow: boolean;
   schoolRequired: boolean;
   method: string;
@@ -106,7 +111,7 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
     path: API_PREFIX + route.path.replaceAll(/\{(\w+)\}/g, ":$1"),
     family: familyOf(route.path),
     gate,
-    deny: deny ?? "forbidden",
+    deny: typeof deny === "object" ? deny.code : (deny ?? "forbidden"),
     billing: billing ?? "enforced",
     errors: {
       body: errors?.body ?? "invalid_request_body",
@@ -123,6 +128,7 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
   const documented = [...validationFailures(config, meta), ...(failures ?? [])];
   meta.failures = uniqueFailures([...documented, ...guardEntries(meta)]);
   routeRegistry.push(meta);
+  const denial = typeof deny === "object" ? deny : deny === "permission_denied" ? coreErrors.PERMISSION_DENIED : coreErrors.FORBIDDEN;
   return createRoute({
     ...config,
     operationId: config.operationId ?? operationIdOf(route.method, route.path),
@@ -130,7 +136,7 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
     security: config.security ?? (gate.kind === "public" ? [] : [{ bearer: [] }]),
     ...(meta.family === "tenant" ? { parameters: [...(config.parameters ?? []), { ...TENANT_HEADER_PARAMETER }] as RouteConfig["parameters"] } : {}),
     responses: withGateResponses(withFailures(config.responses, documented), meta),
-    middleware: [guard(meta)],
+    middleware: [guard(meta, denial)],
   }) as unknown as R;
 }
 
@@ -226,7 +232,7 @@ function mergeResponses(responses: RouteConfig["responses"], failures: Partial<R
   return merged;
 }
 
-function guard(meta: RouteMeta): MiddlewareHandler<AppEnv> {
+function guard(meta: RouteMeta, denial: ErrorEntry): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set("route", meta);
     if (meta.cookieFlow) {
@@ -250,7 +256,7 @@ function guard(meta: RouteMeta): MiddlewareHandler<AppEnv> {
       // The token is valid (authenticate passed), so the caller learns what is missing.
       if (schoolMissing) throw new ApiError(coreErrors.TENANT_REQUIRED);
       c.set("actor", actor);
-      if (!passesGate(meta.gate, actor)) throw new ApiError(meta.deny === "forbidden" ? coreErrors.FORBIDDEN : coreErrors.PERMISSION_DENIED);
+      if (!passesGate(meta.gate, actor)) throw new ApiError(denial);
       if (meta.family === "tenant") {
         access.checkBilling(meta.billing, actor, services.clock.now());
         c.set("tenantCtx", schoolContext(services, actor));

@@ -27,7 +27,7 @@ export function courseVisibleSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, cou
  * The lesson (its id as SQL) is visible to the student: no live access group is set on it, or the
  * student is a member of one of them.
  */
-export function lessonVisibleToSql(tenantId: string, lessonId: SQL, studentId: string | SQL): SQL {
+export function lessonVisibleToSql(tenantId: string | SQL, lessonId: SQL, studentId: string | SQL): SQL {
   return sql`(NOT EXISTS (SELECT 1 FROM lesson_groups lg JOIN groups g ON g.id = lg.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
                           WHERE lg.tenant_id = ${tenantId} AND lg.lesson_id = ${lessonId})
           OR EXISTS (SELECT 1 FROM lesson_groups lg JOIN groups g ON g.id = lg.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
@@ -41,6 +41,6 @@ export function lessonVisibleSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, les
 }
 
 /** The id of the student's active enrollment in the course (SQL scalar, NULL when none). */
-export function activeEnrollmentIdSql(tenantId: string, courseId: string | SQL, studentId: string | SQL): SQL {
+export function activeEnrollmentIdSql(tenantId: string | SQL, courseId: string | SQL, studentId: string | SQL): SQL {
   return sql`(SELECT e.id FROM enrollments e WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.student_id = ${studentId} AND e.removed_at IS NULL)`;
 }

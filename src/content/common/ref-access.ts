@@ -11,7 +11,7 @@ import { activeEnrollmentIdSql, lessonVisibleToSql } from "./access";
  * `FROM … WHERE …` with alias `qa_l` for the lesson (`qa_b` the block, `qa_m` the module, `qa_c`
  * the course), so callers fold it into their own statement.
  */
-export function refAccessPathSql(type: RefBlockType, tenantId: string, refId: SQL | string, studentId: SQL | string): SQL {
+export function refAccessPathSql(type: RefBlockType, tenantId: string | SQL, refId: SQL | string, studentId: SQL | string): SQL {
   return sql`FROM blocks qa_b
       JOIN lessons qa_l ON qa_l.id = qa_b.lesson_id AND qa_l.tenant_id = ${tenantId} AND qa_l.deleted_at IS NULL
       JOIN course_modules qa_m ON qa_m.id = qa_b.module_id AND qa_m.tenant_id = ${tenantId} AND qa_m.deleted_at IS NULL
@@ -27,6 +27,6 @@ export function refAccessPathSql(type: RefBlockType, tenantId: string, refId: SQ
  * so `SELECT … ${lessonChainWindowsSql(ctx, sql`ql`)} … FROM (${refAccessLessonsSql(…)}) ql` gives
  * each lesson's windows). No rows: the student does not reach the object through a course.
  */
-export function refAccessLessonsSql(type: RefBlockType, tenantId: string, refId: SQL | string, studentId: SQL | string): SQL {
+export function refAccessLessonsSql(type: RefBlockType, tenantId: string | SQL, refId: SQL | string, studentId: SQL | string): SQL {
   return sql`SELECT DISTINCT qa_l.id AS id, qa_l.module_id AS module_id, qa_l.course_id AS course_id ${refAccessPathSql(type, tenantId, refId, studentId)}`;
 }

@@ -42,7 +42,7 @@ export interface WindowStatus {
  * the windows as they will be after its write (events.ts); a source offers at least the columns
  * `grid_key, course_id, node_id, starts_at, ends_at, allow_before_start, allow_after_end`.
  */
-export function liveWindowsSql(tenantId: string): SQL {
+export function liveWindowsSql(tenantId: string | SQL): SQL {
   return sql`(SELECT * FROM schedule_windows WHERE tenant_id = ${tenantId} AND deleted_at IS NULL)`;
 }
 
@@ -56,9 +56,10 @@ interface RuleOptions {
  * THE availability rule as one SELECT: the student's effective window per node of the course,
  * rows `(node_id, starts_at, ends_at, allow_before_start, allow_after_end)`. `courseId` and
  * `studentId` may be SQL referring to the enclosing statement, so one statement serves a page of
- * courses or a set of students.
+ * courses or a set of students; `tenantId` may be SQL too (the scans write ids as literals to stay
+ * under D1's limit of bound parameters).
  */
-export function effectiveWindowsSql(tenantId: string, courseId: string | SQL, studentId: string | SQL, options: RuleOptions = {}): SQL {
+export function effectiveWindowsSql(tenantId: string | SQL, courseId: string | SQL, studentId: string | SQL, options: RuleOptions = {}): SQL {
   const source = options.source ?? liveWindowsSql(tenantId);
   const nodes = options.nodeIds ? sql`sww.node_id IN (${sql.join([...options.nodeIds].map((id) => sql`${id}`), sql`, `)})` : sql`1`;
   // Common tables keep the statement's bound parameters few: D1 takes 100 per statement, and

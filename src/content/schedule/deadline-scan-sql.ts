@@ -1,4 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
+import { assignmentTargetsStudentSql } from "../assignments/access";
+import { assignmentClosingSql } from "../assignments/deadline";
 import { lessonVisibleToSql } from "../common/access";
 import { effectiveWindowsSql } from "./availability";
 
@@ -121,4 +123,33 @@ export function openedStudentsSql(boundary: Boundary, ancestors: readonly Ancest
   });
   const visible = boundary.level === "lesson" ? sql`AND ${seesLesson(tenantId, nodeId)}` : sql``;
   return enrolledStudents(tenantId, courseId, sql`${own} ${visible} ${sql.join(outer, sql` `)}`);
+}
+
+/** An assignment's closing date as the scan reads it: the instant some window closing it ends. */
+export interface AssignmentBoundary {
+  tenantId: string;
+  assignmentId: string;
+  at: number;
+}
+
+/**
+ * Students who may submit the assignment (its group targets) and whose effective closing date of
+ * it is the boundary, without a submission beyond `draft`: the reminder's recipients before the
+ * date. For the digest after it, `handedInBy` is the date, so work handed in later (after a
+ * reopen) still counts as missed. Only students enrolled in a course holding the assignment are
+ * looked at; the closing date checks the rest (published course, visible lesson, windows).
+ */
+export function unsubmittedAtClosingSql(boundary: AssignmentBoundary, handedInBy?: number): SQL {
+  const tenant = lit(boundary.tenantId);
+  const assignment = lit(boundary.assignmentId);
+  const late = handedInBy === undefined ? sql`` : sql`AND us.submitted_at <= ${lit(handedInBy)}`;
+  return sql`SELECT DISTINCT e.student_id FROM enrollments e
+      JOIN users eu ON eu.id = e.student_id AND eu.tenant_id = ${tenant} AND eu.role = 'student' AND eu.deleted_at IS NULL AND eu.is_active = 1
+    WHERE e.tenant_id = ${tenant} AND e.removed_at IS NULL
+      AND e.course_id IN (SELECT ub.course_id FROM blocks ub
+        WHERE ub.tenant_id = ${tenant} AND ub.ref_id = ${assignment} AND ub.type = 'assignment_ref' AND ub.deleted_at IS NULL)
+      AND ${assignmentTargetsStudentSql(boundary.tenantId, assignment, sql`e.student_id`)}
+      AND ${assignmentClosingSql(tenant, assignment, sql`e.student_id`)} = ${lit(boundary.at)}
+      AND NOT EXISTS (SELECT 1 FROM submissions us WHERE us.tenant_id = ${tenant} AND us.assignment_id = ${assignment}
+        AND us.student_id = e.student_id AND us.status <> 'draft' ${late})`;
 }

@@ -1,63 +1,38 @@
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, inArray, isNotNull, sql } from "drizzle-orm";
 import { notificationEventSettings } from "../../db/schema";
 import { batchable, runBatch, changedRows, type BatchItem } from "../../core/db/batch";
 import type { ServiceContext } from "../../core/http/context";
-import { DAY_MS, HOUR_MS, daysRemaining } from "../../core/lib/clock";
+import { DAY_MS } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
 import { eventDefinition, type EventCode } from "../../platform/notifications/catalog";
 import { billingOpenSql, dispatchQueued, enqueue, timestamp } from "../../platform/notifications/enqueue";
 import { loadSchoolEvents, type SchoolEvent } from "../../platform/notifications/settings";
+import { ASSIGNMENT_MISSED, ASSIGNMENT_REMINDER, assignmentDeadlineWork, dueAssignmentDeadlines } from "./assignment-scan";
 import { curatedCountSql, OPENED, openedStudentsSql, unpassedAtDeadlineSql, type Ancestor, type Boundary, type OpeningLevel } from "./deadline-scan-sql";
+import { deadlineHandledUntil, HELD, HORIZON, passedDue, releaseAt, reminderConfig, reminderDue } from "./deadline-scan-timing";
 
 /**
  * The deadline scan (#21 `lesson.deadline_reminder`, #23-#25 `*.window_opened`, #29
- * `lesson.deadline_missed`), run by the 5-minute cron, school by school in the school's zone.
+ * `lesson.deadline_missed`, and with assignment-scan.ts #22 and #30 on assignment closing dates),
+ * run by the 5-minute cron, school by school in the school's zone.
  *
  * It keeps no record of its previous run: every run looks at the boundaries of the last
  * `HORIZON` and lets the dedupe keys drop what an earlier run already wrote, so a skipped or
  * failed run is caught up by the next one (the same day, as the contract asks) and a repeated run
  * writes nothing. A boundary counts only for a window last edited before it (a window created
  * with a start in the past announces nothing). Work is bounded per run: one read of the due
- * boundaries of every school (at most `MAX_BOUNDARIES`), one read of settings per event, then one
- * INSERT … SELECT per boundary and event, whatever the number of students.
+ * boundaries of every school (at most `MAX_BOUNDARIES`, and as many assignment closing dates),
+ * one read of settings per event, then one INSERT … SELECT per boundary and event, whatever the
+ * number of students.
  */
 
 const REMINDER = "lesson.deadline_reminder";
 const MISSED = "lesson.deadline_missed";
 
-/** How far back a boundary is still produced: a day of catch-up after the boundary came due. */
-export const HORIZON = DAY_MS;
-/** A boundary held by the quiet hours comes due up to 11 hours later. */
-const HELD = 11 * HOUR_MS;
 const MAX_BOUNDARIES = 500;
 /** Handled boundaries whose marks expired this long ago are forgotten. */
 const MARK_RETENTION = 2 * DAY_MS;
 const BOUNDARIES_PER_BATCH = 25;
-
-const QUIET_FROM = 21 * 60;
-const QUIET_UNTIL = 8 * 60;
-
-/** Minutes since local midnight (with fractions) and the local date of an instant. */
-function localClock(ms: number, timeZone: string): { minutes: number; date: string } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-CA", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
-      .formatToParts(ms)
-      .map((part) => [part.type, part.value]),
-  );
-  const minutes = Number(parts.hour) * 60 + Number(parts.minute) + (Number(parts.second) + (ms % 1000) / 1000) / 60;
-  return { minutes, date: `${parts.year}-${parts.month}-${parts.day}` };
-}
-
-/**
- * When a boundary without `send_at_local` is produced: at once, or at 08:00 local when it falls
- * between 21:00 and 08:00 (a daylight-saving change during the night shifts that by its hour).
- */
-export function releaseAt(boundary: number, timeZone: string): number {
-  const { minutes } = localClock(boundary, timeZone);
-  if (minutes >= QUIET_FROM) return boundary + (24 * 60 - minutes + QUIET_UNTIL) * 60_000;
-  if (minutes < QUIET_UNTIL) return boundary + (QUIET_UNTIL - minutes) * 60_000;
-  return boundary;
-}
 
 interface BoundaryRow extends Boundary {
   kind: "start" | "end";
@@ -68,14 +43,18 @@ interface BoundaryRow extends Boundary {
   courseTitle: string;
 }
 
-/** The widest `days_before` any school uses bounds which deadlines may be due for a reminder. */
-async function widestReminder(ctx: ServiceContext): Promise<number> {
+/** Per reminder event, the widest `days_before` any school uses: it bounds which deadlines may be due. */
+async function widestReminders(ctx: ServiceContext): Promise<Record<typeof REMINDER | typeof ASSIGNMENT_REMINDER, number>> {
+  const codes = [REMINDER, ASSIGNMENT_REMINDER] as const;
   const overrides = await ctx.db
-    .select({ config: notificationEventSettings.config })
+    .select({ code: notificationEventSettings.code, config: notificationEventSettings.config })
     .from(notificationEventSettings)
-    .where(and(eq(notificationEventSettings.code, REMINDER), isNotNull(notificationEventSettings.config)));
-  const configured = overrides.map((row) => Number(row.config?.days_before)).filter((days) => Number.isFinite(days));
-  return Math.max(eventDefinition(REMINDER)!.defaultConfig.days_before as number, ...configured);
+    .where(and(inArray(notificationEventSettings.code, [...codes]), isNotNull(notificationEventSettings.config)));
+  const widest = (code: (typeof codes)[number]) => {
+    const configured = overrides.filter((row) => row.code === code).map((row) => Number(row.config?.days_before)).filter((days) => Number.isFinite(days));
+    return Math.max(eventDefinition(code)!.defaultConfig.days_before as number, ...configured);
+  };
+  return { [REMINDER]: widest(REMINDER), [ASSIGNMENT_REMINDER]: widest(ASSIGNMENT_REMINDER) };
 }
 
 /**
@@ -83,9 +62,9 @@ async function widestReminder(ctx: ServiceContext): Promise<number> {
  * live published courses: starts (openings) and lesson ends (missed digests) of the horizon plus
  * the quiet-hours hold, and lesson ends of the coming reminder days.
  */
-async function dueBoundaries(ctx: ServiceContext, now: number, limit: number): Promise<BoundaryRow[]> {
+async function dueBoundaries(ctx: ServiceContext, now: number, reminderDays: number, limit: number): Promise<BoundaryRow[]> {
   const past = now - HORIZON - HELD;
-  const ahead = now + ((await widestReminder(ctx)) + 2) * DAY_MS;
+  const ahead = now + (reminderDays + 2) * DAY_MS;
   const rows = await ctx.db.all<{
     tenant_id: string; timezone: string; course_id: string; module_id: string | null; node_id: string; level: OpeningLevel;
     kind: "start" | "end"; at: number; ends_at: number | null; open_ended: number; node_title: string; course_title: string;
@@ -114,16 +93,14 @@ async function dueBoundaries(ctx: ServiceContext, now: number, limit: number): P
   }));
 }
 
-type Settings = Record<EventCode, Map<string, SchoolEvent>>;
+type Settings = Partial<Record<EventCode, Map<string, SchoolEvent>>>;
 
 const enabled = (settings: Settings, code: EventCode, tenantId: string) => settings[code]?.get(tenantId)?.event.enabled === true;
 
 /** The opening's push, or null when it is not due or its event is off. */
 async function openingPush(ctx: ServiceContext, b: BoundaryRow, settings: Settings, now: number): Promise<BatchItem | null> {
   const code = OPENED[b.level];
-  if (!enabled(settings, code, b.tenantId)) return null;
-  const due = releaseAt(b.at, b.timezone);
-  if (due > now || due <= now - HORIZON) return null;
+  if (!enabled(settings, code, b.tenantId) || !passedDue(b.at, now, b.timezone)) return null;
   const ancestors: Ancestor[] = [];
   if (b.level !== "course") ancestors.push({ id: b.courseId, level: "course", announced: enabled(settings, OPENED.course, b.tenantId) });
   if (b.level === "lesson" && b.moduleId) ancestors.push({ id: b.moduleId, level: "module", announced: enabled(settings, OPENED.module, b.tenantId) });
@@ -145,22 +122,16 @@ async function openingPush(ctx: ServiceContext, b: BoundaryRow, settings: Settin
 
 /** The reminder before a lesson deadline: due from `send_at_local` on the first local day within `days_before`. */
 async function reminderPush(ctx: ServiceContext, b: BoundaryRow, settings: Settings, now: number): Promise<BatchItem | null> {
-  const school = settings[REMINDER]?.get(b.tenantId);
-  if (!school?.event.enabled || b.at <= now) return null;
-  const config = school.event.config as { days_before: number; repeat_daily: boolean; send_at_local: string };
-  const local = localClock(now, b.timezone);
-  const [hours, minutes] = config.send_at_local.split(":").map(Number);
-  if (local.minutes < hours! * 60 + minutes!) return null;
-  // One threshold: once crossed it stays crossed, so a skipped day still gets its single reminder.
-  const left = daysRemaining(b.at, now, b.timezone);
-  if (left > config.days_before) return null;
+  const config = reminderConfig(settings[REMINDER]?.get(b.tenantId));
+  const due = config && reminderDue(config, b.at, now, b.timezone);
+  if (!config || !due) return null;
   const prefix = `${REMINDER}:${b.nodeId}:${b.at}`;
-  const dedupe = config.repeat_daily ? { exact: sql`${prefix} || ':' || r.id || ':' || ${local.date}` } : prefix;
+  const dedupe = config.repeat_daily ? { exact: sql`${prefix} || ':' || r.id || ':' || ${due.localDate}` } : prefix;
   return enqueue(
     ctx,
     REMINDER,
     { token: "students", studentIds: unpassedAtDeadlineSql(b) },
-    { lesson_title: b.nodeTitle, course_title: b.courseTitle, deadline: timestamp(b.at), days_left: left },
+    { lesson_title: b.nodeTitle, course_title: b.courseTitle, deadline: timestamp(b.at), days_left: due.daysLeft },
     { id: b.nodeId },
     dedupe,
     { tenantId: b.tenantId },
@@ -169,9 +140,7 @@ async function reminderPush(ctx: ServiceContext, b: BoundaryRow, settings: Setti
 
 /** The digest after a lesson deadline: each curator of a student who missed it, with the count of theirs. */
 async function missedPush(ctx: ServiceContext, b: BoundaryRow, settings: Settings, now: number): Promise<BatchItem | null> {
-  if (!enabled(settings, MISSED, b.tenantId) || b.at > now) return null;
-  const due = releaseAt(b.at, b.timezone);
-  if (due > now || due <= now - HORIZON) return null;
+  if (!enabled(settings, MISSED, b.tenantId) || !passedDue(b.at, now, b.timezone)) return null;
   const missed = unpassedAtDeadlineSql(b);
   return enqueue(
     ctx,
@@ -189,32 +158,16 @@ async function missedPush(ctx: ServiceContext, b: BoundaryRow, settings: Setting
  * (or alone when its event is off for the school): until the deadline for a reminder, until the
  * next local midnight for a daily one, for good (past the horizon) for openings and digests.
  */
-function mark(ctx: ServiceContext, b: BoundaryRow, until: number): BatchItem {
-  return batchable(ctx, sql`INSERT INTO scan_marks (tenant_id, mark_key, until) VALUES (${b.tenantId}, ${`${b.kind}:${b.nodeId}:${b.at}`}, ${until})
+function mark(ctx: ServiceContext, tenantId: string, key: string, until: number): BatchItem {
+  return batchable(ctx, sql`INSERT INTO scan_marks (tenant_id, mark_key, until) VALUES (${tenantId}, ${key}, ${until})
     ON CONFLICT (mark_key) DO UPDATE SET until = excluded.until`);
-}
-
-/** The first instant of the next local day. */
-function nextLocalMidnight(now: number, timeZone: string): number {
-  const { minutes } = localClock(now, timeZone);
-  return now + Math.ceil((24 * 60 - minutes) * 60_000);
 }
 
 /** When a handled boundary may be looked at again, or null while it is not handled (not due yet). */
 function handledUntil(b: BoundaryRow, settings: Settings, now: number): number | null {
-  const forGood = b.at + HORIZON + HELD + 1;
-  if (b.kind === "start" || b.at <= now) {
-    const code = b.kind === "start" ? OPENED[b.level] : MISSED;
-    if (!enabled(settings, code, b.tenantId)) return forGood;
-    const due = releaseAt(b.at, b.timezone);
-    return due <= now ? forGood : null;
-  }
-  const school = settings[REMINDER]?.get(b.tenantId);
-  if (!school?.event.enabled) return b.at;
-  const config = school.event.config as { days_before: number; repeat_daily: boolean; send_at_local: string };
-  const [hours, minutes] = config.send_at_local.split(":").map(Number);
-  if (localClock(now, b.timezone).minutes < hours! * 60 + minutes! || daysRemaining(b.at, now, b.timezone) > config.days_before) return null;
-  return config.repeat_daily ? Math.min(b.at, nextLocalMidnight(now, b.timezone)) : b.at;
+  if (b.kind === "end") return deadlineHandledUntil(b.at, b.timezone, settings[REMINDER]?.get(b.tenantId), enabled(settings, MISSED, b.tenantId), now);
+  if (!enabled(settings, OPENED[b.level], b.tenantId)) return b.at + HORIZON + HELD + 1;
+  return releaseAt(b.at, b.timezone) <= now ? b.at + HORIZON + HELD + 1 : null;
 }
 
 const ORDER: Record<OpeningLevel, number> = { lesson: 0, module: 1, course: 2 };
@@ -222,13 +175,21 @@ const ORDER: Record<OpeningLevel, number> = { lesson: 0, module: 1, course: 2 };
 /** Cron: produce every due deadline-scan push; answers how many outbox rows it wrote. */
 export async function runDeadlineScan(ctx: ServiceContext, options: { maxBoundaries?: number } = {}): Promise<number> {
   const now = ctx.clock.now();
+  const limit = options.maxBoundaries ?? MAX_BOUNDARIES;
   await ctx.db.run(sql`DELETE FROM scan_marks WHERE rowid IN (SELECT rowid FROM scan_marks WHERE until < ${now - MARK_RETENTION} LIMIT 1000)`);
-  const boundaries = await dueBoundaries(ctx, now, options.maxBoundaries ?? MAX_BOUNDARIES);
-  if (boundaries.length === 0) return 0;
-  const schools = [...new Set(boundaries.map((b) => b.tenantId))];
-  const codes: EventCode[] = [REMINDER, MISSED, OPENED.course, OPENED.module, OPENED.lesson];
+  const reminderDays = await widestReminders(ctx);
+  const [boundaries, assignmentDeadlines] = await Promise.all([
+    dueBoundaries(ctx, now, reminderDays[REMINDER], limit),
+    dueAssignmentDeadlines(ctx, now, reminderDays[ASSIGNMENT_REMINDER], limit),
+  ]);
+  if (boundaries.length === 0 && assignmentDeadlines.length === 0) return 0;
+  // Settings only for the kinds of boundary this run has: an assignment-free run reads what it always did.
+  const lessonCodes: EventCode[] = [REMINDER, MISSED, OPENED.course, OPENED.module, OPENED.lesson];
+  const assignmentCodes: EventCode[] = [ASSIGNMENT_REMINDER, ASSIGNMENT_MISSED];
+  const codes = [...(boundaries.length > 0 ? lessonCodes : []), ...(assignmentDeadlines.length > 0 ? assignmentCodes : [])];
+  const schools = [...new Set([...boundaries, ...assignmentDeadlines].map((b) => b.tenantId))];
   const loaded = await Promise.all(codes.map((code) => loadSchoolEvents(ctx, schools, eventDefinition(code)!)));
-  const settings = Object.fromEntries(codes.map((code, i) => [code, loaded[i]!])) as Settings;
+  const settings: Settings = Object.fromEntries(codes.map((code, i) => [code, loaded[i]!]));
 
   // Innermost openings first: an outer opening written earlier in the same run would hide nothing.
   const starts = boundaries.filter((b) => b.kind === "start").sort((x, y) => ORDER[x.level] - ORDER[y.level]);
@@ -240,8 +201,12 @@ export async function runDeadlineScan(ctx: ServiceContext, options: { maxBoundar
   // A boundary's push and its mark travel in one batch, so a failed batch leaves both unwritten.
   const work = ordered.map((b, i) => {
     const until = handledUntil(b, settings, now);
-    return { push: pushes[i] ?? null, mark: until === null ? null : mark(ctx, b, until) };
+    return { push: pushes[i] ?? null, mark: until === null ? null : mark(ctx, b.tenantId, `${b.kind}:${b.nodeId}:${b.at}`, until) };
   });
+  for (const d of assignmentDeadlines) {
+    const { push, markKey, until } = await assignmentDeadlineWork(ctx, d, settings, now);
+    work.push({ push, mark: until === null ? null : mark(ctx, d.tenantId, markKey, until) });
+  }
   let written = 0;
   for (let i = 0; i < work.length; i += BOUNDARIES_PER_BATCH) {
     const slice = work.slice(i, i + BOUNDARIES_PER_BATCH);

@@ -260,9 +260,9 @@ describe("deadline scan: statements", () => {
     };
     const few = await scanned(1);
     const many = await scanned(6);
-    // The purge of old marks, the overrides of days_before, the boundaries, one settings read per
-    // event, then one batch of the boundary's INSERT and its mark.
-    expect(few).toMatchObject({ prepare: 10, batch: 1 });
+    // The purge of old marks, the overrides of days_before, the lesson and the assignment
+    // boundaries, one settings read per lesson event, then one batch of the boundary's INSERT and its mark.
+    expect(few).toMatchObject({ prepare: 11, batch: 1 });
     expect(few.written).toBe(1);
     expect(many.written).toBe(6);
     expect(many.prepare).toBe(few.prepare);

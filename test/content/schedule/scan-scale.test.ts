@@ -82,10 +82,19 @@ async function outboxCount(tenantId: string, code: string) {
   return (await env.DB.prepare(`SELECT count(*) AS n FROM notification_outbox WHERE tenant_id = ? AND event_code = ?`).bind(tenantId, code).first<{ n: number }>())!.n;
 }
 
-/** A school with a 200-lesson course (10 modules of 20 lessons) and `count` enrolled students. */
+/**
+ * A school with a 200-lesson course (10 modules of 20 lessons) and `count` enrolled students; the
+ * first lesson also holds an assignment, so its deadline is the assignment's closing date too.
+ */
 async function scaledSchool(count: number) {
   const school = await createSchool({ expiresAt: null });
   const tree = await insertCourseTree(school.id, { shape: [10, 20, 1] });
+  const assignmentId = uuidv7();
+  await db().insert(schema.assignments).values({ id: assignmentId, tenantId: school.id, title: "Essay", createdAt: EDITED, updatedAt: EDITED });
+  await db().insert(schema.blocks).values({
+    id: uuidv7(), tenantId: school.id, courseId: tree.courseId, moduleId: tree.modules[0]!.id, lessonId: tree.lessonIds[0]!, type: "assignment_ref",
+    payload: {}, refId: assignmentId, position: 1, createdAt: EDITED, updatedAt: EDITED,
+  });
   await students(school.id, tree, count);
   await windows(school.id, tree, T - HOUR_MS);
   return school;
@@ -99,22 +108,27 @@ describe("deadline and progress scans at 5,000 students and 200 lessons", () => 
     const smallDeadline = await counted((ctx) => runDeadlineScan(ctx));
     expect(await outboxCount(small.id, "lesson.window_opened")).toBe(1);
     expect(await outboxCount(small.id, "lesson.deadline_reminder")).toBe(1);
+    expect(await outboxCount(small.id, "assignment.deadline_reminder")).toBe(1);
     await db().update(schema.tenants).set({ planState: "suspended" });
 
     const large = await scaledSchool(5_000);
     const largeDeadline = await counted((ctx) => runDeadlineScan(ctx));
-    // One opening and one reminder (the deadline of tomorrow) per student; the 199 later deadlines wait.
+    // One opening, one lesson reminder (the deadline of tomorrow) and one assignment reminder per
+    // student; the 199 later deadlines wait.
     expect(await outboxCount(large.id, "lesson.window_opened")).toBe(5_000);
     expect(await outboxCount(large.id, "lesson.deadline_reminder")).toBe(5_000);
+    expect(await outboxCount(large.id, "assignment.deadline_reminder")).toBe(5_000);
     expect(largeDeadline).toEqual(smallDeadline);
-    // The purge, the reminder overrides, the boundaries, five settings reads, one batch of two pushes and two marks.
-    expect(largeDeadline).toEqual({ prepare: 12, batch: 1, exec: 0 });
+    // The purge, the reminder overrides, the lesson and the assignment boundaries, seven settings
+    // reads, one batch of three pushes and three marks.
+    expect(largeDeadline).toEqual({ prepare: 17, batch: 1, exec: 0 });
 
-    // A second run skips both marked boundaries; it still reads the settings for the deadlines of
-    // the next days (not due yet) and writes nothing.
+    // A second run skips the three marked boundaries; it still reads the settings for the lesson
+    // deadlines of the next days (not due yet) and writes nothing.
     const again = await counted((ctx) => runDeadlineScan(ctx));
-    expect(again).toEqual({ prepare: 8, batch: 0, exec: 0 });
+    expect(again).toEqual({ prepare: 9, batch: 0, exec: 0 });
     expect(await outboxCount(large.id, "lesson.deadline_reminder")).toBe(5_000);
+    expect(await outboxCount(large.id, "assignment.deadline_reminder")).toBe(5_000);
 
     // 18:00 local five days later: every student has been idle for eight days (the default is seven).
     at(T + 5 * DAY_MS + 8 * HOUR_MS);

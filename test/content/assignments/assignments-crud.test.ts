@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ISO as ISO_PATTERN } from "../../helpers/courses";
 import { failure } from "../../helpers/http";
 import { as, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
-import { assignmentRow, createAssignment, deleteAssignment, getAssignment, insertAssignment, patchAssignment } from "./helpers";
+import { assignmentRow, createAssignment, deleteAssignment, getAssignment, insertAssignment, insertSubmission, patchAssignment } from "./helpers";
 
 const ISO = expect.stringMatching(ISO_PATTERN);
 
@@ -106,6 +106,15 @@ describe("PATCH /t/assignments/:id", () => {
     const empty = await patchAssignment(admin, assignment.id, {});
     expect(empty.body.data).toMatchObject({ id: assignment.id, title: "New", max_score: "50.50" });
     expect((await assignmentRow(assignment.id)).updatedAt).toBe(before.updatedAt);
+  });
+
+  it("a new max_score leaves the scores already given as they are", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const assignment = await insertAssignment(school.id);
+    const student = await signedIn(school, { role: "student" });
+    await insertSubmission(school.id, assignment.id, student.id, { status: "accepted", scoreHundredths: 9000 });
+    expect((await patchAssignment(admin, assignment.id, { max_score: "50" })).body.data).toMatchObject({ max_score: "50.00" });
+    expect((await getAssignment(student, assignment.id)).body.data).toMatchObject({ max_score: "50.00", my_submission_status: "accepted", my_submission_score: "90.00" });
   });
 
   it("400 invalid_request_body for a bad field, max_attempts with clear_max_attempts, null max_attempts, an unknown key", async () => {

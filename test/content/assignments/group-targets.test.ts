@@ -1,4 +1,6 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
 import { createUser } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { addMember, as, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
@@ -135,5 +137,29 @@ describe("PUT /t/assignments/:id/group-targets", () => {
     expect((await as(admin, "/t/notifications/admin/events/assignment.assigned", { method: "PATCH", body: { enabled: false } })).status).toBe(200);
     expect((await putTargets(admin, assignment.id, { group_ids: [group.id] })).status).toBe(200);
     expect(await assignedPushes(school.id)).toEqual([]);
+  });
+
+  it("concurrent PUTs adding the same group: one target row, each member told once", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const group = await createGroup(school.id);
+    const members: string[] = [];
+    for (let index = 0; index < 3; index++) {
+      const user = await createUser(school.id, { role: "student" });
+      await addMember(group, user.id);
+      await addPushDevice(school.id, user.id);
+      members.push(user.id);
+    }
+    const assignment = await insertAssignment(school.id);
+    // Every PUT has read the (empty) targets before any writes: each thinks the group is new.
+    const barrier = barrierD1(env.DB, { held: /^\s*DELETE FROM assignment_group_targets/, parties: 5 });
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        requestWithD1(barrier.db, `/t/assignments/${assignment.id}/group-targets`, { method: "PUT", token: admin.token, tenant: admin.subdomain, body: { group_ids: [group.id] } }),
+      ),
+    );
+    expect(barrier.stats.held).toBe(5);
+    for (const res of results) expect(res.body.data).toEqual({ group_ids: [group.id] });
+    expect(await targetRows(assignment.id)).toEqual([group.id]);
+    expect((await assignedPushes(school.id)).map((row) => row.userId).sort()).toEqual(members.sort());
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
 import type { ServiceContext } from "../../core/http/context";
+import { DAY_MS } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
 import type { EventCode } from "../../platform/notifications/catalog";
 import { billingOpenSql, enqueue, timestamp } from "../../platform/notifications/enqueue";
@@ -36,7 +37,7 @@ export interface AssignmentDeadline extends AssignmentBoundary {
  */
 export async function dueAssignmentDeadlines(ctx: ServiceContext, now: number, aheadDays: number, limit: number): Promise<AssignmentDeadline[]> {
   const past = now - HORIZON - HELD;
-  const ahead = now + (aheadDays + 2) * 24 * 60 * 60 * 1000;
+  const ahead = now + (aheadDays + 2) * DAY_MS;
   const rows = await ctx.db.all<{ tenant_id: string; timezone: string; assignment_id: string; assignment_title: string; at: number; course_title: string }>(
     sql`SELECT w.tenant_id, t.timezone, a.id AS assignment_id, a.title AS assignment_title, w.ends_at AS at, min(c.title) AS course_title
       FROM schedule_windows w

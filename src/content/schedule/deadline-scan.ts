@@ -203,9 +203,9 @@ export async function runDeadlineScan(ctx: ServiceContext, options: { maxBoundar
     const until = handledUntil(b, settings, now);
     return { push: pushes[i] ?? null, mark: until === null ? null : mark(ctx, b.tenantId, `${b.kind}:${b.nodeId}:${b.at}`, until) };
   });
-  for (const d of assignmentDeadlines) {
-    const { push, markKey, until } = await assignmentDeadlineWork(ctx, d, settings, now);
-    work.push({ push, mark: until === null ? null : mark(ctx, d.tenantId, markKey, until) });
+  const assignmentWork = await Promise.all(assignmentDeadlines.map((d) => assignmentDeadlineWork(ctx, d, settings, now)));
+  for (const [i, { push, markKey, until }] of assignmentWork.entries()) {
+    work.push({ push, mark: until === null ? null : mark(ctx, assignmentDeadlines[i]!.tenantId, markKey, until) });
   }
   let written = 0;
   for (let i = 0; i < work.length; i += BOUNDARIES_PER_BATCH) {

@@ -1,8 +1,10 @@
 import { createArea } from "../../../core/http/area";
-import { assignmentSubmissionRoutesPart } from "./assignment-submissions";
+import { draftRoutesPart } from "./drafts";
+import { reviewRoutesPart } from "./review";
 import { submissionRoutesPart } from "./submissions";
 
-/** Submissions of assignments: the student's attempts and the curators' review. */
+/** Submissions of assignments: the student's drafts, one submission's read, the curators' review. */
 export const submissionRoutes = createArea();
-submissionRoutes.route("/", assignmentSubmissionRoutesPart);
+submissionRoutes.route("/", draftRoutesPart);
 submissionRoutes.route("/", submissionRoutesPart);
+submissionRoutes.route("/", reviewRoutesPart);

@@ -114,7 +114,7 @@ describe("POST /t/notifications/admin/audience/preview", () => {
     const { admin, groups } = await audienceSchool();
     const bad: unknown[] = [
       { match: "all", rules: [{ field: "favourite_colour", operator: "eq", value: "red" }] },
-      { match: "all", rules: [{ field: "assignment_submitted", operator: "in", values: [groups.red.id] }] },
+      { match: "all", rules: [{ field: "assignment_submitted", operator: "eq", values: [groups.red.id] }] },
       { match: "all", rules: [{ field: "course_enrollment", operator: "eq", values: [groups.red.id] }] },
       { match: "all", rules: [{ field: "lesson_completed", operator: "in", values: ["not-a-uuid"] }] },
       { match: "all", rules: [{ field: "points_total", operator: "gte", value: 10 }] },

@@ -11,7 +11,8 @@ import { recomputeProgress } from "./progress";
 /**
  * Completion of reference blocks by a passed attempt (docs/decisions.md, Completion): a passed quiz
  * attempt completes the student's `quiz_ref` blocks naming the quiz (source `quiz`), a passed exam
- * attempt their `exam_ref` blocks naming the exam (source `exam`). Only blocks of live nodes in a
+ * attempt their `exam_ref` blocks naming the exam (source `exam`), a submitted assignment their
+ * `assignment_ref` blocks naming it (source `assignment`). Only blocks of live nodes in a
  * lesson the student sees of a published course they are actively enrolled in; idempotent; the
  * enrollments are recounted and an enrollment this completes gets the course's (and its paths')
  * completion pushes, as a manual completion emits them. Use:
@@ -24,12 +25,12 @@ import { recomputeProgress } from "./progress";
 export type RefCtx = ServiceContext & Pick<TenantCtx, "tenantId">;
 
 export interface RefCompletion {
-  blockType: "quiz_ref" | "exam_ref";
-  source: "quiz" | "exam";
-  /** The quiz or exam id, or SQL naming it. */
+  blockType: "quiz_ref" | "exam_ref" | "assignment_ref";
+  source: "quiz" | "exam" | "assignment";
+  /** The quiz, exam or assignment id, or SQL naming it. */
   refId: string | SQL;
   studentId: string;
-  /** SQL true, when the write batch runs, that the attempt passed and its quiz or exam is live. */
+  /** SQL true, when the write batch runs, that the attempt passed (the submission was handed in) and its object is live. */
   passed: SQL;
 }
 

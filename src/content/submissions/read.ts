@@ -1,20 +1,39 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { assignmentsErrors } from "../assignments/errors";
-import { presentSubmission, SUBMISSION_COLUMNS, submissionFilesSql, submissionVisibleSql, type SubmissionFileRow, type SubmissionRow, type SubmissionView } from "./present";
+import {
+  managedStudentSql,
+  managesStudents,
+  presentSubmission,
+  SUBMISSION_COLUMNS,
+  submissionFilesSql,
+  submissionVisibleSql,
+  type SubmissionFileRow,
+  type SubmissionRow,
+  type SubmissionView,
+} from "./present";
 
 /**
  * One submission with its files as two statements, for a read's batch or at the end of a write's
- * batch (so a write answers what it wrote without another round trip).
+ * batch (so a write answers what it wrote without another round trip). `where` is a condition on
+ * the submission `s` (its school is added here).
  */
+export function submissionReadsWhere(ctx: TenantCtx, where: SQL): [BatchItem, BatchItem] {
+  const matching = sql`FROM submissions s WHERE s.tenant_id = ${ctx.tenantId} AND ${where}`;
+  return [batchable(ctx, sql`SELECT ${SUBMISSION_COLUMNS} ${matching}`), batchable(ctx, submissionFilesSql(ctx.tenantId, sql`SELECT s.id ${matching}`))];
+}
+
+/** The submission by id, if the caller may read it (its owner, or a manager of students in scope). */
 export function submissionReads(ctx: TenantCtx, id: string): [BatchItem, BatchItem] {
-  const visible = sql`SELECT s.id FROM submissions s WHERE s.id = ${id} AND ${submissionVisibleSql(ctx)}`;
-  return [
-    batchable(ctx, sql`SELECT ${SUBMISSION_COLUMNS} FROM submissions s WHERE s.id = ${id} AND ${submissionVisibleSql(ctx)}`),
-    batchable(ctx, submissionFilesSql(ctx.tenantId, visible)),
-  ];
+  return submissionReadsWhere(ctx, sql`s.id = ${id} AND ${submissionVisibleSql(ctx)}`);
+}
+
+/** The student's latest attempt at the assignment (the highest attempt number). */
+export function latestAttemptSql(ctx: TenantCtx, assignmentId: string, studentId: string | SQL): SQL {
+  return sql`s.id = (SELECT la.id FROM submissions la WHERE la.tenant_id = ${ctx.tenantId} AND la.assignment_id = ${assignmentId}
+    AND la.student_id = ${studentId} ORDER BY la.attempt DESC LIMIT 1)`;
 }
 
 /** The submission the two statements read, or 404 `submission_not_found`. */
@@ -24,8 +43,35 @@ export async function presentRead(ctx: TenantCtx, row: unknown, files: unknown):
   return presentSubmission(ctx, ctx.tenantId, found, rowsOf<SubmissionFileRow>(files));
 }
 
+/** Every submission the statements read, in their order. */
+export async function presentAll(ctx: TenantCtx, rows: unknown, files: unknown): Promise<SubmissionView[]> {
+  const fileRows = rowsOf<SubmissionFileRow>(files);
+  return Promise.all(rowsOf<SubmissionRow>(rows).map((row) => presentSubmission(ctx, ctx.tenantId, row, fileRows)));
+}
+
 /** GET /submissions/:id: the owner, or a manager of students within scope; anyone else 404. */
 export async function getSubmission(ctx: TenantCtx, input: { id: string }): Promise<SubmissionView> {
   const [row, files] = await runBatch(ctx, submissionReads(ctx, input.id));
   return presentRead(ctx, row, files);
+}
+
+/**
+ * GET /assignments/:id/submissions/history: every attempt of one student, newest first. The
+ * caller's own; a manager of students names the student with `student_id` (one outside a
+ * restricted curator's scope has no history to show). Anyone else naming another student sees
+ * nothing.
+ */
+export async function submissionHistory(ctx: TenantCtx, input: { assignmentId: string; query: { student_id?: string } }): Promise<{ submissions: SubmissionView[] }> {
+  const studentId = input.query.student_id ?? ctx.actor.userId;
+  const own = studentId === ctx.actor.userId;
+  if (!own && !managesStudents(ctx)) return { submissions: [] };
+  const allowed = own ? sql`1` : managedStudentSql(ctx, sql`s.student_id`);
+  const where = sql`s.assignment_id = ${input.assignmentId} AND s.student_id = ${studentId} AND ${allowed}
+    AND EXISTS (SELECT 1 FROM assignments ha WHERE ha.id = s.assignment_id AND ha.tenant_id = ${ctx.tenantId} AND ha.deleted_at IS NULL)`;
+  const matching = sql`FROM submissions s WHERE s.tenant_id = ${ctx.tenantId} AND ${where}`;
+  const [rows, files] = await runBatch(ctx, [
+    batchable(ctx, sql`SELECT ${SUBMISSION_COLUMNS} ${matching} ORDER BY s.attempt DESC`),
+    batchable(ctx, submissionFilesSql(ctx.tenantId, sql`SELECT s.id ${matching}`)),
+  ]);
+  return { submissions: await presentAll(ctx, rows, files) };
 }

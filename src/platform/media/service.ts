@@ -20,17 +20,17 @@ type AssetRow = typeof mediaAssets.$inferSelect;
  * needs it: a write conditional on it cannot be overtaken by another write (D1 runs statements
  * one at a time), so no counter can drift.
  */
-function usedBytes(tenantId: string): SQL<number> {
+export function usedBytes(tenantId: string): SQL<number> {
   return sql<number>`(SELECT coalesce(sum(u.size_bytes), 0) FROM media_assets AS u WHERE u.tenant_id = ${tenantId} AND u.status = 'confirmed' AND u.deleted_at IS NULL)`;
 }
 
-function capBytes(tenantId: string): SQL<number> {
+export function capBytes(tenantId: string): SQL<number> {
   return sql<number>`(SELECT t.storage_cap_bytes FROM tenants AS t WHERE t.id = ${tenantId} AND t.deleted_at IS NULL)`;
 }
 
 const isKind = (value: string): value is MediaKind => (MEDIA_KINDS as readonly string[]).includes(value);
 
-function checkCap(kind: MediaKind, size: number, what: string): void {
+export function checkCap(kind: MediaKind, size: number, what: string): void {
   const cap = KIND_CAPS[kind];
   if (size > cap) throw new ApiError(mediaErrors.OVERSIZE_CAP, { message: `${what} (${size} bytes) is over the ${kind} cap of ${cap} bytes.` });
 }
@@ -163,7 +163,7 @@ export async function confirmUpload(ctx: TenantCtx, input: { id: string }) {
 }
 
 /** Page count (pdf) and duration (video) are read after confirm by the media queue; a lost message only leaves them null. */
-async function scheduleMetadata(ctx: TenantCtx, row: AssetRow): Promise<void> {
+export async function scheduleMetadata(ctx: TenantCtx, row: Pick<AssetRow, "id" | "kind" | "tenantId">): Promise<void> {
   if (row.kind !== "pdf" && row.kind !== "video") return;
   try {
     await ctx.env.MEDIA_METADATA.send({ kind: "media_metadata", tenant_id: row.tenantId, asset_id: row.id });

@@ -1,6 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
+import { uuidv7 } from "../../../src/core/lib/ids";
 import * as schema from "../../../src/db/schema";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { db } from "../../helpers/factories";
@@ -74,4 +75,27 @@ export async function submissionFileRows(submissionId: string) {
 
 export async function setSubmission(id: string, values: Partial<typeof schema.submissions.$inferInsert>) {
   await db().update(schema.submissions).set(values).where(eq(schema.submissions.id, id));
+}
+
+/** A window on the tree's first lesson (the default grid). */
+export async function lessonWindow(tenantId: string, tree: { courseId: string; modules: { id: string }[]; lessonIds: string[] }, window: { startsAt?: number | null; endsAt?: number | null; allowAfterEnd?: boolean }) {
+  const now = Date.now();
+  const lessonId = tree.lessonIds[0]!;
+  await db().insert(schema.scheduleWindows).values({
+    id: uuidv7(),
+    tenantId,
+    courseId: tree.courseId,
+    groupId: null,
+    gridKey: "",
+    level: "lesson",
+    moduleId: tree.modules[0]!.id,
+    lessonId,
+    nodeId: lessonId,
+    startsAt: window.startsAt ?? null,
+    endsAt: window.endsAt ?? null,
+    allowBeforeStart: false,
+    allowAfterEnd: window.allowAfterEnd ?? false,
+    createdAt: now,
+    updatedAt: now,
+  });
 }

@@ -30,6 +30,7 @@ import { examRoutes } from "./content/exams/routes";
 import { assignmentRoutes } from "./content/assignments/routes";
 import { submissionRoutes } from "./content/submissions/routes";
 import { screenshotRoutes } from "./content/screenshot/routes";
+import { ratingRoutes } from "./content/rating/routes";
 
 function buildApp() {
   installAccess({ authenticate, checkBilling, afterAdmission: recordLastActive });
@@ -67,6 +68,7 @@ function buildApp() {
   app.route(API_PREFIX, assignmentRoutes);
   app.route(API_PREFIX, submissionRoutes);
   app.route(API_PREFIX, screenshotRoutes);
+  app.route(API_PREFIX, ratingRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

@@ -148,6 +148,11 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     db().insert(schema.submissions).values({
       id: uuidv7(), tenantId, assignmentId, studentId: bystanderId, attempt: 1, status: "accepted", scoreHundredths: 9000, gradedById: userId, gradedAt: now, createdAt: now, updatedAt: now,
     }),
+    // The user's own points (the trigger writes their rating_totals row) and a bystander's adjustment this user made.
+    db().insert(schema.pointEvents).values({ id: uuidv7(), tenantId, studentId: userId, sourceType: "manual", sourceKey: `manual:${uuidv7()}`, pointsHundredths: 500, reason: "Own", awardedAt: now }),
+    db().insert(schema.pointEvents).values({
+      id: uuidv7(), tenantId, studentId: bystanderId, sourceType: "manual", sourceKey: `manual:${uuidv7()}`, pointsHundredths: 250, reason: "Bonus", actorUserId: userId, awardedAt: now,
+    }),
     db().insert(schema.payments).values({
       id: uuidv7(),
       tenantId,
@@ -195,6 +200,8 @@ describe("DELETE /t/users/:id/permanent", () => {
     expect(await count("quiz_attempt_answers", "user_id", bystander.id)).toBe(1);
     expect(await count("assignments", "tenant_id", school.id)).toBe(1);
     expect(await count("submissions", "student_id", bystander.id)).toBe(1);
+    expect(await count("point_events", "student_id", bystander.id)).toBe(1);
+    expect(await count("rating_totals", "student_id", bystander.id)).toBe(1);
     const payments = await env.DB.prepare("SELECT count(*) AS n FROM payments WHERE tenant_id = ? AND created_by_user_id IS NULL").bind(school.id).first<{ n: number }>();
     expect(payments!.n).toBe(1);
 

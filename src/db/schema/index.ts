@@ -16,3 +16,4 @@ export * from "./content/schedules";
 export * from "./content/quizzes";
 export * from "./content/exams";
 export * from "./content/assignments";
+export * from "./content/rating";

@@ -4,6 +4,8 @@ import { forgetPairStatement } from "../auth/login-guard";
 import type { BatchItem } from "../../core/db/batch";
 import {
   assignments,
+  pointEvents,
+  ratingTotals,
   submissionAttachments,
   submissions,
   authDevices,
@@ -111,6 +113,9 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(submissions, submissions.studentId, "delete"),
   rule(submissions, submissions.gradedById, "clear"),
   rule(submissionAttachments, submissionAttachments.studentId, "delete"),
+  rule(pointEvents, pointEvents.studentId, "delete"),
+  rule(pointEvents, pointEvents.actorUserId, "clear"),
+  rule(ratingTotals, ratingTotals.studentId, "delete"),
   // Uploaded files may be shared school content (covers, attachments): they stay without their uploader.
   rule(mediaAssets, mediaAssets.uploadedByUserId, "clear"),
 ];

@@ -1,0 +1,35 @@
+import { sql, type SQL } from "drizzle-orm";
+
+/**
+ * Ranking over the stored totals (docs/decisions.md, Rating): every active student of the
+ * population counts, a student without a `rating_totals` row with 0 points; standard competition
+ * ranking (1, 1, 3): a student's rank is 1 + the number of students of the population with more
+ * points.
+ */
+
+/** `u` (an alias of `users`) is an active student of the school. */
+export function activeStudentSql(tenantId: string, u: SQL = sql`u`): SQL {
+  return sql`${u}.tenant_id = ${tenantId} AND ${u}.role = 'student' AND ${u}.deleted_at IS NULL AND ${u}.is_active = 1`;
+}
+
+/** Integer hundredths (SQL, any sign) as the API's decimal text: -150 → "-1.50". */
+export function decimalTextSql(hundredths: SQL): SQL {
+  return sql`(CASE WHEN (${hundredths}) < 0 THEN '-' ELSE '' END || printf('%d.%02d', abs(${hundredths}) / 100, abs(${hundredths}) % 100))`;
+}
+
+/** The student's school total in hundredths (0 without a row). */
+export function schoolTotalSql(tenantId: string, studentId: string | SQL): SQL {
+  return sql`COALESCE((SELECT tt.points_hundredths FROM rating_totals tt WHERE tt.tenant_id = ${tenantId} AND tt.student_id = ${studentId}), 0)`;
+}
+
+/**
+ * The school rank (`GET /rating` without filters) a student other than the active students
+ * counted would have with `points` hundredths: 1 + the active students of the school, other than
+ * `studentId`, with more points. Students without a row count only when `points` is negative.
+ */
+export function schoolRankForSql(tenantId: string, studentId: string | SQL, points: SQL): SQL {
+  return sql`(1 + (SELECT count(*) FROM rating_totals rk JOIN users ru ON ru.id = rk.student_id AND ${activeStudentSql(tenantId, sql`ru`)}
+        WHERE rk.tenant_id = ${tenantId} AND rk.points_hundredths > (${points}) AND rk.student_id <> ${studentId})
+      + CASE WHEN (${points}) < 0 THEN (SELECT count(*) FROM users ru WHERE ${activeStudentSql(tenantId, sql`ru`)} AND ru.id <> ${studentId}
+          AND NOT EXISTS (SELECT 1 FROM rating_totals rk WHERE rk.tenant_id = ${tenantId} AND rk.student_id = ru.id)) ELSE 0 END)`;
+}

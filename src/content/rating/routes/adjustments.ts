@@ -1,0 +1,3 @@
+import { createArea } from "../../../core/http/area";
+
+export const adjustmentsRoutesPart = createArea();

@@ -1,0 +1,12 @@
+import { createArea } from "../../../core/http/area";
+import { adjustmentsRoutesPart } from "./adjustments";
+import { leaderboardRoutesPart } from "./leaderboard";
+import { rulesRoutesPart } from "./rules";
+import { studentsRoutesPart } from "./students";
+
+/** Rating: point rules, adjustments, the leaderboard and a student's summary and events; one file per subresource. */
+export const ratingRoutes = createArea();
+ratingRoutes.route("/", rulesRoutesPart);
+ratingRoutes.route("/", adjustmentsRoutesPart);
+ratingRoutes.route("/", leaderboardRoutesPart);
+ratingRoutes.route("/", studentsRoutesPart);

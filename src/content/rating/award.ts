@@ -97,7 +97,7 @@ function localDate(now: number, timeZone: string): string {
  * none) took the school rank from above 10 to 10 or better. The rank before is the rank the total
  * without those points would have.
  */
-async function topEnteredPush(ctx: AwardCtx, studentId: string, eventId: string | SQL, callPoints: SQL, now: number): Promise<BatchItem> {
+export async function topEnteredPush(ctx: AwardCtx, studentId: string, eventId: string | SQL, callPoints: SQL, now: number): Promise<BatchItem> {
   const { tenantId } = ctx;
   const total = schoolTotalSql(tenantId, studentId);
   const rankAfter = schoolRankForSql(tenantId, studentId, total);

@@ -1074,7 +1074,7 @@ const catalog = [
     variables: ["points", "target_label", "total_points"],
     defaultEnabled: false,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "+{{points}} баллов", body: "За «{{target_label}}». Всего: {{total_points}}." },
       en: { title: "+{{points}} points", body: "For “{{target_label}}”. Total: {{total_points}}." },
@@ -1091,7 +1091,7 @@ const catalog = [
     variables: ["points", "reason", "total_points"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Бонус: +{{points}} баллов", body: "{{reason}} Всего: {{total_points}}." },
       en: { title: "Bonus: +{{points}} points", body: "{{reason}} Total: {{total_points}}." },
@@ -1108,7 +1108,7 @@ const catalog = [
     variables: ["points", "reason", "total_points"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Списано {{points}} баллов", body: "{{reason}} Всего: {{total_points}}." },
       en: { title: "{{points}} points deducted", body: "{{reason}} Total: {{total_points}}." },
@@ -1125,7 +1125,7 @@ const catalog = [
     variables: ["rank", "total_points"],
     defaultEnabled: true,
     defaultConfig: {},
-    implemented: false,
+    implemented: true,
     templates: {
       ru: { title: "Вы в топ-10!", body: "Вы на {{rank}}-м месте рейтинга школы: {{total_points}} баллов." },
       en: { title: "You're in the top 10!", body: "You're #{{rank}} in the school rating with {{total_points}} points." },

@@ -16,11 +16,12 @@ import { enrollments } from "./seed/enrollments.mjs";
 import { media, putDemoObjects } from "./seed/media.mjs";
 import { notifications } from "./seed/notifications.mjs";
 import { exams, quizzes } from "./seed/quizzes.mjs";
+import { rating } from "./seed/rating.mjs";
 import { billing, groups, people, school } from "./seed/school.mjs";
 
 export { DEMO, DEMO_PASSWORD, TRIAL };
 
-export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, assignments, enrollments];
+export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, assignments, enrollments, rating];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {

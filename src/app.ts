@@ -31,6 +31,7 @@ import { assignmentRoutes } from "./content/assignments/routes";
 import { submissionRoutes } from "./content/submissions/routes";
 import { screenshotRoutes } from "./content/screenshot/routes";
 import { ratingRoutes } from "./content/rating/routes";
+import { analyticsRoutes } from "./content/analytics/routes";
 
 function buildApp() {
   installAccess({ authenticate, checkBilling, afterAdmission: recordLastActive });
@@ -69,6 +70,7 @@ function buildApp() {
   app.route(API_PREFIX, submissionRoutes);
   app.route(API_PREFIX, screenshotRoutes);
   app.route(API_PREFIX, ratingRoutes);
+  app.route(API_PREFIX, analyticsRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

@@ -1,0 +1,4 @@
+import { createArea } from "../../core/http/area";
+
+/** GET /analytics/curators. */
+export const analyticsRoutes = createArea();

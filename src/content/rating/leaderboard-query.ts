@@ -1,0 +1,125 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { TenantCtx } from "../../core/http/context";
+import type { RatingSourceType } from "../../db/schema";
+import { displayNameSql, populationSql, windowSql, type TimeWindow } from "./scope";
+
+/**
+ * The leaderboard's statements. Without event filters the board reads the stored totals
+ * (`rating_totals`) from the top of the `rating_totals_points` index, so a page costs its own rows,
+ * not a sort of the school; with filters it sums the matching point events per student.
+ */
+
+export interface EventFilters {
+  moduleId?: string;
+  sourceId?: string;
+  sourceTypes?: RatingSourceType[];
+  window: TimeWindow;
+}
+
+export interface BoardInput extends EventFilters {
+  groupId?: string;
+  limit: number;
+}
+
+/** A row of the page, in board order (points descending, then display name, then id). */
+export interface BoardRow {
+  id: string;
+  points: number;
+  first_name: string;
+  last_name: string;
+}
+
+export interface BoardStats {
+  total_students: number;
+  caller_points: number | null;
+  caller_rank: number | null;
+}
+
+export function hasEventFilters(input: EventFilters): boolean {
+  return input.moduleId !== undefined || input.sourceId !== undefined || input.sourceTypes !== undefined || input.window.from !== undefined || input.window.to !== undefined;
+}
+
+type Caller = Pick<TenantCtx, "actor" | "tenantId">;
+
+/**
+ * The page over the stored totals: the students with positive totals from the top of the
+ * `rating_totals_points` index, then those at zero (no row, or a row back at 0) by name, then
+ * those below zero, each part ordered and cut to the page on its own. UNION ALL under one LIMIT
+ * stops at the first part that fills the page, so the zero part (which has to sort by name) and the
+ * negative part run only when the students above them do not fill it.
+ */
+export function totalsPageSql(ctx: Caller, input: BoardInput): SQL {
+  const { tenantId } = ctx;
+  const member = populationSql(ctx, input.groupId);
+  const name = displayNameSql();
+  const signed = (condition: SQL) => sql`SELECT * FROM (SELECT t.student_id AS id, t.points_hundredths AS points, u.first_name, u.last_name
+      FROM rating_totals t JOIN users u ON u.id = t.student_id AND ${member}
+      WHERE t.tenant_id = ${tenantId} AND ${condition}
+      ORDER BY t.points_hundredths DESC, ${name}, u.id LIMIT ${input.limit})`;
+  return sql`${signed(sql`t.points_hundredths > 0`)}
+    UNION ALL SELECT * FROM (SELECT u.id, 0 AS points, u.first_name, u.last_name FROM users u
+      WHERE ${member} AND NOT EXISTS (SELECT 1 FROM rating_totals z WHERE z.tenant_id = ${tenantId} AND z.student_id = u.id AND z.points_hundredths <> 0)
+      ORDER BY ${name}, u.id LIMIT ${input.limit})
+    UNION ALL ${signed(sql`t.points_hundredths < 0`)}
+    LIMIT ${input.limit}`;
+}
+
+/**
+ * The population's size and, for a student caller, their points and rank over the stored totals:
+ * 1 + the students of the population with more points; below zero, the students without a row
+ * (at 0) are above too.
+ */
+export function totalsStatsSql(ctx: Caller, input: BoardInput, callerId: string | null): SQL {
+  const { tenantId } = ctx;
+  const member = populationSql(ctx, input.groupId);
+  const total = sql`(SELECT count(*) FROM users u WHERE ${member})`;
+  if (callerId === null) return sql`SELECT ${total} AS total_students, NULL AS caller_points, NULL AS caller_rank`;
+  return sql`SELECT ${total} AS total_students, c.points AS caller_points,
+      1 + (SELECT count(*) FROM rating_totals t JOIN users u ON u.id = t.student_id AND ${member}
+            WHERE t.tenant_id = ${tenantId} AND t.points_hundredths > c.points)
+        + CASE WHEN c.points < 0 THEN (SELECT count(*) FROM users u WHERE ${member}
+            AND NOT EXISTS (SELECT 1 FROM rating_totals z WHERE z.tenant_id = ${tenantId} AND z.student_id = u.id)) ELSE 0 END AS caller_rank
+    FROM (SELECT COALESCE((SELECT ct.points_hundredths FROM rating_totals ct WHERE ct.tenant_id = ${tenantId} AND ct.student_id = ${callerId}), 0) AS points) c`;
+}
+
+/** The point event (`pe`) matches the filters (module, object, source types, time window). */
+export function eventFilterSql(tenantId: string, filters: EventFilters): SQL {
+  const parts: SQL[] = [sql`pe.tenant_id = ${tenantId}`, windowSql(filters.window)];
+  if (filters.sourceId !== undefined) parts.push(sql`pe.target_id = ${filters.sourceId}`);
+  if (filters.sourceTypes !== undefined) parts.push(sql`pe.source_type IN (${sql.join(filters.sourceTypes.map((type) => sql`${type}`), sql`, `)})`);
+  if (filters.moduleId !== undefined) parts.push(moduleEventSql(tenantId, filters.moduleId));
+  return sql.join(parts, sql` AND `);
+}
+
+/**
+ * The event's object belongs to the module: the module itself, one of its live lessons, or a quiz
+ * or assignment a live block of those lessons references. Exams stay standalone.
+ */
+function moduleEventSql(tenantId: string, moduleId: string): SQL {
+  const liveLessons = sql`SELECT ml.id FROM lessons ml WHERE ml.tenant_id = ${tenantId} AND ml.module_id = ${moduleId} AND ml.deleted_at IS NULL`;
+  const referenced = (type: string) => sql`SELECT mb.ref_id FROM blocks mb
+      WHERE mb.tenant_id = ${tenantId} AND mb.lesson_id IN (${liveLessons}) AND mb.type = ${type} AND mb.deleted_at IS NULL AND mb.ref_id IS NOT NULL`;
+  return sql`((pe.source_type = 'module' AND pe.target_id = ${moduleId})
+      OR (pe.source_type = 'lesson' AND pe.target_id IN (${liveLessons}))
+      OR (pe.source_type = 'quiz' AND pe.target_id IN (${referenced("quiz_ref")}))
+      OR (pe.source_type = 'assignment' AND pe.target_id IN (${referenced("assignment_ref")})))`;
+}
+
+/**
+ * The filtered board in one statement: each student of the population with the sum of their
+ * matching events (0 without any), the page as JSON rows, the population's size and the caller's
+ * points and rank. `ranked` is read several times, so SQLite materializes it once.
+ */
+export function eventsBoardSql(ctx: Caller, input: BoardInput, callerId: string | null): SQL {
+  const { tenantId } = ctx;
+  const member = populationSql(ctx, input.groupId);
+  const caller = callerId === null ? sql`NULL` : sql`(SELECT r.points FROM ranked r WHERE r.id = ${callerId})`;
+  return sql`WITH pop AS (SELECT u.id, u.first_name, u.last_name FROM users u WHERE ${member}),
+      sums AS (SELECT pe.student_id, sum(pe.points_hundredths) AS points FROM point_events pe
+        WHERE ${eventFilterSql(tenantId, input)} AND pe.student_id IN (SELECT id FROM pop) GROUP BY pe.student_id),
+      ranked AS (SELECT p.id, p.first_name, p.last_name, COALESCE(s.points, 0) AS points FROM pop p LEFT JOIN sums s ON s.student_id = p.id)
+    SELECT (SELECT count(*) FROM ranked) AS total_students, ${caller} AS caller_points,
+      ${callerId === null ? sql`NULL` : sql`1 + (SELECT count(*) FROM ranked r WHERE r.points > ${caller})`} AS caller_rank,
+      (SELECT json_group_array(json_object('id', b.id, 'points', b.points, 'first_name', b.first_name, 'last_name', b.last_name))
+        FROM (SELECT u.id, u.points, u.first_name, u.last_name FROM ranked u ORDER BY u.points DESC, ${displayNameSql()}, u.id LIMIT ${input.limit}) b) AS entries`;
+}

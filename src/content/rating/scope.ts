@@ -1,0 +1,89 @@
+import { z } from "@hono/zod-openapi";
+import { sql, type SQL } from "drizzle-orm";
+import type { TenantCtx } from "../../core/http/context";
+import { ApiError, type ErrorEntry } from "../../core/http/errors";
+import { UUID_PATTERN } from "../../core/lib/ids";
+import { isRestrictedCurator, restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { activeStudentSql } from "./ranking";
+
+/**
+ * Who sees which students in the rating reads (docs/decisions.md, Rating): a student the whole
+ * school (short names of the others, their own rank), a restricted curator their own students, an
+ * unrestricted curator, an admin and the superadmin everyone, with full names.
+ */
+export type RatingView = "student" | "restricted" | "full";
+
+export function ratingView(ctx: Pick<TenantCtx, "actor">): RatingView {
+  if (ctx.actor.role === "student") return "student";
+  return isRestrictedCurator(ctx.actor) ? "restricted" : "full";
+}
+
+/**
+ * `u` (a `users` alias) is in the ranked population the caller sees: an active student of the
+ * school, a member of the group when one is given, one of a restricted curator's students.
+ */
+export function populationSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, groupId: string | undefined, u: SQL = sql`u`): SQL {
+  const group = groupId
+    ? sql` AND ${u}.id IN (SELECT pg.user_id FROM group_members pg WHERE pg.tenant_id = ${ctx.tenantId} AND pg.group_id = ${groupId})`
+    : sql``;
+  const scope = scopeCondition(sql`${u}.id`, restrictedScope(ctx));
+  return sql`${activeStudentSql(ctx.tenantId, u)}${group}${scope ? sql` AND ${scope}` : sql``}`;
+}
+
+/**
+ * `u` is a student whose summary and events the caller may read: a live student of the school
+ * (active or not) who is the caller, or one an admin, an unrestricted curator or the restricted
+ * curator in charge manages. Anyone else reads nothing, which answers 404 `student_not_found`
+ * exactly as a missing or foreign id does.
+ */
+export function studentVisibleSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, u: SQL = sql`u`): SQL {
+  const live = sql`${u}.tenant_id = ${ctx.tenantId} AND ${u}.role = 'student' AND ${u}.deleted_at IS NULL`;
+  const { actor } = ctx;
+  if (actor.role === "student") return sql`${live} AND ${u}.id = ${actor.userId}`;
+  if (actor.role === "curator") {
+    const scope = scopeCondition(sql`${u}.id`, restrictedScope(ctx));
+    return scope ? sql`${live} AND ${scope}` : live;
+  }
+  return live;
+}
+
+/** An optional uuid of the query string, lower-cased; a malformed one answers the endpoint's own identifier. */
+export function optionalUuid(value: string | undefined, invalid: ErrorEntry): string | undefined {
+  if (value === undefined) return undefined;
+  if (!UUID_PATTERN.test(value)) throw new ApiError(invalid);
+  return value.toLowerCase();
+}
+
+const rfc3339 = z.iso.datetime({ offset: true });
+
+/** A time window `[from, to)` of the query string in epoch ms; each bound optional, `from` before `to`. */
+export interface TimeWindow {
+  from?: number;
+  to?: number;
+}
+
+/** Parses `from`/`to` (RFC 3339 with a zone); anything else, or `from` not before `to`, answers `invalid`. */
+export function parseWindow(input: { from?: string; to?: string }, invalid: ErrorEntry): TimeWindow {
+  const parse = (value: string | undefined, name: string) => {
+    if (value === undefined) return undefined;
+    if (!rfc3339.safeParse(value).success) throw new ApiError(invalid, { message: `${name} must be an RFC 3339 timestamp with a time zone, such as 2030-09-01T00:00:00Z.` });
+    return Date.parse(value);
+  };
+  const window = { from: parse(input.from, "from"), to: parse(input.to, "to") };
+  if (window.from !== undefined && window.to !== undefined && window.from >= window.to) throw new ApiError(invalid, { message: "from must be before to." });
+  return window;
+}
+
+/** The event (`pe`) falls in the window: `from` inclusive, `to` exclusive. */
+export function windowSql(window: TimeWindow, pe: SQL = sql`pe`): SQL {
+  const parts = [
+    window.from === undefined ? null : sql`${pe}.awarded_at >= ${window.from}`,
+    window.to === undefined ? null : sql`${pe}.awarded_at < ${window.to}`,
+  ].filter((part): part is SQL => part !== null);
+  return parts.length === 0 ? sql`1` : sql.join(parts, sql` AND `);
+}
+
+/** "first last", the display name every rating read orders and ties by (case-insensitively). */
+export function displayNameSql(u: SQL = sql`u`): SQL {
+  return sql`(${u}.first_name || ' ' || ${u}.last_name) COLLATE NOCASE`;
+}

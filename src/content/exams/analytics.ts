@@ -1,13 +1,11 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
-import { formatHundredths, formatHundredthsOrNull, percent, roundDiv } from "../../core/db/decimal";
+import { formatHundredthsOrNull, percent } from "../../core/db/decimal";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
-import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { bucketCountsSql, countedAttemptsSql as countedSql, meanPct, scoreDistribution } from "../common/analytics";
 import type { ExamAnalytics, ExamAnalyticsQuery } from "./analytics-schemas";
 import { examsErrors } from "./errors";
-
-const BUCKETS = 10;
 
 interface TotalsRow {
   attempt_count: number;
@@ -25,22 +23,9 @@ interface SectionRow {
   pct_sum: number;
 }
 
-/**
- * `FROM … WHERE …` of the exam's attempts the figures count (alias `ea`): of members of the school
- * not deleted, made as a student unless staff attempts are asked for, and for a restricted curator
- * only their own students' (staff attempts never reach them). `extra` narrows it further.
- */
+/** The exam's attempts the figures count (alias `ea`); `extra` narrows them. */
 function countedAttemptsSql(ctx: TenantCtx, examId: string, query: ExamAnalyticsQuery, extra?: SQL): SQL {
-  const t = ctx.tenantId;
-  const filters = [
-    query.include_admin_attempts ? undefined : sql`ea.actor_role = 'student'`,
-    scopeCondition(sql`ea.user_id`, restrictedScope(ctx)),
-    extra,
-  ].filter((filter): filter is SQL => filter !== undefined);
-  return sql`FROM exam_attempts ea
-      JOIN users u ON u.id = ea.user_id AND u.tenant_id = ${t} AND u.deleted_at IS NULL
-    WHERE ea.tenant_id = ${t} AND ea.exam_id = ${examId}
-      ${filters.length > 0 ? sql`AND ${sql.join(filters, sql` AND `)}` : sql``}`;
+  return countedSql(ctx, { table: "exam_attempts", alias: "ea", of: sql`ea.exam_id = ${examId}`, includeStaff: query.include_admin_attempts }, extra);
 }
 
 const SUBMITTED = sql`ea.status = 'submitted'`;
@@ -53,9 +38,6 @@ const SUBMITTED = sql`ea.status = 'submitted'`;
 const SECTION_PCT = sql`CASE WHEN qa.max_score_hundredths > 0
     THEN min(10000, (20000 * max(coalesce(qa.score_hundredths, 0), 0) + qa.max_score_hundredths) / (2 * qa.max_score_hundredths))
     ELSE 0 END`;
-
-/** Mean of hundredths over `count` attempts, rounded half-up once; null without attempts. */
-const meanPct = (sum: number, count: number) => (count === 0 ? null : formatHundredths(roundDiv(sum, count)));
 
 /**
  * GET /exams/:id/analytics (view_analytics). The exam, the totals, the per-section sums and the
@@ -92,26 +74,19 @@ export async function examAnalytics(ctx: TenantCtx, input: { examId: string; que
         GROUP BY s.id
         ORDER BY s.position, s.id`,
     ),
-    // Integer hundredths: / 1000 is the tenth of the range; 100 % falls into the last bucket.
-    batchable(
-      ctx,
-      sql`SELECT min(${BUCKETS - 1}, ${pct} / 1000) AS bucket, count(*) AS count
-        ${countedAttemptsSql(ctx, examId, query, SUBMITTED)}
-        GROUP BY 1`,
-    ),
+    batchable(ctx, bucketCountsSql(pct, countedAttemptsSql(ctx, examId, query, SUBMITTED))),
   ]);
   const examRow = rowsOf<{ passing_score: number | null }>(exam)[0];
   if (!examRow) throw new ApiError(examsErrors.EXAM_NOT_FOUND);
   const sums = rowsOf<TotalsRow>(totals)[0]!;
   const submitted = sums.submitted_count;
-  const counts = new Map(rowsOf<{ bucket: number; count: number }>(buckets).map((row) => [row.bucket, row.count]));
   return {
     exam_id: examId,
     attempt_count: sums.attempt_count,
     submitted_count: submitted,
     passed_count: sums.passed_count,
     pass_rate: examRow.passing_score === null ? null : percent(sums.passed_count, submitted),
-    avg_score_pct: meanPct(sums.pct_sum ?? 0, submitted),
+    avg_score_pct: meanPct(sums.pct_sum, submitted),
     max_score_pct: formatHundredthsOrNull(sums.pct_max),
     min_score_pct: formatHundredthsOrNull(sums.pct_min),
     per_section: rowsOf<SectionRow>(sections).map((row) => ({
@@ -120,6 +95,6 @@ export async function examAnalytics(ctx: TenantCtx, input: { examId: string; que
       weight: row.weight,
       avg_score_pct: meanPct(row.pct_sum, submitted),
     })),
-    score_distribution: Array.from({ length: BUCKETS }, (_, bucket) => ({ bucket, count: counts.get(bucket) ?? 0 })),
+    score_distribution: scoreDistribution(rowsOf<{ bucket: number; count: number }>(buckets)),
   };
 }

@@ -1,8 +1,10 @@
 import { createArea } from "../../../core/http/area";
+import { quizAnalyticsRoutesPart } from "./analytics";
 import { questionRoutesPart } from "./questions";
 import { quizRoutesPart } from "./quizzes";
 
-/** Quizzes and their questions: one file per subresource. */
+/** Quizzes, their questions and analytics: one file per subresource. */
 export const quizRoutes = createArea();
 quizRoutes.route("/", quizRoutesPart);
 quizRoutes.route("/", questionRoutesPart);
+quizRoutes.route("/", quizAnalyticsRoutesPart);

@@ -5,6 +5,7 @@ import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { COMPLETION_EVENTS } from "../courses/completion-service";
+import { RATING_RULE_EVENTS, scoredAward } from "../rating/award";
 import { completionPlan, refCompletionStatements, type CompletionCourses, type RefCompletion } from "../common/ref-completion";
 
 /**
@@ -27,6 +28,9 @@ import { completionPlan, refCompletionStatements, type CompletionCourses, type R
  * - the attempt's `score` (sum of awarded points, pending as 0), `score_pct` (against the stored
  *   `max_score`, half-up, 0 when the maximum is 0), `pending_review` and `passed` (null while
  *   pending; else pct ≥ passing score, no passing score passes), only while it is `submitted`;
+ * - for a student's attempt outside an exam: its award (source `quiz`, key `quiz_attempt:<id>`),
+ *   once its score is final (submitted, nothing pending, the quiz live), so on the submit or on
+ *   the grading that clears the last pending answer; the key makes a later re-grade award nothing;
  * - for a student's attempt outside an exam: completion (source `quiz`) of every live `quiz_ref`
  *   block naming the live quiz in a lesson the student sees of a published course they are
  *   actively enrolled in, when `passed` is 1 (idempotent); the recount of those enrollments; the
@@ -82,7 +86,7 @@ function quizCompletion(ctx: SettleCtx, target: SettleTarget): RefCompletion {
 /** Reads for the caller's read batch: the school's settings of the events and the enrollments a pass may complete. */
 export function prepareSettle(ctx: SettleCtx, target: SettleTarget): SettlePreparation {
   if (!forStudent(target)) return { statements: [], read: () => NO_PLAN };
-  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...QUIZ_EVENTS, ...COMPLETION_EVENTS]);
+  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...QUIZ_EVENTS, ...COMPLETION_EVENTS, ...RATING_RULE_EVENTS]);
   const courses = completionPlan(ctx, quizCompletion(ctx, target));
   const statements = [...(prefetch.statements as BatchItem[]), courses.statement];
   return {
@@ -187,11 +191,32 @@ export interface SettleOptions {
   finalized?: "submitted" | "auto_finalized";
 }
 
+/** The attempt's award, after the scores statement whose figures it reads. */
+function quizAward(ctx: SettleCtx, target: SettleTarget): Promise<BatchItem[]> {
+  const { tenantId } = ctx;
+  const column = (name: string) => sql`(SELECT ${sql.raw(`ra.${name}`)} FROM quiz_attempts ra WHERE ra.id = ${target.attemptId} AND ra.tenant_id = ${tenantId})`;
+  return scoredAward(ctx, {
+    sourceType: "quiz",
+    targetId: target.quizId,
+    studentId: target.userId,
+    sourceKey: `quiz_attempt:${target.attemptId}`,
+    scorePct: column("score_pct_hundredths"),
+    passed: column("passed"),
+    passingScore: sql`(SELECT rq.passing_score FROM quizzes rq WHERE rq.id = ${target.quizId} AND rq.tenant_id = ${tenantId})`,
+    when: sql`${attemptIs(ctx, target, sql`sa.pending_review = 0`)}
+      AND EXISTS (SELECT 1 FROM quizzes rq WHERE rq.id = ${target.quizId} AND rq.tenant_id = ${tenantId} AND rq.deleted_at IS NULL)`,
+  });
+}
+
 /** The settling statements, to run after the batch's writes of answers (see the top of this file). */
 export async function settleStatements(ctx: SettleCtx, target: SettleTarget, plan: SettlePlan, options: SettleOptions = {}): Promise<BatchItem[]> {
   const now = ctx.clock.now();
   const statements = [scoresStatement(ctx, target, now)];
   if (!forStudent(target)) return statements;
-  statements.push(...(await refCompletionStatements(ctx, quizCompletion(ctx, target), plan.courses, now)), ...(await quizEvents(ctx, target, options.finalized)));
+  statements.push(
+    ...(await quizAward(ctx, target)),
+    ...(await refCompletionStatements(ctx, quizCompletion(ctx, target), plan.courses, now)),
+    ...(await quizEvents(ctx, target, options.finalized)),
+  );
   return statements;
 }

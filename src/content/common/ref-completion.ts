@@ -5,6 +5,7 @@ import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { courseCompletionPushes } from "../courses/completion-service";
 import { BLOCK_FROM } from "../courses/lesson-content";
 import { publishedPathsHoldingSql } from "../paths/completion-pushes";
+import { completionAwards } from "../rating/award";
 import { lessonVisibleToSql } from "./access";
 import { recomputeProgress } from "./progress";
 
@@ -15,11 +16,15 @@ import { recomputeProgress } from "./progress";
  * `assignment_ref` blocks naming it (source `assignment`). Only blocks of live nodes in a
  * lesson the student sees of a published course they are actively enrolled in; idempotent; the
  * enrollments are recounted and an enrollment this completes gets the course's (and its paths')
- * completion pushes, as a manual completion emits them. Use:
+ * completion pushes, as a manual completion emits them; the lessons, modules and courses this
+ * completes earn their points (src/content/rating/award.ts `completionAwards`). Use:
  *
  *   const plan = completionPlan(ctx, ref);                 // one read for the caller's READ batch
  *   …plan.read(result)…                                    // the courses a pass may complete
  *   writes.push(...(await refCompletionStatements(ctx, ref, courses, now)));
+ *
+ * The caller's read batch also prefetches the settings of COMPLETION_EVENTS and RATING_RULE_EVENTS,
+ * or the pushes read them on their own.
  */
 
 export type RefCtx = ServiceContext & Pick<TenantCtx, "tenantId">;
@@ -89,12 +94,14 @@ async function completionPushes(ctx: RefCtx, ref: RefCompletion, courses: Comple
   return out;
 }
 
-/** The completion, the recount of the courses holding the reference and the completion pushes, for the write batch. */
+/** The completion, the recount of the courses holding the reference, the completion pushes and the completion awards, for the write batch. */
 export async function refCompletionStatements(ctx: RefCtx, ref: RefCompletion, courses: CompletionCourses, now: number): Promise<BatchItem[]> {
   const refCourses = sql`SELECT qb.course_id FROM blocks qb WHERE qb.tenant_id = ${ctx.tenantId} AND qb.type = ${ref.blockType} AND qb.ref_id = ${ref.refId} AND qb.deleted_at IS NULL`;
   return [
     completionsStatement(ctx, ref, now),
     recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: { in: refCourses }, studentId: ref.studentId }),
     ...(await completionPushes(ctx, ref, courses, now)),
+    // After the recount: a course's award needs the enrollment it completed.
+    ...(await completionAwards(ctx, { studentId: ref.studentId, now })),
   ];
 }

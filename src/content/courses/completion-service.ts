@@ -8,6 +8,7 @@ import { eventDefinition } from "../../platform/notifications/catalog";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { PATH_COMPLETION_EVENTS, pathCompletionPushes, publishedPathsHoldingSql } from "../paths/completion-pushes";
+import { completionAwards, RATING_RULE_EVENTS } from "../rating/award";
 import { courseVisibleSql } from "../common/access";
 import { recomputeProgress } from "../common/progress";
 import { presentCompletion, presentProgress } from "./block-present";
@@ -23,12 +24,15 @@ import { assignmentSubmittedSql } from "./references";
  * completion, the progress and the facts that say why nothing was inserted. With the guard's
  * query that is two D1 round trips.
  *
- * The completion that completes the course also announces it (`course.completed`,
- * `course.student_completed`), and the pushes must be written in the batch that completes the
- * course. Their templates must be known before such a batch is built: so the first batch also
- * reads the school's settings of the two events and refuses a completion that would complete the
- * course, and that one is made by a second batch carrying the pushes (one more round trip, once
- * per enrollment). The same holds for the learning-path pushes of that completion (next course
+ * The completion that completes the block's lesson earns the lesson's points, and with it perhaps
+ * the module's and the course's (src/content/rating/award.ts `completionAwards`, #60/#63); the one
+ * that completes the course also announces it (`course.completed`, `course.student_completed`).
+ * Awards and pushes must be written in the batch that completes, and their templates must be
+ * known before such a batch is built: so the first batch also reads the school's settings of
+ * those events and refuses a completion that would complete the lesson (completing the course
+ * implies it), and that one is made by a second batch carrying the awards and the course pushes
+ * (conditional on the enrollment's completion): one more round trip for the last block of each
+ * lesson. The same holds for the learning-path pushes of a course completion (next course
  * unlocked, path completed): the first batch reads their settings and the published paths that
  * hold the course too.
  */
@@ -51,14 +55,17 @@ function submittedSql(ctx: TenantCtx): SQL {
   return sql`(t.type = 'assignment_ref' AND ${assignmentSubmittedSql(ctx.tenantId, sql`t.ref_id`, ctx.actor.userId)})`;
 }
 
-/** SQL true when completing the block leaves no live block of the course open for the student. */
-function completesCourseSql(ctx: TenantCtx): SQL {
-  return sql`(e.completed_at IS NULL AND NOT EXISTS (SELECT 1 FROM blocks ob
-      WHERE ob.tenant_id = ${ctx.tenantId} AND ob.course_id = t.course_id AND ob.deleted_at IS NULL AND ob.id <> t.id
-        AND NOT EXISTS (SELECT 1 FROM block_completions oc WHERE oc.tenant_id = ${ctx.tenantId} AND oc.block_id = ob.id AND oc.student_id = ${ctx.actor.userId})))`;
+/**
+ * SQL true when completing the block leaves no live block of its lesson open for the student: it
+ * completes the lesson (and perhaps the module and the course, which need the lesson complete).
+ */
+function completesLessonSql(ctx: TenantCtx): SQL {
+  return sql`NOT EXISTS (SELECT 1 FROM blocks ob
+      WHERE ob.tenant_id = ${ctx.tenantId} AND ob.lesson_id = t.lesson_id AND ob.deleted_at IS NULL AND ob.id <> t.id
+        AND NOT EXISTS (SELECT 1 FROM block_completions oc WHERE oc.tenant_id = ${ctx.tenantId} AND oc.block_id = ob.id AND oc.student_id = ${ctx.actor.userId}))`;
 }
 
-function insertCompletion(ctx: TenantCtx, input: { id: string; blockId: string; now: number; completingCourse: boolean }): BatchItem {
+function insertCompletion(ctx: TenantCtx, input: { id: string; blockId: string; now: number; completingLesson: boolean }): BatchItem {
   const source: SQL = sql`CASE WHEN t.type = 'assignment_ref' THEN ${"assignment" satisfies CompletionSource} ELSE ${"manual" satisfies CompletionSource} END`;
   return batchable(
     ctx,
@@ -68,7 +75,7 @@ function insertCompletion(ctx: TenantCtx, input: { id: string; blockId: string; 
       WHERE ${liveBlockSql(ctx, input.blockId)} AND ${contentAccessSql(ctx)}
         AND (t.type IN (${MANUAL}) OR ${submittedSql(ctx)})
         AND NOT ${blockLockedSql(ctx)}
-        ${input.completingCourse ? sql`` : sql`AND NOT ${completesCourseSql(ctx)}`}
+        ${input.completingLesson ? sql`` : sql`AND NOT ${completesLessonSql(ctx)}`}
       ON CONFLICT (block_id, student_id) DO NOTHING`,
   );
 }
@@ -95,7 +102,7 @@ function readOutcome(ctx: TenantCtx, blockId: string): BatchItem {
   return batchable(
     ctx,
     sql`SELECT t.type, t.course_id, e.id AS enrollment_id,
-        ${blockLockedSql(ctx)} AS locked, ${submittedSql(ctx)} AS submitted, ${completesCourseSql(ctx)} AS completes,
+        ${blockLockedSql(ctx)} AS locked, ${submittedSql(ctx)} AS submitted, ${completesLessonSql(ctx)} AS completes,
         bc.id AS completion_id, bc.source AS completion_source, bc.completed_at AS completion_at,
         e.blocks_completed, e.total_blocks, e.completed_at, ${publishedPathsHoldingSql(ctx.tenantId, sql`t.course_id`)} AS path_ids
       FROM ${BLOCK_FROM} ${enrollmentJoin(ctx)}
@@ -110,13 +117,19 @@ async function attempt(ctx: TenantCtx, blockId: string, course?: { id: string; e
   const now = ctx.clock.now();
   const studentId = ctx.actor.userId;
   // The first attempt reads the events' settings too, so a second one builds its pushes without a read.
-  const prefetch = course ? null : prefetchSchoolEvents(ctx, ctx.tenantId, COMPLETION_EVENTS);
+  const prefetch = course ? null : prefetchSchoolEvents(ctx, ctx.tenantId, [...COMPLETION_EVENTS, ...RATING_RULE_EVENTS]);
   const statements: BatchItem[] = [
     ...((prefetch?.statements ?? []) as BatchItem[]),
-    insertCompletion(ctx, { id, blockId, now, completingCourse: course !== undefined }),
+    insertCompletion(ctx, { id, blockId, now, completingLesson: course !== undefined }),
     recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: sql`(SELECT course_id FROM block_completions WHERE id = ${id})`, studentId }),
   ];
-  if (course) statements.push(...(await completionPushes(ctx, { ...course, completionId: id, studentId, now })));
+  if (course) {
+    statements.push(
+      ...(await completionPushes(ctx, { ...course, completionId: id, studentId, now })),
+      // After the recount: the course's award needs the enrollment completed.
+      ...(await completionAwards(ctx, { studentId, now })),
+    );
+  }
   statements.push(readOutcome(ctx, blockId));
   const results = await runBatch(ctx, statements);
   prefetch?.remember(results);

@@ -15,6 +15,7 @@ import type { JournalView } from "../attempts/journal-state";
 import type { SettleCtx } from "../attempts/settle";
 import { COMPLETION_EVENTS } from "../courses/completion-service";
 import { completionPlan, refCompletionStatements, type CompletionCourses, type RefCompletion } from "../common/ref-completion";
+import { RATING_RULE_EVENTS, scoredAward } from "../rating/award";
 import {
   examAttemptSql,
   sectionAttemptsSql,
@@ -39,8 +40,10 @@ import type { TimerView } from "./timer-state";
  * 2. one read: what the quizzes' finalize needs of every opened section's quiz attempt;
  * 3. each section's journal is closed (a compare-and-set, as for a quiz submit) and one batch
  *    writes every section through the quizzes' finalize, then reads the sections' scores;
- * 4. one batch writes the final figures (`UPDATE … WHERE status = 'in_progress'`), the completion
- *    of the student's `exam_ref` blocks when passed, and #42/#44/#45, and reads the attempt back.
+ * 4. one batch writes the final figures (`UPDATE … WHERE status = 'in_progress'`), for a student the
+ *    attempt's points (source `exam`, key `exam_attempt:<id>`), the completion of their `exam_ref`
+ *    blocks when passed (with the lesson, module and course points it brings), and #42/#44/#45,
+ *    and reads the attempt back.
  * Every write is conditional or idempotent, so finishes that run at once (a submit and the alarm,
  * an alarm delivered twice) leave one set of rows and one of each push. The statements do not
  * grow with the number of questions.
@@ -80,7 +83,7 @@ function examCompletion(ctx: SettleCtx, view: TimerView): RefCompletion {
 async function readAttempt(ctx: SettleCtx, view: TimerView) {
   const { examAttemptId, examId } = view.start;
   const student = view.start.actorRole === "student";
-  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...EXAM_EVENTS, ...COMPLETION_EVENTS]);
+  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...EXAM_EVENTS, ...COMPLETION_EVENTS, ...RATING_RULE_EVENTS]);
   const plan = completionPlan(ctx, examCompletion(ctx, view));
   const extra: BatchItem[] = student ? [...(prefetch.statements as BatchItem[]), plan.statement] : [];
   const results = await runBatch(ctx, [
@@ -155,6 +158,24 @@ function finalUpdate(ctx: SettleCtx, view: TimerView, figures: ExamFigures, now:
   );
 }
 
+/** The student's points for the attempt, from the figures the batch's final UPDATE wrote. */
+function examAward(ctx: SettleCtx, view: TimerView): Promise<BatchItem[]> {
+  const { tenantId } = ctx;
+  const { examAttemptId, examId, userId } = view.start;
+  const column = (name: string) => sql`(SELECT ${sql.raw(`ra.${name}`)} FROM exam_attempts ra WHERE ra.id = ${examAttemptId} AND ra.tenant_id = ${tenantId})`;
+  return scoredAward(ctx, {
+    sourceType: "exam",
+    targetId: examId,
+    studentId: userId,
+    sourceKey: `exam_attempt:${examAttemptId}`,
+    scorePct: column("final_score_pct_hundredths"),
+    passed: column("passed"),
+    passingScore: sql`(SELECT re.passing_score FROM exams re WHERE re.id = ${examId} AND re.tenant_id = ${tenantId})`,
+    when: sql`EXISTS (SELECT 1 FROM exam_attempts ra WHERE ra.id = ${examAttemptId} AND ra.tenant_id = ${tenantId} AND ra.status = 'submitted')
+      AND EXISTS (SELECT 1 FROM exams re WHERE re.id = ${examId} AND re.tenant_id = ${tenantId} AND re.deleted_at IS NULL)`,
+  });
+}
+
 /** Finishes the attempt of a closed timer; the attempt as it is afterwards. The caller confirms the timer. */
 export async function finalizeExam(ctx: SettleCtx, view: TimerView): Promise<FinishedExam> {
   const { examAttemptId } = view.start;
@@ -169,6 +190,7 @@ export async function finalizeExam(ctx: SettleCtx, view: TimerView): Promise<Fin
   if (view.start.actorRole === "student") {
     const facts: ExamFacts = { title: read.exam?.title ?? "", passingScore: read.exam?.passing_score ?? null, maxAttempts: read.exam?.max_attempts ?? null };
     writes.push(
+      ...(await examAward(ctx, view)),
       ...(await refCompletionStatements(ctx, examCompletion(ctx, view), read.courses, now)),
       ...(await examFinishEvents(ctx, view, facts, formatHundredths(figures.finalPctHundredths))),
     );

@@ -9,16 +9,18 @@ import { enqueue } from "../../platform/notifications/enqueue";
 import { schoolEvent } from "../../platform/notifications/settings";
 import { decimalTextSql, schoolRankForSql, schoolTotalSql } from "./ranking";
 import { effectiveRuleSql } from "./rules";
-import { targetLabelSql } from "./labels";
+// The rating's audience fields (points_total, rank) load with the point writer, which the app's
+// award paths import whatever routes are mounted.
+import "./audience";
 
 /**
  * The one point-event writer (docs/decisions.md, Rating): statements for the batch of the source
  * event itself, so the award lands with the state change or not at all. Use:
  *
- *   reads.push(...ratingPrefetch(ctx).statements)          // in the caller's READ batch, then
- *   prefetch.remember(results)                             // so the pushes cost no round trip
- *   writes.push(...(await scoredAward(ctx, award)))       // quiz, assignment, exam
- *   writes.push(...(await completionAwards(ctx, who)))    // lesson, module, course, after the batch's completions
+ *   prefetchSchoolEvents(ctx, tenantId, [...mine, ...RATING_RULE_EVENTS])   // in the caller's READ batch, then
+ *   prefetch.remember(results)                                              // so the pushes cost no round trip
+ *   writes.push(...(await scoredAward(ctx, award)))                         // quiz, assignment, exam
+ *   writes.push(...(await completionAwards(ctx, { studentId, now })))       // lesson, module, course, after the batch's completions
  *
  * Each statement applies the effective rule (rules.ts) in SQL when the batch runs: `calc_mode`
  * (`fixed` points; `raw` points × score % / 100, half-up to hundredths; `above_threshold` points when
@@ -60,29 +62,50 @@ interface SourceRows {
   select: SQL;
 }
 
+/**
+ * An id or instant this module knows, written into the statement as a literal: the push statements
+ * name the student and the event many times over (enqueue repeats each computed variable in the
+ * title, the body and the data) and D1 allows 100 bound parameters per statement.
+ */
+function lit(value: string | number): SQL {
+  if (typeof value === "number") return sql.raw(String(Math.trunc(value)));
+  return sql.raw(`'${value.replaceAll("'", "''")}'`);
+}
+
+/**
+ * One INSERT … SELECT over the source rows. Each layer names what the next one reads, so the rule's
+ * columns and the threshold are evaluated (and bound) once: `r` the effective rule beside each
+ * row, `t` its threshold, `m` whether the score meets it, `a` the amount and eligibility, and the
+ * outer SELECT the delta against what the student holds for the object.
+ */
 function insertAwards(ctx: AwardCtx, rows: SourceRows, id: string | SQL, now: number): BatchItem {
-  const { tenantId } = ctx;
-  const { sourceType, studentId } = rows;
-  const rule = effectiveRuleSql(tenantId, sourceType, sql`x.target_id`);
-  const threshold = sql`(CASE ${rule.thresholdSource} WHEN 'rule_specified' THEN ${rule.thresholdValue}
-      WHEN 'passing_score' THEN x.passing_score * 100 ELSE COALESCE(x.passing_score * 100, ${rule.thresholdValue}) END)`;
-  const met = sql`(${threshold} IS NULL OR x.pct >= ${threshold})`;
-  const passed = sql`(CASE WHEN x.passed IS NULL THEN ${met} ELSE x.passed = 1 END)`;
-  const amount = sql`(CASE ${rule.calcMode} WHEN 'raw' THEN (2 * ${rule.points} * x.pct + 10000) / 20000
-      WHEN 'above_threshold' THEN CASE WHEN ${met} THEN ${rule.points} ELSE 0 END ELSE ${rule.points} END)`;
-  const earlier = sql`FROM point_events pe WHERE pe.tenant_id = ${tenantId} AND pe.student_id = ${studentId} AND pe.source_type = ${sourceType} AND pe.target_id = x.target_id`;
+  const tenant = lit(ctx.tenantId);
+  const student = lit(rows.studentId);
+  const { sourceType } = rows;
+  const rule = effectiveRuleSql(ctx.tenantId, sourceType, sql`x.target_id`);
+  const earlier = sql`FROM point_events pe WHERE pe.tenant_id = ${tenant} AND pe.student_id = ${student} AND pe.source_type = ${lit(sourceType)} AND pe.target_id = a.target_id`;
   return batchable(
     ctx,
     sql`INSERT INTO point_events (id, tenant_id, student_id, source_type, target_id, source_key, points_hundredths, rule_id, reason, actor_user_id, awarded_at)
-      SELECT ${id}, ${tenantId}, ${studentId}, ${sourceType}, a.target_id, a.source_key, a.delta, a.rule_id, NULL, NULL, ${now}
-      FROM (SELECT x.target_id, x.source_key, ${rule.id} AS rule_id, ${rule.repeatBehavior} AS repeat_behavior,
-              ${rule.enabled} = 1 AND (${rule.awardOnlyIfPassed} = 0 OR ${passed}) AS eligible,
+      SELECT ${id}, ${tenant}, ${student}, ${lit(sourceType)}, d.target_id, d.source_key, d.delta, d.rule_id, NULL, NULL, ${lit(now)}
+      FROM (SELECT a.target_id, a.source_key, a.rule_id, a.repeat_behavior, a.eligible,
               EXISTS (SELECT 1 ${earlier}) AS awarded_before,
-              ${amount} - CASE WHEN ${rule.repeatBehavior} IN ('overwrite', 'overwrite_if_higher') THEN (SELECT COALESCE(SUM(pe.points_hundredths), 0) ${earlier}) ELSE 0 END AS delta
-            FROM (${rows.select}) x ${rule.joins}) a
-      WHERE a.eligible AND a.delta <> 0
-        AND NOT (a.repeat_behavior = 'ignore' AND a.awarded_before)
-        AND NOT (a.repeat_behavior = 'overwrite_if_higher' AND a.delta < 0)
+              a.amount - CASE WHEN a.repeat_behavior IN ('overwrite', 'overwrite_if_higher') THEN (SELECT COALESCE(SUM(pe.points_hundredths), 0) ${earlier}) ELSE 0 END AS delta
+            FROM (SELECT m.target_id, m.source_key, m.rule_id, m.repeat_behavior,
+                    CASE m.calc_mode WHEN 'raw' THEN (2 * m.points * m.pct + 10000) / 20000
+                      WHEN 'above_threshold' THEN CASE WHEN m.met THEN m.points ELSE 0 END ELSE m.points END AS amount,
+                    m.enabled = 1 AND (m.award_only_if_passed = 0 OR CASE WHEN m.passed IS NULL THEN m.met ELSE m.passed = 1 END) AS eligible
+                  FROM (SELECT t.*, (t.threshold IS NULL OR t.pct >= t.threshold) AS met
+                        FROM (SELECT r.*, CASE r.threshold_source WHEN 'rule_specified' THEN r.threshold_value
+                                WHEN 'passing_score' THEN r.passing_score * 100 ELSE COALESCE(r.passing_score * 100, r.threshold_value) END AS threshold
+                              FROM (SELECT x.target_id, x.source_key, x.pct, x.passed, x.passing_score, ${rule.id} AS rule_id, ${rule.enabled} AS enabled,
+                                      ${rule.points} AS points, ${rule.calcMode} AS calc_mode, ${rule.thresholdSource} AS threshold_source,
+                                      ${rule.thresholdValue} AS threshold_value, ${rule.awardOnlyIfPassed} AS award_only_if_passed,
+                                      ${rule.repeatBehavior} AS repeat_behavior
+                                    FROM (${rows.select}) x ${rule.joins}) r) t) m) a) d
+      WHERE d.eligible AND d.delta <> 0
+        AND NOT (d.repeat_behavior = 'ignore' AND d.awarded_before)
+        AND NOT (d.repeat_behavior = 'overwrite_if_higher' AND d.delta < 0)
       ON CONFLICT (tenant_id, source_key) DO NOTHING`,
   );
 }
@@ -99,9 +122,9 @@ function localDate(now: number, timeZone: string): string {
  */
 export async function topEnteredPush(ctx: AwardCtx, studentId: string, eventId: string | SQL, callPoints: SQL, now: number): Promise<BatchItem> {
   const { tenantId } = ctx;
-  const total = schoolTotalSql(tenantId, studentId);
-  const rankAfter = schoolRankForSql(tenantId, studentId, total);
-  const rankBefore = schoolRankForSql(tenantId, studentId, sql`${total} - COALESCE(${callPoints}, 0)`);
+  const total = schoolTotalSql(tenantId, lit(studentId));
+  const rankAfter = schoolRankForSql(tenantId, lit(studentId), total);
+  const rankBefore = schoolRankForSql(tenantId, lit(studentId), sql`${total} - COALESCE(${callPoints}, 0)`);
   const school = await schoolEvent(ctx, tenantId, RATING_RULE_EVENTS[1]!);
   return enqueue(
     ctx,
@@ -114,22 +137,35 @@ export async function topEnteredPush(ctx: AwardCtx, studentId: string, eventId: 
   );
 }
 
-/** #60 for the point event `eventId` (SQL or id) when it exists and is positive. */
-function pointsAwardedPush(ctx: AwardCtx, studentId: string, eventId: string | SQL): Promise<BatchItem> {
-  const { tenantId } = ctx;
-  const column = (name: string) => sql`(SELECT ${sql.raw(`ev.${name}`)} FROM point_events ev WHERE ev.tenant_id = ${tenantId} AND ev.id = ${eventId})`;
+const TITLE_TABLES: Record<Exclude<RatingSourceType, "manual">, string> = {
+  lesson: "lessons",
+  module: "course_modules",
+  course: "courses",
+  quiz: "quizzes",
+  assignment: "assignments",
+  exam: "exams",
+};
+
+/** #60 for the point event `eventId` (SQL or id, of `sourceType`) when it exists and is positive. */
+function pointsAwardedPush(ctx: AwardCtx, sourceType: Exclude<RatingSourceType, "manual">, studentId: string, eventId: string | SQL): Promise<BatchItem> {
+  const tenant = lit(ctx.tenantId);
+  const event = typeof eventId === "string" ? lit(eventId) : eventId;
+  const points = sql`(SELECT ev.points_hundredths FROM point_events ev WHERE ev.tenant_id = ${tenant} AND ev.id = ${event})`;
+  // The object's title, deleted objects included (the event outlives them).
+  const label = sql`(SELECT lt.title FROM ${sql.raw(TITLE_TABLES[sourceType])} lt WHERE lt.tenant_id = ${tenant}
+      AND lt.id = (SELECT ev.target_id FROM point_events ev WHERE ev.tenant_id = ${tenant} AND ev.id = ${event}))`;
   return enqueue(
     ctx,
     "rating.points_awarded",
     { token: "student", studentId },
     {
-      points: decimalTextSql(column("points_hundredths")),
-      target_label: targetLabelSql(tenantId, column("source_type"), column("target_id")),
-      total_points: decimalTextSql(schoolTotalSql(tenantId, studentId)),
+      points: decimalTextSql(points),
+      target_label: label,
+      total_points: decimalTextSql(schoolTotalSql(ctx.tenantId, lit(studentId))),
     },
-    { id: eventId },
-    sql`'rating.points_awarded:' || ${eventId}`,
-    { when: sql`${column("points_hundredths")} > 0` },
+    { id: event },
+    sql`'rating.points_awarded:' || ${event}`,
+    { when: sql`${points} > 0` },
   );
 }
 
@@ -139,10 +175,10 @@ export async function scoredAward(ctx: AwardCtx, award: ScoredAward): Promise<Ba
   const id = uuidv7();
   const select = sql`SELECT ${award.targetId} AS target_id, ${award.sourceKey} AS source_key, (${award.scorePct}) AS pct,
       (${award.passed}) AS passed, (${award.passingScore}) AS passing_score WHERE ${award.when}`;
-  const callPoints = sql`(SELECT cp.points_hundredths FROM point_events cp WHERE cp.tenant_id = ${ctx.tenantId} AND cp.id = ${id})`;
+  const callPoints = sql`(SELECT cp.points_hundredths FROM point_events cp WHERE cp.tenant_id = ${lit(ctx.tenantId)} AND cp.id = ${lit(id)})`;
   return [
-    insertAwards(ctx, { sourceType: award.sourceType, studentId: award.studentId, select }, id, now),
-    await pointsAwardedPush(ctx, award.studentId, id),
+    insertAwards(ctx, { sourceType: award.sourceType, studentId: award.studentId, select }, lit(id), now),
+    await pointsAwardedPush(ctx, award.sourceType, award.studentId, id),
     await topEnteredPush(ctx, award.studentId, id, callPoints, now),
   ];
 }
@@ -151,41 +187,44 @@ const COMPLETION_TYPES = ["lesson", "module", "course"] as const;
 
 /**
  * The lesson, module and course awards of the student's block completions written by this batch
- * (`completed_at` = the context clock's now), for after those inserts and the enrollments'
+ * (`completed_at` = `now`, the very value the completions were written with: two reads of a
+ * production clock may differ by a millisecond), for after those inserts and the enrollments'
  * recount: a lesson whose live blocks are all completed, a module likewise, a course whose
  * enrollment is completed. Each counts as 100 % and passed, once per object and student
  * (`lesson:<id>:<student>`). One #60 per source type tells of the first such event of the batch.
  */
-export async function completionAwards(ctx: AwardCtx, input: { studentId: string }): Promise<BatchItem[]> {
-  const { tenantId } = ctx;
-  const { studentId } = input;
-  const now = ctx.clock.now();
+export async function completionAwards(ctx: AwardCtx, input: { studentId: string; now: number }): Promise<BatchItem[]> {
+  const tenant = lit(ctx.tenantId);
+  const student = lit(input.studentId);
+  const at = lit(input.now);
+  const { studentId, now } = input;
   const fresh = (column: string) =>
-    sql`SELECT ${sql.raw(`nb.${column}`)} FROM block_completions nb WHERE nb.tenant_id = ${tenantId} AND nb.student_id = ${studentId} AND nb.completed_at = ${now}`;
-  const allDone = (column: string, id: SQL) => sql`NOT EXISTS (SELECT 1 FROM blocks ob WHERE ob.tenant_id = ${tenantId} AND ${sql.raw(`ob.${column}`)} = ${id} AND ob.deleted_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM block_completions oc WHERE oc.tenant_id = ${tenantId} AND oc.block_id = ob.id AND oc.student_id = ${studentId}))`;
-  const row = (type: string, id: SQL) => sql`${id} AS target_id, ${`${type}:`} || ${id} || ${`:${studentId}`} AS source_key, 10000 AS pct, 1 AS passed, NULL AS passing_score`;
+    sql`SELECT ${sql.raw(`nb.${column}`)} FROM block_completions nb WHERE nb.tenant_id = ${tenant} AND nb.student_id = ${student} AND nb.completed_at = ${at}`;
+  const allDone = (column: string, id: SQL) => sql`NOT EXISTS (SELECT 1 FROM blocks ob WHERE ob.tenant_id = ${tenant} AND ${sql.raw(`ob.${column}`)} = ${id} AND ob.deleted_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM block_completions oc WHERE oc.tenant_id = ${tenant} AND oc.block_id = ob.id AND oc.student_id = ${student}))`;
+  const row = (type: string, id: SQL) => sql`${id} AS target_id, ${lit(`${type}:`)} || ${id} || ${lit(`:${studentId}`)} AS source_key, 10000 AS pct, 1 AS passed, NULL AS passing_score`;
   const selects: Record<(typeof COMPLETION_TYPES)[number], SQL> = {
     lesson: sql`SELECT ${row("lesson", sql`l.id`)} FROM lessons l
-      WHERE l.tenant_id = ${tenantId} AND l.deleted_at IS NULL AND l.id IN (${fresh("lesson_id")}) AND ${allDone("lesson_id", sql`l.id`)}`,
+      WHERE l.tenant_id = ${tenant} AND l.deleted_at IS NULL AND l.id IN (${fresh("lesson_id")}) AND ${allDone("lesson_id", sql`l.id`)}`,
     module: sql`SELECT ${row("module", sql`m.id`)} FROM course_modules m
-      WHERE m.tenant_id = ${tenantId} AND m.deleted_at IS NULL AND m.id IN (${fresh("module_id")}) AND ${allDone("module_id", sql`m.id`)}`,
+      WHERE m.tenant_id = ${tenant} AND m.deleted_at IS NULL AND ${allDone("module_id", sql`m.id`)}
+        AND m.id IN (SELECT fb.module_id FROM blocks fb WHERE fb.tenant_id = ${tenant} AND fb.id IN (${fresh("block_id")}))`,
     course: sql`SELECT ${row("course", sql`c.id`)} FROM courses c
-      WHERE c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.id IN (${fresh("course_id")})
-        AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.tenant_id = ${tenantId} AND ce.course_id = c.id AND ce.student_id = ${studentId}
+      WHERE c.tenant_id = ${tenant} AND c.deleted_at IS NULL AND c.id IN (${fresh("course_id")})
+        AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.tenant_id = ${tenant} AND ce.course_id = c.id AND ce.student_id = ${student}
           AND ce.removed_at IS NULL AND ce.completed_at IS NOT NULL)`,
   };
   const statements: BatchItem[] = [];
   for (const type of COMPLETION_TYPES) {
     statements.push(insertAwards(ctx, { sourceType: type, studentId, select: selects[type] }, sqlUuidv7(now), now));
-    const first = sql`(SELECT fe.id FROM point_events fe WHERE fe.tenant_id = ${tenantId} AND fe.student_id = ${studentId} AND fe.source_type = ${type}
-        AND fe.awarded_at = ${now} AND fe.points_hundredths > 0 ORDER BY fe.id LIMIT 1)`;
-    statements.push(await pointsAwardedPush(ctx, studentId, first));
+    const first = sql`(SELECT fe.id FROM point_events fe WHERE fe.tenant_id = ${tenant} AND fe.student_id = ${student} AND fe.source_type = ${lit(type)}
+        AND fe.awarded_at = ${at} AND fe.points_hundredths > 0 ORDER BY fe.id LIMIT 1)`;
+    statements.push(await pointsAwardedPush(ctx, type, studentId, first));
   }
-  const callPoints = sql`(SELECT SUM(cp.points_hundredths) FROM point_events cp WHERE cp.tenant_id = ${ctx.tenantId} AND cp.student_id = ${studentId}
-      AND cp.awarded_at = ${now} AND cp.source_type IN ('lesson', 'module', 'course'))`;
-  const last = sql`(SELECT le.id FROM point_events le WHERE le.tenant_id = ${ctx.tenantId} AND le.student_id = ${studentId} AND le.awarded_at = ${now}
-      AND le.source_type IN ('lesson', 'module', 'course') ORDER BY le.id DESC LIMIT 1)`;
+  const ofBatch = sql`FROM point_events cp WHERE cp.tenant_id = ${tenant} AND cp.student_id = ${student} AND cp.awarded_at = ${at}
+      AND cp.source_type IN ('lesson', 'module', 'course')`;
+  const callPoints = sql`(SELECT SUM(cp.points_hundredths) ${ofBatch})`;
+  const last = sql`(SELECT cp.id ${ofBatch} ORDER BY cp.id DESC LIMIT 1)`;
   statements.push(await topEnteredPush(ctx, studentId, last, callPoints, now));
   return statements;
 }

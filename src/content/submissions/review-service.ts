@@ -1,11 +1,12 @@
 import { sql, type SQL } from "drizzle-orm";
-import { parseHundredths } from "../../core/db/decimal";
+import { hundredthsOf, parseHundredths } from "../../core/db/decimal";
 import { batchable, changedRows, runBatch, type BatchItem } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { assignmentsErrors } from "../assignments/errors";
+import { RATING_RULE_EVENTS, scoredAward } from "../rating/award";
 import { reopenedEvent, reviewedEvent, SUBMISSION_EVENTS } from "./events";
 import { readSubmissionState, submissionStateRead, type SubmissionState } from "./facts";
 import { managedStudentSql } from "./present";
@@ -19,7 +20,8 @@ import { submissionFacts } from "./submission-service";
  * `can_manage_students`; a restricted curator reaches only their own students' submissions
  * (anyone else's is 404 `submission_not_found`). Each write is one conditional UPDATE on the
  * status it starts from, so of concurrent reviews one verdict lands and one push goes; the others
- * answer 409.
+ * answer 409. An acceptance awards the student's points in its batch (source `assignment`, key
+ * `submission:<id>:<graded_at>`).
  */
 
 function managedSql(ctx: TenantCtx, id: string): SQL {
@@ -48,10 +50,26 @@ function reviewScore(body: ReviewSubmissionBody, maxScoreHundredths: number): nu
   return score;
 }
 
-/** POST /submissions/:id/review: submitted → accepted (#48) or rejected (#49); sets the grader and the time. */
+/** The points of an acceptance, written only when this batch's UPDATE accepted the submission. */
+function acceptedAward(ctx: TenantCtx, state: SubmissionState, score: number, now: number): Promise<BatchItem[]> {
+  return scoredAward(ctx, {
+    sourceType: "assignment",
+    targetId: state.assignmentId,
+    studentId: state.studentId,
+    sourceKey: `submission:${state.id}:${now}`,
+    // score / max_score in hundredths of a percent, half-up (max_score is > 0, the score at most it).
+    scorePct: sql`${hundredthsOf(score * 100, state.maxScoreHundredths)}`,
+    // Assignments have no passing score: the rule's threshold_value decides "passed".
+    passed: sql`NULL`,
+    passingScore: sql`NULL`,
+    when: sql`EXISTS (SELECT 1 FROM submissions rs WHERE rs.id = ${state.id} AND rs.tenant_id = ${ctx.tenantId} AND rs.status = 'accepted' AND rs.graded_at = ${now})`,
+  });
+}
+
+/** POST /submissions/:id/review: submitted → accepted (#48, and the points) or rejected (#49); sets the grader and the time. */
 export async function reviewSubmission(ctx: TenantCtx, input: { id: string; body: ReviewSubmissionBody }): Promise<SubmissionView> {
   const { id, body } = input;
-  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, SUBMISSION_EVENTS.reviewed);
+  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...SUBMISSION_EVENTS.reviewed, ...RATING_RULE_EVENTS]);
   const { state, results: reads } = await readState(ctx, id, prefetch.statements as BatchItem[]);
   prefetch.remember(reads.slice(1));
   const score = reviewScore(body, state.maxScoreHundredths);
@@ -67,12 +85,14 @@ export async function reviewSubmission(ctx: TenantCtx, input: { id: string; body
         WHERE id = ${id} AND tenant_id = ${ctx.tenantId} AND status = 'submitted'`,
     ),
     await reviewedEvent(ctx, submissionFacts(state), { status: body.status, scoreHundredths: score, feedback }, now),
-    ...submissionReadsWhere(ctx, managedSql(ctx, id)),
+    ...(body.status === "accepted" && score !== null ? await acceptedAward(ctx, state, score, now) : []),
   ];
+  const readAt = statements.length;
+  statements.push(...submissionReadsWhere(ctx, managedSql(ctx, id)));
   const results = await runBatch(ctx, statements);
   if (changedRows(results[0]) === 0) throw new ApiError(assignmentsErrors.SUBMISSION_NOT_SUBMITTED);
   await dispatchQueued(ctx);
-  return presentRead(ctx, results[2], results[3]);
+  return presentRead(ctx, results[readAt], results[readAt + 1]);
 }
 
 /**

@@ -7,6 +7,7 @@ import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { assignmentsErrors } from "../assignments/errors";
 import { completionPlan, refCompletionStatements, type RefCompletion } from "../common/ref-completion";
 import { COMPLETION_EVENTS } from "../courses/completion-service";
+import { RATING_RULE_EVENTS } from "../rating/award";
 import { scheduleErrors } from "../schedule/errors";
 import { scheduleRefusesEverywhere, type LessonWindows } from "../schedule/availability";
 import { assignmentLessonsSql } from "./create-service";
@@ -93,7 +94,8 @@ export async function submitSubmission(ctx: TenantCtx, input: { id: string }): P
   const { id } = input;
   const own = ownSql(ctx, id);
   const assignmentOf = sql`(SELECT sa.assignment_id FROM submissions sa WHERE sa.id = ${id} AND sa.tenant_id = ${ctx.tenantId})`;
-  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...SUBMISSION_EVENTS.submitted, ...COMPLETION_EVENTS]);
+  // RATING_RULE_EVENTS: the lessons, modules and courses the completion completes award points.
+  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...SUBMISSION_EVENTS.submitted, ...COMPLETION_EVENTS, ...RATING_RULE_EVENTS]);
   const plan = completionPlan(ctx, assignmentCompletion(ctx, assignmentOf, sql`1`));
   const reads = await runBatch(ctx, [
     submissionStateRead(ctx, id, sql`s.student_id = ${ctx.actor.userId}`),

@@ -1,0 +1,129 @@
+import { sql, type SQL } from "drizzle-orm";
+import { assignmentClosingSql } from "../assignments/deadline";
+import type { Period } from "./window";
+
+/**
+ * The one statement behind GET /analytics/curators: every figure of every row and of the summary,
+ * set-based. Students are probed with EXISTS through the (tenant, student) indexes of the activity
+ * tables, so the cost grows with the students in scope, never with a round trip per curator.
+ */
+
+export interface CuratorSelection {
+  tenantId: string;
+  period: Period;
+  /** One curator (a curator's own call, or an admin's `curator_id`); null: every active curator. */
+  curatorId: string | null;
+  groupId: string | undefined;
+  /** A learning-content filter; null: all activity (exams applicable). */
+  content: { courseId?: string; moduleId?: string; lessonId?: string } | null;
+}
+
+export interface FigureRow {
+  /** 0 for a curator's row, 1 for the summary. */
+  kind: 0 | 1;
+  curator_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  students: number;
+  active: number;
+  on_time: number;
+  quizzes: number;
+  exams: number | null;
+}
+
+// The school id and the period come from the guard and the parsed query, never as raw text: as
+// literals they keep the statement (the closing rule repeats the school id) under D1's 100
+// bound parameters.
+const literalId = (value: string) => sql.raw(`'${value.replaceAll("'", "''")}'`);
+const literalMs = (value: number) => sql.raw(String(Math.trunc(value)));
+
+const liveActiveStudent = (alias: SQL, t: SQL) => sql`${alias}.tenant_id = ${t} AND ${alias}.role = 'student' AND ${alias}.deleted_at IS NULL AND ${alias}.is_active = 1`;
+
+export function curatorFiguresSql(selection: CuratorSelection): SQL {
+  const t = literalId(selection.tenantId);
+  const within = (column: SQL) => sql`${column} BETWEEN ${literalMs(selection.period.from)} AND ${literalMs(selection.period.to)}`;
+  const onlyCurator = selection.curatorId === null ? sql`` : sql`AND u.id = ${selection.curatorId}`;
+  const inGroup = selection.groupId === undefined ? sql`` : sql`AND s.id IN (SELECT user_id FROM in_group)`;
+  const content = selection.content;
+  const scoped = (condition: SQL) => (content ? condition : sql``);
+
+  const completed = sql`EXISTS (SELECT 1 FROM block_completions bc WHERE bc.tenant_id = ${t} AND bc.student_id = st.id AND ${within(sql`bc.completed_at`)}
+      ${scoped(sql`AND bc.block_id IN (SELECT id FROM scope)`)})`;
+  // Quiz attempts inside an exam are the exam's work: they count as exam activity, not as quizzes.
+  const quizAttempt = (condition: SQL) => sql`EXISTS (SELECT 1 FROM quiz_attempts qa WHERE qa.tenant_id = ${t} AND qa.user_id = st.id AND qa.exam_attempt_id IS NULL AND ${condition}
+      ${scoped(sql`AND qa.quiz_id IN (SELECT ref_id FROM scope WHERE type = 'quiz_ref')`)})`;
+  const examAttempt = (condition: SQL) => sql`EXISTS (SELECT 1 FROM exam_attempts ea WHERE ea.tenant_id = ${t} AND ea.user_id = st.id AND ${condition})`;
+  const handedIn = (extra: SQL) => sql`EXISTS (SELECT 1 FROM submissions ls WHERE ls.tenant_id = ${t} AND ls.student_id = st.id AND ${within(sql`ls.submitted_at`)}
+      ${scoped(sql`AND ls.assignment_id IN (SELECT ref_id FROM scope WHERE type = 'assignment_ref')`)} ${extra})`;
+  // Late as the worksheet reads it: handed in after the student's effective closing date. The
+  // exact rule runs per hand-in, so it runs only past the earliest end of any window on a lesson
+  // holding the assignment (or its module or course): a student's closing date is never earlier
+  // than that, and hand-ins before it, the usual case, cost one index probe.
+  const earliestEnd = sql`(SELECT min(lw.ends_at) FROM blocks lb
+      JOIN schedule_windows lw ON lw.tenant_id = ${t} AND lw.course_id = lb.course_id AND lw.deleted_at IS NULL AND lw.node_id IN (lb.course_id, lb.module_id, lb.lesson_id)
+    WHERE lb.tenant_id = ${t} AND lb.ref_id = ls.assignment_id AND lb.type = 'assignment_ref' AND lb.deleted_at IS NULL)`;
+  const late = sql`AND ls.submitted_at > ${earliestEnd} AND ls.submitted_at > ${assignmentClosingSql(t, sql`ls.assignment_id`, sql`st.id`)}`;
+
+  const activity = [
+    completed,
+    quizAttempt(sql`(${within(sql`qa.started_at`)} OR ${within(sql`qa.submitted_at`)})`),
+    ...(content ? [] : [examAttempt(sql`(${within(sql`ea.started_at`)} OR ${within(sql`ea.submitted_at`)})`)]),
+    handedIn(sql``),
+  ];
+
+  // In `pairs`, CROSS JOIN fixes the join order: from the few curators outwards through the
+  // indexes, never a probe per group member per curator.
+  return sql`WITH
+    cur AS MATERIALIZED (SELECT u.id, u.first_name, u.last_name, u.email FROM users u
+      WHERE u.tenant_id = ${t} AND u.role = 'curator' AND u.deleted_at IS NULL AND u.is_active = 1 ${onlyCurator}),
+    in_group AS (SELECT gm.user_id FROM group_members gm JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${t} AND g.deleted_at IS NULL
+      WHERE gm.tenant_id = ${t} AND gm.group_id = ${selection.groupId ?? null}),
+    pairs AS MATERIALIZED (
+      SELECT c.id AS curator_id, s.id AS student_id FROM cur c
+        CROSS JOIN users s ON s.individual_curator_id = c.id AND ${liveActiveStudent(sql`s`, t)}
+        WHERE 1 ${inGroup}
+      UNION
+      SELECT c.id, s.id FROM cur c
+        CROSS JOIN group_curators gc ON gc.curator_id = c.id AND gc.tenant_id = ${t}
+        CROSS JOIN groups g ON g.id = gc.group_id AND g.tenant_id = ${t} AND g.deleted_at IS NULL
+        CROSS JOIN group_members gm ON gm.group_id = gc.group_id AND gm.tenant_id = ${t}
+        CROSS JOIN users s ON s.id = gm.user_id AND ${liveActiveStudent(sql`s`, t)}
+        WHERE 1 ${inGroup}),
+    scope AS MATERIALIZED (${contentBlocksSql(t, content)}),
+    flags AS MATERIALIZED (SELECT st.id,
+        (${sql.join(activity, sql` OR `)}) AS active,
+        CASE WHEN ${handedIn(sql``)} THEN NOT ${handedIn(late)} ELSE 0 END AS on_time,
+        ${quizAttempt(within(sql`qa.submitted_at`))} AS quizzes,
+        ${content ? sql`NULL` : examAttempt(within(sql`ea.submitted_at`))} AS exams
+      FROM (SELECT DISTINCT student_id AS id FROM pairs) st)
+  SELECT 0 AS kind, c.id AS curator_id, c.first_name, c.last_name, c.email, count(f.id) AS students,
+      coalesce(sum(f.active), 0) AS active, coalesce(sum(f.on_time), 0) AS on_time, coalesce(sum(f.quizzes), 0) AS quizzes,
+      ${content ? sql`NULL` : sql`coalesce(sum(f.exams), 0)`} AS exams
+    FROM cur c LEFT JOIN pairs p ON p.curator_id = c.id LEFT JOIN flags f ON f.id = p.student_id
+    GROUP BY c.id
+  UNION ALL
+  SELECT 1, NULL, NULL, NULL, NULL, count(*), coalesce(sum(active), 0), coalesce(sum(on_time), 0), coalesce(sum(quizzes), 0),
+      ${content ? sql`NULL` : sql`coalesce(sum(exams), 0)`}
+    FROM flags
+  ORDER BY kind, last_name COLLATE NOCASE, first_name COLLATE NOCASE, curator_id`;
+}
+
+/**
+ * The live blocks of the filtered content (course, module and lesson ids all apply), in a live
+ * tree: its completions, the quizzes of its `quiz_ref` blocks and the assignments of its
+ * `assignment_ref` blocks are the activity that counts. No filter: no rows (never read).
+ */
+function contentBlocksSql(t: SQL, content: CuratorSelection["content"]): SQL {
+  if (!content) return sql`SELECT NULL AS id, NULL AS type, NULL AS ref_id WHERE 0`;
+  const conditions = [
+    content.courseId === undefined ? null : sql`AND b.course_id = ${content.courseId}`,
+    content.moduleId === undefined ? null : sql`AND b.module_id = ${content.moduleId}`,
+    content.lessonId === undefined ? null : sql`AND b.lesson_id = ${content.lessonId}`,
+  ].filter((condition) => condition !== null);
+  return sql`SELECT b.id, b.type, b.ref_id FROM blocks b
+      JOIN lessons l ON l.id = b.lesson_id AND l.tenant_id = ${t} AND l.deleted_at IS NULL
+      JOIN course_modules m ON m.id = b.module_id AND m.tenant_id = ${t} AND m.deleted_at IS NULL
+      JOIN courses c ON c.id = b.course_id AND c.tenant_id = ${t} AND c.deleted_at IS NULL
+    WHERE b.tenant_id = ${t} AND b.deleted_at IS NULL ${sql.join(conditions, sql` `)}`;
+}

@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
-import { batchable, changedRows, runBatch, type BatchItem } from "../../core/db/batch";
+import { batchable, changedRows, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
@@ -142,8 +142,7 @@ export async function putOverrideRule(ctx: TenantCtx, input: { sourceType: strin
     ruleRowsQuery(ctx, ctx.tenantId, and(eq(ratingRules.sourceType, sourceType), isNull(ratingRules.targetId))) as unknown as BatchItem,
     ruleRowsQuery(ctx, ctx.tenantId, and(eq(ratingRules.sourceType, sourceType), eq(ratingRules.targetId, targetId), isNull(ratingRules.deletedAt))) as unknown as BatchItem,
   ]);
-  const [{ live: isLive }] = (reads[0] as { results: { live: number }[] }).results as [{ live: number }];
-  if (isLive !== 1) throw invalidTarget(sourceType, targetId);
+  if (rowsOf<{ live: number }>(reads[0])[0]?.live !== 1) throw invalidTarget(sourceType, targetId);
   if (sourceType === "assignment") {
     const [defaultRow] = reads[1] as RuleRowWithTitle[];
     const [override] = reads[2] as RuleRowWithTitle[];

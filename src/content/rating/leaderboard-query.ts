@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { TenantCtx } from "../../core/http/context";
 import type { RatingSourceType } from "../../db/schema";
-import { displayNameSql, populationSql, windowSql, type TimeWindow } from "./scope";
+import { displayNameSql, populationFromSql, populationSql, ratingView, unrankedSql, windowSql, type TimeWindow } from "./scope";
 
 /**
  * The leaderboard's statements. Without event filters the board reads the stored totals
@@ -57,8 +57,8 @@ export function totalsPageSql(ctx: Caller, input: BoardInput): SQL {
       WHERE t.tenant_id = ${tenantId} AND ${condition}
       ORDER BY t.points_hundredths DESC, ${name}, u.id LIMIT ${input.limit})`;
   return sql`${signed(sql`t.points_hundredths > 0`)}
-    UNION ALL SELECT * FROM (SELECT u.id, 0 AS points, u.first_name, u.last_name FROM users u
-      WHERE ${member} AND NOT EXISTS (SELECT 1 FROM rating_totals z WHERE z.tenant_id = ${tenantId} AND z.student_id = u.id AND z.points_hundredths <> 0)
+    UNION ALL SELECT * FROM (SELECT u.id, 0 AS points, u.first_name, u.last_name ${populationFromSql(ctx, input.groupId)}
+      AND NOT EXISTS (SELECT 1 FROM rating_totals z WHERE z.tenant_id = ${tenantId} AND z.student_id = u.id AND z.points_hundredths <> 0)
       ORDER BY ${name}, u.id LIMIT ${input.limit})
     UNION ALL ${signed(sql`t.points_hundredths < 0`)}
     LIMIT ${input.limit}`;
@@ -67,19 +67,44 @@ export function totalsPageSql(ctx: Caller, input: BoardInput): SQL {
 /**
  * The population's size and, for a student caller, their points and rank over the stored totals:
  * 1 + the students of the population with more points; below zero, the students without a row
- * (at 0) are above too.
+ * (at 0) are above too. A group or a curator's students are counted by visiting them.
  */
 export function totalsStatsSql(ctx: Caller, input: BoardInput, callerId: string | null): SQL {
   const { tenantId } = ctx;
-  const member = populationSql(ctx, input.groupId);
-  const total = sql`(SELECT count(*) FROM users u WHERE ${member})`;
+  const population = populationFromSql(ctx, input.groupId);
+  const schoolWide = input.groupId === undefined && ratingView(ctx) !== "restricted";
+  const total = schoolWide ? schoolActiveCountSql(tenantId) : sql`(SELECT count(*) ${population})`;
   if (callerId === null) return sql`SELECT ${total} AS total_students, NULL AS caller_points, NULL AS caller_rank`;
-  return sql`SELECT ${total} AS total_students, c.points AS caller_points,
-      1 + (SELECT count(*) FROM rating_totals t JOIN users u ON u.id = t.student_id AND ${member}
-            WHERE t.tenant_id = ${tenantId} AND t.points_hundredths > c.points)
-        + CASE WHEN c.points < 0 THEN (SELECT count(*) FROM users u WHERE ${member}
-            AND NOT EXISTS (SELECT 1 FROM rating_totals z WHERE z.tenant_id = ${tenantId} AND z.student_id = u.id)) ELSE 0 END AS caller_rank
-    FROM (SELECT COALESCE((SELECT ct.points_hundredths FROM rating_totals ct WHERE ct.tenant_id = ${tenantId} AND ct.student_id = ${callerId}), 0) AS points) c`;
+  const above = schoolWide
+    ? schoolAboveSql(tenantId, sql`c.points`)
+    : sql`(SELECT count(*) ${population} AND COALESCE((SELECT pt.points_hundredths FROM rating_totals pt WHERE pt.tenant_id = ${tenantId} AND pt.student_id = u.id), 0) > c.points)`;
+  return sql`SELECT c.total_students, c.points AS caller_points, 1 + ${above} AS caller_rank
+    FROM (SELECT ${total} AS total_students,
+      COALESCE((SELECT ct.points_hundredths FROM rating_totals ct WHERE ct.tenant_id = ${tenantId} AND ct.student_id = ${callerId}), 0) AS points) c`;
+}
+
+/**
+ * The school's active students without visiting them: its students (an index count) less the
+ * unranked ones among them (the few inactive or deleted, from `users_unranked`).
+ */
+function schoolActiveCountSql(tenantId: string): SQL {
+  return sql`((SELECT count(*) FROM users s WHERE s.tenant_id = ${tenantId} AND s.role = 'student')
+    - (SELECT count(*) FROM users x WHERE x.tenant_id = ${tenantId} AND x.role = 'student' AND ${unrankedSql()}))`;
+}
+
+/**
+ * The school's active students with more than `points` (hundredths), without visiting the board:
+ * the totals rows above (a count on the `rating_totals_points` index) less those of unranked users
+ * (every row belongs to a user of the school: a permanent deletion removes the user's rows), and,
+ * below zero, plus the active students without a row (the school's active students less the
+ * ranked rows).
+ */
+function schoolAboveSql(tenantId: string, points: SQL): SQL {
+  const unrankedWithRow = (condition: SQL) => sql`(SELECT count(*) FROM users x WHERE x.tenant_id = ${tenantId} AND ${unrankedSql()}
+      AND EXISTS (SELECT 1 FROM rating_totals z WHERE z.tenant_id = ${tenantId} AND z.student_id = x.id AND ${condition}))`;
+  const rowsAbove = sql`((SELECT count(*) FROM rating_totals t WHERE t.tenant_id = ${tenantId} AND t.points_hundredths > ${points}) - ${unrankedWithRow(sql`z.points_hundredths > ${points}`)})`;
+  const withoutRow = sql`(c.total_students - ((SELECT count(*) FROM rating_totals t WHERE t.tenant_id = ${tenantId}) - ${unrankedWithRow(sql`1`)}))`;
+  return sql`(${rowsAbove} + CASE WHEN ${points} < 0 THEN ${withoutRow} ELSE 0 END)`;
 }
 
 /** The point event (`pe`) matches the filters (module, object, source types, time window). */
@@ -112,9 +137,8 @@ function moduleEventSql(tenantId: string, moduleId: string): SQL {
  */
 export function eventsBoardSql(ctx: Caller, input: BoardInput, callerId: string | null): SQL {
   const { tenantId } = ctx;
-  const member = populationSql(ctx, input.groupId);
   const caller = callerId === null ? sql`NULL` : sql`(SELECT r.points FROM ranked r WHERE r.id = ${callerId})`;
-  return sql`WITH pop AS (SELECT u.id, u.first_name, u.last_name FROM users u WHERE ${member}),
+  return sql`WITH pop AS (SELECT u.id, u.first_name, u.last_name ${populationFromSql(ctx, input.groupId)}),
       sums AS (SELECT pe.student_id, sum(pe.points_hundredths) AS points FROM point_events pe
         WHERE ${eventFilterSql(tenantId, input)} AND pe.student_id IN (SELECT id FROM pop) GROUP BY pe.student_id),
       ranked AS (SELECT p.id, p.first_name, p.last_name, COALESCE(s.points, 0) AS points FROM pop p LEFT JOIN sums s ON s.student_id = p.id)

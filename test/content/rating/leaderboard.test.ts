@@ -32,6 +32,10 @@ async function board() {
   await award(inactive, 10_000);
   await award(deleted, 5000);
   await env.DB.prepare("UPDATE users SET deleted_at = ? WHERE id = ?").bind(Date.now(), deleted.id).run();
+  // A student who became staff keeps their totals row, outside the board.
+  const former = await named(school, "Former", "Student");
+  await award(former, 4000);
+  await env.DB.prepare("UPDATE users SET role = 'curator' WHERE id = ?").bind(former.id).run();
   const foreign = await ratingSchool();
   await award(await named(foreign.school, "Far", "Away"), 100_000);
   // A restricted curator: Timur and Olim individually, Lola through the group they curate.

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createUser } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { adjust, pointEventRows, putDefault, totalOf } from "../../helpers/rating";
-import { curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
+import { as, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
 
 /**
  * POST /admin/rating/adjustments: signed manual point events with an audited reason, the
@@ -57,6 +57,26 @@ describe("POST /admin/rating/adjustments", () => {
         actor_user_id: admin.id,
         awarded_at: expect.any(Number),
       },
+    ]);
+  });
+
+  it("the reason and the admin are shown in the student's point history", async () => {
+    const { admin, student } = await setup();
+    await env.DB.prepare("UPDATE users SET first_name = 'Ada', last_name = 'Admin' WHERE id = ?").bind(admin.id).run();
+    const res = await adjust(admin, { student_id: student.id, points: "-3", reason: "Missed the deadline" });
+    const events = await as(admin, `/t/admin/rating/students/${student.id}/events`);
+    expect(events.status).toBe(200);
+    expect(events.body.data.events).toEqual([
+      expect.objectContaining({
+        id: res.body.data.event_id,
+        source_type: "manual",
+        target_id: null,
+        points: "-3.00",
+        rule_id: null,
+        reason: "Missed the deadline",
+        actor_user_id: admin.id,
+        actor_display_name: "Ada Admin",
+      }),
     ]);
   });
 

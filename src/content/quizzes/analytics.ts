@@ -62,14 +62,17 @@ export async function quizAnalytics(ctx: TenantCtx, input: { quizId: string; que
           min(CASE WHEN ${SETTLED} THEN ${pct} END) AS pct_min
         ${attemptsSql(ctx, quizId, query)}`,
     ),
-    // Grouped before the join, so the answers are read once in question order by their index.
+    // Driven by the counted attempts: each attempt's answers sit together (one finalize writes
+    // them), so reading them by attempt touches few pages, where reading a question's answers
+    // across every attempt would touch a page per answer. The unary `+` keeps the planner off the
+    // (tenant, quiz, question) index, which would scan every answer of the quiz per attempt.
     batchable(
       ctx,
       sql`SELECT qq.id AS question_id, coalesce(s.answered, 0) AS answered, coalesce(s.correct, 0) AS correct
         FROM quiz_questions qq
           LEFT JOIN (SELECT ans.question_id, count(*) AS answered, sum(ans.is_correct = 1) AS correct
-              FROM quiz_attempt_answers ans
-              WHERE ans.tenant_id = ${t} AND ans.quiz_id = ${quizId} AND ans.attempt_id IN (SELECT a.id ${settled})
+              FROM (SELECT a.id ${settled}) c
+                CROSS JOIN quiz_attempt_answers ans ON ans.attempt_id = c.id AND +ans.tenant_id = ${t} AND +ans.quiz_id = ${quizId}
               GROUP BY ans.question_id) s ON s.question_id = qq.id
         WHERE qq.tenant_id = ${t} AND qq.quiz_id = ${quizId} AND qq.deleted_at IS NULL
         ORDER BY qq.position, qq.id`,

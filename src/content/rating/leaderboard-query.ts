@@ -138,10 +138,15 @@ function moduleEventSql(tenantId: string, moduleId: string): SQL {
 export function eventsBoardSql(ctx: Caller, input: BoardInput, callerId: string | null): SQL {
   const { tenantId } = ctx;
   const caller = callerId === null ? sql`NULL` : sql`(SELECT r.points FROM ranked r WHERE r.id = ${callerId})`;
-  return sql`WITH pop AS (SELECT u.id, u.first_name, u.last_name ${populationFromSql(ctx, input.groupId)}),
-      sums AS (SELECT pe.student_id, sum(pe.points_hundredths) AS points FROM point_events pe
-        WHERE ${eventFilterSql(tenantId, input)} AND pe.student_id IN (SELECT id FROM pop) GROUP BY pe.student_id),
-      ranked AS (SELECT p.id, p.first_name, p.last_name, COALESCE(s.points, 0) AS points FROM pop p LEFT JOIN sums s ON s.student_id = p.id)
+  // Each student's sum comes from grouping their matching events together with a 0 row per
+  // student (UNION ALL), then the names by primary key: a LEFT JOIN of the population to
+  // materialized sums has no index and costs population × sums.
+  return sql`WITH pop AS (SELECT u.id ${populationFromSql(ctx, input.groupId)}),
+      ranked AS (SELECT g.student_id AS id, g.points, u.first_name, u.last_name
+        FROM (SELECT m.student_id, sum(m.points) AS points FROM (
+            SELECT pe.student_id, pe.points_hundredths AS points FROM point_events pe WHERE ${eventFilterSql(tenantId, input)} AND pe.student_id IN (SELECT id FROM pop)
+            UNION ALL SELECT id, 0 FROM pop) m GROUP BY m.student_id) g
+        JOIN users u ON u.id = g.student_id)
     SELECT (SELECT count(*) FROM ranked) AS total_students, ${caller} AS caller_points,
       ${callerId === null ? sql`NULL` : sql`1 + (SELECT count(*) FROM ranked r WHERE r.points > ${caller})`} AS caller_rank,
       (SELECT json_group_array(json_object('id', b.id, 'points', b.points, 'first_name', b.first_name, 'last_name', b.last_name))

@@ -76,7 +76,9 @@ function lit(value: string | number): SQL {
  * One INSERT … SELECT over the source rows. Each layer names what the next one reads, so the rule's
  * columns and the threshold are evaluated (and bound) once: `r` the effective rule beside each
  * row, `t` its threshold, `m` whether the score meets it, `a` the amount and eligibility, and the
- * outer SELECT the delta against what the student holds for the object.
+ * outer SELECT the delta against what the student holds for the object. The numbers are cast to
+ * INTEGER first: D1 binds a JavaScript number (a built-in rule's points, an assignment's score %)
+ * as REAL, and `raw`'s half-up rounding relies on integer division.
  */
 function insertAwards(ctx: AwardCtx, rows: SourceRows, id: string | SQL, now: number): BatchItem {
   const tenant = lit(ctx.tenantId);
@@ -98,9 +100,10 @@ function insertAwards(ctx: AwardCtx, rows: SourceRows, id: string | SQL, now: nu
                   FROM (SELECT t.*, (t.threshold IS NULL OR t.pct >= t.threshold) AS met
                         FROM (SELECT r.*, CASE r.threshold_source WHEN 'rule_specified' THEN r.threshold_value
                                 WHEN 'passing_score' THEN r.passing_score * 100 ELSE COALESCE(r.passing_score * 100, r.threshold_value) END AS threshold
-                              FROM (SELECT x.target_id, x.source_key, x.pct, x.passed, x.passing_score, ${rule.id} AS rule_id, ${rule.enabled} AS enabled,
-                                      ${rule.points} AS points, ${rule.calcMode} AS calc_mode, ${rule.thresholdSource} AS threshold_source,
-                                      ${rule.thresholdValue} AS threshold_value, ${rule.awardOnlyIfPassed} AS award_only_if_passed,
+                              FROM (SELECT x.target_id, x.source_key, CAST(x.pct AS INTEGER) AS pct, CAST(x.passed AS INTEGER) AS passed,
+                                      CAST(x.passing_score AS INTEGER) AS passing_score, ${rule.id} AS rule_id, CAST(${rule.enabled} AS INTEGER) AS enabled,
+                                      CAST(${rule.points} AS INTEGER) AS points, ${rule.calcMode} AS calc_mode, ${rule.thresholdSource} AS threshold_source,
+                                      CAST(${rule.thresholdValue} AS INTEGER) AS threshold_value, CAST(${rule.awardOnlyIfPassed} AS INTEGER) AS award_only_if_passed,
                                       ${rule.repeatBehavior} AS repeat_behavior
                                     FROM (${rows.select}) x ${rule.joins}) r) t) m) a) d
       WHERE d.eligible AND d.delta <> 0

@@ -78,11 +78,11 @@ export interface EventRow {
   awarded_at: number;
 }
 
-/** The student's point events, oldest first, `source_type` filtered when given. */
+/** The student's point events in the order they were written (rowid), `source_type` filtered when given. */
 export async function eventsOf(tenantId: string, studentId: string, sourceType?: SourceType): Promise<EventRow[]> {
   const rows = await env.DB.prepare(
     `SELECT source_type, target_id, source_key, points_hundredths, rule_id, reason, actor_user_id, awarded_at FROM point_events
-     WHERE tenant_id = ? AND student_id = ? ${sourceType ? "AND source_type = ?" : ""} ORDER BY awarded_at, id`,
+     WHERE tenant_id = ? AND student_id = ? ${sourceType ? "AND source_type = ?" : ""} ORDER BY rowid`,
   )
     .bind(...[tenantId, studentId, ...(sourceType ? [sourceType] : [])])
     .all<Omit<EventRow, "points"> & { points_hundredths: number }>();
@@ -111,7 +111,11 @@ export async function sumOf(tenantId: string, studentId: string): Promise<string
  * submit scores 0, 20, 30, 50, 70, 80 or 100 %; reachable by the students through a published
  * course with one `quiz_ref` block.
  */
-export async function scoredQuiz(tenantId: string, studentIds: readonly string[], spec: { passingScore?: number | null; title?: string; maxAttempts?: number | null } = {}) {
+export async function scoredQuiz(
+  tenantId: string,
+  studentIds: readonly string[],
+  spec: { passingScore?: number | null; title?: string; maxAttempts?: number | null; courseTitle?: string } = {},
+) {
   const quiz = await insertQuiz(tenantId, {
     title: spec.title ?? "Fractions",
     passingScore: spec.passingScore ?? null,
@@ -122,7 +126,7 @@ export async function scoredQuiz(tenantId: string, studentIds: readonly string[]
       { type: "single", pointsHundredths: 200 },
     ],
   });
-  const tree = await giveQuizAccess(tenantId, quiz.id, studentIds);
+  const tree = await giveQuizAccess(tenantId, quiz.id, studentIds, spec.courseTitle ? { title: spec.courseTitle } : {});
   return { quiz, tree };
 }
 

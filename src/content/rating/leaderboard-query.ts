@@ -76,7 +76,7 @@ export function totalsStatsSql(ctx: Caller, input: BoardInput, callerId: string 
   const total = schoolWide ? schoolActiveCountSql(tenantId) : sql`(SELECT count(*) ${population})`;
   if (callerId === null) return sql`SELECT ${total} AS total_students, NULL AS caller_points, NULL AS caller_rank`;
   const above = schoolWide
-    ? schoolAboveSql(tenantId, sql`c.points`)
+    ? schoolAboveSql(tenantId, sql`c.points`, sql`c.total_students`)
     : sql`(SELECT count(*) ${population} AND COALESCE((SELECT pt.points_hundredths FROM rating_totals pt WHERE pt.tenant_id = ${tenantId} AND pt.student_id = u.id), 0) > c.points)`;
   return sql`SELECT c.total_students, c.points AS caller_points, 1 + ${above} AS caller_rank
     FROM (SELECT ${total} AS total_students,
@@ -87,7 +87,7 @@ export function totalsStatsSql(ctx: Caller, input: BoardInput, callerId: string 
  * The school's active students without visiting them: its students (an index count) less the
  * unranked ones among them (the few inactive or deleted, from `users_unranked`).
  */
-function schoolActiveCountSql(tenantId: string): SQL {
+export function schoolActiveCountSql(tenantId: string): SQL {
   return sql`((SELECT count(*) FROM users s WHERE s.tenant_id = ${tenantId} AND s.role = 'student')
     - (SELECT count(*) FROM users x WHERE x.tenant_id = ${tenantId} AND x.role = 'student' AND ${unrankedSql()}))`;
 }
@@ -96,14 +96,14 @@ function schoolActiveCountSql(tenantId: string): SQL {
  * The school's active students with more than `points` (hundredths), without visiting the board:
  * the totals rows above (a count on the `rating_totals_points` index) less those of unranked users
  * (every row belongs to a user of the school: a permanent deletion removes the user's rows), and,
- * below zero, plus the active students without a row (the school's active students less the
- * ranked rows).
+ * below zero, plus the active students without a row (`activeCount`, the school's active
+ * students, less the ranked rows).
  */
-function schoolAboveSql(tenantId: string, points: SQL): SQL {
+export function schoolAboveSql(tenantId: string, points: SQL, activeCount: SQL): SQL {
   const unrankedWithRow = (condition: SQL) => sql`(SELECT count(*) FROM users x WHERE x.tenant_id = ${tenantId} AND ${unrankedSql()}
       AND EXISTS (SELECT 1 FROM rating_totals z WHERE z.tenant_id = ${tenantId} AND z.student_id = x.id AND ${condition}))`;
   const rowsAbove = sql`((SELECT count(*) FROM rating_totals t WHERE t.tenant_id = ${tenantId} AND t.points_hundredths > ${points}) - ${unrankedWithRow(sql`z.points_hundredths > ${points}`)})`;
-  const withoutRow = sql`(c.total_students - ((SELECT count(*) FROM rating_totals t WHERE t.tenant_id = ${tenantId}) - ${unrankedWithRow(sql`1`)}))`;
+  const withoutRow = sql`(${activeCount} - ((SELECT count(*) FROM rating_totals t WHERE t.tenant_id = ${tenantId}) - ${unrankedWithRow(sql`1`)}))`;
   return sql`(${rowsAbove} + CASE WHEN ${points} < 0 THEN ${withoutRow} ELSE 0 END)`;
 }
 
@@ -133,20 +133,22 @@ function moduleEventSql(tenantId: string, moduleId: string): SQL {
 /**
  * The filtered board in one statement: each student of the population with the sum of their
  * matching events (0 without any), the page as JSON rows, the population's size and the caller's
- * points and rank. `ranked` is read several times, so SQLite materializes it once.
+ * points and rank, each CTE built once.
  */
 export function eventsBoardSql(ctx: Caller, input: BoardInput, callerId: string | null): SQL {
   const { tenantId } = ctx;
-  const caller = callerId === null ? sql`NULL` : sql`(SELECT r.points FROM ranked r WHERE r.id = ${callerId})`;
+  const caller = callerId === null ? sql`NULL` : sql`(SELECT me.points FROM me)`;
   // Each student's sum comes from grouping their matching events together with a 0 row per
   // student (UNION ALL), then the names by primary key: a LEFT JOIN of the population to
-  // materialized sums has no index and costs population × sums.
-  return sql`WITH pop AS (SELECT u.id ${populationFromSql(ctx, input.groupId)}),
-      ranked AS (SELECT g.student_id AS id, g.points, u.first_name, u.last_name
+  // materialized sums has no index and costs population × sums. MATERIALIZED: D1's SQLite would
+  // otherwise inline the CTEs into each of their readers and rebuild them every time.
+  return sql`WITH pop AS MATERIALIZED (SELECT u.id ${populationFromSql(ctx, input.groupId)}),
+      ranked AS MATERIALIZED (SELECT g.student_id AS id, g.points, u.first_name, u.last_name
         FROM (SELECT m.student_id, sum(m.points) AS points FROM (
             SELECT pe.student_id, pe.points_hundredths AS points FROM point_events pe WHERE ${eventFilterSql(tenantId, input)} AND pe.student_id IN (SELECT id FROM pop)
             UNION ALL SELECT id, 0 FROM pop) m GROUP BY m.student_id) g
-        JOIN users u ON u.id = g.student_id)
+        JOIN users u ON u.id = g.student_id),
+      me AS MATERIALIZED (SELECT r.points FROM ranked r WHERE r.id = ${callerId ?? ""})
     SELECT (SELECT count(*) FROM ranked) AS total_students, ${caller} AS caller_points,
       ${callerId === null ? sql`NULL` : sql`1 + (SELECT count(*) FROM ranked r WHERE r.points > ${caller})`} AS caller_rank,
       (SELECT json_group_array(json_object('id', b.id, 'points', b.points, 'first_name', b.first_name, 'last_name', b.last_name))

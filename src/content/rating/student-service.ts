@@ -8,7 +8,8 @@ import { iso } from "../../core/lib/clock";
 import type { RatingSourceType } from "../../db/schema";
 import { ratingErrors as e } from "./errors";
 import { targetLabelSql } from "./labels";
-import { activeStudentSql, schoolRankForSql, schoolTotalSql } from "./ranking";
+import { schoolAboveSql, schoolActiveCountSql } from "./leaderboard-query";
+import { activeStudentSql, schoolTotalSql } from "./ranking";
 import { parseWindow, studentVisibleSql, windowSql } from "./scope";
 
 /** The student the caller may read, with their school total; no row answers 404 `student_not_found`. */
@@ -35,8 +36,8 @@ export async function getStudentSummary(ctx: TenantCtx, input: { id: string }) {
     batchable(ctx, visibleStudentSql(ctx, input.id)),
     batchable(
       ctx,
-      sql`SELECT (SELECT count(*) FROM users u WHERE ${activeStudentSql(tenantId)}) AS total_students,
-        CASE WHEN ${active} THEN ${schoolRankForSql(tenantId, input.id, points)} END AS school_rank`,
+      sql`SELECT c.total_students, CASE WHEN ${active} THEN 1 + ${schoolAboveSql(tenantId, sql`c.points`, sql`c.total_students`)} END AS school_rank
+        FROM (SELECT ${schoolActiveCountSql(tenantId)} AS total_students, ${points} AS points) c`,
     ),
     batchable(
       ctx,

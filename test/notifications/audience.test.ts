@@ -117,7 +117,8 @@ describe("POST /t/notifications/admin/audience/preview", () => {
       { match: "all", rules: [{ field: "assignment_submitted", operator: "eq", values: [groups.red.id] }] },
       { match: "all", rules: [{ field: "course_enrollment", operator: "eq", values: [groups.red.id] }] },
       { match: "all", rules: [{ field: "lesson_completed", operator: "in", values: ["not-a-uuid"] }] },
-      { match: "all", rules: [{ field: "points_total", operator: "gte", value: 10 }] },
+      // points_total and rank exist since the rating (every named field does now): a malformed value.
+      { match: "all", rules: [{ field: "points_total", operator: "gte", value: "ten" }] },
       { match: "all", rules: [{ field: "group_id", operator: "eq", values: [groups.red.id] }] },
       { match: "all", rules: [{ field: "group_id", operator: "in", values: ["not-a-uuid"] }] },
       { match: "all", rules: [{ field: "group_id", operator: "in", values: [] }] },

@@ -180,7 +180,7 @@ describe("POST /t/notifications/admin/campaigns", () => {
 
   it("400 invalid_notification_audience for an invalid filter", async () => {
     const { admin } = await manager();
-    for (const filter of [null, "all", { match: "all", rules: [{ field: "rank", operator: "lte", value: 3 }] }, { match: "all", rules: [{ field: "nope", operator: "eq" }] }]) {
+    for (const filter of [null, "all", { match: "all", rules: [{ field: "rank", operator: "lte", value: 0 }] }, { match: "all", rules: [{ field: "nope", operator: "eq" }] }]) {
       const res = await call(admin, CAMPAIGNS, { body: { title: "Hi", body: "There", filter } });
       expect({ filter, ...failure(res) }).toEqual({ filter, status: 400, error: "invalid_notification_audience" });
     }

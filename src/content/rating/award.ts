@@ -9,9 +9,6 @@ import { enqueue } from "../../platform/notifications/enqueue";
 import { schoolEvent } from "../../platform/notifications/settings";
 import { decimalTextSql, schoolRankForSql, schoolTotalSql } from "./ranking";
 import { effectiveRuleSql } from "./rules";
-// The rating's audience fields (points_total, rank) load with the point writer, which the app's
-// award paths import whatever routes are mounted.
-import "./audience";
 
 /**
  * The one point-event writer (docs/decisions.md, Rating): statements for the batch of the source

@@ -73,38 +73,37 @@ export function totalsStatsSql(ctx: Caller, input: BoardInput, callerId: string 
   const { tenantId } = ctx;
   const population = populationFromSql(ctx, input.groupId);
   const schoolWide = input.groupId === undefined && ratingView(ctx) !== "restricted";
-  const total = schoolWide ? schoolActiveCountSql(tenantId) : sql`(SELECT count(*) ${population})`;
+  const callerPoints = sql`COALESCE((SELECT ct.points_hundredths FROM rating_totals ct WHERE ct.tenant_id = ${tenantId} AND ct.student_id = ${callerId ?? ""}), 0)`;
+  if (schoolWide) return schoolStatsSql(tenantId, callerId === null ? null : callerPoints);
+  const total = sql`(SELECT count(*) ${population})`;
   if (callerId === null) return sql`SELECT ${total} AS total_students, NULL AS caller_points, NULL AS caller_rank`;
-  const above = schoolWide
-    ? schoolAboveSql(tenantId, sql`c.points`, sql`c.total_students`)
-    : sql`(SELECT count(*) ${population} AND COALESCE((SELECT pt.points_hundredths FROM rating_totals pt WHERE pt.tenant_id = ${tenantId} AND pt.student_id = u.id), 0) > c.points)`;
+  const above = sql`(SELECT count(*) ${population} AND COALESCE((SELECT pt.points_hundredths FROM rating_totals pt WHERE pt.tenant_id = ${tenantId} AND pt.student_id = u.id), 0) > c.points)`;
   return sql`SELECT c.total_students, c.points AS caller_points, 1 + ${above} AS caller_rank
-    FROM (SELECT ${total} AS total_students,
-      COALESCE((SELECT ct.points_hundredths FROM rating_totals ct WHERE ct.tenant_id = ${tenantId} AND ct.student_id = ${callerId}), 0) AS points) c`;
+    FROM (SELECT ${total} AS total_students, ${callerPoints} AS points) c`;
 }
 
 /**
- * The school's active students without visiting them: its students (an index count) less the
- * unranked ones among them (the few inactive or deleted, from `users_unranked`).
- */
-export function schoolActiveCountSql(tenantId: string): SQL {
-  return sql`((SELECT count(*) FROM users s WHERE s.tenant_id = ${tenantId} AND s.role = 'student')
-    - (SELECT count(*) FROM users x WHERE x.tenant_id = ${tenantId} AND x.role = 'student' AND ${unrankedSql()}))`;
-}
-
-/**
- * The school's active students with more than `points` (hundredths), without visiting the board:
- * the totals rows above (a count on the `rating_totals_points` index) less those of unranked users
+ * The school-wide figures without visiting the board: the school's students (an index count) less
+ * the unranked ones (the few inactive, deleted or former students; from the partial index
+ * `users_unranked` once migrations have it, a scan of the school's users until then), all read in
+ * one pass over the unranked users. With `points` (a student caller's total), their rank: the
+ * totals rows above (a count on the `rating_totals_points` index) less those of unranked users
  * (every row belongs to a user of the school: a permanent deletion removes the user's rows), and,
- * below zero, plus the active students without a row (`activeCount`, the school's active
- * students, less the ranked rows).
+ * below zero, the active students without a row (the active students less the ranked rows).
  */
-export function schoolAboveSql(tenantId: string, points: SQL, activeCount: SQL): SQL {
-  const unrankedWithRow = (condition: SQL) => sql`(SELECT count(*) FROM users x WHERE x.tenant_id = ${tenantId} AND ${unrankedSql()}
-      AND EXISTS (SELECT 1 FROM rating_totals z WHERE z.tenant_id = ${tenantId} AND z.student_id = x.id AND ${condition}))`;
-  const rowsAbove = sql`((SELECT count(*) FROM rating_totals t WHERE t.tenant_id = ${tenantId} AND t.points_hundredths > ${points}) - ${unrankedWithRow(sql`z.points_hundredths > ${points}`)})`;
-  const withoutRow = sql`(${activeCount} - ((SELECT count(*) FROM rating_totals t WHERE t.tenant_id = ${tenantId}) - ${unrankedWithRow(sql`1`)}))`;
-  return sql`(${rowsAbove} + CASE WHEN ${points} < 0 THEN ${withoutRow} ELSE 0 END)`;
+export function schoolStatsSql(tenantId: string, points: SQL | null): SQL {
+  const rows = (condition: SQL) => sql`EXISTS (SELECT 1 FROM rating_totals z WHERE z.tenant_id = ${tenantId} AND z.student_id = x.id AND ${condition})`;
+  const counted = (expression: SQL) => sql`COALESCE(sum(CASE WHEN x.id IS NULL THEN 0 ELSE ${expression} END), 0)`;
+  return sql`SELECT c.total_students, c.points AS caller_points,
+      CASE WHEN c.points IS NULL THEN NULL ELSE 1 + c.rows_above - c.unranked_above
+        + CASE WHEN c.points < 0 THEN c.total_students - (c.rows_all - c.unranked_with_row) ELSE 0 END END AS caller_rank
+    FROM (SELECT (SELECT count(*) FROM users s WHERE s.tenant_id = ${tenantId} AND s.role = 'student') - ${counted(sql`x.role = 'student'`)} AS total_students,
+        p.points,
+        (SELECT count(*) FROM rating_totals t WHERE t.tenant_id = ${tenantId} AND t.points_hundredths > p.points) AS rows_above,
+        (SELECT count(*) FROM rating_totals t WHERE t.tenant_id = ${tenantId}) AS rows_all,
+        ${counted(sql`${rows(sql`z.points_hundredths > p.points`)}`)} AS unranked_above,
+        ${counted(rows(sql`1`))} AS unranked_with_row
+      FROM (SELECT ${points ?? sql`NULL`} AS points) p LEFT JOIN users x ON x.tenant_id = ${tenantId} AND ${unrankedSql()}) c`;
 }
 
 /** The point event (`pe`) matches the filters (module, object, source types, time window). */

@@ -8,7 +8,7 @@ import { iso } from "../../core/lib/clock";
 import type { RatingSourceType } from "../../db/schema";
 import { ratingErrors as e } from "./errors";
 import { targetLabelSql } from "./labels";
-import { schoolAboveSql, schoolActiveCountSql } from "./leaderboard-query";
+import { schoolStatsSql } from "./leaderboard-query";
 import { activeStudentSql, schoolTotalSql } from "./ranking";
 import { parseWindow, studentVisibleSql, windowSql } from "./scope";
 
@@ -36,8 +36,7 @@ export async function getStudentSummary(ctx: TenantCtx, input: { id: string }) {
     batchable(ctx, visibleStudentSql(ctx, input.id)),
     batchable(
       ctx,
-      sql`SELECT c.total_students, CASE WHEN ${active} THEN 1 + ${schoolAboveSql(tenantId, sql`c.points`, sql`c.total_students`)} END AS school_rank
-        FROM (SELECT ${schoolActiveCountSql(tenantId)} AS total_students, ${points} AS points) c`,
+      sql`SELECT s.total_students, CASE WHEN ${active} THEN s.caller_rank END AS school_rank FROM (${schoolStatsSql(tenantId, points)}) s`,
     ),
     batchable(
       ctx,

@@ -29,6 +29,10 @@ export const users = sqliteTable(
     uniqueIndex("users_platform_email_live").on(t.email).where(sql`deleted_at IS NULL AND tenant_id IS NULL`),
     index("users_tenant_role").on(t.tenantId, t.role),
     index("users_individual_curator").on(t.individualCuratorId),
+    // The few members the rating does not rank (staff, deleted or inactive students): the board counts
+    // the ranked students as all minus these, never visiting the school's students one by one. The
+    // condition must read as src/content/rating/scope.ts `unrankedSql` does, or SQLite ignores it.
+    index("users_unranked").on(t.tenantId, t.role, t.id).where(sql`NOT (role = 'student' AND deleted_at IS NULL AND is_active = 1)`),
   ],
 );
 

@@ -8,6 +8,7 @@ import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import { schoolEvent } from "../../platform/notifications/settings";
 import { decimalTextSql, schoolRankForSql, schoolTotalSql } from "./ranking";
+import { OBJECT_TABLES } from "./labels";
 import { effectiveRuleSql } from "./rules";
 
 /**
@@ -137,22 +138,13 @@ export async function topEnteredPush(ctx: AwardCtx, studentId: string, eventId: 
   );
 }
 
-const TITLE_TABLES: Record<Exclude<RatingSourceType, "manual">, string> = {
-  lesson: "lessons",
-  module: "course_modules",
-  course: "courses",
-  quiz: "quizzes",
-  assignment: "assignments",
-  exam: "exams",
-};
-
 /** #60 for the point event `eventId` (SQL or id, of `sourceType`) when it exists and is positive. */
 function pointsAwardedPush(ctx: AwardCtx, sourceType: Exclude<RatingSourceType, "manual">, studentId: string, eventId: string | SQL): Promise<BatchItem> {
   const tenant = lit(ctx.tenantId);
   const event = typeof eventId === "string" ? lit(eventId) : eventId;
   const points = sql`(SELECT ev.points_hundredths FROM point_events ev WHERE ev.tenant_id = ${tenant} AND ev.id = ${event})`;
   // The object's title, deleted objects included (the event outlives them).
-  const label = sql`(SELECT lt.title FROM ${sql.raw(TITLE_TABLES[sourceType])} lt WHERE lt.tenant_id = ${tenant}
+  const label = sql`(SELECT lt.title FROM ${sql.raw(OBJECT_TABLES[sourceType])} lt WHERE lt.tenant_id = ${tenant}
       AND lt.id = (SELECT ev.target_id FROM point_events ev WHERE ev.tenant_id = ${tenant} AND ev.id = ${event}))`;
   return enqueue(
     ctx,

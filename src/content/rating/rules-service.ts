@@ -5,6 +5,7 @@ import { ApiError, coreErrors } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { CALC_MODES, RATING_SOURCE_TYPES, ratingRules, type CalcMode, type RatingSourceType } from "../../db/schema";
 import { ratingErrors } from "./errors";
+import { OBJECT_TABLES, type RatedObjectType } from "./labels";
 import { mergeRule, ruleRowsQuery, type RuleRowWithTitle } from "./rules-read";
 import { BUILT_IN_RULES, type RuleValues } from "./rules";
 import type { RuleBody } from "./rules-schemas";
@@ -21,16 +22,7 @@ import type { RuleBody } from "./rules-schemas";
  * its default does later.
  */
 
-type TargetType = Exclude<RatingSourceType, "manual">;
-
-const TARGET_TABLES: Record<TargetType, string> = {
-  lesson: "lessons",
-  module: "course_modules",
-  course: "courses",
-  quiz: "quizzes",
-  assignment: "assignments",
-  exam: "exams",
-};
+type TargetType = RatedObjectType;
 
 interface Stored {
   enabled: boolean | null;
@@ -119,7 +111,7 @@ export async function putDefaultRule(ctx: TenantCtx, input: { sourceType: string
 }
 
 function liveTargetSql(ctx: TenantCtx, sourceType: TargetType, targetId: string): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${sql.raw(TARGET_TABLES[sourceType])} tg WHERE tg.tenant_id = ${ctx.tenantId} AND tg.id = ${targetId} AND tg.deleted_at IS NULL)`;
+  return sql`EXISTS (SELECT 1 FROM ${sql.raw(OBJECT_TABLES[sourceType])} tg WHERE tg.tenant_id = ${ctx.tenantId} AND tg.id = ${targetId} AND tg.deleted_at IS NULL)`;
 }
 
 function invalidTarget(sourceType: RatingSourceType, targetId: string): ApiError {

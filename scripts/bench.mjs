@@ -12,7 +12,9 @@
 import { createServer } from "node:net";
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
-import { DEMO, DEMO_PASSWORD, seed } from "./seed.mjs";
+import { DEMO, DEMO_PASSWORD, TRIAL, seed } from "./seed.mjs";
+import { curatorAnalyticsSeedSql, CURATOR_ANALYTICS_ENDPOINT } from "./bench/curator-analytics.mjs";
+import { quizAnalyticsBenchSql, QUIZ_ANALYTICS_ENDPOINT } from "./bench/quiz-analytics.mjs";
 import { applyMigrations, ensureDevVars, executeSql, runMain, spawnWrangler, CliError } from "./lib/project.mjs";
 import { upsert } from "./lib/sql.mjs";
 
@@ -85,6 +87,13 @@ const ENDPOINTS = [
     method: "GET",
     path: "/api/v1/t/rating?limit=10&from=2026-03-01T00:00:00Z&to=2026-04-01T00:00:00Z",
     headers: as("student"),
+  },
+  QUIZ_ANALYTICS_ENDPOINT,
+  // In the trial school, so the rating's 5,000 students stay the demo school's only crowd.
+  {
+    ...CURATOR_ANALYTICS_ENDPOINT,
+    name: "GET /api/v1/t/analytics/curators (50 curators, 5,000 students, admin)",
+    headers: (sessions) => ({ authorization: `Bearer ${sessions.trialAdmin.token}`, "x-tenant-subdomain": TRIAL.subdomain }),
   },
   {
     name: "POST /api/v1/t/attempts/:id/answers (student)",
@@ -232,11 +241,11 @@ async function waitUntilReady(baseUrl, worker) {
   throw new Error(`wrangler dev did not answer /api/v1/health within ${READY_TIMEOUT_MS / 1000}s:\n${worker.log()}`);
 }
 
-async function signIn(baseUrl, email) {
+async function signIn(baseUrl, email, subdomain = DEMO.subdomain) {
   const res = await fetch(`${baseUrl}/api/v1/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: DEMO_PASSWORD, subdomain: DEMO.subdomain, device_platform: "android", device_name: "bench", installation_id: `bench-${email}` }),
+    body: JSON.stringify({ email, password: DEMO_PASSWORD, subdomain, device_platform: "android", device_name: "bench", installation_id: `bench-${email}` }),
   });
   const body = await res.json().catch(() => null);
   if (res.status !== 200 || !body?.data?.token) throw new Error(`demo login of ${email} failed: ${res.status} ${JSON.stringify(body)}`);
@@ -352,6 +361,8 @@ async function main() {
   await executeSql(benchCourseSql(Date.now()), target);
   await executeSql(benchQuizSql(Date.now()), target);
   await executeSql(benchRatingSql(Date.now()), target);
+  await executeSql(quizAnalyticsBenchSql(), target);
+  await executeSql(curatorAnalyticsSeedSql({ tenantId: TRIAL.tenantId }), target);
 
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const baseUrl = `http://${HOST}:${port}`;
@@ -363,7 +374,11 @@ async function main() {
   process.on("SIGTERM", onSignal);
   try {
     await waitUntilReady(baseUrl, worker);
-    const session = { admin: await signIn(baseUrl, DEMO.admin.email), student: await signIn(baseUrl, DEMO.students[0].email) };
+    const session = {
+      admin: await signIn(baseUrl, DEMO.admin.email),
+      student: await signIn(baseUrl, DEMO.students[0].email),
+      trialAdmin: await signIn(baseUrl, TRIAL.admin.email, TRIAL.subdomain),
+    };
     session.attemptIds = await Promise.all(Array.from({ length: BENCH_QUIZ.count }, (_, i) => benchAttempt(baseUrl, session.student, BENCH_QUIZ.quiz(i))));
     console.log(
       `\nbench: ${baseUrl}, node ${process.version}, ${cpus().length} cores, ${rounds} rounds per level, ` +

@@ -1,5 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
+import { sqlLiteral } from "../../core/db/sql-ids";
 import { assignmentClosingSql } from "../assignments/deadline";
+import { activeStudentSql } from "../common/access";
 import type { Period } from "./window";
 
 /**
@@ -35,14 +37,10 @@ export interface FigureRow {
 // The school id and the period come from the guard and the parsed query, never as raw text: as
 // literals they keep the statement (the closing rule repeats the school id) under D1's 100
 // bound parameters.
-const literalId = (value: string) => sql.raw(`'${value.replaceAll("'", "''")}'`);
-const literalMs = (value: number) => sql.raw(String(Math.trunc(value)));
-
-const liveActiveStudent = (alias: SQL, t: SQL) => sql`${alias}.tenant_id = ${t} AND ${alias}.role = 'student' AND ${alias}.deleted_at IS NULL AND ${alias}.is_active = 1`;
 
 export function curatorFiguresSql(selection: CuratorSelection): SQL {
-  const t = literalId(selection.tenantId);
-  const within = (column: SQL) => sql`${column} BETWEEN ${literalMs(selection.period.from)} AND ${literalMs(selection.period.to)}`;
+  const t = sqlLiteral(selection.tenantId);
+  const within = (column: SQL) => sql`${column} BETWEEN ${sqlLiteral(selection.period.from)} AND ${sqlLiteral(selection.period.to)}`;
   const onlyCurator = selection.curatorId === null ? sql`` : sql`AND u.id = ${selection.curatorId}`;
   const inGroup = selection.groupId === undefined ? sql`` : sql`AND s.id IN (SELECT user_id FROM in_group)`;
   const content = selection.content;
@@ -81,14 +79,14 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
       WHERE gm.tenant_id = ${t} AND gm.group_id = ${selection.groupId ?? null}),
     pairs AS MATERIALIZED (
       SELECT c.id AS curator_id, s.id AS student_id FROM cur c
-        CROSS JOIN users s ON s.individual_curator_id = c.id AND ${liveActiveStudent(sql`s`, t)}
+        CROSS JOIN users s ON s.individual_curator_id = c.id AND ${activeStudentSql(t, sql`s`)}
         WHERE 1 ${inGroup}
       UNION
       SELECT c.id, s.id FROM cur c
         CROSS JOIN group_curators gc ON gc.curator_id = c.id AND gc.tenant_id = ${t}
         CROSS JOIN groups g ON g.id = gc.group_id AND g.tenant_id = ${t} AND g.deleted_at IS NULL
         CROSS JOIN group_members gm ON gm.group_id = gc.group_id AND gm.tenant_id = ${t}
-        CROSS JOIN users s ON s.id = gm.user_id AND ${liveActiveStudent(sql`s`, t)}
+        CROSS JOIN users s ON s.id = gm.user_id AND ${activeStudentSql(t, sql`s`)}
         WHERE 1 ${inGroup}),
     scope AS MATERIALIZED (${contentBlocksSql(t, content)}),
     flags AS MATERIALIZED (SELECT st.id,

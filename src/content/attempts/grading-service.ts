@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import { formatHundredths } from "../../core/db/decimal";
+import { decimalTextSql, formatHundredths } from "../../core/db/decimal";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
@@ -37,11 +37,6 @@ interface Grade {
   isCorrect: boolean;
   /** Undefined: the answer keeps its feedback. */
   feedback?: string | null;
-}
-
-/** Integer hundredths (SQL, never negative) as the API's decimal text. */
-function decimalTextSql(hundredths: SQL): SQL {
-  return sql`printf('%d.%02d', (${hundredths}) / 100, (${hundredths}) % 100)`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
+import { decimalTextSql } from "../../core/db/decimal";
 import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
@@ -96,11 +97,6 @@ export function prepareSettle(ctx: SettleCtx, target: SettleTarget): SettlePrepa
       return { courses: courses.read(results[statements.length - 1]) };
     },
   };
-}
-
-/** Integer hundredths (SQL, never negative) as the API's decimal text. */
-function decimalTextSql(hundredths: SQL): SQL {
-  return sql`printf('%d.%02d', (${hundredths}) / 100, (${hundredths}) % 100)`;
 }
 
 /** The settled scores, from the answers and the `max_score` the finalize stored. */

@@ -44,3 +44,8 @@ export function lessonVisibleSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, les
 export function activeEnrollmentIdSql(tenantId: string | SQL, courseId: string | SQL, studentId: string | SQL): SQL {
   return sql`(SELECT e.id FROM enrollments e WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.student_id = ${studentId} AND e.removed_at IS NULL)`;
 }
+
+/** `u` (an alias of `users`) is an active student of the school: who rankings and analytics count. */
+export function activeStudentSql(tenantId: string | SQL, u: SQL = sql`u`): SQL {
+  return sql`${u}.tenant_id = ${tenantId} AND ${u}.role = 'student' AND ${u}.deleted_at IS NULL AND ${u}.is_active = 1`;
+}

@@ -2,6 +2,7 @@ import { stringify } from "csv-stringify/sync";
 import { sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
+import { localDate } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
 import { contentDisposition } from "../../platform/media/download-service";
 import { formatTimestamp } from "../../platform/notifications/render";
@@ -77,7 +78,7 @@ export async function exportEnrollmentsCsv(ctx: TenantCtx, input: { courseId: st
       }
     },
   });
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(ctx.clock.now());
+  const day = localDate(ctx.clock.now(), timeZone);
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -10,7 +10,8 @@ import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import type { CreateAdjustmentBody } from "./adjustment-schemas";
 import { topEnteredPush } from "./award";
 import { ratingErrors } from "./errors";
-import { decimalTextSql, schoolTotalSql } from "./ranking";
+import { decimalTextSql } from "../../core/db/decimal";
+import { schoolTotalSql } from "./ranking";
 import { effectiveRuleSql } from "./rules";
 
 /**

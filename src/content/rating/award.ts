@@ -1,13 +1,15 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
-import { sqlUuidv7 } from "../../core/db/sql-ids";
+import { sqlLiteral, sqlUuidv7 } from "../../core/db/sql-ids";
 import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import { localDate } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
 import type { RatingSourceType } from "../../db/schema";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import { schoolEvent } from "../../platform/notifications/settings";
-import { decimalTextSql, schoolRankForSql, schoolTotalSql } from "./ranking";
+import { decimalTextSql } from "../../core/db/decimal";
+import { schoolRankForSql, schoolTotalSql } from "./ranking";
 import { OBJECT_TABLES } from "./labels";
 import { effectiveRuleSql } from "./rules";
 
@@ -60,15 +62,8 @@ interface SourceRows {
   select: SQL;
 }
 
-/**
- * An id or instant this module knows, written into the statement as a literal: the push statements
- * name the student and the event many times over (enqueue repeats each computed variable in the
- * title, the body and the data) and D1 allows 100 bound parameters per statement.
- */
-function lit(value: string | number): SQL {
-  if (typeof value === "number") return sql.raw(String(Math.trunc(value)));
-  return sql.raw(`'${value.replaceAll("'", "''")}'`);
-}
+/** Ids and instants go into the award statements as literals (see `sqlLiteral`): the pushes name them many times over. */
+const lit = sqlLiteral;
 
 /**
  * One INSERT … SELECT over the source rows. Each layer names what the next one reads, so the rule's
@@ -109,11 +104,6 @@ function insertAwards(ctx: AwardCtx, rows: SourceRows, id: string | SQL, now: nu
         AND NOT (d.repeat_behavior = 'overwrite_if_higher' AND d.delta < 0)
       ON CONFLICT (tenant_id, source_key) DO NOTHING`,
   );
-}
-
-/** The school-local calendar date of `now` (the #63 dedupe key names it). */
-function localDate(now: number, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
 /**

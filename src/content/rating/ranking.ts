@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { activeStudentSql } from "../common/access";
 
 /**
  * Ranking over the stored totals (docs/decisions.md, Rating): every active student of the
@@ -6,16 +7,6 @@ import { sql, type SQL } from "drizzle-orm";
  * ranking (1, 1, 3): a student's rank is 1 + the number of students of the population with more
  * points.
  */
-
-/** `u` (an alias of `users`) is an active student of the school. */
-export function activeStudentSql(tenantId: string, u: SQL = sql`u`): SQL {
-  return sql`${u}.tenant_id = ${tenantId} AND ${u}.role = 'student' AND ${u}.deleted_at IS NULL AND ${u}.is_active = 1`;
-}
-
-/** Integer hundredths (SQL, any sign) as the API's decimal text: -150 → "-1.50". */
-export function decimalTextSql(hundredths: SQL): SQL {
-  return sql`(CASE WHEN (${hundredths}) < 0 THEN '-' ELSE '' END || printf('%d.%02d', abs(${hundredths}) / 100, abs(${hundredths}) % 100))`;
-}
 
 /** The student's school total in hundredths (0 without a row). */
 export function schoolTotalSql(tenantId: string, studentId: string | SQL): SQL {

@@ -4,7 +4,7 @@ import type { TenantCtx } from "../../core/http/context";
 import { ApiError, type ErrorEntry } from "../../core/http/errors";
 import { UUID_PATTERN } from "../../core/lib/ids";
 import { isRestrictedCurator, restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
-import { activeStudentSql } from "./ranking";
+import { activeStudentSql } from "../common/access";
 
 /**
  * Who sees which students in the rating reads (docs/decisions.md, Rating): a student the whole

@@ -9,7 +9,8 @@ import type { RatingSourceType } from "../../db/schema";
 import { ratingErrors as e } from "./errors";
 import { targetLabelSql } from "./labels";
 import { schoolStatsSql } from "./leaderboard-query";
-import { activeStudentSql, schoolTotalSql } from "./ranking";
+import { activeStudentSql } from "../common/access";
+import { schoolTotalSql } from "./ranking";
 import { parseWindow, studentVisibleSql, windowSql } from "./scope";
 
 /** The student the caller may read, with their school total; no row answers 404 `student_not_found`. */

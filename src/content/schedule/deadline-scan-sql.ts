@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { sqlLiteral } from "../../core/db/sql-ids";
 import { assignmentTargetsStudentSql } from "../assignments/access";
 import { assignmentClosingSql } from "../assignments/deadline";
 import { lessonVisibleToSql } from "../common/access";
@@ -14,15 +15,8 @@ export type OpeningLevel = "course" | "module" | "lesson";
 
 export const OPENED = { course: "course.window_opened", module: "module.window_opened", lesson: "lesson.window_opened" } as const;
 
-/**
- * An id or instant the scan read from the database, written into the statement as a literal: the
- * recipients' sets repeat in a statement (the digest names them three times) and D1 allows 100
- * bound parameters per statement.
- */
-function lit(value: string | number): SQL {
-  if (typeof value === "number") return sql.raw(String(Math.trunc(value)));
-  return sql.raw(`'${value.replaceAll("'", "''")}'`);
-}
+/** Ids and instants the scan read from the database go into its statements as literals (see `sqlLiteral`). */
+const lit = sqlLiteral;
 
 /** One window boundary as the scan reads it: a node of a course and an instant. */
 export interface Boundary {

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { sql, type SQL } from "drizzle-orm";
 
 /**
  * Points, scores and percentages travel as decimal strings with two decimals ("12.50") and are
@@ -156,4 +157,9 @@ export function percentHundredths(part: number, whole: number): number | null {
  */
 export function percent(part: number, whole: number): string | null {
   return formatHundredthsOrNull(percentHundredths(part, whole));
+}
+
+/** Integer hundredths computed in SQL (any sign) as the API's decimal text, like `formatHundredths`: -150 → "-1.50". */
+export function decimalTextSql(hundredths: SQL): SQL {
+  return sql`(CASE WHEN (${hundredths}) < 0 THEN '-' ELSE '' END || printf('%d.%02d', abs(${hundredths}) / 100, abs(${hundredths}) % 100))`;
 }

@@ -28,13 +28,15 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
+export function localDate(ms: number, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(ms);
+}
+
 /** Whole days from today to the expiry date, both taken as calendar dates in the school's zone; never negative. */
 export function daysRemaining(expiresAt: number | null, now: number, timeZone: string): number {
   if (expiresAt === null) return 0;
   if (expiresAt <= now) return 0;
-  const dayNumber = (ms: number) => {
-    const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(ms);
-    return Math.round(Date.parse(`${parts}T00:00:00Z`) / DAY_MS);
-  };
+  const dayNumber = (ms: number) => Math.round(Date.parse(`${localDate(ms, timeZone)}T00:00:00Z`) / DAY_MS);
   return Math.max(0, dayNumber(expiresAt) - dayNumber(now));
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import { likeContains } from "../../core/db/conditions";
+import { containsText } from "../../core/db/conditions";
 import { percent } from "../../core/db/decimal";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -107,7 +107,7 @@ export async function assignmentsForEmbed(ctx: TenantCtx, ids: readonly string[]
  */
 export async function listAssignments(ctx: TenantCtx, input: { query: z.infer<typeof ListAssignmentsQuery> }) {
   const { q, page, limit } = input.query;
-  const where = sql`${assignmentVisibleSql(ctx)} ${q ? sql`AND ${likeContains(sql`a.title`, q)}` : sql``}`;
+  const where = sql`${assignmentVisibleSql(ctx)} ${q ? sql`AND ${containsText(sql`a.title`, q)}` : sql``}`;
   const [rowsResult, totalResult] = await runBatch(ctx, [
     batchable(ctx, sql`SELECT ${assignmentColumnsSql(ctx)} FROM assignments a WHERE ${where} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit} OFFSET ${pageOffset(page, limit)}`),
     batchable(ctx, sql`SELECT count(*) AS total FROM assignments a WHERE ${where}`),

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { likeContains } from "../../core/db/conditions";
+import { containsText } from "../../core/db/conditions";
 import type { TenantCtx } from "../../core/http/context";
 import { pageOffset } from "../../core/http/pagination";
 import { blocks, courseModules, courses, enrollments, lessons } from "../../db/schema";
@@ -80,7 +80,7 @@ function listWhere(ctx: Caller, filters: ListFilters): SQL {
   const enrolled = isStaff(ctx.actor) || filters.enrolled === undefined ? undefined : filters.enrolled ? sql`${enrollments.id} IS NOT NULL` : sql`${enrollments.id} IS NULL`;
   return and(
     courseVisibleSql(ctx, sql`courses`),
-    filters.q ? or(likeContains(courses.title, filters.q), likeContains(courses.description, filters.q)) : undefined,
+    filters.q ? or(containsText(courses.title, filters.q), containsText(courses.description, filters.q)) : undefined,
     enrolled,
   )!;
 }

@@ -1,6 +1,6 @@
 import { or, sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, rowsOf } from "../../core/db/batch";
-import { likeContains } from "../../core/db/conditions";
+import { containsText } from "../../core/db/conditions";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
@@ -39,9 +39,9 @@ export function courseEnrollmentsSql(ctx: TenantCtx, input: { courseId: string; 
   const inScope = scopeCondition(sql`e.student_id`, restrictedScope(ctx));
   const search = input.q
     ? or(
-        likeContains(sql`(u.first_name || ' ' || u.last_name)`, input.q),
-        likeContains(sql`(u.last_name || ' ' || u.first_name)`, input.q),
-        likeContains(sql`u.email`, input.q),
+        containsText(sql`(u.first_name || ' ' || u.last_name)`, input.q),
+        containsText(sql`(u.last_name || ' ' || u.first_name)`, input.q),
+        containsText(sql`u.email`, input.q),
       )
     : undefined;
   let window = sql``;

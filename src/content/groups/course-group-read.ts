@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { likeContains } from "../../core/db/conditions";
+import { containsText } from "../../core/db/conditions";
 import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { mediaUrl } from "../../platform/media/links";
@@ -41,7 +41,7 @@ export interface LinkFilter {
 function linksWhere(tenantId: string, courseId: string, filter: LinkFilter): SQL {
   return sql`l.tenant_id = ${tenantId} AND l.course_id = ${courseId}
     ${filter.groupId ? sql`AND l.group_id = ${filter.groupId}` : sql``}
-    ${filter.q ? sql`AND ${likeContains(sql`g.name`, filter.q)}` : sql``}`;
+    ${filter.q ? sql`AND ${containsText(sql`g.name`, filter.q)}` : sql``}`;
 }
 
 const linksFrom = (tenantId: string) => sql`course_group_enrollments l JOIN groups g ON g.id = l.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL`;

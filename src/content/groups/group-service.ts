@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, changedRows, runBatch } from "../../core/db/batch";
-import { likeContains } from "../../core/db/conditions";
+import { containsText } from "../../core/db/conditions";
 import { liveRowWhere } from "../../core/db/live-row";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -32,7 +32,7 @@ function checkLogo(ctx: TenantCtx, logo: string | null | undefined): Promise<voi
  */
 export async function listGroups(ctx: TenantCtx, input: { query: z.infer<typeof ListGroupsQuery> }) {
   const { q, limit, offset } = input.query;
-  const conditions = [visible(ctx), q ? likeContains(groups.name, q) : undefined];
+  const conditions = [visible(ctx), q ? containsText(groups.name, q) : undefined];
   const [rows, totals] = await ctx.db.batch([
     groupSelect(ctx, ...conditions)
       .orderBy(sql`${groups.name} COLLATE NOCASE`, asc(groups.id))

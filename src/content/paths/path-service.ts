@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, changedRows, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
-import { likeContains } from "../../core/db/conditions";
+import { containsText } from "../../core/db/conditions";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
@@ -53,7 +53,7 @@ function detailOr404(result: unknown) {
 export async function listPaths(ctx: TenantCtx, input: { query: z.infer<typeof ListPathsQuery> }) {
   const { q, status, limit, offset } = input.query;
   if (status !== undefined && status !== "" && !(PATH_STATUSES as readonly string[]).includes(status)) throw new ApiError(e.INVALID_STATUS_FILTER);
-  const filters = [pathVisibleSql(ctx), status ? sql`p.status = ${status}` : undefined, q ? likeContains(sql`p.title`, q) : undefined].filter((part) => part !== undefined);
+  const filters = [pathVisibleSql(ctx), status ? sql`p.status = ${status}` : undefined, q ? containsText(sql`p.title`, q) : undefined].filter((part) => part !== undefined);
   const where = sql.join(filters, sql` AND `);
   const [count, page] = await runBatch(ctx, [
     batchable(ctx, sql`SELECT count(*) AS total FROM learning_paths p WHERE ${where}`),

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
-import { containsPattern } from "../../core/db/conditions";
+import { containsText } from "../../core/db/conditions";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
@@ -48,7 +48,7 @@ export async function listQuizzes(ctx: TenantCtx, input: { query: z.infer<typeof
   const t = ctx.tenantId;
   const conditions = [
     quizVisibleSql(ctx),
-    query.q ? sql`q.title LIKE ${containsPattern(query.q)} ESCAPE '\\'` : undefined,
+    query.q ? containsText(sql`q.title`, query.q) : undefined,
     query.status === "published" ? quizPublishedSql(t, sql`q.id`) : query.status === "draft" ? sql`NOT ${quizPublishedSql(t, sql`q.id`)}` : undefined,
     query.course_id !== undefined ? inCourseSql(ctx, query.course_id.toLowerCase()) : undefined,
   ].filter((condition): condition is SQL => condition !== undefined);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
-import { likeContains } from "../../core/db/conditions";
+import { containsText } from "../../core/db/conditions";
 import { formatHundredths } from "../../core/db/decimal";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -109,7 +109,7 @@ export async function listStudentEvents(ctx: TenantCtx, input: { id: string; que
   const { tenantId } = ctx;
   const matching = sql`pe.tenant_id = ${tenantId} AND pe.student_id = ${input.id} AND ${windowSql(window)} AND ${SIGNS[sign as keyof typeof SIGNS]}
     ${query.source_type ? sql`AND pe.source_type IN (${sql.join(query.source_type.map((type) => sql`${type}`), sql`, `)})` : sql``}
-    ${query.reason_search ? sql`AND ${likeContains(sql`pe.reason`, query.reason_search)}` : sql``}`;
+    ${query.reason_search ? sql`AND ${containsText(sql`pe.reason`, query.reason_search)}` : sql``}`;
   const results = await runBatch(ctx, [
     batchable(ctx, visibleStudentSql(ctx, input.id)),
     batchable(

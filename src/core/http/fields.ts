@@ -98,8 +98,8 @@ export function plainText(options: { min?: number; max: number; multiline?: bool
 
 /**
  * A search term (`q`): trimmed, at most `max` characters, no control characters (a NUL would end
- * the pattern early in some engines and match everything). LIKE wildcards in it are taken
- * literally (`likeContains`). An empty term means no filter.
+ * a C string early in some engines and match everything). Every character of it is taken
+ * literally (`containsText`). An empty term means no filter.
  */
 export function searchTerm(max = 100) {
   return z

@@ -11,7 +11,7 @@ import { billingErrors } from "./errors";
 import type { ActivateInput, ExtendBody, PaymentsQuery, TenantsBillingQuery } from "./schemas";
 import { CURRENCY, effectivePlanState, effectivePlanStateSql, newExpirySql } from "./state";
 import { tariffRecord } from "./tariff-service";
-import { likeContains } from "../../core/db/conditions";
+import { containsText } from "../../core/db/conditions";
 
 /** The dossier embeds the latest payments; the rest are paged by GET /admin/tenants/:id/payments. */
 const DOSSIER_HISTORY = 50;
@@ -54,8 +54,7 @@ export async function listTenantsBilling(ctx: ServiceContext, query: z.infer<typ
   const conditions: (SQL | undefined)[] = [isNull(tenants.deletedAt)];
   if (query.plan_state) conditions.push(sql`${planState} = ${query.plan_state}`);
   if (query.search) {
-    const search = query.search.toLowerCase();
-    conditions.push(or(likeContains(sql`lower(${tenants.subdomain})`, search), likeContains(sql`lower(${tenants.title})`, search)));
+    conditions.push(or(containsText(tenants.subdomain, query.search), containsText(tenants.title, query.search)));
   }
   const where = and(...conditions);
   const direction = query.sort_dir === "desc" ? desc : asc;

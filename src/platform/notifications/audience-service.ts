@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { containsText } from "../../core/db/conditions";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { restrictedScope, scopeCondition } from "../auth/curator-scope";
@@ -55,7 +56,7 @@ export async function audienceOptions(ctx: TenantCtx, input: { kind: string; q?:
       message: LATER_KINDS.has(input.kind) ? `Options of kind ${input.kind} are not available yet: they come with a later part of the platform.` : `Unknown kind ${input.kind}.`,
     });
   }
-  const search = input.q ? sql`(instr(lower(o.label), lower(${input.q})) > 0 OR instr(lower(coalesce(o.subtitle, '')), lower(${input.q})) > 0)` : sql`1`;
+  const search = input.q ? sql`(${containsText(sql`o.label`, input.q)} OR ${containsText(sql`coalesce(o.subtitle, '')`, input.q)})` : sql`1`;
   // The page and the number of matches in one statement: the window count is taken before LIMIT.
   const rows = (await ctx.db.all<OptionRow>(sql`SELECT o.id, o.label, o.subtitle, count(*) OVER () AS total
     FROM (${build(ctx)}) o WHERE ${search}

@@ -18,7 +18,7 @@ import { uuidv7 } from "../../core/lib/ids";
 import { permanentDeletionStatements } from "./personal-data";
 import { usersErrors } from "./errors";
 import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject } from "./permissions";
-import { containsPattern, idIn, likeContains } from "../../core/db/conditions";
+import { containsText, idIn } from "../../core/db/conditions";
 import { detailQuery, liveUsers, toUserDetails, toUserObject, userColumns } from "./read";
 import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from "./schemas";
 
@@ -102,15 +102,15 @@ interface ListShape {
  */
 function buildListStatement(db: Db, shape: ListShape) {
   const school = { db, tenantId: sql.placeholder("tenantId") };
-  const pattern = sql.placeholder("pattern");
+  const q = sql.placeholder("q");
   const filters = and(
     shape.role ? sql`${users.role} IN (SELECT value FROM json_each(${sql.placeholder("roles")}))` : undefined,
     shape.status ? sql`${users.isActive} = ${sql.placeholder("active")}` : undefined,
     shape.q
       ? or(
-          likeContains(sql`(${users.firstName} || ' ' || ${users.lastName})`, pattern),
-          likeContains(sql`(${users.lastName} || ' ' || ${users.firstName})`, pattern),
-          likeContains(users.email, pattern),
+          containsText(sql`(${users.firstName} || ' ' || ${users.lastName})`, q),
+          containsText(sql`(${users.lastName} || ' ' || ${users.firstName})`, q),
+          containsText(users.email, q),
         )
       : undefined,
     shape.scoped ? scopeCondition(users.id, { tenantId: school.tenantId, curatorId: sql.placeholder("curatorId") }) : undefined,
@@ -150,7 +150,7 @@ export async function listUsers(ctx: TenantCtx, input: { query: z.infer<typeof L
     tenantId: ctx.tenantId,
     roles: JSON.stringify(query.role ?? []),
     active: query.status === "active" ? 1 : 0,
-    pattern: containsPattern(query.q ?? ""),
+    q: query.q ?? "",
     curatorId: scope?.curatorId ?? "",
     limit: query.limit,
     offset,

@@ -1,11 +1,12 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { changedRows, insertWhere, runBatch } from "../../core/db/batch";
-import { liveRow, liveRowWhere } from "../../core/db/live-row";
+import { liveRowWhere } from "../../core/db/live-row";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
 import { MEDIA_KINDS, mediaAssets, tenants, type MediaKind } from "../../db/schema";
+import { reachableAsset } from "./access";
 import { mediaErrors } from "./errors";
 import { inspectContent, SNIFF_BYTES } from "./inspect";
 import { KIND_CAPS, objectKey, UPLOAD_TTL_SECONDS } from "./policy";
@@ -40,6 +41,17 @@ export interface PresignInput {
   filename: string;
   declared_size: number;
   declared_mime: string;
+}
+
+/** The live asset `id` of the school if the caller may reach it (./access.ts), else 404 `media_not_found`. */
+async function reachableRow(ctx: TenantCtx, id: string): Promise<AssetRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(mediaAssets)
+    .where(and(liveRowWhere(mediaAssets, ctx.tenantId, id), reachableAsset(ctx)))
+    .limit(1);
+  if (!row) throw new ApiError(mediaErrors.MEDIA_NOT_FOUND);
+  return row;
 }
 
 /**
@@ -108,7 +120,7 @@ export async function presignUpload(ctx: TenantCtx, input: { body: PresignInput;
  * confirmed, and the cron fails it otherwise. Confirming a confirmed asset answers it again.
  */
 export async function confirmUpload(ctx: TenantCtx, input: { id: string }) {
-  const row = await liveRow(ctx, mediaAssets, input.id, mediaErrors.MEDIA_NOT_FOUND);
+  const row = await reachableRow(ctx, input.id);
   if (row.status === "confirmed") return presentAsset(ctx, row);
   if (row.status === "failed") throw new ApiError(mediaErrors.CONFIRM_FAILED, { message: "The upload window of this asset has closed; presign again." });
   const bucket = ctx.env.MEDIA;
@@ -177,7 +189,7 @@ export async function scheduleMetadata(ctx: TenantCtx, row: Pick<AssetRow, "id" 
  * 409 `media_not_confirmed` with the same metadata in `data` and an empty link.
  */
 export async function getAsset(ctx: TenantCtx, input: { id: string }) {
-  const row = await liveRow(ctx, mediaAssets, input.id, mediaErrors.MEDIA_NOT_FOUND);
+  const row = await reachableRow(ctx, input.id);
   const asset = await presentAsset(ctx, row);
   if (row.status !== "confirmed") {
     throw new ApiError(mediaErrors.MEDIA_NOT_CONFIRMED, { message: `The media asset is ${row.status}.`, data: asset });

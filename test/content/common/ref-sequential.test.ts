@@ -116,4 +116,21 @@ describe("sequential order over reference blocks", () => {
     expect((await as(student, `/t/submissions/${draft.body.data.id}/submit`, { method: "POST" })).status).toBe(200);
     expect(await completions(student, tree.courseId)).toEqual([tree.blockIds[0]]);
   });
+
+  it("a draft whose block the course order has locked since: submit is 409 and completes nothing", async () => {
+    const { school } = await schoolWithAdmin();
+    const student = await signedIn(school, { role: "student" });
+    const assignment = await insertAssignment(school.id);
+    const tree = await insertCourseTree(school.id, { shape: [1, 1, 2] });
+    await makeRef(tree, 1, "assignment_ref", assignment.id);
+    await insertEnrollment(school.id, tree.courseId, student.id, { totalBlocks: 2 });
+    const draft = await createDraft(student, assignment.id);
+    expect(draft.status).toBe(201);
+    await db().update(schema.courses).set({ sequentialRequired: true }).where(eq(schema.courses.id, tree.courseId));
+    expect(failure(await as(student, `/t/submissions/${draft.body.data.id}/submit`, { method: "POST" }))).toEqual(locked);
+    expect(await completions(student, tree.courseId)).toEqual([]);
+    expect((await complete(student, tree.blockIds[0]!)).status).toBe(200);
+    expect((await as(student, `/t/submissions/${draft.body.data.id}/submit`, { method: "POST" })).status).toBe(200);
+    expect(await completions(student, tree.courseId)).toEqual([tree.blockIds[0], tree.blockIds[1]]);
+  });
 });

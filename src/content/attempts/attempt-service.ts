@@ -10,6 +10,7 @@ import { quizzesErrors } from "../quizzes/errors";
 import { lessonChainWindowsSql, scheduleRefusesEverywhere, type LessonWindows } from "../schedule/availability";
 import { scheduleErrors } from "../schedule/errors";
 import { isStaff } from "../common/access";
+import { coursesErrors } from "../courses/errors";
 import { attemptsErrors } from "./errors";
 import { deadlineCtx, finalizeClosed } from "./finalize";
 import { journal, journalStart } from "./journal";
@@ -77,7 +78,7 @@ export async function startAttempt(ctx: TenantCtx, input: { quizId: string }): P
   if (!(ACTOR_ROLES as readonly string[]).includes(role)) throw new ApiError(attemptsErrors.INVALID_ACTOR_ROLE);
   const student = !isStaff(ctx.actor);
   const { quizId } = input;
-  const lessons = sql`SELECT ql.id, ql.module_id, ql.course_id, ${lessonChainWindowsSql(ctx, sql`ql`)} AS windows
+  const lessons = sql`SELECT ql.id, ql.module_id, ql.course_id, ql.locked, ${lessonChainWindowsSql(ctx, sql`ql`)} AS windows
     FROM (${quizAccessLessonsSql(ctx.tenantId, quizId, ctx.actor.userId)}) ql`;
   const reads = await runBatch(ctx, [
     batchable(ctx, sql`SELECT q.max_attempts, q.time_limit_seconds, ${usedSql(ctx, quizId)} AS used FROM quizzes q WHERE q.id = ${quizId} AND q.tenant_id = ${ctx.tenantId} AND q.deleted_at IS NULL`),
@@ -88,15 +89,18 @@ export async function startAttempt(ctx: TenantCtx, input: { quizId: string }): P
   const [quiz] = rowsOf<{ max_attempts: number | null; time_limit_seconds: number | null; used: number }>(reads[0]);
   const [existing] = rowsOf<AttemptRow>(reads[1]);
   const questions = rowsOf<QuestionRow & { type: QuestionType }>(reads[2]);
-  const access = rowsOf<LessonWindows>(reads[3]);
+  const access = rowsOf<LessonWindows & { locked: number }>(reads[3]);
   if (!quiz || (student && access.length === 0)) throw new ApiError(quizzesErrors.QUIZ_NOT_FOUND);
+  // Only the lessons whose block the course order leaves open give the quiz (their dates decide next).
+  const open = access.filter((lesson) => lesson.locked === 0);
 
   if (existing) {
     const view = await journalView(ctx, existing, questions);
     if (view.status === "in_progress") return { attempt: view, created: false };
   }
+  if (student && open.length === 0) throw new ApiError(coursesErrors.SEQUENTIAL_ORDER_REQUIRED);
   const now = ctx.clock.now();
-  if (student && scheduleRefusesEverywhere(access, now, quiz.used === 0)) throw new ApiError(scheduleErrors.WINDOW_CLOSED);
+  if (student && scheduleRefusesEverywhere(open, now, quiz.used === 0)) throw new ApiError(scheduleErrors.WINDOW_CLOSED);
 
   const id = uuidv7(now);
   const limit = quiz.max_attempts === null ? sql`1` : sql`${usedSql(ctx, quizId)} < ${quiz.max_attempts}`;

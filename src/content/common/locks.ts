@@ -29,17 +29,27 @@ export function sequentialLocks(blocksInCourseOrder: readonly OrderedBlock[], co
 /** The course order of blocks as an ORDER BY over aliases `m` (module), `l` (lesson), `b` (block). */
 export const COURSE_ORDER = sql`m.position, m.id, l.position, l.id, b.position, b.id`;
 
+/** Aliases of a block row and its lesson and module, for `earlierIncompleteSql`. */
+export interface BlockAliases {
+  block: SQL;
+  lesson: SQL;
+  module: SQL;
+}
+
+const BLOCK_ALIASES: BlockAliases = { block: sql`t`, lesson: sql`tl`, module: sql`tm` };
+
 /**
- * SQL: the block (alias `t` joined with its lesson `tl` and module `tm`) has an earlier visible
- * block in its course that the student has not completed, i.e. it is locked for the student.
- * `visible` builds the lesson-visibility condition for an earlier lesson id.
+ * SQL: the block (alias `t` joined with its lesson `tl` and module `tm`, or the aliases given) has
+ * an earlier visible block in its course that the student has not completed, i.e. it is locked
+ * for the student. `visible` builds the lesson-visibility condition for an earlier lesson id.
  */
-export function earlierIncompleteSql(tenantId: string, studentId: string, visible: (lessonId: SQL) => SQL): SQL {
+export function earlierIncompleteSql(tenantId: string | SQL, studentId: string | SQL, visible: (lessonId: SQL) => SQL, target: BlockAliases = BLOCK_ALIASES): SQL {
+  const { block: t, lesson: tl, module: tm } = target;
   return sql`EXISTS (SELECT 1 FROM blocks b
       JOIN lessons l ON l.id = b.lesson_id AND l.deleted_at IS NULL
       JOIN course_modules m ON m.id = b.module_id AND m.deleted_at IS NULL
-    WHERE b.tenant_id = ${tenantId} AND b.course_id = t.course_id AND b.deleted_at IS NULL
-      AND (m.position, m.id, l.position, l.id, b.position, b.id) < (tm.position, tm.id, tl.position, tl.id, t.position, t.id)
+    WHERE b.tenant_id = ${tenantId} AND b.course_id = ${t}.course_id AND b.deleted_at IS NULL
+      AND (m.position, m.id, l.position, l.id, b.position, b.id) < (${tm}.position, ${tm}.id, ${tl}.position, ${tl}.id, ${t}.position, ${t}.id)
       AND ${visible(sql`l.id`)}
       AND NOT EXISTS (SELECT 1 FROM block_completions bc WHERE bc.tenant_id = ${tenantId} AND bc.block_id = b.id AND bc.student_id = ${studentId}))`;
 }

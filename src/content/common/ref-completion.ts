@@ -7,6 +7,7 @@ import { BLOCK_FROM } from "../courses/lesson-content";
 import { publishedPathsHoldingSql } from "../paths/completion-pushes";
 import { completionAwards } from "../rating/award";
 import { lessonVisibleToSql } from "./access";
+import { earlierIncompleteSql } from "./locks";
 import { recomputeProgress } from "./progress";
 
 /**
@@ -14,7 +15,8 @@ import { recomputeProgress } from "./progress";
  * attempt completes the student's `quiz_ref` blocks naming the quiz (source `quiz`), a passed exam
  * attempt their `exam_ref` blocks naming the exam (source `exam`), a submitted assignment their
  * `assignment_ref` blocks naming it (source `assignment`). Only blocks of live nodes in a
- * lesson the student sees of a published course they are actively enrolled in; idempotent; the
+ * lesson the student sees of a published course they are actively enrolled in, that the course
+ * order does not lock; idempotent; the
  * enrollments are recounted and an enrollment this completes gets the course's (and its paths')
  * completion pushes, as a manual completion emits them; the lessons, modules and courses this
  * completes earn their points (src/content/rating/award.ts `completionAwards`). Use:
@@ -42,11 +44,17 @@ export interface RefCompletion {
 /** Enrollments not completed yet in courses the reference's blocks may complete. */
 export type CompletionCourses = { courseId: string; enrollmentId: string; pathIds: string[] }[];
 
-/** The blocks `t` (BLOCK_FROM) the student's passed attempt completes. */
+/**
+ * The blocks `t` (BLOCK_FROM) the student's passed attempt completes: not one the course order
+ * still locks (an earlier visible block incomplete when the write runs; a block unlocked only by
+ * a completion of the same write stays open for the next pass).
+ */
 function completableBlocksSql(ctx: RefCtx, ref: RefCompletion): SQL {
+  const visible = (lessonId: SQL) => lessonVisibleToSql(ctx.tenantId, lessonId, ref.studentId);
   return sql`t.tenant_id = ${ctx.tenantId} AND t.type = ${ref.blockType} AND t.ref_id = ${ref.refId} AND t.deleted_at IS NULL
     AND c.tenant_id = ${ctx.tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
-    AND ${lessonVisibleToSql(ctx.tenantId, sql`tl.id`, ref.studentId)}`;
+    AND ${visible(sql`tl.id`)}
+    AND NOT (c.sequential_required = 1 AND ${earlierIncompleteSql(ctx.tenantId, ref.studentId, visible)})`;
 }
 
 /** The read of the courses a pass may complete, for the caller's read batch. */

@@ -9,6 +9,7 @@ import { attemptsErrors } from "../attempts/errors";
 import { lessonChainWindowsSql, scheduleRefusesEverywhere, type LessonWindows } from "../schedule/availability";
 import { scheduleErrors } from "../schedule/errors";
 import { isStaff } from "../common/access";
+import { coursesErrors } from "../courses/errors";
 import { refAccessLessonsSql } from "../common/ref-access";
 import {
   EXAM_ATTEMPT_COLUMNS,
@@ -80,7 +81,7 @@ function usedSql(ctx: TenantCtx, examId: string): SQL {
  * naming it in live lessons the student sees of published courses they are actively enrolled in.
  */
 function examLessonsSql(ctx: TenantCtx, examId: string): SQL {
-  return sql`SELECT el.id, el.module_id, el.course_id, ${lessonChainWindowsSql(ctx, sql`el`)} AS windows
+  return sql`SELECT el.id, el.module_id, el.course_id, el.locked, ${lessonChainWindowsSql(ctx, sql`el`)} AS windows
     FROM (${refAccessLessonsSql("exam_ref", ctx.tenantId, examId, ctx.actor.userId)}) el`;
 }
 
@@ -110,7 +111,11 @@ export async function startExamAttempt(ctx: TenantCtx, input: { examId: string }
   }
   if (exam.status !== "published") throw new ApiError(examsErrors.EXAM_NOT_PUBLISHED);
   const now = ctx.clock.now();
-  if (student && scheduleRefusesEverywhere(rowsOf<LessonWindows>(reads[3]), now, exam.used === 0)) throw new ApiError(scheduleErrors.WINDOW_CLOSED);
+  const lessons = rowsOf<LessonWindows & { locked: number }>(reads[3]);
+  const open = lessons.filter((lesson) => lesson.locked === 0);
+  // An exam met in lessons only through blocks the course order still locks waits for them; one met in no lesson is the exams menu's.
+  if (student && lessons.length > 0 && open.length === 0) throw new ApiError(coursesErrors.SEQUENTIAL_ORDER_REQUIRED);
+  if (student && scheduleRefusesEverywhere(open, now, exam.used === 0)) throw new ApiError(scheduleErrors.WINDOW_CLOSED);
 
   const limit = exam.max_attempts === null ? sql`1` : sql`${usedSql(ctx, examId)} < ${exam.max_attempts}`;
   const results = await runBatch(ctx, [

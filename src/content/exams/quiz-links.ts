@@ -8,7 +8,7 @@ import { examsForEmbed } from "./exam-read";
 /**
  * What exams tell quizzes and the course tree (loaded with the exam routes). A quiz is used by an
  * exam through a live section of a live exam: published through it when that exam is published
- * (and then any student of the school may read it, as the exam's sections show it), held by it
+ * (a student still reads its questions only through `go` in their exam attempt), held by it
  * against deletion whatever the exam's status. An `exam_ref` block names an existing exam when the
  * exam is live in the school (any status) and embeds it as GET /exams/:id shows it to the caller
  * (nothing for a student while it is a draft).
@@ -33,7 +33,6 @@ registerQuizExamLinks({
             ${sectionsUsingSql(ctx.tenantId, quizId, onlyPublished)}
             ORDER BY le.title, le.id, ls.position, ls.id) x`;
   },
-  studentReads: (tenantId, quizId) => publishedSql(tenantId, quizId),
 });
 
 registerQuizDeleteGuard({

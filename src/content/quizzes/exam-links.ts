@@ -5,8 +5,9 @@ import type { ErrorEntry } from "../../core/http/errors";
 /**
  * What exams (built after quizzes) add to a quiz, each as SQL so it folds into the quiz reads'
  * own statements. Until the exams area registers its links, no quiz is used by an exam:
- * `published_via_exam` is false, `exam_refs` is empty, no student reads a quiz through an exam and
- * nothing keeps a quiz from being deleted.
+ * `published_via_exam` is false, `exam_refs` is empty and nothing keeps a quiz from being deleted.
+ * An exam gives a student no read of a quiz: a section's questions come only through `go` in the
+ * student's exam attempt.
  */
 export interface QuizExamLinks {
   /** SQL true when a live, published exam uses the quiz (its id as SQL) as a section. */
@@ -16,14 +17,11 @@ export interface QuizExamLinks {
    * section_id, section_title}` (for a student, published exams only).
    */
   refsJson(ctx: Pick<TenantCtx, "tenantId" | "actor">, quizId: SQL): SQL;
-  /** SQL true when the student may read the quiz through an exam. */
-  studentReads(tenantId: string, quizId: SQL, studentId: string): SQL;
 }
 
 let links: QuizExamLinks = {
   published: () => sql`0`,
   refsJson: () => sql`'[]'`,
-  studentReads: () => sql`0`,
 };
 
 /** Called once by the exams area. */

@@ -8,7 +8,7 @@ import { pageOffset } from "../../core/http/pagination";
 import { isUuid } from "../../core/lib/ids";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
 import { isStaff } from "../common/access";
-import { quizAccessLessonsSql } from "./access";
+import { quizOpenLessonsSql } from "./access";
 import { quizzesErrors } from "./errors";
 import { presentQuizListItem } from "./present";
 import { quizListColumnsSql, quizPublishedSql, quizVisibleSql, type QuizListRow } from "./quiz-read";
@@ -20,7 +20,7 @@ import type { ListQuizzesQuery } from "./schemas";
  */
 function inCourseSql(ctx: TenantCtx, courseId: string): SQL {
   const t = ctx.tenantId;
-  if (!isStaff(ctx.actor)) return sql`EXISTS (SELECT 1 FROM (${quizAccessLessonsSql(t, sql`q.id`, ctx.actor.userId)}) cl WHERE cl.course_id = ${courseId})`;
+  if (!isStaff(ctx.actor)) return sql`EXISTS (SELECT 1 FROM (${quizOpenLessonsSql(t, sql`q.id`, ctx.actor.userId, ctx.clock.now())}) cl WHERE cl.course_id = ${courseId})`;
   return sql`EXISTS (SELECT 1 FROM blocks cb
       JOIN lessons cl ON cl.id = cb.lesson_id AND cl.tenant_id = ${t} AND cl.deleted_at IS NULL
       JOIN course_modules cm ON cm.id = cb.module_id AND cm.tenant_id = ${t} AND cm.deleted_at IS NULL

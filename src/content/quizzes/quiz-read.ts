@@ -3,7 +3,7 @@ import { batchable, type BatchItem } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import type { RETAKE_POLICIES, ScoringMode } from "../../db/schema";
 import { isStaff } from "../common/access";
-import { quizAccessLessonsSql, studentQuizAccessSql } from "./access";
+import { quizOpenLessonsSql, studentQuizAccessSql } from "./access";
 import { quizExamLinks } from "./exam-links";
 
 /**
@@ -13,7 +13,7 @@ import { quizExamLinks } from "./exam-links";
  * statement, whatever the number of quizzes read.
  */
 
-type Caller = Pick<TenantCtx, "tenantId" | "actor">;
+type Caller = Pick<TenantCtx, "tenantId" | "actor" | "clock">;
 
 /** The quiz's live `quiz_ref` blocks in live lessons, modules and courses: aliases `rb`, `rl`, `rm`, `rc`. */
 function liveRefsSql(tenantId: string, quizId: SQL): SQL {
@@ -36,13 +36,13 @@ export function quizPublishedSql(tenantId: string, quizId: SQL): SQL {
 
 /**
  * The quiz (alias `q`) is one the caller may read: a live quiz of the school, and for a student
- * one they reach through a course (or an exam, once exams say so).
+ * one they reach through an open course path (`studentQuizAccessSql`). An exam section's quiz is
+ * read by its exam attempt (`liveQuizDetailStatement`), not here.
  */
 export function quizVisibleSql(ctx: Caller): SQL {
   const live = sql`q.tenant_id = ${ctx.tenantId} AND q.deleted_at IS NULL`;
   if (isStaff(ctx.actor)) return live;
-  const student = ctx.actor.userId;
-  return sql`${live} AND (${studentQuizAccessSql(ctx.tenantId, sql`q.id`, student)} OR ${quizExamLinks().studentReads(ctx.tenantId, sql`q.id`, student)})`;
+  return sql`${live} AND ${studentQuizAccessSql(ctx.tenantId, sql`q.id`, ctx.actor.userId, ctx.clock.now())}`;
 }
 
 /**
@@ -51,7 +51,7 @@ export function quizVisibleSql(ctx: Caller): SQL {
  */
 function courseRefsJsonSql(ctx: Caller): SQL {
   const t = ctx.tenantId;
-  const own = isStaff(ctx.actor) ? sql`` : sql`AND rl.id IN (SELECT al.id FROM (${quizAccessLessonsSql(t, sql`q.id`, ctx.actor.userId)}) al)`;
+  const own = isStaff(ctx.actor) ? sql`` : sql`AND rl.id IN (SELECT al.id FROM (${quizOpenLessonsSql(t, sql`q.id`, ctx.actor.userId, ctx.clock.now())}) al)`;
   return sql`(SELECT json_group_array(json_object('course_id', x.course_id, 'course_title', x.course_title, 'course_status', x.course_status,
         'module_id', x.module_id, 'module_title', x.module_title, 'lesson_id', x.lesson_id, 'lesson_title', x.lesson_title))
       FROM (SELECT rc.id AS course_id, rc.title AS course_title, rc.status AS course_status, rm.id AS module_id, rm.title AS module_title,

@@ -149,6 +149,18 @@ export function lessonChainWindowsSql(ctx: Pick<TenantCtx, "tenantId" | "actor">
 }
 
 /**
+ * SQL true when the student's dates have not opened the lesson (alias of a row with `id,
+ * module_id, course_id`) at `now`: a node of its chain is before a start it does not allow
+ * (`closureOf`'s `course_not_started`, in SQL so a read folds it into its own statement).
+ */
+export function chainNotStartedSql(tenantId: string, lesson: SQL, studentId: string | SQL, now: number): SQL {
+  const chain = effectiveWindowsSql(tenantId, sql`${lesson}.course_id`, studentId, {
+    nodeIds: [sql`${lesson}.course_id`, sql`${lesson}.module_id`, sql`${lesson}.id`],
+  });
+  return sql`EXISTS (SELECT 1 FROM (${chain}) ns_w WHERE ns_w.starts_at IS NOT NULL AND ${now} < ns_w.starts_at AND ns_w.allow_before_start = 0)`;
+}
+
+/**
  * For the attempt and submission areas: 403 `schedule_window_closed` when the lesson's dates
  * close it for the calling student (the first-attempt rule); staff pass. A lesson that does not
  * exist passes: the caller's own lookup answers that. One query.

@@ -9,6 +9,7 @@ import { mediaErrors } from "../../platform/media/errors";
 import { assignmentTargetsStudentSql } from "../assignments/access";
 import { assignmentsErrors } from "../assignments/errors";
 import { refAccessLessonsSql } from "../common/ref-access";
+import { coursesErrors } from "../courses/errors";
 import { scheduleErrors } from "../schedule/errors";
 import { lessonChainWindowsSql, scheduleRefusesEverywhere, type LessonWindows } from "../schedule/availability";
 import { attachIdsStatement, attachStagedStatement, distinctIds, isMultipart, ownAssetsSql, readSubmissionFiles } from "./files";
@@ -41,7 +42,7 @@ interface AssignmentFacts {
 
 /** The lessons through which the student reaches the assignment, with their windows (the first-attempt rule). */
 export function assignmentLessonsSql(ctx: TenantCtx, assignmentId: string | SQL): SQL {
-  return sql`SELECT al.id, al.module_id, al.course_id, ${lessonChainWindowsSql(ctx, sql`al`)} AS windows
+  return sql`SELECT al.id, al.module_id, al.course_id, al.locked, ${lessonChainWindowsSql(ctx, sql`al`)} AS windows
     FROM (${refAccessLessonsSql("assignment_ref", ctx.tenantId, assignmentId, ctx.actor.userId)}) al`;
 }
 
@@ -76,7 +77,11 @@ export async function createSubmission(ctx: TenantCtx, input: { assignmentId: st
   }
   const attempt = previous ? previous.attempt + 1 : 1;
   const now = ctx.clock.now();
-  if (scheduleRefusesEverywhere(rowsOf<LessonWindows>(reads[3]), now, attempt === 1)) throw new ApiError(scheduleErrors.WINDOW_CLOSED);
+  const lessons = rowsOf<LessonWindows & { locked: number }>(reads[3]);
+  const open = lessons.filter((lesson) => lesson.locked === 0);
+  // An assignment met in lessons only through blocks the course order still locks waits for them; a standalone one meets none.
+  if (lessons.length > 0 && open.length === 0) throw new ApiError(coursesErrors.SEQUENTIAL_ORDER_REQUIRED);
+  if (scheduleRefusesEverywhere(open, now, attempt === 1)) throw new ApiError(scheduleErrors.WINDOW_CLOSED);
   if (assignment.assets_ok !== 1) throw new ApiError(assignmentsErrors.ATTACHMENT_NOT_IN_TENANT);
 
   const staged = files ? await stageFiles(ctx, files) : [];

@@ -7,6 +7,7 @@ import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { assignmentsErrors } from "../assignments/errors";
 import { completionPlan, refCompletionStatements, type RefCompletion } from "../common/ref-completion";
 import { COMPLETION_EVENTS } from "../courses/completion-service";
+import { coursesErrors } from "../courses/errors";
 import { RATING_RULE_EVENTS } from "../rating/award";
 import { scheduleErrors } from "../schedule/errors";
 import { scheduleRefusesEverywhere, type LessonWindows } from "../schedule/availability";
@@ -109,7 +110,10 @@ export async function submitSubmission(ctx: TenantCtx, input: { id: string }): P
   if (state.status !== "draft") throw new ApiError(assignmentsErrors.SUBMISSION_NOT_DRAFT);
   const now = ctx.clock.now();
   const firstAttempt = state.attempt === 1 && state.reopenedAt === null;
-  if (scheduleRefusesEverywhere(rowsOf<LessonWindows>(reads[1]), now, firstAttempt)) throw new ApiError(scheduleErrors.WINDOW_CLOSED);
+  const lessons = rowsOf<LessonWindows & { locked: number }>(reads[1]);
+  const open = lessons.filter((lesson) => lesson.locked === 0);
+  if (lessons.length > 0 && open.length === 0) throw new ApiError(coursesErrors.SEQUENTIAL_ORDER_REQUIRED);
+  if (scheduleRefusesEverywhere(open, now, firstAttempt)) throw new ApiError(scheduleErrors.WINDOW_CLOSED);
 
   const handedIn = changedAt(ctx, id, "submitted", "submitted_at", now);
   const statements: BatchItem[] = [

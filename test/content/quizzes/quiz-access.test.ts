@@ -8,7 +8,7 @@ import { addMember, createGroup } from "../../helpers/users";
 import { giveQuizAccess, insertQuiz, insertQuizCourse } from "../../helpers/quizzes";
 
 async function reaches(tenantId: string, quizId: string, studentId: string) {
-  const [row] = await db().all<{ ok: number }>(sql`SELECT ${studentQuizAccessSql(tenantId, quizId, studentId)} AS ok`);
+  const [row] = await db().all<{ ok: number }>(sql`SELECT ${studentQuizAccessSql(tenantId, quizId, studentId, Date.now())} AS ok`);
   return row!.ok === 1;
 }
 

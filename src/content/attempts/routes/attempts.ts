@@ -4,6 +4,7 @@ import { jsonBody } from "../../../core/http/fields";
 import { gates } from "../../../core/http/gates";
 import { IdParams } from "../../../core/http/pagination";
 import { defineRoute, tenantCtx } from "../../../core/http/route";
+import { coursesErrors } from "../../courses/errors";
 import { quizzesErrors } from "../../quizzes/errors";
 import { scheduleErrors } from "../../schedule/errors";
 import { saveAnswers, submitAttempt } from "../answers-service";
@@ -27,7 +28,7 @@ const startRoute = defineRoute({
     "Any student, curator or admin of the school; the role is stored as actor_role. Students need the quiz through an enrolled course " +
     "and a lesson open by its dates (after the end only a first attempt is refused); staff reach every quiz of the school and skip the dates.",
   request: jsonBody(s.StartAttemptBody),
-  failures: [e.INVALID_ACTOR_ROLE, scheduleErrors.WINDOW_CLOSED, quizzesErrors.QUIZ_NOT_FOUND, e.MAX_ATTEMPTS_REACHED],
+  failures: [e.INVALID_ACTOR_ROLE, scheduleErrors.WINDOW_CLOSED, quizzesErrors.QUIZ_NOT_FOUND, e.MAX_ATTEMPTS_REACHED, coursesErrors.SEQUENTIAL_ORDER_REQUIRED],
   responses: { 200: okResponse(s.Attempt, "The caller's attempt in progress"), 201: okResponse(s.Attempt, "Started") },
 });
 

@@ -5,6 +5,7 @@ import { gates } from "../../../core/http/gates";
 import { IdParams } from "../../../core/http/pagination";
 import { defineRoute, tenantCtx } from "../../../core/http/route";
 import { attemptsErrors } from "../../attempts/errors";
+import { coursesErrors } from "../../courses/errors";
 import { scheduleErrors } from "../../schedule/errors";
 import * as s from "../attempt-schemas";
 import { examsErrors as e } from "../errors";
@@ -27,7 +28,7 @@ const startRoute = defineRoute({
     "Any student, curator or admin of the school; the role is stored as actor_role. deadline_at = start + the exam's time limit, held by the server. " +
     "A student meets the dates of the lessons that name the exam (the most lenient; after the end only a first attempt is refused); staff skip them.",
   request: jsonBody(s.StartExamAttemptBody),
-  failures: [attemptsErrors.INVALID_ACTOR_ROLE, e.EXAM_NOT_PUBLISHED, scheduleErrors.WINDOW_CLOSED, e.EXAM_NOT_FOUND, e.MAX_EXAM_ATTEMPTS_REACHED],
+  failures: [attemptsErrors.INVALID_ACTOR_ROLE, e.EXAM_NOT_PUBLISHED, scheduleErrors.WINDOW_CLOSED, e.EXAM_NOT_FOUND, e.MAX_EXAM_ATTEMPTS_REACHED, coursesErrors.SEQUENTIAL_ORDER_REQUIRED],
   responses: { 200: okResponse(s.ExamAttempt, "The caller's attempt in progress"), 201: okResponse(s.ExamAttempt, "Started") },
 });
 

@@ -6,6 +6,7 @@ import { IdParams } from "../../../core/http/pagination";
 import { defineRoute, tenantCtx } from "../../../core/http/route";
 import { mediaErrors } from "../../../platform/media/errors";
 import { assignmentsErrors as e } from "../../assignments/errors";
+import { coursesErrors } from "../../courses/errors";
 import { scheduleErrors } from "../../schedule/errors";
 // Registers what submissions tell the course tree (assignment_ref completion) and campaign audiences.
 import "../audience";
@@ -43,6 +44,7 @@ const createSubmissionRoute = defineRoute({
     e.STUDENT_NOT_IN_TARGETED_GROUP,
     scheduleErrors.WINDOW_CLOSED,
     e.MAX_ATTEMPTS_REACHED,
+    coursesErrors.SEQUENTIAL_ORDER_REQUIRED,
     e.ATTACHMENT_NOT_IN_TENANT,
     mediaErrors.OVERSIZE_CAP,
     mediaErrors.STORAGE_QUOTA_EXCEEDED,
@@ -77,7 +79,7 @@ const submitSubmissionRoute = defineRoute({
   tags,
   summary: "Hand in the caller's draft (an empty one too); completes the assignment's blocks in the student's courses",
   request: { params: IdParams },
-  failures: [e.SUBMISSION_NOT_FOUND, e.SUBMISSION_NOT_DRAFT, scheduleErrors.WINDOW_CLOSED],
+  failures: [e.SUBMISSION_NOT_FOUND, e.SUBMISSION_NOT_DRAFT, scheduleErrors.WINDOW_CLOSED, coursesErrors.SEQUENTIAL_ORDER_REQUIRED],
   responses: { 200: okResponse(s.SubmissionObject) },
 });
 

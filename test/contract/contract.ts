@@ -1,4 +1,5 @@
 import contractFile from "./routes.json";
+import pendingFile from "./pending.json";
 
 /**
  * The contract's endpoint list and the vocabulary to read it. This module runs on both sides of
@@ -39,10 +40,15 @@ export interface ContractRoute {
   success_status: number | null;
   /** [status, identifier]; a null identifier means the contract fixes only the status. */
   errors: [number, string | null][];
+  /** The spec document that states the route ("01", "02", "03", "05"). */
+  source?: string;
   note?: string;
 }
 
 export const contractRoutes: readonly ContractRoute[] = (contractFile as unknown as { routes: ContractRoute[] }).routes;
+
+/** The contract routes the code does not serve yet (`METHOD /path`), a list that only shrinks. */
+export const pendingRouteKeys: readonly string[] = (pendingFile as { routes: string[] }).routes;
 
 export const routeKey = (route: { method: string; path: string }) => `${route.method.toUpperCase()} ${route.path}`;
 
@@ -92,4 +98,21 @@ export function satisfies(required: string, recorded: ReadonlySet<string>): bool
   const prefix = required.slice(0, -1);
   for (const key of recorded) if (key.startsWith(prefix)) return true;
   return false;
+}
+
+/**
+ * How the pending list disagrees with the contract and the code: a contract route neither served
+ * nor listed, a listed route that is served (take it off), a listed route the contract does not
+ * have, a route listed twice. Empty when they agree.
+ */
+export function pendingDrift(contractKeys: readonly string[], implementedKeys: readonly string[], pendingKeys: readonly string[]): string[] {
+  const contract = new Set(contractKeys);
+  const implemented = new Set(implementedKeys);
+  const pending = new Set(pendingKeys);
+  return [
+    ...contractKeys.filter((key) => !implemented.has(key) && !pending.has(key)).map((key) => `${key}: not implemented and not listed in test/contract/pending.json`),
+    ...[...pending].filter((key) => implemented.has(key)).map((key) => `${key}: implemented, take it off test/contract/pending.json`),
+    ...[...pending].filter((key) => !contract.has(key)).map((key) => `${key}: listed in test/contract/pending.json but not a contract route`),
+    ...pendingKeys.filter((key, index) => pendingKeys.indexOf(key) !== index).map((key) => `${key}: listed twice in test/contract/pending.json`),
+  ];
 }

@@ -4,7 +4,7 @@ import "../../src/app";
 import type { Actor, PermissionSet } from "../../src/core/http/context";
 import { passesGate } from "../../src/core/http/gates";
 import { routeRegistry, type RouteMeta } from "../../src/core/http/route";
-import { contractRoutes, routeKey } from "./contract";
+import { contractRoutes, pendingDrift, pendingRouteKeys, routeKey } from "./contract";
 import { ALLOWED_EXTRAS } from "./extras";
 import { admits, billingBehaviour, gateRefusesSomeone, PERMISSION_FLAGS, PROBES, type Probe } from "./gates";
 
@@ -34,10 +34,19 @@ const policies = () => [
 ];
 
 describe("contract coverage", () => {
-  it(`${implemented.length} of ${contractRoutes.length} contract routes are implemented, ${pending.length} pending`, ({ task }) => {
+  it(`${implemented.length} of ${contractRoutes.length} contract routes are implemented, the ${pending.length} others listed as pending`, ({ task }) => {
     task.meta.contractImplemented = implemented.map(routeKey);
-    console.info(`contract routes pending (${pending.length} of ${contractRoutes.length}):\n${pending.map((route) => `  ${routeKey(route)}`).join("\n")}`);
     expect(implemented.length + pending.length).toBe(contractRoutes.length);
+    expect(pendingDrift(contractRoutes.map(routeKey), implemented.map(routeKey), pendingRouteKeys)).toEqual([]);
+  });
+
+  it("the pending check fails on an unlisted pending route, a listed implemented route, a listed unknown route and a repeat", () => {
+    const contract = ["GET /api/v1/a", "GET /api/v1/b", "GET /api/v1/c"];
+    expect(pendingDrift(contract, ["GET /api/v1/a"], ["GET /api/v1/b", "GET /api/v1/c"])).toEqual([]);
+    expect(pendingDrift(contract, ["GET /api/v1/a"], ["GET /api/v1/b"])).toEqual(["GET /api/v1/c: not implemented and not listed in test/contract/pending.json"]);
+    expect(pendingDrift(contract, ["GET /api/v1/a", "GET /api/v1/b"], ["GET /api/v1/b", "GET /api/v1/c"])).toEqual(["GET /api/v1/b: implemented, take it off test/contract/pending.json"]);
+    expect(pendingDrift(contract, ["GET /api/v1/a"], ["GET /api/v1/b", "GET /api/v1/c", "GET /api/v1/z"])).toEqual(["GET /api/v1/z: listed in test/contract/pending.json but not a contract route"]);
+    expect(pendingDrift(contract, ["GET /api/v1/a"], ["GET /api/v1/b", "GET /api/v1/c", "GET /api/v1/b"])).toEqual(["GET /api/v1/b: listed twice in test/contract/pending.json"]);
   });
 
   it("registers no route outside the contract but the allowed extras", () => {

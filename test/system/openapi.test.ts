@@ -3,6 +3,7 @@ import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { routeRegistry } from "../../src/core/http/route";
+import { contractRoutes, routeKey } from "../contract/contract";
 import { api } from "../helpers/http";
 
 describe("OpenAPI and system routes", () => {
@@ -50,6 +51,30 @@ describe("OpenAPI and system routes", () => {
       if (route.family === "tenant" && route.billing !== "whitelisted") expect(operation.responses["403"]?.description, label).toContain("`PAYMENT_REQUIRED`");
       if (route.family === "admin") expect(operation.responses["400"]?.description, label).toContain("`tenant_header_not_allowed`");
     }
+  });
+
+  it("documents every [status, identifier] the contract lists for each implemented route, identifier for identifier", async () => {
+    const res = await api("/openapi.json");
+    const registered = new Set(routeRegistry.map(routeKey));
+    const missing: string[] = [];
+    for (const route of contractRoutes.filter((candidate) => registered.has(routeKey(candidate)))) {
+      // The contract's `POST /admin/tenants/` is documented once, without the trailing slash (docs/decisions.md, the API document).
+      const path = route.path.replace(/(.)\/$/, "$1").replaceAll(/:(\w+)/g, "{$1}");
+      const operation = res.body.paths[path]?.[route.method.toLowerCase()];
+      if (!operation) {
+        missing.push(`${routeKey(route)}: no operation`);
+        continue;
+      }
+      for (const [status, identifier] of route.errors) {
+        const description: string | undefined = operation.responses[String(status)]?.description;
+        // An error response's description is its identifiers, each in backticks, comma-separated; prose may follow after "; ".
+        const list = description?.split("; ")[0] ?? "";
+        const documented = new Set(/^`[^`]+`(, `[^`]+`)*$/.test(list) ? [...list.matchAll(/`([^`]+)`/g)].map((match) => match[1]) : []);
+        if (description === undefined) missing.push(`${routeKey(route)}: no ${status} response`);
+        else if (identifier !== null && !documented.has(identifier)) missing.push(`${routeKey(route)}: ${status} \`${identifier}\` not in "${description}"`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it("serves the reference page and the health route", async () => {

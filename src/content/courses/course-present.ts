@@ -1,5 +1,5 @@
 import type { TenantCtx } from "../../core/http/context";
-import { percent } from "../../core/db/decimal";
+import { percent, roundDiv } from "../../core/db/decimal";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import type { courses } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
@@ -77,7 +77,8 @@ export async function presentCourseListItem(ctx: Presenter, row: CourseListRow) 
   return {
     ...(await presentCourse(ctx, row, row.enrollmentId !== null)),
     students_count: row.studentsCount,
-    completion_rate: percent(row.completedCount, row.studentsCount),
+    // An integer in course lists (Document 2 wins over the two-decimal `*_rate` of 03-open-points).
+    completion_rate: row.studentsCount === 0 ? 0 : roundDiv(100 * Math.min(row.completedCount, row.studentsCount), row.studentsCount),
     total_blocks: row.totalBlocks,
     ...studentFields(ctx, row),
   };

@@ -128,7 +128,10 @@ export const CourseListItem = z
   .object({
     ...courseFields,
     students_count: z.number().int().openapi({ description: "Active enrollments" }),
-    completion_rate: PercentString.openapi({ description: "Percent of active enrollments that are completed; null without any" }),
+    completion_rate: z
+      .number()
+      .int()
+      .openapi({ description: "Percent of active enrollments that are completed, an integer 0-100 rounded half up (2 of 3: 67); 0 without any", example: 67 }),
     total_blocks: z.number().int().openapi({ description: "Live blocks of the course" }),
     progress: Progress.optional().openapi({ description: "Only for an enrolled student" }),
     ...windowFields,

@@ -1,13 +1,14 @@
 import { or, sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, rowsOf } from "../../core/db/batch";
 import { containsText } from "../../core/db/conditions";
+import { formatHundredths, roundDiv } from "../../core/db/decimal";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
 import { courseVisibleSql } from "../common/access";
 import { enrollmentsErrors as e } from "./errors";
-import { meanPct, toCuratorRow, toStudentCourseRow, type CuratorRow, type StudentCourseRow } from "./present";
+import { pctHundredthsSql, toCuratorRow, toStudentCourseRow, type CuratorRow, type StudentCourseRow } from "./present";
 import { activitySql, statusSql, type EnrollmentStatus } from "./status";
 
 /** The course (alias `c`) as its manager sees it: a live course of the school, draft or published. */
@@ -69,7 +70,8 @@ interface CountsRow {
   risk: number | null;
   done: number | null;
   notstarted: number | null;
-  avg_pct: number | null;
+  pct_sum: number | null;
+  pct_count: number;
 }
 
 /**
@@ -98,7 +100,8 @@ export async function listEnrollments(
       sql`SELECT count(*) AS all_count,
           sum(s.status = 'active') AS active, sum(s.status = 'risk') AS risk,
           sum(s.status = 'done') AS done, sum(s.status = 'notstarted') AS notstarted,
-          avg(CASE WHEN s.total_blocks > 0 THEN min(s.blocks_completed, s.total_blocks) * 100.0 / s.total_blocks END) AS avg_pct
+          sum(CASE WHEN s.total_blocks > 0 THEN ${pctHundredthsSql(sql`s`)} END) AS pct_sum,
+          count(CASE WHEN s.total_blocks > 0 THEN 1 END) AS pct_count
         FROM (${rows}) s`,
     ),
   ]);
@@ -117,7 +120,7 @@ export async function listEnrollments(
     page: query.page,
     limit: query.limit,
     counts,
-    avg_progress: meanPct(tally.avg_pct),
+    avg_progress: tally.pct_count === 0 ? null : formatHundredths(roundDiv(tally.pct_sum ?? 0, tally.pct_count)),
   };
 }
 

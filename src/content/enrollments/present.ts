@@ -1,3 +1,4 @@
+import { sql, type SQL } from "drizzle-orm";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import type { EnrollmentStatus } from "./status";
 
@@ -11,9 +12,12 @@ export function pct(done: number, total: number): string | null {
   return (Math.round((Math.min(done, total) * 10_000) / total) / 100).toFixed(2);
 }
 
-/** A mean of percentages (or null), two decimals. */
-export function meanPct(value: number | null): string | null {
-  return value === null ? null : (Math.round(value * 100) / 100).toFixed(2);
+/**
+ * A row's `pct` as integer hundredths in SQL, rounded half up like `pct` (integer division of
+ * integers: exact), for rows with blocks; `avg_progress` is the mean of these, rounded once more.
+ */
+export function pctHundredthsSql(row: SQL): SQL {
+  return sql`((min(${row}.blocks_completed, ${row}.total_blocks) * 20000 + ${row}.total_blocks) / (2 * ${row}.total_blocks))`;
 }
 
 export interface EnrollmentRow {

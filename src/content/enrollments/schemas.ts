@@ -95,7 +95,10 @@ export const EnrollmentList = z
       done: z.number().int(),
       notstarted: z.number().int(),
     }),
-    avg_progress: pctField,
+    avg_progress: z.string().nullable().openapi({
+      description: "The mean of the matched rows' pct (rows of courses without blocks left out), rounded half up to two decimals (16.67 and 0.00: \"8.34\"); null without such rows",
+      example: "8.34",
+    }),
   })
   .openapi("CourseEnrollmentList");
 

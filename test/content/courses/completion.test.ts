@@ -39,6 +39,22 @@ describe("POST /t/blocks/:id/complete", () => {
     expect(await completionRows(student.id)).toEqual([expect.objectContaining({ tenantId: school.id, courseId: tree.courseId, lessonId: tree.lessonIds[0], source: "manual" })]);
   });
 
+  it("the completion record carries the stored row's id, on the first call and on a repeat, for a lesson-completing block too", async () => {
+    const { school, student, tree } = await setup({ shape: [1, 1, 2] });
+    await insertEnrollment(school.id, tree.courseId, student.id);
+    const first = await complete(student, tree.blockIds[0]!);
+    const last = await complete(student, tree.blockIds[1]!);
+    const repeat = await complete(student, tree.blockIds[1]!);
+    const stored = new Map((await completionRows(student.id)).map((row) => [row.blockId, row.id]));
+    expect([first.status, last.status, repeat.status]).toEqual([200, 200, 200]);
+    expect([first.body.data.completion.id, last.body.data.completion.id, repeat.body.data.completion.id]).toEqual([
+      stored.get(tree.blockIds[0]!),
+      stored.get(tree.blockIds[1]!),
+      stored.get(tree.blockIds[1]!),
+    ]);
+    expect(stored.size).toBe(2);
+  });
+
   it("the last block completes the course: completed_at is set once and kept", async () => {
     const { school, student, tree } = await setup({ shape: [1, 1, 2] });
     await insertEnrollment(school.id, tree.courseId, student.id);

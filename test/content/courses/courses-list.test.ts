@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
-import { db } from "../../helpers/factories";
+import { createUser, db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { as, schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
 
@@ -69,15 +69,33 @@ describe("GET /t/courses", () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
       students_count: 3,
-      completion_rate: "33.33",
+      completion_rate: 33,
       total_blocks: 1,
     });
-    expect(data.courses.map((c: { students_count: number; completion_rate: string | null; total_blocks: number }) => [c.students_count, c.completion_rate, c.total_blocks])).toEqual([
-      [3, "33.33", 1],
-      [0, null, 2],
-      [0, null, 3],
-      [0, null, 4],
-      [0, null, 5],
+    expect(data.courses.map((c: { students_count: number; completion_rate: number; total_blocks: number }) => [c.students_count, c.completion_rate, c.total_blocks])).toEqual([
+      [3, 33, 1],
+      [0, 0, 2],
+      [0, 0, 3],
+      [0, 0, 4],
+      [0, 0, 5],
+    ]);
+  });
+
+  it("completion_rate is an integer percent of the active enrollments, rounded half up: 2 of 3 give 67, 1 of 8 give 13", async () => {
+    const { school, admin, courses } = await catalogue();
+    const enrol = async (courseId: string, completed: boolean) => {
+      const id = await insertEnrollment(school.id, courseId, (await createUser(school.id, { role: "student" })).id);
+      if (completed) await db().update(schema.enrollments).set({ completedAt: Date.now() }).where(eq(schema.enrollments.id, id));
+    };
+    for (const completed of [true, true, false]) await enrol(courses.Alpha!, completed);
+    for (const completed of [true, false, false, false, false, false, false, false]) await enrol(courses.Beta!, completed);
+    const data = await list(admin);
+    expect(data.courses.map((c: { title: string; students_count: number; completion_rate: number }) => [c.title, c.students_count, c.completion_rate])).toEqual([
+      ["Alpha", 3, 67],
+      ["Beta", 8, 13],
+      ["Gamma", 0, 0],
+      ["Delta", 0, 0],
+      ["Epsilon", 0, 0],
     ]);
   });
 

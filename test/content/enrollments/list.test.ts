@@ -106,6 +106,27 @@ describe("GET /t/courses/:id/enrollments", () => {
     expect(res.body.data).toMatchObject({ total: 2, counts: { all: 2, done: 1, risk: 1, active: 0, notstarted: 0 }, avg_progress: "75.00" });
   });
 
+  it("avg_progress is the mean of the rows' pct rounded half up, exactly: 16.67 and 0.00 give 8.34; 33.33 and 0.00 give 16.67", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const courseWith = async (totalBlocks: number, done: number[]) => {
+      const tree = await insertCourseTree(school.id, { shape: [1, 1, totalBlocks] });
+      for (const blocksCompleted of done) {
+        const student = await createUser(school.id, { role: "student" });
+        const id = await insertEnrollment(school.id, tree.courseId, student.id, { totalBlocks });
+        await db().update(schema.enrollments).set({ blocksCompleted }).where(eq(schema.enrollments.id, id));
+      }
+      const res = await as(admin, `/t/courses/${tree.courseId}/enrollments`);
+      expect(res.status).toBe(200);
+      return res.body.data;
+    };
+    const sixths = await courseWith(6, [1, 0]);
+    expect(sixths.enrollments.map((row: { pct: string }) => row.pct).sort()).toEqual(["0.00", "16.67"]);
+    expect(sixths.avg_progress).toBe("8.34");
+    const thirds = await courseWith(3, [1, 0]);
+    expect(thirds.enrollments.map((row: { pct: string }) => row.pct).sort()).toEqual(["0.00", "33.33"]);
+    expect(thirds.avg_progress).toBe("16.67");
+  });
+
   it("a course without blocks: pct and avg_progress are null; a draft course is listed for its managers", async () => {
     const { school, admin } = await schoolWithAdmin();
     const empty = await insertCourseTree(school.id, { status: "draft", shape: [1, 1, 0] });

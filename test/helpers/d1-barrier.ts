@@ -14,25 +14,32 @@ function statementText(statement: D1PreparedStatement): string {
  * waiting, then all go to D1 together. Concurrent requests are then certain to have done
  * everything before that write (their reads included) before any of them writes: the worst
  * interleaving of a read-check-write race, every run, instead of whatever the scheduler gives.
+ * `parties` may be a list, one size per round, for requests that come back to the barrier
+ * (a loser retrying its write): round k waits for `parties[k]`; past the list, the last size.
  * A party that never arrives releases the others after `timeoutMs`, so a changed code path fails
- * its assertions instead of hanging.
+ * its assertions instead of hanging. `stats.releases` records the size of every release, so a
+ * test asserts `[N]` (or its rounds): a timeout release is a shorter entry and fails that check,
+ * so a slow machine cannot turn a race into sequential requests behind a passing test.
  */
-export function barrierD1(inner: D1Database, options: { held: RegExp; parties: number; timeoutMs?: number }) {
+export function barrierD1(inner: D1Database, options: { held: RegExp; parties: number | readonly number[]; timeoutMs?: number }) {
+  const rounds = typeof options.parties === "number" ? [options.parties] : options.parties;
   let waiting: (() => void)[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const stats = { held: 0 };
+  const stats = { held: 0, releases: [] as number[] };
+  const partiesNow = () => rounds[Math.min(stats.releases.length, rounds.length - 1)]!;
   const release = () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     const released = waiting;
     waiting = [];
+    stats.releases.push(released.length);
     for (const go of released) go();
   };
   const arrive = () =>
     new Promise<void>((resolve) => {
       stats.held += 1;
       waiting.push(resolve);
-      if (waiting.length >= options.parties) release();
+      if (waiting.length >= partiesNow()) release();
       else timer ??= setTimeout(release, options.timeoutMs ?? 2_000);
     });
   const db = new Proxy(inner, {

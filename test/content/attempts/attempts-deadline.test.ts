@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AttemptJournal } from "../../../durable-objects/attempt-journal";
 import { failure } from "../../helpers/http";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
-import { answerRows, attemptRow, moveClock, quizForStudent, read, save, started, submit } from "./helpers";
+import { answerRows, attemptRow, clockAt, moveClock, quizForStudent, read, save, started, submit } from "./helpers";
 
 /**
  * The deadline: saves count until `deadline_at` + grace (15 s); after that the first read, save,
@@ -43,6 +43,33 @@ async function expectAutoFinalized(id: string, deadline: number, tenantId: strin
 }
 
 describe("the attempt's deadline", () => {
+  it("the grace's last millisecond: a save at deadline + 15,000 ms counts; at + 15,001 ms it is 409 and finalizes with the saves before", async () => {
+    const { school, student, id, single, text, deadline } = await timedAttempt();
+    clockAt(deadline + 15_000);
+    expect((await save(student, id, [{ question_id: text.id, payload: { text: "yes" }, client_seq: 1 }])).body.data).toMatchObject({ saved: 1, ignored: 0, remaining_seconds: 0 });
+    expect(await attemptRow(id)).toMatchObject({ status: "in_progress" });
+
+    clockAt(deadline + 15_001);
+    const late = await save(student, id, [{ question_id: single.id, payload: { answer_ids: [single.answerIds[1]] }, client_seq: 2 }]);
+    expect(failure(late)).toEqual({ status: 409, error: "attempt_already_submitted" });
+    // Both answers saved in time are scored (2 of 2); the one after the grace did not replace the first.
+    expect(await attemptRow(id)).toMatchObject({ status: "submitted", autoFinalized: true, submittedAt: deadline, scoreHundredths: 200, maxScoreHundredths: 200 });
+    expect((await answerRows(id)).map((row) => [row.questionId, row.awardedHundredths]).sort()).toEqual([[single.id, 100], [text.id, 100]].sort());
+    expect((await outboxRows(school.id)).filter((row) => row.eventCode === "quiz.auto_submitted")).toHaveLength(1);
+  });
+
+  it("the grace's last millisecond for a submit: at deadline + 15,000 ms on time (auto_finalized false), at + 15,001 ms auto-finalized", async () => {
+    const onTime = await timedAttempt();
+    clockAt(onTime.deadline + 15_000);
+    expect((await submit(onTime.student, onTime.id)).body.data).toMatchObject({ status: "submitted", auto_finalized: false, submitted_at: new Date(onTime.deadline).toISOString() });
+
+    moveClock(0);
+    const late = await timedAttempt();
+    clockAt(late.deadline + 15_001);
+    expect((await submit(late.student, late.id)).body.data).toMatchObject({ status: "submitted", auto_finalized: true, submitted_at: new Date(late.deadline).toISOString() });
+    await expectAutoFinalized(late.id, late.deadline, late.school.id, late.student.id);
+  });
+
   it("saves within the grace count; a submit then is on time, submitted_at = deadline_at", async () => {
     const { student, id, text, deadline } = await timedAttempt();
     toDeadline(deadline, GRACE_MS - 1000);

@@ -103,6 +103,18 @@ describe("the warning alarm", () => {
     expect(await examAttemptRow(id)).toMatchObject({ status: "in_progress" });
   });
 
+  it("a limit of 601 s is warned (alarm 5 minutes before the deadline), 600 s is not", async () => {
+    const warned = await attemptInProgress(601);
+    expect(await alarmOf(warned.id)).toBe(warned.deadline - 300_000);
+    clockTo(warned.deadline, -299_000);
+    expect(await runDurableObjectAlarm(timerStub(warned.id))).toBe(true);
+    expect((await examEvents(warned.school.id)).map((row) => [row.eventCode, row.userId])).toEqual([["exam.time_warning", warned.student.id]]);
+
+    setClockForTests(null);
+    const silent = await attemptInProgress(600);
+    expect(await alarmOf(silent.id)).toBe(silent.deadline + GRACE_MS + 1);
+  });
+
   it("is not set for a 10-minute exam, and nothing is sent 4 minutes before its deadline", async () => {
     const { school, id, deadline } = await attemptInProgress(600);
     expect(await alarmOf(id)).toBe(deadline + GRACE_MS + 1);

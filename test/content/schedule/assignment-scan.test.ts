@@ -98,7 +98,7 @@ describe("deadline scan: assignment.deadline_reminder (#22)", () => {
     await submission(s.id, assignmentId, handedIn.id, "submitted");
     const rejected = await student(s.id, tree);
     await submission(s.id, assignmentId, rejected.id, "rejected");
-    const untargeted = await student(s.id, tree);
+    await student(s.id, tree); // enrolled, in no targeted group
     // A group grid closes the lesson later for this one: the date is not theirs.
     const laterGrid = await createGroup(s.id);
     await window(s.id, tree, "lesson", deadline + 10 * DAY_MS, { groupId: laterGrid.id });
@@ -107,7 +107,6 @@ describe("deadline scan: assignment.deadline_reminder (#22)", () => {
     const notEnrolled = await createUser(s.id, { role: "student" });
     await addPushDevice(s.id, notEnrolled.id);
     for (const member of [due, drafting, handedIn, rejected, later, notEnrolled]) await addMember(targeted, member.id);
-    expect(untargeted.id).toBeTruthy();
 
     // A student of another school with an enrollment row forged onto this course.
     const other = await createSchool({ expiresAt: null });

@@ -1,6 +1,8 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { AttemptJournal } from "../../../durable-objects/attempt-journal";
+import type { Env } from "../../../src/core/env";
+import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
 import { failure } from "../../helpers/http";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
 import { answerRows, attemptRow, clockAt, moveClock, quizForStudent, read, save, started, submit } from "./helpers";
@@ -142,5 +144,56 @@ describe("the attempt's deadline", () => {
     const { school, student, id } = await timedAttempt();
     await runInDurableObject(journalStub(id), (instance: AttemptJournal) => instance.close({ tenantId: school.id, userId: student.id }));
     expect((await read(student, id)).body.data).toMatchObject({ status: "submitted", score: "1.00", auto_finalized: false });
+  });
+});
+
+/** The journal's alarm run now, its D1 calls through `db` (the object's own env otherwise). */
+function alarmWith(id: string, db: D1Database) {
+  return runInDurableObject(journalStub(id), async (instance: AttemptJournal) => {
+    const holder = instance as unknown as { env: Env };
+    const own = holder.env;
+    holder.env = { ...own, DB: db };
+    try {
+      await instance.alarm();
+    } finally {
+      holder.env = own;
+    }
+  });
+}
+
+describe("the deadline's finalize racing the journal's alarm", () => {
+  // Held: each finalize's write batch. The request closes the journal and waits at its write; the
+  // alarm then finds the journal closed but not confirmed, and writes the same finalize: both
+  // batches go to D1 together.
+  const finalizeWrites = () => barrierD1(env.DB, { held: /UPDATE quiz_attempts SET status = 'submitted'/, parties: 2, timeoutMs: 10_000 });
+
+  it("a submit at deadline + 15,001 ms and the alarm: one 200, one finalize, one answer row, one #37", async () => {
+    const { school, student, id, deadline } = await timedAttempt();
+    clockAt(deadline + 15_001);
+    const barrier = finalizeWrites();
+    const submitting = requestWithD1(barrier.db, `/t/attempts/${id}/submit`, { token: student.token, tenant: student.subdomain });
+    await barrier.arrivals(1);
+    const [res] = await Promise.all([submitting, alarmWith(id, barrier.db)]);
+    expect(barrier.stats.releases).toEqual([2]);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "submitted", auto_finalized: true, submitted_at: new Date(deadline).toISOString(), score: "1.00" });
+    await expectAutoFinalized(id, deadline, school.id, student.id);
+    expect(await runInDurableObject(journalStub(id), (_instance: AttemptJournal, state) => state.storage.getAlarm())).toBeNull();
+  });
+
+  it("a save at deadline + 15,001 ms and the alarm: the save 409 and not kept, one finalize, one #37", async () => {
+    const { school, student, id, text, deadline } = await timedAttempt();
+    clockAt(deadline + 15_001);
+    const barrier = finalizeWrites();
+    const saving = requestWithD1(barrier.db, `/t/attempts/${id}/answers`, {
+      token: student.token,
+      tenant: student.subdomain,
+      body: { answers: [{ question_id: text.id, payload: { text: "yes" } }] },
+    });
+    await barrier.arrivals(1);
+    const [res] = await Promise.all([saving, alarmWith(id, barrier.db)]);
+    expect(barrier.stats.releases).toEqual([2]);
+    expect(failure(res)).toEqual({ status: 409, error: "attempt_already_submitted" });
+    await expectAutoFinalized(id, deadline, school.id, student.id);
   });
 });

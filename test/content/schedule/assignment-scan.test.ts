@@ -219,7 +219,7 @@ describe("deadline scan: assignment.deadline_missed (#30)", () => {
 
 describe("deadline scan: assignment events switched off", () => {
   it("writes nothing, and marks the dates handled", async () => {
-    const { school: s, tree } = await school();
+    const { school: s, tree, assignmentId } = await school();
     const soon = Date.parse("2031-03-11T12:00:00Z");
     const passed = Date.parse("2031-03-10T04:00:00Z"); // 09:00 local
     await window(s.id, tree, "lesson", soon);
@@ -234,7 +234,9 @@ describe("deadline scan: assignment events switched off", () => {
     expect(await rowsOf(s.id, REMINDER)).toEqual([]);
     expect(await rowsOf(s.id, MISSED)).toEqual([]);
     const marks = await db().select().from(schema.scanMarks);
-    expect(marks.filter((m) => m.tenantId === s.id && m.markKey.startsWith("assignment:")).length).toBeGreaterThan(0);
+    expect(marks.filter((m) => m.tenantId === s.id && m.markKey.startsWith("assignment:")).map((m) => m.markKey).sort()).toEqual(
+      [`assignment:${assignmentId}:${passed}`, `assignment:${assignmentId}:${soon}`].sort(),
+    );
   });
 
   it("a school whose billing gate is closed is skipped", async () => {

@@ -1,5 +1,5 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AttemptJournal } from "../../../durable-objects/attempt-journal";
 import type { Env } from "../../../src/core/env";
 import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
@@ -12,6 +12,8 @@ import { answerRows, attemptRow, clockAt, moveClock, quizForStudent, read, save,
  * submit or the journal's alarm finalizes the attempt with what was saved, `submitted_at` =
  * `deadline_at` and `auto_finalized` true, and #37 tells the student.
  */
+
+afterEach(() => vi.restoreAllMocks());
 
 const LIMIT_S = 60;
 const GRACE_MS = 15_000;
@@ -170,11 +172,14 @@ describe("the deadline's finalize racing the journal's alarm", () => {
   it("a submit at deadline + 15,001 ms and the alarm: one 200, one finalize, one answer row, one #37", async () => {
     const { school, student, id, deadline } = await timedAttempt();
     clockAt(deadline + 15_001);
+    const errors = vi.spyOn(console, "error");
     const barrier = finalizeWrites();
     const submitting = requestWithD1(barrier.db, `/t/attempts/${id}/submit`, { token: student.token, tenant: student.subdomain });
     await barrier.arrivals(1);
     const [res] = await Promise.all([submitting, alarmWith(id, barrier.db)]);
     expect(barrier.stats.releases).toEqual([2]);
+    // Neither finish failed (the alarm would log it and try again later).
+    expect(errors.mock.calls).toEqual([]);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: "submitted", auto_finalized: true, submitted_at: new Date(deadline).toISOString(), score: "1.00" });
     await expectAutoFinalized(id, deadline, school.id, student.id);
@@ -184,6 +189,7 @@ describe("the deadline's finalize racing the journal's alarm", () => {
   it("a save at deadline + 15,001 ms and the alarm: the save 409 and not kept, one finalize, one #37", async () => {
     const { school, student, id, text, deadline } = await timedAttempt();
     clockAt(deadline + 15_001);
+    const errors = vi.spyOn(console, "error");
     const barrier = finalizeWrites();
     const saving = requestWithD1(barrier.db, `/t/attempts/${id}/answers`, {
       token: student.token,
@@ -193,6 +199,8 @@ describe("the deadline's finalize racing the journal's alarm", () => {
     await barrier.arrivals(1);
     const [res] = await Promise.all([saving, alarmWith(id, barrier.db)]);
     expect(barrier.stats.releases).toEqual([2]);
+    // Neither finish failed (the alarm would log it and try again later).
+    expect(errors.mock.calls).toEqual([]);
     expect(failure(res)).toEqual({ status: 409, error: "attempt_already_submitted" });
     await expectAutoFinalized(id, deadline, school.id, student.id);
   });

@@ -1,5 +1,5 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ExamAttemptTimer } from "../../../durable-objects/exam-attempt-timer";
 import { sendTimeWarning } from "../../../src/content/exams/exam-events";
 import type { Env } from "../../../src/core/env";
@@ -32,7 +32,10 @@ import {
  * retry of a close whose D1 write never happened.
  */
 
-afterEach(() => setClockForTests(null));
+afterEach(() => {
+  setClockForTests(null);
+  vi.restoreAllMocks();
+});
 
 const examEvents = async (tenantId: string) => (await outboxRows(tenantId)).filter((row) => row.eventCode.startsWith("exam."));
 const alarmOf = (id: string) => runInDurableObject(timerStub(id), (_instance: ExamAttemptTimer, state) => state.storage.getAlarm());
@@ -187,11 +190,14 @@ describe("the finishing alarm", () => {
   it("a submit at deadline + grace and the alarm, both writing the finish together: the submit 200, one final score, one #42, one #44", async () => {
     const setup = await attemptInProgress();
     clockTo(setup.deadline, GRACE_MS + 1000);
+    const errors = vi.spyOn(console, "error");
     const barrier = finishWrites();
     const submitting = requestWithD1(barrier.db, `/t/exam-attempts/${setup.id}/submit`, { token: setup.student.token, tenant: setup.student.subdomain });
     await barrier.arrivals(1);
     const [submitted] = await Promise.all([submitting, alarmWith(setup.id, barrier.db)]);
     expect(barrier.stats.releases).toEqual([2]);
+    // Neither finish failed (the alarm would log it and try again later).
+    expect(errors.mock.calls).toEqual([]);
     expect(submitted.status).toBe(200);
     expect(submitted.body.data).toMatchObject({ status: "submitted", auto_finalized: true, final_score: "1.00", final_score_pct: "25.00" });
     await expectFinishedOnce(setup);
@@ -201,11 +207,14 @@ describe("the finishing alarm", () => {
   it("a go at deadline + grace and the alarm, both writing the finish together: the go 409, one final score, one #42, one #44", async () => {
     const setup = await attemptInProgress();
     clockTo(setup.deadline, GRACE_MS + 1000);
+    const errors = vi.spyOn(console, "error");
     const barrier = finishWrites();
     const going = requestWithD1(barrier.db, `/t/exam-attempts/${setup.id}/go`, { token: setup.student.token, tenant: setup.student.subdomain, body: { section_index: 1 } });
     await barrier.arrivals(1);
     const [went] = await Promise.all([going, alarmWith(setup.id, barrier.db)]);
     expect(barrier.stats.releases).toEqual([2]);
+    // Neither finish failed (the alarm would log it and try again later).
+    expect(errors.mock.calls).toEqual([]);
     expect(failure(went)).toEqual({ status: 409, error: "exam_attempt_already_submitted" });
     await expectFinishedOnce(setup);
   });

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DAY_MS, MINUTE_MS, setClockForTests } from "../../src/core/lib/clock";
+import { barrierD1, requestWithD1 } from "../helpers/d1-barrier";
 import { deviceLogin, eventTypes, newInstallation, schoolWithStudent, setPolicy, signInOn, tenantCall, tokenWorks } from "../helpers/devices";
 import { createUser, login } from "../helpers/factories";
 import { api } from "../helpers/http";
@@ -299,7 +300,11 @@ describe("device limit under concurrency", () => {
   it("max 3, enforce: of 8 concurrent logins from new installations exactly 3 succeed and 5 get 409", async () => {
     const { admin, student } = await schoolWithStudent();
     await setPolicy(admin, { mode: "enforce", max_active_devices: 3 });
-    const results = await Promise.all(Array.from({ length: 8 }, () => deviceLogin(student)));
+    // Held: every login's session insert, until all 8 have counted the active devices.
+    const barrier = barrierD1(env.DB, { held: /INSERT INTO sessions \(/, parties: 8 });
+    const body = () => ({ email: student.email, password: student.password, subdomain: student.subdomain, device_platform: "android", installation_id: newInstallation() });
+    const results = await Promise.all(Array.from({ length: 8 }, () => requestWithD1(barrier.db, "/auth/login", { body: body() })));
+    expect(barrier.stats.releases).toEqual([8]);
     const statuses = results.map((res) => res.status).sort();
     expect(statuses).toEqual([200, 200, 200, 409, 409, 409, 409, 409]);
     for (const res of results.filter((r) => r.status === 409)) expect(res.body.error).toBe("device_limit_reached");
@@ -314,7 +319,11 @@ describe("device limit under concurrency", () => {
     const old = await signInOn(student);
     const refused = await deviceLogin(student);
     const token = refused.body.data.replacement_token;
-    const results = await Promise.all(Array.from({ length: 10 }, () => replace({ replacement_token: token, revoke_device_id: old.authDeviceId })));
+    const barrier = barrierD1(env.DB, { held: /INSERT INTO sessions \(/, parties: 10 });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => requestWithD1(barrier.db, "/auth/device-limit/replace", { body: { replacement_token: token, revoke_device_id: old.authDeviceId } })),
+    );
+    expect(barrier.stats.releases).toEqual([10]);
     const statuses = results.map((res) => res.status).sort();
     expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
     for (const res of results.filter((r) => r.status === 409)) expect(res.body.error).toBe("invalid_device_replacement_token");

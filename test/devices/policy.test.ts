@@ -1,21 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DEVICE_POLICY } from "../../src/platform/devices/policy";
 import { createSchool, createUser, login } from "../helpers/factories";
 import { api, failure } from "../helpers/http";
 import { schoolWithStudent, signInOn, tenantCall } from "../helpers/devices";
 
 const DEFAULTS = {
-  mode: DEFAULT_DEVICE_POLICY.mode,
+  mode: "monitor_only",
   max_active_devices: null,
-  inactive_device_days: DEFAULT_DEVICE_POLICY.inactiveDeviceDays,
+  inactive_device_days: 30,
   allow_self_management: true,
   allow_self_replacement: true,
   notify_on_new_device: true,
   revoke_on_password_change: true,
   revoke_on_password_reset: true,
-  session_idle_timeout_minutes: DEFAULT_DEVICE_POLICY.sessionIdleTimeoutMinutes,
-  session_absolute_lifetime_days: DEFAULT_DEVICE_POLICY.sessionAbsoluteLifetimeDays,
-  event_retention_days: DEFAULT_DEVICE_POLICY.eventRetentionDays,
+  session_idle_timeout_minutes: 20_160,
+  session_absolute_lifetime_days: 90,
+  event_retention_days: 180,
   ip_visibility: "masked",
   updated_at: null,
 };

@@ -14,25 +14,43 @@ function statementText(statement: D1PreparedStatement): string {
  * waiting, then all go to D1 together. Concurrent requests are then certain to have done
  * everything before that write (their reads included) before any of them writes: the worst
  * interleaving of a read-check-write race, every run, instead of whatever the scheduler gives.
+ * `parties` may be a list, one size per round, for requests that come back to the barrier
+ * (a loser retrying its write): round k waits for `parties[k]`; past the list, the last size.
  * A party that never arrives releases the others after `timeoutMs`, so a changed code path fails
- * its assertions instead of hanging.
+ * its assertions instead of hanging. `stats.releases` records the size of every release, so a
+ * test asserts `[N]` (or its rounds): a timeout release is a shorter entry and fails that check,
+ * so a slow machine cannot turn a race into sequential requests behind a passing test.
+ * `arrivals(n)` resolves once `n` batches have arrived: a test starts the second party (an alarm,
+ * a cron run) only when the first is certainly waiting at its write.
  */
-export function barrierD1(inner: D1Database, options: { held: RegExp; parties: number; timeoutMs?: number }) {
+export function barrierD1(inner: D1Database, options: { held: RegExp; parties: number | readonly number[]; timeoutMs?: number }) {
+  const rounds = typeof options.parties === "number" ? [options.parties] : options.parties;
   let waiting: (() => void)[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const stats = { held: 0 };
+  const stats = { held: 0, releases: [] as number[] };
+  let watchers: { n: number; go: () => void }[] = [];
+  const arrivals = (n: number) =>
+    new Promise<void>((go) => {
+      if (stats.held >= n) go();
+      else watchers.push({ n, go });
+    });
+  const partiesNow = () => rounds[Math.min(stats.releases.length, rounds.length - 1)]!;
   const release = () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     const released = waiting;
     waiting = [];
+    stats.releases.push(released.length);
     for (const go of released) go();
   };
   const arrive = () =>
     new Promise<void>((resolve) => {
       stats.held += 1;
       waiting.push(resolve);
-      if (waiting.length >= options.parties) release();
+      const due = watchers.filter((watcher) => stats.held >= watcher.n);
+      watchers = watchers.filter((watcher) => stats.held < watcher.n);
+      for (const watcher of due) watcher.go();
+      if (waiting.length >= partiesNow()) release();
       else timer ??= setTimeout(release, options.timeoutMs ?? 2_000);
     });
   const db = new Proxy(inner, {
@@ -47,7 +65,7 @@ export function barrierD1(inner: D1Database, options: { held: RegExp; parties: n
       return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { db, stats };
+  return { db, stats, arrivals };
 }
 
 /** A request through the app with the given D1 binding in place of the test database. */

@@ -35,7 +35,7 @@ describe("school storage quota", () => {
         }),
       ),
     );
-    expect(barrier.stats.held).toBe(2);
+    expect(barrier.stats.releases).toEqual([2]);
     const statuses = results.map((res) => res.status).sort();
     expect(statuses).toEqual([200, 400]);
     const refused = results.find((res) => res.status === 400)!;

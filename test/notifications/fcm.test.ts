@@ -3,7 +3,6 @@ import { importSPKI, jwtVerify } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Env } from "../../src/core/env";
 import { setClockForTests } from "../../src/core/lib/clock";
-import { MAX_PUSH_ATTEMPTS } from "../../src/platform/notifications/delivery";
 import { createSchool, createUser } from "../helpers/factories";
 import { addPushDevice, deliveriesOf, dispatchMessage, outboxRows, pushDeviceRow, runPushQueue, writePush } from "./helpers";
 
@@ -146,11 +145,11 @@ describe("FCM HTTP v1 provider", () => {
     const { school, row } = await pendingPush(1);
     let now = Date.now();
     const expectedDelays = [60, 120, 240, 480];
-    for (let attempt = 1; attempt <= MAX_PUSH_ATTEMPTS; attempt++) {
+    for (let attempt = 1; attempt <= 5; attempt++) {
       setClockForTests({ now: () => now });
       await runPushQueue([dispatchMessage(school.id)], { env: fcm, fetch: google.fetch });
       const [current] = await outboxRows(school.id);
-      if (attempt < MAX_PUSH_ATTEMPTS) {
+      if (attempt < 5) {
         const delay = expectedDelays[attempt - 1]!;
         expect({ attempt, status: current!.status, notBefore: current!.leaseUntil }).toEqual({ attempt, status: "pending", notBefore: now + delay * 1000 - 1000 });
         // Not due yet: another message does nothing.
@@ -158,12 +157,12 @@ describe("FCM HTTP v1 provider", () => {
         expect(google.sends).toHaveLength(attempt);
         now += delay * 1000;
       } else {
-        expect(current).toMatchObject({ status: "failed", attempts: MAX_PUSH_ATTEMPTS, sentAt: null });
+        expect(current).toMatchObject({ status: "failed", attempts: 5, sentAt: null });
       }
     }
-    expect(google.sends).toHaveLength(MAX_PUSH_ATTEMPTS);
-    expect(queued).toHaveLength(MAX_PUSH_ATTEMPTS - 1);
-    expect(await deliveriesOf(row.id)).toMatchObject([{ status: "failed", attempts: MAX_PUSH_ATTEMPTS, lastError: expect.stringContaining("503") }]);
+    expect(google.sends).toHaveLength(5);
+    expect(queued).toHaveLength(4);
+    expect(await deliveriesOf(row.id)).toMatchObject([{ status: "failed", attempts: 5, lastError: expect.stringContaining("503") }]);
   });
 
   it("429 honours Retry-After when it is longer than the backoff", async () => {

@@ -231,7 +231,7 @@ describe("DELETE /t/users/:id/permanent", () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("user not found");
     }
-    expect(await userRow(foreign.id)).toBeDefined();
+    expect(await userRow(foreign.id)).toMatchObject({ id: foreign.id });
   });
 
   it("answers 400 `invalid id format`, 400 `cannot delete yourself` and 403 `forbidden`", async () => {
@@ -240,7 +240,7 @@ describe("DELETE /t/users/:id/permanent", () => {
     const self = await as(admin, `/t/users/${admin.id}/permanent`, { method: "DELETE" });
     expect(self.status).toBe(400);
     expect(self.body.error).toBe("cannot delete yourself");
-    expect(await userRow(admin.id)).toBeDefined();
+    expect(await userRow(admin.id)).toMatchObject({ id: admin.id });
 
     const curator = await signedIn(school, curatorWith({ can_manage_students: true, can_manage_groups: true }));
     const denied = await as(curator, `/t/users/${admin.id}/permanent`, { method: "DELETE" });

@@ -61,7 +61,7 @@ describe("GET /t/me/profile", () => {
     expect(failure(await call("/t/me/profile", "PATCH", { first_name: "Platform" }))).toEqual({ status: 403, error: "forbidden" });
     const password = await call("/t/me/password", "POST", { current_password: superadmin.password, new_password: "a-brand-new-secret" });
     expect(failure(password)).toEqual({ status: 403, error: "forbidden" });
-    await expect(login({ email: superadmin.email, password: superadmin.password })).resolves.toBeDefined();
+    await expect(login({ email: superadmin.email, password: superadmin.password })).resolves.toMatchObject({ token: expect.any(String) });
   });
 });
 
@@ -133,7 +133,7 @@ describe("POST /t/me/password", () => {
     expect((await sessionRow(other.sessionId))!.revokedAt).not.toBeNull();
     expect(failure(await as(other, "/t/me/profile"))).toEqual({ status: 401, error: "unauthorized" });
     expect((await as(member, "/t/me/profile")).status).toBe(200);
-    await expect(login({ email: member.email, password: "a-brand-new-secret" }, { subdomain: school.subdomain })).resolves.toBeDefined();
+    await expect(login({ email: member.email, password: "a-brand-new-secret" }, { subdomain: school.subdomain })).resolves.toMatchObject({ token: expect.any(String) });
     await expect(login({ email: member.email, password: member.password }, { subdomain: school.subdomain })).rejects.toThrow(/400/);
   });
 

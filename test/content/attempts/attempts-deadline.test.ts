@@ -1,15 +1,19 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AttemptJournal } from "../../../durable-objects/attempt-journal";
+import type { Env } from "../../../src/core/env";
+import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
 import { failure } from "../../helpers/http";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
-import { answerRows, attemptRow, moveClock, quizForStudent, read, save, started, submit } from "./helpers";
+import { answerRows, attemptRow, clockAt, moveClock, quizForStudent, read, save, started, submit } from "./helpers";
 
 /**
  * The deadline: saves count until `deadline_at` + grace (15 s); after that the first read, save,
  * submit or the journal's alarm finalizes the attempt with what was saved, `submitted_at` =
  * `deadline_at` and `auto_finalized` true, and #37 tells the student.
  */
+
+afterEach(() => vi.restoreAllMocks());
 
 const LIMIT_S = 60;
 const GRACE_MS = 15_000;
@@ -43,6 +47,33 @@ async function expectAutoFinalized(id: string, deadline: number, tenantId: strin
 }
 
 describe("the attempt's deadline", () => {
+  it("the grace's last millisecond: a save at deadline + 15,000 ms counts; at + 15,001 ms it is 409 and finalizes with the saves before", async () => {
+    const { school, student, id, single, text, deadline } = await timedAttempt();
+    clockAt(deadline + 15_000);
+    expect((await save(student, id, [{ question_id: text.id, payload: { text: "yes" }, client_seq: 1 }])).body.data).toMatchObject({ saved: 1, ignored: 0, remaining_seconds: 0 });
+    expect(await attemptRow(id)).toMatchObject({ status: "in_progress" });
+
+    clockAt(deadline + 15_001);
+    const late = await save(student, id, [{ question_id: single.id, payload: { answer_ids: [single.answerIds[1]] }, client_seq: 2 }]);
+    expect(failure(late)).toEqual({ status: 409, error: "attempt_already_submitted" });
+    // Both answers saved in time are scored (2 of 2); the one after the grace did not replace the first.
+    expect(await attemptRow(id)).toMatchObject({ status: "submitted", autoFinalized: true, submittedAt: deadline, scoreHundredths: 200, maxScoreHundredths: 200 });
+    expect((await answerRows(id)).map((row) => [row.questionId, row.awardedHundredths]).sort()).toEqual([[single.id, 100], [text.id, 100]].sort());
+    expect((await outboxRows(school.id)).filter((row) => row.eventCode === "quiz.auto_submitted")).toHaveLength(1);
+  });
+
+  it("the grace's last millisecond for a submit: at deadline + 15,000 ms on time (auto_finalized false), at + 15,001 ms auto-finalized", async () => {
+    const onTime = await timedAttempt();
+    clockAt(onTime.deadline + 15_000);
+    expect((await submit(onTime.student, onTime.id)).body.data).toMatchObject({ status: "submitted", auto_finalized: false, submitted_at: new Date(onTime.deadline).toISOString() });
+
+    moveClock(0);
+    const late = await timedAttempt();
+    clockAt(late.deadline + 15_001);
+    expect((await submit(late.student, late.id)).body.data).toMatchObject({ status: "submitted", auto_finalized: true, submitted_at: new Date(late.deadline).toISOString() });
+    await expectAutoFinalized(late.id, late.deadline, late.school.id, late.student.id);
+  });
+
   it("saves within the grace count; a submit then is on time, submitted_at = deadline_at", async () => {
     const { student, id, text, deadline } = await timedAttempt();
     toDeadline(deadline, GRACE_MS - 1000);
@@ -115,5 +146,62 @@ describe("the attempt's deadline", () => {
     const { school, student, id } = await timedAttempt();
     await runInDurableObject(journalStub(id), (instance: AttemptJournal) => instance.close({ tenantId: school.id, userId: student.id }));
     expect((await read(student, id)).body.data).toMatchObject({ status: "submitted", score: "1.00", auto_finalized: false });
+  });
+});
+
+/** The journal's alarm run now, its D1 calls through `db` (the object's own env otherwise). */
+function alarmWith(id: string, db: D1Database) {
+  return runInDurableObject(journalStub(id), async (instance: AttemptJournal) => {
+    const holder = instance as unknown as { env: Env };
+    const own = holder.env;
+    holder.env = { ...own, DB: db };
+    try {
+      await instance.alarm();
+    } finally {
+      holder.env = own;
+    }
+  });
+}
+
+describe("the deadline's finalize racing the journal's alarm", () => {
+  // Held: each finalize's write batch. The request closes the journal and waits at its write; the
+  // alarm then finds the journal closed but not confirmed, and writes the same finalize: both
+  // batches go to D1 together.
+  const finalizeWrites = () => barrierD1(env.DB, { held: /UPDATE quiz_attempts SET status = 'submitted'/, parties: 2, timeoutMs: 10_000 });
+
+  it("a submit at deadline + 15,001 ms and the alarm: one 200, one finalize, one answer row, one #37", async () => {
+    const { school, student, id, deadline } = await timedAttempt();
+    clockAt(deadline + 15_001);
+    const errors = vi.spyOn(console, "error");
+    const barrier = finalizeWrites();
+    const submitting = requestWithD1(barrier.db, `/t/attempts/${id}/submit`, { token: student.token, tenant: student.subdomain });
+    await barrier.arrivals(1);
+    const [res] = await Promise.all([submitting, alarmWith(id, barrier.db)]);
+    expect(barrier.stats.releases).toEqual([2]);
+    // Neither finish failed (the alarm would log it and try again later).
+    expect(errors.mock.calls).toEqual([]);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "submitted", auto_finalized: true, submitted_at: new Date(deadline).toISOString(), score: "1.00" });
+    await expectAutoFinalized(id, deadline, school.id, student.id);
+    expect(await runInDurableObject(journalStub(id), (_instance: AttemptJournal, state) => state.storage.getAlarm())).toBeNull();
+  });
+
+  it("a save at deadline + 15,001 ms and the alarm: the save 409 and not kept, one finalize, one #37", async () => {
+    const { school, student, id, text, deadline } = await timedAttempt();
+    clockAt(deadline + 15_001);
+    const errors = vi.spyOn(console, "error");
+    const barrier = finalizeWrites();
+    const saving = requestWithD1(barrier.db, `/t/attempts/${id}/answers`, {
+      token: student.token,
+      tenant: student.subdomain,
+      body: { answers: [{ question_id: text.id, payload: { text: "yes" } }] },
+    });
+    await barrier.arrivals(1);
+    const [res] = await Promise.all([saving, alarmWith(id, barrier.db)]);
+    expect(barrier.stats.releases).toEqual([2]);
+    // Neither finish failed (the alarm would log it and try again later).
+    expect(errors.mock.calls).toEqual([]);
+    expect(failure(res)).toEqual({ status: 409, error: "attempt_already_submitted" });
+    await expectAutoFinalized(id, deadline, school.id, student.id);
   });
 });

@@ -1,7 +1,9 @@
+import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import { enrollmentOf, ISO } from "../../helpers/courses";
+import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
 import { db } from "../../helpers/factories";
 import { giveQuizAccess, insertQuiz } from "../../helpers/quizzes";
 import { curatorWith, schoolWithAdmin, signedIn } from "../../helpers/users";
@@ -230,10 +232,15 @@ describe("POST /t/attempts/:id/grade", () => {
       { scoreHundredths: 0, maxScoreHundredths: 200, scorePctHundredths: 0, pendingReview: true, passed: null },
     );
     const curator = await signedIn(school, curatorWith({ can_view_analytics: true, can_manage_groups: true }));
+    // Held: each grading's write batch, until both have read the attempt with both answers pending.
+    const barrier = barrierD1(env.DB, { held: /graded_by, graded_at, saved_at\)/, parties: 2 });
+    const gradeVia = (member: { token: string; subdomain: string }, grades: unknown[]) =>
+      requestWithD1(barrier.db, `/t/attempts/${attemptId}/grade`, { token: member.token, tenant: member.subdomain, body: { grades } });
     const responses = await Promise.all([
-      grade(admin, attemptId, [{ question_id: first!.id, awarded_points: "1" }]),
-      grade(curator, attemptId, [{ question_id: second!.id, awarded_points: "0.25" }]),
+      gradeVia(admin, [{ question_id: first!.id, awarded_points: "1" }]),
+      gradeVia(curator, [{ question_id: second!.id, awarded_points: "0.25" }]),
     ]);
+    expect(barrier.stats.releases).toEqual([2]);
     expect(responses.map((res) => res.status)).toEqual([200, 200]);
     expect(await attemptRow(attemptId)).toMatchObject({ scoreHundredths: 125, scorePctHundredths: 6250, pendingReview: false, passed: true });
     expect(await pushesOf(school.id, "quiz.graded")).toHaveLength(1);

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/core/lib/ids";
-import { runProgressScan, schoolsForRun, SCHOOLS_PER_RUN } from "../../../src/content/enrollments/progress-scan";
+import { runProgressScan, schoolsForRun } from "../../../src/content/enrollments/progress-scan";
 import { serviceContext } from "../../../src/core/http/request-context";
 import { DAY_MS, HOUR_MS, MINUTE_MS, setClockForTests } from "../../../src/core/lib/clock";
 import { outboxFor, runCron } from "../../helpers/billing";
@@ -200,12 +200,12 @@ describe("progress scan: progress.students_stalled", () => {
 
 describe("progress scan: statements", () => {
   it("looks at a bounded slice of schools per run, and consecutive runs cover every school", () => {
-    const schools = Array.from({ length: 2 * SCHOOLS_PER_RUN + 3 }, (_, i) => i);
+    const schools = Array.from({ length: 2 * 25 + 3 }, (_, i) => i);
     const tick = 5 * MINUTE_MS;
     const seen = new Set<number>();
     for (let run = 0; run < 3; run++) {
       const slice = schoolsForRun(schools, SIX_PM + run * tick);
-      expect(slice).toHaveLength(SCHOOLS_PER_RUN);
+      expect(slice).toHaveLength(25);
       slice.forEach((school) => seen.add(school));
     }
     expect(seen.size).toBe(schools.length);

@@ -60,6 +60,32 @@ async function expectAutoFinished(setup: Awaited<ReturnType<typeof timedAttempt>
 }
 
 describe("the exam's deadline", () => {
+  it("the grace's last millisecond: a section save at deadline + 15,000 ms counts; at + 15,001 ms it is 409 and the exam finishes without it", async () => {
+    const setup = await timedAttempt();
+    const { student, id, deadline, b2 } = setup;
+    setClockForTests({ now: () => deadline + 15_000 });
+    expect((await saveSection(student, id, 1, [single(b2, false)])).body.data).toMatchObject({ saved: 1, remaining_seconds: 0 });
+    expect(await examAttemptRow(id)).toMatchObject({ status: "in_progress" });
+
+    setClockForTests({ now: () => deadline + 15_001 });
+    expect(failure(await saveSection(student, id, 1, [single(b2, true)]))).toEqual({ status: 409, error: "exam_attempt_already_submitted" });
+    // The wrong answer saved at + 15,000 ms counts (B: 1 of 2); the right one at + 15,001 ms does not.
+    expect(await examAttemptRow(id)).toMatchObject({ status: "submitted", autoFinalized: true, submittedAt: deadline, finalScoreHundredths: 250 });
+    expect((await Promise.all((await sectionQuizAttempts(id)).map((row) => answersOf(row.id)))).map((rows) => rows.length)).toEqual([1, 2]);
+  });
+
+  it("the grace's last millisecond for a submit: at deadline + 15,000 ms on time, at + 15,001 ms auto-finalized", async () => {
+    const onTime = await timedAttempt();
+    setClockForTests({ now: () => onTime.deadline + 15_000 });
+    expect((await submitExam(onTime.student, onTime.id)).body.data).toMatchObject({ status: "submitted", auto_finalized: false, submitted_at: new Date(onTime.deadline).toISOString() });
+
+    setClockForTests(null);
+    const late = await timedAttempt();
+    setClockForTests({ now: () => late.deadline + 15_001 });
+    expect((await submitExam(late.student, late.id)).body.data).toMatchObject({ status: "submitted", auto_finalized: true, submitted_at: new Date(late.deadline).toISOString(), final_score: "2.50" });
+    await expectAutoFinished(late);
+  });
+
   it("saves within the grace count; a submit then is on time with submitted_at = deadline_at", async () => {
     const { student, id, deadline, b2 } = await timedAttempt();
     clockTo(deadline, GRACE_MS - 1000);

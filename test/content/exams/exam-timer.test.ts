@@ -1,9 +1,10 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ExamAttemptTimer } from "../../../durable-objects/exam-attempt-timer";
 import { sendTimeWarning } from "../../../src/content/exams/exam-events";
 import type { Env } from "../../../src/core/env";
 import { setClockForTests } from "../../../src/core/lib/clock";
+import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
 import { failure } from "../../helpers/http";
 import { assignIndividualCurator, signedIn, type Member } from "../../helpers/users";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
@@ -31,7 +32,10 @@ import {
  * retry of a close whose D1 write never happened.
  */
 
-afterEach(() => setClockForTests(null));
+afterEach(() => {
+  setClockForTests(null);
+  vi.restoreAllMocks();
+});
 
 const examEvents = async (tenantId: string) => (await outboxRows(tenantId)).filter((row) => row.eventCode.startsWith("exam."));
 const alarmOf = (id: string) => runInDurableObject(timerStub(id), (_instance: ExamAttemptTimer, state) => state.storage.getAlarm());
@@ -103,6 +107,18 @@ describe("the warning alarm", () => {
     expect(await examAttemptRow(id)).toMatchObject({ status: "in_progress" });
   });
 
+  it("a limit of 601 s is warned (alarm 5 minutes before the deadline), 600 s is not", async () => {
+    const warned = await attemptInProgress(601);
+    expect(await alarmOf(warned.id)).toBe(warned.deadline - 300_000);
+    clockTo(warned.deadline, -299_000);
+    expect(await runDurableObjectAlarm(timerStub(warned.id))).toBe(true);
+    expect((await examEvents(warned.school.id)).map((row) => [row.eventCode, row.userId])).toEqual([["exam.time_warning", warned.student.id]]);
+
+    setClockForTests(null);
+    const silent = await attemptInProgress(600);
+    expect(await alarmOf(silent.id)).toBe(silent.deadline + GRACE_MS + 1);
+  });
+
   it("is not set for a 10-minute exam, and nothing is sent 4 minutes before its deadline", async () => {
     const { school, id, deadline } = await attemptInProgress(600);
     expect(await alarmOf(id)).toBe(deadline + GRACE_MS + 1);
@@ -122,6 +138,27 @@ describe("the warning alarm", () => {
     expect((await examEvents(school.id)).filter((row) => row.eventCode === "exam.time_warning")).toEqual([]);
   });
 });
+
+/**
+ * Held: each finish's final write (the exam attempt's UPDATE). The request closes the timer and
+ * waits at that write; the alarm then finds the timer closed but not confirmed and finishes too:
+ * both final batches go to D1 together.
+ */
+const finishWrites = () => barrierD1(env.DB, { held: /UPDATE exam_attempts SET status = 'submitted'/, parties: 2, timeoutMs: 10_000 });
+
+/** The timer's alarm run now, its D1 calls through `db` (the object's own env otherwise). */
+function alarmWith(id: string, db: D1Database) {
+  return runInDurableObject(timerStub(id), async (instance: ExamAttemptTimer) => {
+    const holder = instance as unknown as { env: Env };
+    const own = holder.env;
+    holder.env = { ...own, DB: db };
+    try {
+      await instance.alarm();
+    } finally {
+      holder.env = own;
+    }
+  });
+}
 
 describe("the finishing alarm", () => {
   it("finishes the attempt at deadline + grace with no client connected, then nothing is scheduled", async () => {
@@ -150,13 +187,36 @@ describe("the finishing alarm", () => {
     expect(await alarmOf(setup.id)).toBeNull();
   });
 
-  it("a submit racing the alarm: one final score (the submit answers it, or 409 when the alarm closed first)", async () => {
+  it("a submit at deadline + grace and the alarm, both writing the finish together: the submit 200, one final score, one #42, one #44", async () => {
     const setup = await attemptInProgress();
     clockTo(setup.deadline, GRACE_MS + 1000);
-    const [submitted] = await Promise.all([submitExam(setup.student, setup.id), runDurableObjectAlarm(timerStub(setup.id))]);
+    const errors = vi.spyOn(console, "error");
+    const barrier = finishWrites();
+    const submitting = requestWithD1(barrier.db, `/t/exam-attempts/${setup.id}/submit`, { token: setup.student.token, tenant: setup.student.subdomain });
+    await barrier.arrivals(1);
+    const [submitted] = await Promise.all([submitting, alarmWith(setup.id, barrier.db)]);
+    expect(barrier.stats.releases).toEqual([2]);
+    // Neither finish failed (the alarm would log it and try again later).
+    expect(errors.mock.calls).toEqual([]);
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.data).toMatchObject({ status: "submitted", auto_finalized: true, final_score: "1.00", final_score_pct: "25.00" });
     await expectFinishedOnce(setup);
-    if (submitted.status === 200) expect(submitted.body.data).toMatchObject({ status: "submitted", auto_finalized: true, final_score: "1.00", final_score_pct: "25.00" });
-    else expect(failure(submitted)).toEqual({ status: 409, error: "exam_attempt_already_submitted" });
+    expect(await alarmOf(setup.id)).toBeNull();
+  });
+
+  it("a go at deadline + grace and the alarm, both writing the finish together: the go 409, one final score, one #42, one #44", async () => {
+    const setup = await attemptInProgress();
+    clockTo(setup.deadline, GRACE_MS + 1000);
+    const errors = vi.spyOn(console, "error");
+    const barrier = finishWrites();
+    const going = requestWithD1(barrier.db, `/t/exam-attempts/${setup.id}/go`, { token: setup.student.token, tenant: setup.student.subdomain, body: { section_index: 1 } });
+    await barrier.arrivals(1);
+    const [went] = await Promise.all([going, alarmWith(setup.id, barrier.db)]);
+    expect(barrier.stats.releases).toEqual([2]);
+    // Neither finish failed (the alarm would log it and try again later).
+    expect(errors.mock.calls).toEqual([]);
+    expect(failure(went)).toEqual({ status: 409, error: "exam_attempt_already_submitted" });
+    await expectFinishedOnce(setup);
   });
 
   it("a submit racing the alarm before the deadline: the submit finishes it, the alarm changes nothing", async () => {

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
+import { setClockForTests } from "../../../src/core/lib/clock";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { insertCourseTree, ISO, MEDIA_LINK } from "../../helpers/courses";
 import { createSchool, createUser, db } from "../../helpers/factories";
@@ -156,9 +157,11 @@ describe("PATCH /t/groups/:id", () => {
   it("changes the fields sent, keeps the others, and an empty logo removes it", async () => {
     const { school, admin } = await schoolWithAdmin();
     const created = (await post(admin, { name: "Before", description: "kept", logo: "https://example.com/a.png" })).body.data;
+    const at = Date.now() + 60_000;
+    setClockForTests({ now: () => at });
     const renamed = await patch(admin, created.id, { name: " After " });
     expect(renamed.body.data).toMatchObject({ name: "After", description: "kept", logo: "https://example.com/a.png" });
-    expect(Date.parse(renamed.body.data.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
+    expect(renamed.body.data.updated_at).toBe(new Date(at).toISOString());
     const image = await storedImage(school.id);
     expect((await patch(admin, created.id, { logo: image, description: "" })).body.data).toMatchObject({ logo: image, description: "", name: "After" });
     expect((await patch(admin, created.id, { logo: "" })).body.data).toMatchObject({ logo: null, logo_url: null });

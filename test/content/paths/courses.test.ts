@@ -125,6 +125,6 @@ describe("PATCH /t/learning-paths/:id/reorder-courses", () => {
       .select()
       .from(schema.learningPathCourses)
       .where(and(eq(schema.learningPathCourses.pathId, pathId), eq(schema.learningPathCourses.courseId, a!)));
-    expect(link).toBeDefined();
+    expect(link).toMatchObject({ pathId, courseId: a });
   });
 });

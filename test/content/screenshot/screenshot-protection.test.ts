@@ -68,7 +68,8 @@ describe("PATCH /t/tenant/screenshot-protection", () => {
       settings: { lessons: counts(3, 1), quizzes: counts(3, 3), assignments: counts(3, 1), exams: counts(3, 1) },
     });
     const quizzes = await db().select().from(schema.quizzes).where(eq(schema.quizzes.tenantId, school.id));
-    expect(quizzes.every((quiz) => quiz.updatedAt === OLD)).toBe(true);
+    expect(quizzes.map((quiz) => quiz.updatedAt)).toEqual(Array(quizzes.length).fill(OLD));
+    expect(quizzes).toHaveLength(5);
     // Deleted rows keep their flag (one of each), and the other school is untouched.
     expect(quizzes.filter((quiz) => quiz.deletedAt !== null).map((quiz) => quiz.screenshotProtectionEnabled).sort()).toEqual([false, true]);
     const foreign = await db().select().from(schema.quizzes).where(and(eq(schema.quizzes.tenantId, other.id), eq(schema.quizzes.screenshotProtectionEnabled, true)));
@@ -80,7 +81,8 @@ describe("PATCH /t/tenant/screenshot-protection", () => {
     const off = await patch(admin, { content_type: "lessons", enabled: false });
     expect(off.body.data).toMatchObject({ content_type: "lessons", screenshot_protection_enabled: false, updated_count: 1, settings: { lessons: counts(3, 0) } });
     const lessons = await db().select().from(schema.lessons).where(eq(schema.lessons.tenantId, school.id));
-    expect(lessons.every((lesson) => lesson.updatedAt === OLD)).toBe(true);
+    expect(lessons.map((lesson) => lesson.updatedAt)).toEqual(Array(lessons.length).fill(OLD));
+    expect(lessons).toHaveLength(5);
 
     for (const type of ["assignments", "exams"]) {
       const switched = await patch(admin, { content_type: type, enabled: true });

@@ -13,6 +13,8 @@ export interface Env {
   MEDIA_METADATA: Queue<MediaMetadataMessage>;
 
   APP_DOMAIN: string;
+  /** The origin clients reach this API on (`https://api.example.com`); links the API returns are built on it. Empty locally. */
+  PUBLIC_API_ORIGIN?: string;
   APP_URL_SCHEME?: string;
   CORS_ORIGINS?: string;
   ACCESS_TOKEN_TTL_SECONDS?: string;
@@ -90,6 +92,11 @@ export interface Config {
   appDomain: string;
   appUrlScheme: "http" | "https";
   corsOrigins: string[];
+  /**
+   * Where every link the API returns points (upload forms, signed downloads); null when not
+   * configured (local development), and then the request's own origin is used.
+   */
+  publicApiOrigin: string | null;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
   refreshGraceMs: number;
@@ -172,6 +179,7 @@ function parseConfig(env: Env): Config {
       .split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),
+    publicApiOrigin: parsePublicApiOrigin(env.PUBLIC_API_ORIGIN),
     accessTokenTtlSeconds: positiveInt(env.ACCESS_TOKEN_TTL_SECONDS, 900, "ACCESS_TOKEN_TTL_SECONDS"),
     refreshTokenTtlDays: positiveInt(env.REFRESH_TOKEN_TTL_DAYS, 30, "REFRESH_TOKEN_TTL_DAYS"),
     refreshGraceMs: positiveInt(env.REFRESH_GRACE_SECONDS, 10, "REFRESH_GRACE_SECONDS") * 1000,
@@ -193,6 +201,22 @@ function parseConfig(env: Env): Config {
     jwtKeys: parseJwtKeys(env.JWT_SECRETS),
     passwordPepper: requireSecret(env.PASSWORD_PEPPER, "PASSWORD_PEPPER"),
   };
+}
+
+function parsePublicApiOrigin(raw: string | undefined): string | null {
+  const value = (raw ?? "").trim();
+  if (value === "") return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // refused below
+  }
+  // An origin alone serializes as itself plus "/": a path, query, fragment or credentials would show.
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.href !== `${url.origin}/`) {
+    throw new ConfigError("PUBLIC_API_ORIGIN must be an origin such as https://api.example.com (no path, query or credentials)");
+  }
+  return url.origin;
 }
 
 function parseMediaConfig(env: Env): MediaConfig {

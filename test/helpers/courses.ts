@@ -120,7 +120,7 @@ export async function insertGroupSource(tenantId: string, enrollmentId: string, 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** A fresh signed download link of the media asset. */
-export const MEDIA_LINK = (id: string) => new RegExp(`^/api/v1/media/${id}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`);
+export const MEDIA_LINK = (id: string) => new RegExp(`^https://api\\.lms\\.localhost/api/v1/media/${id}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`);
 
 /** The ids of the live rows of a course-tree table under one parent, in position order. */
 export async function liveIdsUnder(table: typeof schema.courseModules | typeof schema.lessons | typeof schema.blocks, parent: "courseId" | "moduleId" | "lessonId", parentId: string) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assetRow, confirm, confirmedAsset, download, FIXTURES, getAsset, mediaSchool, objectOf, postForm, presigned, type Kind } from "./helpers";
 
-const LINK = /^\/api\/v1\/media\/[0-9a-f-]{36}\/download\?exp=\d+&sig=[0-9a-f]{64}$/;
+const LINK = /^https:\/\/api\.lms\.localhost\/api\/v1\/media\/[0-9a-f-]{36}\/download\?exp=\d+&sig=[0-9a-f]{64}$/;
 
 describe("media flow: presign, upload, confirm, read, download", () => {
   const cases: { kind: Kind; bytes: Uint8Array; declaredMime: string; filename: string; mime: string; disposition: "inline" | "attachment" }[] = [

@@ -94,9 +94,9 @@ export async function confirmedAsset(member: Member, kind: Kind, bytes: Uint8Arr
   return res.body.data as Record<string, any> & { id: string; presigned_url: string };
 }
 
-/** Follows a signed download link (a path on the worker). */
+/** Follows a signed download link (absolute, as the API returns it, or a path on the worker). */
 export async function download(link: string, headers: Record<string, string> = {}) {
-  const response = await SELF.fetch(`https://api.lms.localhost${link}`, { headers });
+  const response = await SELF.fetch(new URL(link, "https://api.lms.localhost"), { headers });
   const path = new URL(link, "https://api.lms.localhost").pathname;
   return { response, bytes: new Uint8Array(await response.clone().arrayBuffer()), read: () => readResponse(response, { method: "GET", path }) };
 }

@@ -57,16 +57,18 @@ describe("PATCH /t/tenant", () => {
     expect((await call(null)).body.data.logo).toBeNull();
   });
 
-  it("stores a media-asset logo lower-case (like avatars) and keeps http(s) URLs as sent", async () => {
+  it("stores a media-asset logo lower-case (like avatars) and https URLs as the URL parser serializes them; refuses http", async () => {
     const { school, admin } = await schoolWithMembers();
     const call = (logo: unknown) => api("/t/tenant", { method: "PATCH", token: admin.token, tenant: school.subdomain, body: { logo } });
     const assetId = await storedImage(school.id);
     const res = await call(assetId.toUpperCase());
     expect(res.status).toBe(200);
-    expect(res.body.data.logo).toMatch(new RegExp(`^/api/v1/media/${assetId}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
+    expect(res.body.data.logo).toMatch(new RegExp(`^https://api\\.lms\\.localhost/api/v1/media/${assetId}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
     expect((await tenantRow(school.id)).logo).toBe(assetId);
 
-    expect((await call("http://cdn.example.com/Logo.PNG")).body.data.logo).toBe("http://cdn.example.com/Logo.PNG");
+    expect((await call("https://CDN.example.com/Logo.PNG")).body.data.logo).toBe("https://cdn.example.com/Logo.PNG");
+    const http = await call("http://cdn.example.com/Logo.PNG");
+    expect([http.status, http.body.error]).toEqual([400, "validation error"]);
     const bad = await call("ftp://cdn.example.com/x.png");
     expect([bad.status, bad.body.error]).toEqual([400, "validation error"]);
   });

@@ -28,7 +28,7 @@ describe("GET /public/tenant", () => {
     const assetId = uuidv7();
     await db().update(schema.tenants).set({ logo: assetId }).where(eq(schema.tenants.id, withAsset.id));
     const logo = (await branding(withAsset.subdomain)).body.data.logo as string;
-    expect(logo).toMatch(new RegExp(`^/api/v1/media/${assetId}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
+    expect(logo).toMatch(new RegExp(`^https://api\\.lms\\.localhost/api/v1/media/${assetId}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
   });
 
   it("answers 400 subdomain_required when the parameter is missing or empty", async () => {

@@ -101,7 +101,7 @@ describe("PATCH /t/me/profile", () => {
     });
     const asset = await storedImage(school.id);
     const withAsset = await as(member, "/t/me/profile", { method: "PATCH", body: { avatar: asset } });
-    expect(withAsset.body.data.avatar).toMatch(new RegExp(`^/api/v1/media/${asset}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
+    expect(withAsset.body.data.avatar).toMatch(new RegExp(`^https://api\\.lms\\.localhost/api/v1/media/${asset}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
     const removed = await as(member, "/t/me/profile", { method: "PATCH", body: { avatar: null } });
     expect(removed.body.data.avatar).toBeNull();
     expect((await as(member, "/t/me/profile")).body.data.first_name).toBe("Sardor");

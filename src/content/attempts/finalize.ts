@@ -42,7 +42,7 @@ const ANSWERS_CHUNK_CHARS = 900_000;
 
 /** The finalize of a deadline: nobody acted, so nobody is left out of its pushes. */
 export function deadlineCtx(ctx: SettleCtx): SettleCtx {
-  return { db: ctx.db, env: ctx.env, config: ctx.config, clock: ctx.clock, requestId: ctx.requestId, tenantId: ctx.tenantId };
+  return { db: ctx.db, env: ctx.env, config: ctx.config, clock: ctx.clock, requestId: ctx.requestId, publicOrigin: ctx.publicOrigin, tenantId: ctx.tenantId };
 }
 
 /** The quiz's live rows, keyed to the attempt by id (so the reads need not know the quiz). */

@@ -10,7 +10,7 @@ export type BlockRow = Pick<
   "id" | "lessonId" | "moduleId" | "courseId" | "type" | "position" | "payload" | "refId" | "createdAt" | "updatedAt"
 >;
 
-type PresentCtx = Pick<TenantCtx, "tenantId" | "clock" | "config">;
+type PresentCtx = Pick<TenantCtx, "tenantId" | "clock" | "config" | "publicOrigin">;
 
 /** Embedded objects of reference blocks, by block type then object id. */
 export type Embeds = Partial<Record<RefBlockType, Map<string, EmbeddedRef>>>;

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { ErrorDetail } from "../../core/http/errors";
 import { ApiError } from "../../core/http/errors";
-import { plainText, uuidField } from "../../core/http/fields";
+import { plainText, publicHttpsUrl, uuidField } from "../../core/http/fields";
 import { sanitizeRichText } from "../../core/lib/sanitize";
 import { BLOCK_TYPES, type BlockType, type MediaKind } from "../../db/schema";
 import { coursesErrors } from "./errors";
@@ -13,15 +13,7 @@ import { isRefBlockType, REF_PAYLOAD_KEYS } from "./references";
  * are not strict, and only the keys they list are stored.
  */
 
-function isHttps(value: string): boolean {
-  try {
-    return new URL(value).protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
-const httpsUrl = z.string().trim().max(2048).refine(isHttps, "must be an https URL");
+const httpsUrl = publicHttpsUrl();
 const optionalTitle = plainText({ max: 255 }).nullish();
 const assetId = uuidField;
 

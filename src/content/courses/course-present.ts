@@ -7,7 +7,7 @@ import { nodeStatus, parseNodeWindow, type EffectiveWindow, type WindowStatus } 
 import { isStaff } from "../common/access";
 import type { CourseDetailRow, CourseListRow } from "./course-read";
 
-type Presenter = Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config">;
+type Presenter = Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config" | "publicOrigin">;
 
 export type CourseRow = Pick<
   typeof courses.$inferSelect,

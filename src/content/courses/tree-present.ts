@@ -31,7 +31,7 @@ export function windowStatus(ctx: Pick<TenantCtx, "actor">, status: WindowStatus
 }
 
 /** The lesson object without `blocks`; `passed` is the caller's (always false for staff). */
-export async function presentLessonFields(ctx: Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config">, row: LessonRow, passed: boolean, status?: WindowStatus) {
+export async function presentLessonFields(ctx: Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config" | "publicOrigin">, row: LessonRow, passed: boolean, status?: WindowStatus) {
   return {
     id: row.id,
     module_id: row.moduleId,
@@ -73,7 +73,7 @@ export function presentLightBlock(row: LightBlockRow, view: { locked: boolean; q
 export type LightBlockView = ReturnType<typeof presentLightBlock>;
 export type LessonView = LessonFieldsView & { blocks: LightBlockView[] };
 
-export async function presentModule(ctx: Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config">, row: ModuleRow, moduleLessons: LessonView[], status?: WindowStatus) {
+export async function presentModule(ctx: Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config" | "publicOrigin">, row: ModuleRow, moduleLessons: LessonView[], status?: WindowStatus) {
   return {
     id: row.id,
     course_id: row.courseId,
@@ -92,6 +92,6 @@ export async function presentModule(ctx: Pick<TenantCtx, "actor" | "tenantId" | 
 }
 
 /** `{cover_image_id, cover_image_url}` of a module or lesson. */
-export async function presentCover(ctx: Pick<TenantCtx, "tenantId" | "clock" | "config">, coverImageId: string | null) {
+export async function presentCover(ctx: Pick<TenantCtx, "tenantId" | "clock" | "config" | "publicOrigin">, coverImageId: string | null) {
   return { cover_image_id: coverImageId, cover_image_url: await mediaUrl(ctx, ctx.tenantId, coverImageId) };
 }

@@ -96,7 +96,7 @@ export interface LinkRow {
 }
 
 /** The course group enrollment resource. */
-export async function presentLink(ctx: Pick<ServiceContext, "clock" | "config"> & Pick<TenantCtx, "tenantId">, row: LinkRow) {
+export async function presentLink(ctx: Pick<ServiceContext, "clock" | "config" | "publicOrigin"> & Pick<TenantCtx, "tenantId">, row: LinkRow) {
   return {
     id: row.id,
     course_id: row.course_id,

@@ -19,14 +19,14 @@ const name = plainText({ max: Number.MAX_SAFE_INTEGER }).openapi({
   description: "1-120 characters after trimming; an empty or longer name is 400 `group_name_required`",
 });
 const description = plainText({ max: 2000, multiline: true }).openapi({ description: "Plain text, at most 2000 characters" });
-const logoReference = mediaReference({ allowHttp: true });
+const logoReference = mediaReference();
 /** Null or an empty string: no logo. */
 const logo = z
   .union([z.null(), z.string().trim().max(0).transform(() => null), logoReference])
   .openapi({
     type: ["string", "null"],
     example: "https://cdn.example.com/group.png",
-    description: "A confirmed image of the school (media-asset UUID) or an http(s) image URL; null or an empty string for none",
+    description: "A confirmed image of the school (media-asset UUID) or a public https image URL; null or an empty string for none",
   });
 
 // ---------------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ export function groupSelect(ctx: Pick<TenantCtx, "db" | "tenantId">, ...conditio
 export type GroupRow = Awaited<ReturnType<ReturnType<typeof groupSelect>["all"]>>[number];
 
 /** The group object of the contract. */
-export async function presentGroup(ctx: Pick<ServiceContext, "clock" | "config"> & { tenantId: string }, row: GroupRow) {
+export async function presentGroup(ctx: Pick<ServiceContext, "clock" | "config" | "publicOrigin"> & { tenantId: string }, row: GroupRow) {
   return {
     id: row.id,
     name: row.name,
@@ -76,6 +76,6 @@ export async function presentGroup(ctx: Pick<ServiceContext, "clock" | "config">
   };
 }
 
-export function presentGroups(ctx: Pick<ServiceContext, "clock" | "config"> & { tenantId: string }, rows: readonly GroupRow[]) {
+export function presentGroups(ctx: Pick<ServiceContext, "clock" | "config" | "publicOrigin"> & { tenantId: string }, rows: readonly GroupRow[]) {
   return Promise.all(rows.map((row) => presentGroup(ctx, row)));
 }

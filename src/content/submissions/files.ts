@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
-import type { StagedFile } from "../../platform/media/direct-upload";
+import { checkFileNames, type StagedFile } from "../../platform/media/direct-upload";
 import { formBoundary } from "../../platform/media/multipart";
 import { SUBMISSION_LIMITS } from "./schemas";
 
@@ -44,6 +44,7 @@ export async function readSubmissionFiles(request: Request): Promise<File[]> {
   if (files.length > SUBMISSION_LIMITS.filesPerRequest) {
     throw invalidForm(`At most ${SUBMISSION_LIMITS.filesPerRequest} files per request; the form has ${files.length}.`);
   }
+  checkFileNames(files, FILE_FIELD, coreErrors.INVALID_REQUEST_BODY);
   return files;
 }
 

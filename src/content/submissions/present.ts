@@ -72,7 +72,7 @@ export function submissionFilesSql(tenantId: string, submissionIds: SQL): SQL {
     ORDER BY sa.submission_id, sa.position, sa.media_asset_id`;
 }
 
-export async function presentSubmission(ctx: Pick<ServiceContext, "clock" | "config">, tenantId: string, row: SubmissionRow, files: readonly SubmissionFileRow[]) {
+export async function presentSubmission(ctx: Pick<ServiceContext, "clock" | "config" | "publicOrigin">, tenantId: string, row: SubmissionRow, files: readonly SubmissionFileRow[]) {
   const own = files.filter((file) => file.submission_id === row.id);
   return {
     id: row.id,

@@ -55,6 +55,8 @@ export interface ServiceContext {
   config: Config;
   clock: Clock;
   requestId: string;
+  /** Where links this request returns point (`publicOrigin`, ./public-links.ts). */
+  publicOrigin: string;
 }
 
 /**

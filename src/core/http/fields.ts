@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { UUID_PATTERN } from "../lib/ids";
+import { parsePublicHttpsUrl, PUBLIC_URL_MAX } from "../lib/public-url";
 
 /**
  * A UUID in a path, query or body; each route declares the identifier a malformed one gets. Ids
@@ -47,28 +48,41 @@ export const jsonBody = <T>(schema: T) => ({ body: { ...jsonContent(schema), req
 /** An optional JSON body: a request without a JSON content type validates as `{}`; unknown top-level keys are refused. */
 export const optionalJsonBody = <T>(schema: T) => ({ body: { ...jsonContent(schema), required: false } });
 
-function hasScheme(value: string, schemes: readonly string[]): boolean {
-  try {
-    return schemes.includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}
-
 /**
- * An image reference: a URL (https; http too where `allowHttp`, school logos) kept as sent, or the
- * UUID of a media asset of the school, lower-cased like every stored id. Reads turn an asset into
- * a signed link (`mediaUrl`, src/platform/media/links.ts).
+ * A URL given to store and show to others (embeds, videos, logos, avatars): the one URL rule
+ * (`parsePublicHttpsUrl`, src/core/lib/public-url.ts), stored as the WHATWG parser serializes it.
  */
-export function mediaReference(options: { allowHttp?: boolean } = {}) {
-  const schemes = options.allowHttp ? ["https:", "http:"] : ["https:"];
-  const url = options.allowHttp ? "an http(s) URL" : "an https URL";
+export function publicHttpsUrl() {
   return z
     .string()
     .trim()
-    .max(2048)
-    .refine((value) => UUID_PATTERN.test(value) || hasScheme(value, schemes), `must be ${url} or a media-asset UUID`)
-    .transform((value) => (UUID_PATTERN.test(value) ? value.toLowerCase() : value));
+    .max(PUBLIC_URL_MAX)
+    .transform((value, ctx) => {
+      const parsed = parsePublicHttpsUrl(value);
+      if (parsed.ok) return parsed.url;
+      ctx.addIssue({ code: "custom", message: parsed.reason, input: value });
+      return z.NEVER;
+    })
+    .openapi({ type: "string", format: "uri", maxLength: PUBLIC_URL_MAX, example: "https://cdn.example.com/a.png" });
+}
+
+/**
+ * An image reference: a public https URL (`publicHttpsUrl`'s rule, stored re-serialized) or the
+ * UUID of a media asset of the school, lower-cased like every stored id. Reads turn an asset into
+ * a signed link (`mediaUrl`, src/platform/media/links.ts).
+ */
+export function mediaReference() {
+  return z
+    .string()
+    .trim()
+    .max(PUBLIC_URL_MAX)
+    .transform((value, ctx) => {
+      if (UUID_PATTERN.test(value)) return value.toLowerCase();
+      const parsed = parsePublicHttpsUrl(value);
+      if (parsed.ok) return parsed.url;
+      ctx.addIssue({ code: "custom", message: `must be a media-asset UUID or a public https URL: ${parsed.reason}`, input: value });
+      return z.NEVER;
+    });
 }
 
 /** The answer of a delete: `{ deleted: true }`. */

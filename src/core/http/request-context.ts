@@ -4,6 +4,7 @@ import { getConfig, type Env } from "../env";
 import { currentClock } from "../lib/clock";
 import { uuidv7 } from "../lib/ids";
 import type { AppEnv, ServiceContext } from "./context";
+import { publicOrigin } from "./public-links";
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
 
@@ -13,12 +14,14 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     const incoming = c.req.header("x-request-id");
     const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : uuidv7();
     c.set("requestId", requestId);
-    c.set("services", serviceContext(c.env, requestId));
+    c.set("services", serviceContext(c.env, requestId, c.req.url));
     c.header("X-Request-Id", requestId);
     await next();
   };
 }
 
-export function serviceContext(env: Env, requestId: string = uuidv7()): ServiceContext {
-  return { db: platformDb(env), env, config: getConfig(env), clock: currentClock(), requestId };
+/** `requestUrl` is the request's, for the links it returns; jobs have none. */
+export function serviceContext(env: Env, requestId: string = uuidv7(), requestUrl?: string): ServiceContext {
+  const config = getConfig(env);
+  return { db: platformDb(env), env, config, clock: currentClock(), requestId, publicOrigin: publicOrigin(config, requestUrl) };
 }

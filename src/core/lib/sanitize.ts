@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import sanitizeHtml from "sanitize-html";
+import { parsePublicHttpsUrl } from "./public-url";
 
 const LINK_SCHEMES = ["http:", "https:", "mailto:"];
-const IMAGE_SCHEMES = ["https:"];
 
 /**
  * Whether a URL is absolute and of one of the schemes. The WHATWG parser is the one browsers use,
@@ -60,7 +60,12 @@ const OPTIONS: sanitizeHtml.IOptions = {
       if (kept.target !== undefined && kept.target !== "_blank") kept = without(kept, "target");
       return { tagName, attribs: { ...kept, rel: "noopener noreferrer" } };
     },
-    img: (tagName, attribs) => ({ tagName, attribs: hasScheme(attribs.src, IMAGE_SCHEMES) ? attribs : without(attribs, "src") }),
+    // A reader's client loads an image without a click, so its address follows the one URL rule
+    // (public https host, no IP literal or internal name) and is kept as the parser serializes it.
+    img: (tagName, attribs) => {
+      const parsed = attribs.src === undefined ? null : parsePublicHttpsUrl(attribs.src.trim());
+      return { tagName, attribs: parsed?.ok ? { ...attribs, src: parsed.url } : without(attribs, "src") };
+    },
   },
   // A link whose address was refused keeps its text; an image without an address is nothing.
   exclusiveFilter: (frame) => {

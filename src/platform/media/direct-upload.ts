@@ -1,6 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import type { TenantCtx } from "../../core/http/context";
+import { ApiError, type ErrorDetail, type ErrorEntry } from "../../core/http/errors";
+import { plainText } from "../../core/http/fields";
 import { uuidv7 } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
 import type { MediaKind } from "../../db/schema";
@@ -31,6 +33,23 @@ export interface StagedFile {
   mime: string;
   objectKey: string;
   etag: string;
+}
+
+/** Presign's rule for a display name (no control or bidi characters); a longer name is cut to 255 when stored. */
+const FILE_NAME = plainText({ max: Number.MAX_SAFE_INTEGER });
+
+/**
+ * Refuses the request (the endpoint's `invalid` identifier, details naming each part) when a
+ * file's name holds control or bidi characters, as presign refuses such a `filename`: a name
+ * like `report\u202Efdp.exe` would display as something it is not. Run before anything is stored.
+ */
+export function checkFileNames(files: readonly File[], field: string, invalid: ErrorEntry): void {
+  const details: ErrorDetail[] = [];
+  files.forEach((file, index) => {
+    const parsed = FILE_NAME.safeParse(file.name);
+    if (!parsed.success) details.push({ path: `${field}.${index}.filename`, message: parsed.error.issues[0]!.message });
+  });
+  if (details.length > 0) throw new ApiError(invalid, { message: `${details[0]!.path}: ${details[0]!.message}`, details });
 }
 
 const KIND_ORDER: readonly MediaKind[] = ["image", "pdf", "video"];

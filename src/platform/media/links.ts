@@ -1,5 +1,6 @@
 import type { ServiceContext } from "../../core/http/context";
 import type { Config } from "../../core/env";
+import { publicLink } from "../../core/http/public-links";
 import { hmacHex, timingSafeEqual } from "../../core/lib/crypto";
 import { isUuid } from "../../core/lib/ids";
 
@@ -50,12 +51,13 @@ export async function verifyMediaLink(config: Config, tenantId: string, assetId:
 
 /**
  * A stored reference (avatar, logo, cover) as clients read it: a URL unchanged, a media-asset id as
- * a fresh signed download path on this worker (`GET /api/v1/media/<id>/download`), valid one hour.
- * The link names no school; its signature binds the asset to the school it was signed for.
+ * a fresh signed download link to this worker (`GET /api/v1/media/<id>/download`, absolute on the
+ * public origin), valid one hour. The link names no school; its signature binds the asset to the
+ * school it was signed for.
  */
-export async function mediaUrl(ctx: Pick<ServiceContext, "clock" | "config">, tenantId: string | null, reference: string | null): Promise<string | null> {
+export async function mediaUrl(ctx: Pick<ServiceContext, "clock" | "config" | "publicOrigin">, tenantId: string | null, reference: string | null): Promise<string | null> {
   if (reference === null || !isUuid(reference)) return reference;
   const exp = Math.floor(ctx.clock.now() / 1000) + MEDIA_LINK_TTL_SECONDS;
   const sig = await mediaLinkSignature(ctx.config.jwtKeys[0]!.secret, tenantId ?? "", reference, exp);
-  return `/api/v1/media/${reference}/download?exp=${exp}&sig=${sig}`;
+  return publicLink(ctx, `/api/v1/media/${reference}/download?exp=${exp}&sig=${sig}`);
 }

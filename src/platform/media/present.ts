@@ -9,7 +9,7 @@ type AssetRow = typeof mediaAssets.$inferSelect;
  * A media asset as clients read it. A confirmed asset carries a fresh signed link and how long it
  * lasts; any other has an empty `presigned_url` and `expires_in` 0.
  */
-export async function presentAsset(ctx: Pick<ServiceContext, "clock" | "config">, row: AssetRow) {
+export async function presentAsset(ctx: Pick<ServiceContext, "clock" | "config" | "publicOrigin">, row: AssetRow) {
   const confirmed = row.status === "confirmed";
   return {
     id: row.id,

@@ -25,7 +25,7 @@ const presignRoute = defineRoute({
   responses: { 200: okResponse(s.PresignResult) },
 });
 
-mediaRoutes.openapi(presignRoute, async (c) => ok(c, await presignUpload(tenantCtx(c), { body: c.req.valid("json"), origin: new URL(c.req.url).origin })));
+mediaRoutes.openapi(presignRoute, async (c) => ok(c, await presignUpload(tenantCtx(c), { body: c.req.valid("json") })));
 
 const confirmRoute = defineRoute({
   method: "post",

@@ -1,4 +1,5 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
+import { publicLink } from "../../core/http/public-links";
 import { changedRows, insertWhere, runBatch } from "../../core/db/batch";
 import { liveRowWhere } from "../../core/db/live-row";
 import type { TenantCtx } from "../../core/http/context";
@@ -59,7 +60,7 @@ async function reachableRow(ctx: TenantCtx, id: string): Promise<AssetRow> {
  * insert are one conditional statement; its batch also reads the school, so a refusal can say
  * why without another round trip.
  */
-export async function presignUpload(ctx: TenantCtx, input: { body: PresignInput; origin: string }) {
+export async function presignUpload(ctx: TenantCtx, input: { body: PresignInput }) {
   const { body } = input;
   if (!isKind(body.kind)) throw new ApiError(mediaErrors.INVALID_KIND);
   checkCap(body.kind, body.declared_size, "declared_size");
@@ -105,7 +106,7 @@ export async function presignUpload(ctx: TenantCtx, input: { body: PresignInput;
     media.uploadMode === "r2"
       ? { upload_url: await presignedPutUrl(media, key, UPLOAD_TTL_SECONDS, now), upload_method: "PUT" as const, form_data: {} }
       : {
-          upload_url: `${input.origin}/api/v1/media/${id}/upload`,
+          upload_url: publicLink(ctx, `/api/v1/media/${id}/upload`),
           upload_method: "POST" as const,
           form_data: await signUploadForm(ctx.config, { tenantId: ctx.tenantId, assetId: id, size: body.declared_size, expires }),
         };

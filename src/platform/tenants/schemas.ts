@@ -9,8 +9,8 @@ const identifier = z
   .regex(/^[A-Za-z0-9]{2,100}$/, "2-100 Latin letters or digits")
   .transform((value) => value.toLowerCase());
 
-/** A URL (http/https) or a media-asset UUID; reads turn an asset into a signed link. */
-const logo = mediaReference({ allowHttp: true }).openapi({ example: "https://cdn.example.com/logo.png" });
+/** A public https URL or a media-asset UUID; reads turn an asset into a signed link. */
+const logo = mediaReference().openapi({ example: "https://cdn.example.com/logo.png" });
 
 const colorScheme = z
   .string()

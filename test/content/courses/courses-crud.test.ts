@@ -11,7 +11,7 @@ import { failure } from "../../helpers/http";
 import { as, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-const LINK = (id: string) => expect.stringMatching(new RegExp(`^/api/v1/media/${id}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
+const LINK = (id: string) => expect.stringMatching(new RegExp(`^https://api\\.lms\\.localhost/api/v1/media/${id}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
 
 async function courseRow(id: string) {
   const [row] = await db().select().from(schema.courses).where(eq(schema.courses.id, id));

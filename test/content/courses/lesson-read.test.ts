@@ -143,7 +143,7 @@ describe("GET /t/lessons/:id/blocks", () => {
     const res = await as(curator, `/t/lessons/${tree.lessonIds[0]}/blocks`);
     expect(res.status).toBe(200);
     expect(res.body.data.blocks).toEqual([
-      expect.objectContaining({ type: "image", payload: { media_asset_id: imageId, caption: "Fig. 1" }, url: expect.stringMatching(new RegExp(`^/api/v1/media/${imageId}/download\\?exp=\\d+&sig=`)) }),
+      expect.objectContaining({ type: "image", payload: { media_asset_id: imageId, caption: "Fig. 1" }, url: expect.stringMatching(new RegExp(`^https://api\\.lms\\.localhost/api/v1/media/${imageId}/download\\?exp=\\d+&sig=`)) }),
     ]);
   });
 });

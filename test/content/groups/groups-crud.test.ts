@@ -41,12 +41,13 @@ describe("POST /t/groups", () => {
     expect((await as(admin, `/t/groups/${res.body.data.id}`)).body.data).toEqual(res.body.data);
   });
 
-  it("takes an http URL, a confirmed image of the school (a fresh link on reads), and no logo", async () => {
+  it("takes an https URL (stored re-serialized), a confirmed image of the school (a fresh link on reads), and no logo; refuses an http URL", async () => {
     const { school, admin } = await schoolWithAdmin();
     const image = await storedImage(school.id);
     const fromAsset = await post(admin, { name: "Pictured", logo: image.toUpperCase() });
     expect(fromAsset.body.data).toMatchObject({ logo: image, logo_url: expect.stringMatching(MEDIA_LINK(image)), description: "" });
-    expect((await post(admin, { name: "Plain http", logo: "http://example.com/a.png" })).body.data.logo).toBe("http://example.com/a.png");
+    expect((await post(admin, { name: "Upper case", logo: "https://CDN.example.com/A.png" })).body.data.logo).toBe("https://cdn.example.com/A.png");
+    expect(failure(await post(admin, { name: "Plain http", logo: "http://example.com/a.png" }))).toEqual({ status: 400, error: "invalid_request_body" });
     expect((await post(admin, { name: "None", logo: null })).body.data).toMatchObject({ logo: null, logo_url: null });
     expect((await post(admin, { name: "Empty", logo: "" })).body.data).toMatchObject({ logo: null, logo_url: null });
   });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
+import { as } from "../../helpers/users";
 import { FIXTURES, download, setQuota } from "../../media/helpers";
 import { submissionFileRows, submissionRows, submissionSchool, postFiles, draftOf } from "./helpers";
 
@@ -62,6 +63,23 @@ describe("multipart submissions", () => {
     expect(await submissionRows(assignment.id)).toEqual([]);
     expect(await assetsOf(school.id)).toEqual([]);
     expect(await objectsOf(school.id)).toEqual([]);
+  });
+
+  it("400 invalid_request_body with details for a file name with control or bidi characters, as presign refuses it; nothing stored", async () => {
+    const { school, student, assignment } = await submissionSchool();
+    for (const name of ["report\u202Efdp.exe", "a\u2066b.txt", "bell\u0007.txt", "nel\u0085.txt"]) {
+      const refused = await postFiles(student, assignment.id, [five[3]!, { ...five[0]!, name }]);
+      expect(failure(refused), JSON.stringify(name)).toEqual({ status: 400, error: "invalid_request_body" });
+      expect(refused.body.details.map((detail: { path: string }) => detail.path)).toEqual(["attachments.1.filename"]);
+      const presigned = await as(student, "/t/media/presign", { body: { kind: "image", filename: name, declared_size: 10, declared_mime: "image/png" } });
+      expect([presigned.status, presigned.body.error, presigned.body.details.map((detail: { path: string }) => detail.path)]).toEqual([400, "invalid_request_body", ["filename"]]);
+    }
+    expect(await submissionRows(assignment.id)).toEqual([]);
+    expect(await assetsOf(school.id)).toEqual([]);
+    expect(await objectsOf(school.id)).toEqual([]);
+    const accepted = await postFiles(student, assignment.id, [{ ...five[0]!, name: "Дилноза фото.png" }]);
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    expect(accepted.body.data.attachments[0].filename).toBe("Дилноза фото.png");
   });
 
   it("the quota counts the files together: over it, 400 storage_quota_exceeded and nothing stored", async () => {

@@ -12,7 +12,7 @@ import {
   type JournalView,
   type SaveItem,
 } from "../src/content/attempts/journal-state";
-import { PAYLOAD_MAX_CHARS, readPayload } from "../src/content/attempts/payloads";
+import { payloadBoundsProblem, readPayload } from "../src/content/attempts/payloads";
 import { openMatchToken } from "../src/content/quizzes/match-tokens";
 
 /** What the object keeps besides the answers (one storage key each, `a:<question id>`). */
@@ -64,11 +64,18 @@ export class AttemptJournal extends ClosableAttempt<Meta> {
 
 
 
+  /**
+   * The answers as the worker gets them: each with only the keys of its type. An entry that is not
+   * an answer of its type (kept by an older version, or of a question whose type no longer fits)
+   * is left out, so it counts as unanswered and can never break the read, the submit or the alarm.
+   */
   private view(now: number): JournalView {
     const meta = this.meta!;
     const entries = meta.start.questions.flatMap((question) => {
       const entry = this.entries.get(question.id);
-      return entry ? [entry] : [];
+      if (!entry) return [];
+      const read = readPayload(question.type, entry.payload);
+      return read.ok ? [{ ...entry, payload: read.payload }] : [];
     });
     return { start: meta.start, entries, closure: meta.closure, now };
   }
@@ -104,17 +111,19 @@ export class AttemptJournal extends ClosableAttempt<Meta> {
     const late = this.lateOutcome(this.now());
     if (late) return late;
     const types = new Map(start.questions.map((question) => [question.id, question.type]));
+    const items: SaveItem[] = [];
     for (const item of input.answers) {
       const type = types.get(item.question_id);
       if (type === undefined) return { outcome: "question_not_in_quiz", questionId: item.question_id };
-      const problem = await this.payloadProblem(start, item, type);
-      if (problem !== null) return { outcome: "invalid", message: problem };
+      const kept = await this.keptPayload(start, item, type);
+      if (typeof kept === "string") return { outcome: "invalid", message: kept };
+      items.push({ ...item, payload: kept });
     }
     // From here to the in-memory write nothing awaits: the checks and the write are one step.
     const now = this.now();
     const lateNow = this.lateOutcome(now);
     if (lateNow) return lateNow;
-    const { written, saved, ignored } = applySave(this.entries, input.answers, now);
+    const { written, saved, ignored } = applySave(this.entries, items, now);
     for (let i = 0; i < written.length; i += PUT_CHUNK) {
       void this.ctx.storage.put(Object.fromEntries(written.slice(i, i + PUT_CHUNK).map((entry) => [`a:${entry.questionId}`, entry])));
     }
@@ -129,15 +138,18 @@ export class AttemptJournal extends ClosableAttempt<Meta> {
     return this.closeNow(now) ? { outcome: "closed_now", view: this.view(now) } : { outcome: "closed" };
   }
 
-  private async payloadProblem(start: JournalStart, item: SaveItem, type: JournalStart["questions"][number]["type"]): Promise<string | null> {
+  /** The payload as kept (the keys of its type only), or why it is refused. */
+  private async keptPayload(start: JournalStart, item: SaveItem, type: JournalStart["questions"][number]["type"]): Promise<Record<string, unknown> | string> {
+    // The request schema checked the bounds already; checked again for any other caller of the object.
+    const bounds = payloadBoundsProblem(item.payload);
+    if (bounds !== null) return `answers: ${bounds}`;
     const read = readPayload(type, item.payload);
     if (!read.ok) return `answers: ${read.message}`;
-    if (JSON.stringify(item.payload).length > PAYLOAD_MAX_CHARS) return `answers: a payload takes at most ${PAYLOAD_MAX_CHARS} characters`;
-    if (read.response.type !== "matching") return null;
+    if (read.response.type !== "matching") return read.payload;
     for (const pair of read.response.pairs) {
       if ((await openMatchToken(this.env, start.tenantId, item.question_id, pair.rightId)) === null) return "answers: right_id is not an id of this question's match_rights";
     }
-    return null;
+    return read.payload;
   }
 
   /** The submit's close; `ensure` starts a journal whose start call was lost (the attempt row exists). */

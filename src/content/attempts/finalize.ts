@@ -103,15 +103,19 @@ export function settleTarget(row: Pick<AttemptRow, "id" | "quiz_id" | "user_id" 
   return { attemptId: row.id, quizId: row.quiz_id, userId: row.user_id, actorRole: row.actor_role, examAttemptId: row.exam_attempt_id };
 }
 
-/** A matching payload as stored once scored: each right side as its row id (the token when it no longer opens). */
+/**
+ * The payload as stored once scored: the keys of its type only, a matching pair's right side as its
+ * row id (the token when it no longer opens). One that is not an answer of its type is stored as
+ * `{}` and scores as unanswered: what D1 gets never depends on the shape a client sent.
+ */
 async function openedResponse(ctx: SettleCtx, question: ScoringQuestion, payload: Record<string, unknown>): Promise<{ response: Response | null; stored: Record<string, unknown> }> {
   const read = readPayload(question.type, payload);
-  if (!read.ok) return { response: null, stored: payload };
-  if (read.response.type !== "matching") return { response: read.response, stored: payload };
+  if (!read.ok) return { response: null, stored: {} };
+  if (read.response.type !== "matching") return { response: read.response, stored: read.payload };
   const pairs = await Promise.all(
     read.response.pairs.map(async (pair) => ({ leftId: pair.leftId, rightId: (await openMatchToken(ctx.env, ctx.tenantId, question.id, pair.rightId)) ?? pair.rightId })),
   );
-  return { response: { type: "matching", pairs }, stored: { ...payload, pairs: pairs.map((pair) => ({ left_id: pair.leftId, right_id: pair.rightId })) } };
+  return { response: { type: "matching", pairs }, stored: { pairs: pairs.map((pair) => ({ left_id: pair.leftId, right_id: pair.rightId })) } };
 }
 
 /** One row per answered live question, scored, as the JSON the INSERT reads. */

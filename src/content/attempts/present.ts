@@ -5,6 +5,7 @@ import type { ServiceContext, TenantCtx } from "../../core/http/context";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import type { JournalEntry } from "./journal-state";
 import { remainingSeconds } from "./journal-state";
+import { storedPayload } from "./payloads";
 
 /**
  * The attempt as every attempt endpoint answers it (docs/decisions.md, Quiz attempts). In
@@ -98,7 +99,7 @@ export function presentInProgress(row: AttemptRow, input: { liveTotal: number; e
 export function presentSubmitted(row: AttemptRow, answers: readonly AnswerRow[], now: number) {
   const saved = answers.map((answer) => ({
     question_id: answer.question_id,
-    payload: JSON.parse(answer.payload) as Record<string, unknown>,
+    payload: storedPayload(answer.payload),
     awarded_points: formatHundredthsOrNull(answer.awarded_hundredths),
     is_correct: answer.is_correct === null ? null : answer.is_correct === 1,
     feedback: answer.feedback,

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { DecimalString, PercentString } from "../../core/db/decimal";
 import { uuidField } from "../../core/http/fields";
 import { ACTOR_ROLES, ATTEMPT_STATUSES } from "../../db/schema";
+import { FREE_TEXT_MAX, PAYLOAD_MAX_CHARS, PAYLOAD_MAX_DEPTH, payloadBoundsProblem } from "./payloads";
 
 export const MAX_SAVE_ITEMS = 200;
 
@@ -12,14 +13,22 @@ export const StartAttemptBody = z
   .object({ quiz_id: uuidField.openapi({ description: "The quiz to attempt" }) })
   .openapi("StartQuizAttemptRequest");
 
-const Payload = z.record(z.string(), z.unknown()).openapi({
-  type: "object",
-  description:
-    "By question type: single `{answer_ids: [id]}` (first element used), `{selected_answer_id}` or `{selected_option_id}`; multiple `{answer_ids}`, " +
-    "`{selected_answer_ids}` or `{selected_option_ids}`; free text `{text}`; matching `{pairs: [{left_id, right_id}]}` with `left_id` from " +
-    "`match_lefts[].id` and `right_id` the token from `match_rights[].id`. Stored as sent.",
-  example: { answer_ids: ["0190d0a4-5b6c-7d8e-9f00-112233445566"] },
-});
+// The bounds are checked here, before the payload travels to the attempt's journal (whose RPC a deep enough value would break); the journal checks the rest by question type.
+const Payload = z
+  .record(z.string(), z.unknown())
+  .superRefine((payload, check) => {
+    const problem = payloadBoundsProblem(payload);
+    if (problem !== null) check.addIssue({ code: "custom", message: problem });
+  })
+  .openapi({
+    type: "object",
+    description:
+      "By question type: single `{answer_ids: [id]}` (first element used), `{selected_answer_id}` or `{selected_option_id}`; multiple `{answer_ids}`, " +
+      "`{selected_answer_ids}` or `{selected_option_ids}`; free text `{text}` (at most " + FREE_TEXT_MAX + " characters); matching `{pairs: [{left_id, right_id}]}` with `left_id` from " +
+      "`match_lefts[].id` and `right_id` the token from `match_rights[].id`. With several keys of its type the first listed counts; only that key is kept " +
+      "(other keys are dropped). At most " + PAYLOAD_MAX_DEPTH + " levels of nesting and " + PAYLOAD_MAX_CHARS + " characters of JSON.",
+    example: { answer_ids: ["0190d0a4-5b6c-7d8e-9f00-112233445566"] },
+  });
 
 const SaveItem = z.object({
   question_id: uuidField.openapi({ description: "A question of the attempt's quiz" }),

@@ -5,7 +5,16 @@ import * as schema from "../../src/db/schema";
 import { db } from "../helpers/factories";
 import { castFor, concretePath, passingCaller, PLACEHOLDER_ID, type Cast } from "../helpers/routes";
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };
+type JsonSchema = {
+  $ref?: string;
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+};
 
 /** Values of the wrong type (and oversize strings) for every property of a body schema. */
 function hostileBodies(schema: JsonSchema | undefined): unknown[] {
@@ -24,6 +33,39 @@ function hostileBodies(schema: JsonSchema | undefined): unknown[] {
   return bodies;
 }
 
+/** `[[[…1…]]]` 5,000 levels deep, as JSON text (past SQLite's JSON depth and the RPC's serializer). */
+const DEEP = "[".repeat(5_000) + "1" + "]".repeat(5_000);
+
+/**
+ * The body's shape with plausible leaves (uuids, "x", 1, true, an enum's first value) and a deep
+ * value in every free-form object (answer payloads, block payloads): a body that passes the
+ * route's own checks far enough for the deep value to travel on.
+ */
+function deepInside(schema: JsonSchema | undefined, components: Record<string, JsonSchema>, level = 0): string {
+  if (!schema || level > 6) return DEEP;
+  if (schema.$ref) return deepInside(components[schema.$ref.split("/").pop()!], components, level + 1);
+  const options = schema.anyOf ?? schema.oneOf;
+  if (options?.length) return deepInside(options.find((option) => option.type !== "null") ?? options[0], components, level + 1);
+  const names = Object.keys(schema.properties ?? {});
+  if (names.length > 0) return `{${names.map((name) => `${JSON.stringify(name)}:${deepInside(schema.properties![name], components, level + 1)}`).join(",")}}`;
+  if (schema.enum?.length) return JSON.stringify(schema.enum[0]);
+  const type = Array.isArray(schema.type) ? schema.type.find((item) => item !== "null") : schema.type;
+  if (type === "object") return `{"deep":${DEEP}}`;
+  if (type === "array") return `[${deepInside(schema.items, components, level + 1)}]`;
+  if (type === "string") return JSON.stringify(schema.format === "uuid" ? PLACEHOLDER_ID : "x");
+  if (type === "integer" || type === "number") return "1";
+  if (type === "boolean") return "true";
+  return DEEP;
+}
+
+/** A deep value as the whole body, under every property at once, and in every free-form object of the body's shape. */
+function deepBodies(schema: JsonSchema, components: Record<string, JsonSchema>): string[] {
+  const names = Object.keys(schema.properties ?? {});
+  const bodies = [DEEP, deepInside(schema, components)];
+  if (names.length > 0) bodies.push(`{${names.map((name) => `${JSON.stringify(name)}:${DEEP}`).join(",")}}`);
+  return bodies;
+}
+
 async function send(path: string, method: string, cast: Cast, route: (typeof routeRegistry)[number], body: string | undefined, contentType = "application/json") {
   const headers: Record<string, string> = {};
   if (route.gate.kind !== "public") headers.authorization = `Bearer ${cast.tokens[passingCaller(route)]}`;
@@ -36,7 +78,8 @@ async function send(path: string, method: string, cast: Cast, route: (typeof rou
 
 /**
  * Every registered route, called by a caller who passes its gate, with malformed JSON, wrong
- * types, oversize strings, a wrong content type and non-uuid ids: a 4xx, never a 500.
+ * types, oversize strings, values nested 5,000 levels deep, a wrong content type and non-uuid
+ * ids: a 4xx, never a 500.
  */
 describe("input robustness of every route", () => {
   it("never answers 5xx to hostile input", async () => {
@@ -49,7 +92,11 @@ describe("input robustness of every route", () => {
     for (const route of routeRegistry) {
       const openApiPath = route.path.replaceAll(/:(\w+)/g, "{$1}");
       const operation = spec.paths[openApiPath]?.[route.method.toLowerCase()];
-      const bodySchema = operation?.requestBody?.content?.["application/json"]?.schema;
+      const components = spec.components?.schemas ?? {};
+      const documented = operation?.requestBody?.content?.["application/json"]?.schema;
+      const bodySchema = documented;
+      // A named body is a $ref to its component: the deep bodies follow it to the body's properties.
+      const bodyShape = documented?.$ref ? components[documented.$ref.split("/").pop()!] : documented;
       if (bodySchema) withBodySchema += 1;
       const paths = [`/api/v1${concretePath(route)}`];
       if (route.path.includes(":")) {
@@ -61,6 +108,7 @@ describe("input robustness of every route", () => {
         const path = paths[0]!;
         attempts.push([path, "{not json"], [path, "", "application/json"], [path, "a=1", "application/x-www-form-urlencoded"], [path, "<xml/>", "text/xml"]);
         for (const body of hostileBodies(bodySchema)) attempts.push([path, JSON.stringify(body)]);
+        if (bodyShape) for (const body of deepBodies(bodyShape, components)) attempts.push([path, body]);
       }
       if (route.method === "GET") attempts.push([`${paths[0]}?page=-1&limit=abc&offset=x&q=${"y".repeat(5000)}`, undefined]);
       for (const [path, body, contentType] of attempts) {
@@ -121,6 +169,7 @@ describe("input robustness of every route", () => {
 });
 
 type OpenApiDocument = {
+  components?: { schemas?: Record<string, JsonSchema> };
   paths: Record<
     string,
     Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> }; parameters?: { name: string; in: string; required?: boolean; schema?: { enum?: string[]; maxLength?: number } }[] }>

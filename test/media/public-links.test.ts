@@ -36,8 +36,9 @@ async function linksOf(member: Member, host: string, vars?: Partial<Env>) {
   const avatar = await call(member, host, "/t/me/profile", { method: "PATCH", body: { avatar: image }, vars });
   const logo = await call(member, host, "/t/tenant", { method: "PATCH", body: { logo: image }, vars });
   const cover = await call(member, host, `/t/courses/${tree.courseId}/cover-image`, { method: "PATCH", body: { cover_image_id: image }, vars });
+  const course = await call(member, host, `/t/courses/${tree.courseId}`, { vars });
   const block = await call(member, host, `/t/blocks/${tree.blockIds[0]}`, { vars });
-  for (const res of [presign, asset, avatar, logo, cover, block]) expect(res.status, JSON.stringify(res.body)).toBe(200);
+  for (const res of [presign, asset, avatar, logo, cover, course, block]) expect(res.status, JSON.stringify(res.body)).toBe(200);
   return {
     image,
     links: {
@@ -45,7 +46,7 @@ async function linksOf(member: Member, host: string, vars?: Partial<Env>) {
       presigned_url: asset.body.data.presigned_url as string,
       avatar: avatar.body.data.avatar as string,
       logo: logo.body.data.logo as string,
-      cover_image_url: cover.body.data.cover_image_url as string,
+      cover_image_url: course.body.data.cover_image_url as string,
       block_url: block.body.data.url as string,
     },
   };

@@ -122,6 +122,35 @@ describe("input robustness of every route", () => {
     // Thousands of requests: about 12 s alone, several times that on a busy 2-core machine.
   }, 300_000);
 
+  it("refuses hostile URLs in every URL field of a JSON body (never stored, never a 5xx)", async () => {
+    const cast = await castFor();
+    const spec = (await (await SELF.fetch("https://api.lms.localhost/api/v1/openapi.json")).json()) as OpenApiDocument;
+    const resolve = (schema: JsonSchema | undefined): JsonSchema | undefined =>
+      schema?.$ref ? spec.components?.schemas?.[schema.$ref.replace("#/components/schemas/", "")] : schema;
+    const isUrlField = (name: string, property: JsonSchema) =>
+      /url|logo|avatar/i.test(name) || property.format === "uri" || (property.anyOf ?? []).some((option) => resolve(option)?.format === "uri");
+    const hostile = ['https://example.com/"><script>alert(1)</script>', "http://169.254.169.254/", "https://127.0.0.1/", "https://[::1]/", "https://user:pass@example.com/", "https://localhost/", "https://10.0.0.1/", "https://0x7f000001/", "https://example.com/\u202Egnp.exe", "https://example.com/a\u0001b", "javascript:alert(1)", "http://example.com/"];
+    const walked: string[] = [];
+    const failures: string[] = [];
+    for (const route of routeRegistry) {
+      if (route.method === "GET" || route.method === "DELETE") continue;
+      const operation = spec.paths[route.path.replaceAll(/:(\w+)/g, "{$1}")]?.[route.method.toLowerCase()];
+      const properties = resolve(operation?.requestBody?.content?.["application/json"]?.schema)?.properties ?? {};
+      const urlFields = Object.entries(properties).filter(([name, property]) => isUrlField(name, resolve(property) ?? {}));
+      if (urlFields.length === 0) continue;
+      walked.push(`${route.method} ${route.path}`);
+      for (const [name] of urlFields) {
+        for (const url of hostile) {
+          const res = await send(`/api/v1${concretePath(route)}`, route.method, cast, route, JSON.stringify({ [name]: url }));
+          if (res.status < 400 || res.status >= 500) failures.push(`${route.method} ${route.path} ${name}=${JSON.stringify(url)} → ${res.status} ${res.text.slice(0, 200)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    // The walk found the URL fields (a schema the walk cannot read would find none).
+    expect(walked).toEqual(expect.arrayContaining(["PATCH /api/v1/t/tenant", "PUT /api/v1/t/users/:id", "PATCH /api/v1/t/me/profile", "POST /api/v1/t/groups", "PATCH /api/v1/t/groups/:id", "PUT /api/v1/admin/tenants/:id"]));
+  });
+
   it("refuses control characters in every search term, takes wildcards literally and searches terms of any allowed length", async () => {
     const cast = await castFor();
     // Lists under a course (its enrollments) search a course that exists: the path's placeholder id.

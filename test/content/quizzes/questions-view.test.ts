@@ -19,7 +19,7 @@ import { storedImage } from "../../media/helpers";
 /** A school context as the guard builds one; `DB` may be a wrapped binding. */
 function ctxFor(tenantId: string, bindings: Partial<Env> = {}): TenantCtx {
   const actor = { userId: "0190a6c2-0000-7000-8000-000000000001", role: "student" } as Actor;
-  return { ...serviceContext({ ...env, ...bindings } as Env), tenantId, actor, tenant: { id: tenantId } as TenantCtx["tenant"] };
+  return { ...serviceContext({ ...env, ...bindings } as Env, undefined, "https://api.lms.localhost/"), tenantId, actor, tenant: { id: tenantId } as TenantCtx["tenant"] };
 }
 
 async function oneOfEach(tenantId: string) {

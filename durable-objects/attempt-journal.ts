@@ -6,11 +6,15 @@ import {
   applySave,
   finalizeAt,
   pastGrace,
+  type AttemptJournalRpc,
+  type CloseOutcome,
   type Closure,
   type JournalEntry,
   type JournalStart,
   type JournalView,
   type SaveItem,
+  type SaveOutcome,
+  type ViewOutcome,
 } from "../src/content/attempts/journal-state";
 import { payloadBoundsProblem, readPayload } from "../src/content/attempts/payloads";
 import { openMatchToken } from "../src/content/quizzes/match-tokens";
@@ -25,20 +29,6 @@ interface Meta {
   quizGone: boolean;
 }
 
-
-export type SaveOutcome =
-  | { outcome: "saved"; saved: number; ignored: number; now: number; deadlineAt: number | null }
-  | { outcome: "not_found" }
-  | { outcome: "quiz_gone" }
-  | { outcome: "closed" }
-  | { outcome: "closed_now"; view: JournalView }
-  | { outcome: "question_not_in_quiz"; questionId: string }
-  | { outcome: "invalid"; message: string };
-
-export type CloseOutcome = { outcome: "not_found" } | { outcome: "closed" } | { outcome: "closed_now"; view: JournalView };
-
-export type ViewOutcome = { outcome: "not_found" } | { outcome: "open" | "closed" | "closed_now"; view: JournalView; confirmed: boolean };
-
 /** storage.put takes at most 128 keys at once. */
 const PUT_CHUNK = 128;
 
@@ -50,7 +40,7 @@ const PUT_CHUNK = 128;
  * write, so concurrent calls see one order: of 20 concurrent submits one closes the journal.
  * Rules of the journal itself: src/content/attempts/journal-state.ts.
  */
-export class AttemptJournal extends ClosableAttempt<Meta> {
+export class AttemptJournal extends ClosableAttempt<Meta> implements AttemptJournalRpc {
   private entries = new Map<string, JournalEntry>();
 
   constructor(ctx: DurableObjectState, env: Env) {

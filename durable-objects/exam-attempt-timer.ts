@@ -4,7 +4,14 @@ import { log } from "../src/core/lib/log";
 import { finalizeAt, pastGrace, type Closure } from "../src/content/attempts/journal-state";
 import { finalizeExamByDeadline } from "../src/content/exams/exam-finalize";
 import { sendTimeWarning } from "../src/content/exams/exam-events";
-import { warningAt, type TimerStart, type TimerView } from "../src/content/exams/timer-state";
+import {
+  warningAt,
+  type ExamAttemptTimerRpc,
+  type TimerCloseOutcome,
+  type TimerReadOutcome,
+  type TimerStart,
+  type TimerView,
+} from "../src/content/exams/timer-state";
 
 interface Meta {
   start: TimerStart;
@@ -14,11 +21,6 @@ interface Meta {
   /** The warning alarm has run (sent, or found nothing to send). */
   warned: boolean;
 }
-
-
-export type TimerReadOutcome = { outcome: "not_found" } | { outcome: "open" | "closed" | "closed_now"; view: TimerView; confirmed: boolean };
-
-export type TimerCloseOutcome = { outcome: "not_found" } | { outcome: "closed"; confirmed: boolean } | { outcome: "closed_now"; view: TimerView };
 
 /** A warning whose write failed is tried again this soon (while the deadline is still ahead). */
 const WARNING_RETRY_MS = 10_000;
@@ -33,7 +35,7 @@ const WARNING_RETRY_MS = 10_000;
  * conditional statements. Alarms are at-least-once, so a closed timer whose D1 write is not
  * confirmed is written again by a retry alarm: the write changes nothing the second time.
  */
-export class ExamAttemptTimer extends ClosableAttempt<Meta> {
+export class ExamAttemptTimer extends ClosableAttempt<Meta> implements ExamAttemptTimerRpc {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);

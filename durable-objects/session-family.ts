@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/core/env";
 import { timingSafeEqual } from "../src/core/lib/crypto";
+import type { PresentOutcome, RotateOutcome, SessionFamilyRpc } from "../src/platform/auth/session-family-state";
 
 /** Rotation state of one session's refresh token. Only SHA-256 hashes of secrets are kept. */
 interface FamilyState {
@@ -14,14 +15,6 @@ interface FamilyState {
   revoked: boolean;
 }
 
-type RotateOutcome =
-  | { outcome: "rotated"; refreshExpiresAt: number }
-  | { outcome: "stale" }
-  | { outcome: "reuse" }
-  | { outcome: "invalid" };
-
-type PresentOutcome = "current" | "previous" | "retired" | "unknown";
-
 const MAX_RETIRED = 64;
 
 /**
@@ -29,7 +22,7 @@ const MAX_RETIRED = 64;
  * state with no await between the comparison and the write, so of N concurrent refreshes with the
  * same token exactly one rotates; the others see the previous hash and get `stale`.
  */
-export class SessionFamily extends DurableObject<Env> {
+export class SessionFamily extends DurableObject<Env> implements SessionFamilyRpc {
   private state: FamilyState | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {

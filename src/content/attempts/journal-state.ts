@@ -110,3 +110,29 @@ export function applySave(entries: Map<string, JournalEntry>, items: readonly Sa
 export function remainingSeconds(deadlineAt: number | null, now: number): number | null {
   return deadlineAt === null ? null : Math.max(0, Math.ceil((deadlineAt - now) / 1000));
 }
+
+// What the AttemptJournal object (durable-objects/attempt-journal.ts) answers. The types live with
+// the journal's rules so the worker's side (./journal.ts) calls the object through its binding
+// without importing the object's class: the object imports this area, not the reverse.
+
+export type SaveOutcome =
+  | { outcome: "saved"; saved: number; ignored: number; now: number; deadlineAt: number | null }
+  | { outcome: "not_found" }
+  | { outcome: "quiz_gone" }
+  | { outcome: "closed" }
+  | { outcome: "closed_now"; view: JournalView }
+  | { outcome: "question_not_in_quiz"; questionId: string }
+  | { outcome: "invalid"; message: string };
+
+export type CloseOutcome = { outcome: "not_found" } | { outcome: "closed" } | { outcome: "closed_now"; view: JournalView };
+
+export type ViewOutcome = { outcome: "not_found" } | { outcome: "open" | "closed" | "closed_now"; view: JournalView; confirmed: boolean };
+
+/** The object's RPC methods as the worker calls them; the class implements this interface. */
+export interface AttemptJournalRpc {
+  read(caller: { tenantId: string; userId?: string; ensure?: JournalStart }): Promise<ViewOutcome>;
+  save(input: { tenantId: string; userId?: string; answers: SaveItem[]; viaExam?: boolean }): Promise<SaveOutcome>;
+  close(caller: { tenantId: string; userId?: string; ensure?: JournalStart }): Promise<CloseOutcome>;
+  confirm(): Promise<void>;
+  markQuizGone(): Promise<void>;
+}

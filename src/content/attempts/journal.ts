@@ -1,31 +1,30 @@
-import type { AttemptJournal, CloseOutcome, SaveOutcome, ViewOutcome } from "../../../durable-objects/attempt-journal";
 import type { ServiceContext } from "../../core/http/context";
-import type { JournalQuestion, JournalStart, SaveItem } from "./journal-state";
+import type { AttemptJournalRpc, CloseOutcome, JournalQuestion, JournalStart, SaveItem, SaveOutcome, ViewOutcome } from "./journal-state";
 import type { AttemptRow } from "./present";
 
 /**
  * The worker's side of an attempt's AttemptJournal (one object per attempt, named by its id).
- * Answer payloads are free-form JSON, which the RPC stub's types cannot express, so each call
- * states the object's own result type.
+ * Answer payloads are free-form JSON, which the RPC stub's types cannot express, so the stub is
+ * typed by the object's interface (`AttemptJournalRpc`, ./journal-state.ts), not by its class.
  */
 
 function journalOf(ctx: Pick<ServiceContext, "env">, attemptId: string) {
-  const namespace = ctx.env.ATTEMPT_JOURNAL as unknown as DurableObjectNamespace<AttemptJournal>;
-  return namespace.get(namespace.idFromName(attemptId));
+  const namespace = ctx.env.ATTEMPT_JOURNAL;
+  return namespace.get(namespace.idFromName(attemptId)) as unknown as AttemptJournalRpc;
 }
 
 export const journal = {
   /** The journal for a read; `ensure` starts it when its start call was lost. Past grace the read closes it. */
   async read(ctx: Pick<ServiceContext, "env">, attemptId: string, input: { tenantId: string; ensure?: JournalStart }): Promise<ViewOutcome> {
-    return (await journalOf(ctx, attemptId).read(input)) as unknown as ViewOutcome;
+    return await journalOf(ctx, attemptId).read(input);
   },
   /** `viaExam`: the exam's section save; a section's journal answers nothing else (its answers count only through the exam). */
   async save(ctx: Pick<ServiceContext, "env">, attemptId: string, input: { tenantId: string; userId: string; answers: SaveItem[]; viaExam?: boolean }): Promise<SaveOutcome> {
-    return (await journalOf(ctx, attemptId).save(input as never)) as unknown as SaveOutcome;
+    return await journalOf(ctx, attemptId).save(input);
   },
   /** The submit's compare-and-set close. */
   async close(ctx: Pick<ServiceContext, "env">, attemptId: string, input: { tenantId: string; userId: string; ensure: JournalStart }): Promise<CloseOutcome> {
-    return (await journalOf(ctx, attemptId).close(input)) as unknown as CloseOutcome;
+    return await journalOf(ctx, attemptId).close(input);
   },
   async confirm(ctx: Pick<ServiceContext, "env">, attemptId: string): Promise<void> {
     await journalOf(ctx, attemptId).confirm();

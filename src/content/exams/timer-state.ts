@@ -37,3 +37,17 @@ export const WARNING_MIN_LIMIT_SECONDS = 600;
 export function warningAt(start: Pick<TimerStart, "deadlineAt" | "timeLimitSeconds">): number | null {
   return start.timeLimitSeconds > WARNING_MIN_LIMIT_SECONDS ? start.deadlineAt - WARNING_LEAD_MS : null;
 }
+
+// What the ExamAttemptTimer object (durable-objects/exam-attempt-timer.ts) answers, here so that
+// ./timer.ts calls the object through its binding without importing the object's class.
+
+export type TimerReadOutcome = { outcome: "not_found" } | { outcome: "open" | "closed" | "closed_now"; view: TimerView; confirmed: boolean };
+
+export type TimerCloseOutcome = { outcome: "not_found" } | { outcome: "closed"; confirmed: boolean } | { outcome: "closed_now"; view: TimerView };
+
+/** The object's RPC methods as the worker calls them; the class implements this interface. */
+export interface ExamAttemptTimerRpc {
+  read(caller: { tenantId: string; userId?: string; ensure?: TimerStart }): Promise<TimerReadOutcome>;
+  close(caller: { tenantId: string; userId?: string; ensure?: TimerStart }): Promise<TimerCloseOutcome>;
+  confirm(): Promise<void>;
+}

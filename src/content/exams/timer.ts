@@ -1,25 +1,24 @@
-import type { ExamAttemptTimer, TimerCloseOutcome, TimerReadOutcome } from "../../../durable-objects/exam-attempt-timer";
 import type { ServiceContext } from "../../core/http/context";
 import type { ExamAttemptRow } from "./attempt-present";
-import type { TimerStart } from "./timer-state";
+import type { ExamAttemptTimerRpc, TimerCloseOutcome, TimerReadOutcome, TimerStart } from "./timer-state";
 
 /** The worker's side of an exam attempt's ExamAttemptTimer (one object per attempt, named by its id). */
 
 type Ctx = Pick<ServiceContext, "env">;
 
 function timerOf(ctx: Ctx, examAttemptId: string) {
-  const namespace = ctx.env.EXAM_TIMER as unknown as DurableObjectNamespace<ExamAttemptTimer>;
-  return namespace.get(namespace.idFromName(examAttemptId));
+  const namespace = ctx.env.EXAM_TIMER;
+  return namespace.get(namespace.idFromName(examAttemptId)) as unknown as ExamAttemptTimerRpc;
 }
 
 export const timer = {
   /** The timer for a read; `ensure` starts it when its start call was lost. Past grace the read closes it. */
   async read(ctx: Ctx, examAttemptId: string, input: { tenantId: string; userId?: string; ensure?: TimerStart }): Promise<TimerReadOutcome> {
-    return (await timerOf(ctx, examAttemptId).read(input)) as TimerReadOutcome;
+    return await timerOf(ctx, examAttemptId).read(input);
   },
   /** The submit's compare-and-set close. */
   async close(ctx: Ctx, examAttemptId: string, input: { tenantId: string; userId: string; ensure: TimerStart }): Promise<TimerCloseOutcome> {
-    return (await timerOf(ctx, examAttemptId).close(input)) as TimerCloseOutcome;
+    return await timerOf(ctx, examAttemptId).close(input);
   },
   async confirm(ctx: Ctx, examAttemptId: string): Promise<void> {
     await timerOf(ctx, examAttemptId).confirm();

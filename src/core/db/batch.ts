@@ -1,6 +1,9 @@
 import { getTableColumns, is, SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db, ServiceContext } from "../http/context";
+import type { Db } from "./client";
+
+/** What the helpers here need of a service context: its database (src/core/db does not import src/core/http). */
+type DbCtx = { db: Db };
 
 export type BatchItem = Parameters<Db["batch"]>[0][number];
 
@@ -8,7 +11,7 @@ export type BatchItem = Parameters<Db["batch"]>[0][number];
  * Runs statements as one atomic D1 batch and returns each one's raw result. An empty list runs
  * nothing. Typed loosely on purpose: callers read results with `changedRows` or by position.
  */
-export async function runBatch(ctx: Pick<ServiceContext, "db">, statements: readonly BatchItem[]): Promise<unknown[]> {
+export async function runBatch(ctx: DbCtx, statements: readonly BatchItem[]): Promise<unknown[]> {
   if (statements.length === 0) return [];
   return (await ctx.db.batch(statements as unknown as [BatchItem, ...BatchItem[]])) as unknown[];
 }
@@ -17,7 +20,7 @@ export async function runBatch(ctx: Pick<ServiceContext, "db">, statements: read
  * A raw statement that can go into `ctx.db.batch`. Drizzle's `db.run(sql)` is lazy but carries no
  * prepared D1 statement, which its D1 batch needs for bound parameters; this attaches one.
  */
-export function batchable(ctx: ServiceContext, query: SQL): BatchItem {
+export function batchable(ctx: DbCtx, query: SQL): BatchItem {
   const raw = ctx.db.run(query);
   return Object.assign(raw, { stmt: ctx.db.$client.prepare(raw.getQuery().sql) }) as unknown as BatchItem;
 }
@@ -29,7 +32,7 @@ export function batchable(ctx: ServiceContext, query: SQL): BatchItem {
  * position). The D1 result's `meta.changes` says whether the row went in.
  */
 export function insertWhere<T extends SQLiteTable>(
-  ctx: ServiceContext,
+  ctx: DbCtx,
   table: T,
   row: { [K in keyof T["$inferInsert"]]: T["$inferInsert"][K] | SQL },
   condition: SQL,

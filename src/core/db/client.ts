@@ -1,6 +1,8 @@
-import { drizzle } from "drizzle-orm/d1";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { Env } from "../env";
-import type { Db } from "../http/context";
+
+/** Drizzle over D1, used through the query builder only (no relational `db.query`), so it needs no schema. */
+export type Db = DrizzleD1Database & { $client: D1Database };
 
 const databases = new WeakMap<D1Database, Db>();
 

@@ -1,7 +1,7 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { TenantCtx } from "../http/context";
-import { ApiError, type ErrorEntry } from "../http/errors";
+import { ApiError, type ErrorEntry } from "../lib/errors";
+import type { Db } from "./client";
 
 /** A school table: rows carry their school, and (for soft-deletable tables) a deletion time. */
 type SchoolTable = SQLiteTable & { id: SQLiteColumn; tenantId: SQLiteColumn; deletedAt?: SQLiteColumn };
@@ -20,7 +20,7 @@ export function liveRowWhere(table: SchoolTable, tenantId: string, id: string): 
  * The live row `id` of the caller's school, or the entry's 404. Another school's row and a deleted
  * row answer exactly like a missing one, so ids of other schools reveal nothing.
  */
-export async function liveRow<T extends SchoolTable>(ctx: TenantCtx, table: T, id: string, notFound: ErrorEntry): Promise<T["$inferSelect"]> {
+export async function liveRow<T extends SchoolTable>(ctx: { db: Db; tenantId: string }, table: T, id: string, notFound: ErrorEntry): Promise<T["$inferSelect"]> {
   const rows = await ctx.db.select().from(table as SQLiteTable).where(liveRowWhere(table, ctx.tenantId, id)).limit(1);
   const row = rows[0];
   if (!row) throw new ApiError(notFound);

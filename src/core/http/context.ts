@@ -1,10 +1,9 @@
-import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { Db } from "../db/client";
 import type { Config, Env } from "../env";
 import type { Clock } from "../lib/clock";
 import type { RouteMeta } from "./route";
 
-/** Drizzle over D1, used through the query builder only (no relational `db.query`), so it needs no schema. */
-export type Db = DrizzleD1Database & { $client: D1Database };
+export type { Db } from "../db/client";
 
 export type Role = "superadmin" | "admin" | "curator" | "student";
 

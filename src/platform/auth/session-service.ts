@@ -1,4 +1,3 @@
-import type { SessionFamily } from "../../../durable-objects/session-family";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { authDevices, sessions, tenants, users } from "../../db/schema";
 import { idleWindowMs, idleWindowSql, lifetimeEndSql, type DevicePolicy } from "../devices/policy";
@@ -12,6 +11,7 @@ import { randomSecret, sha256Hex } from "../../core/lib/crypto";
 import { isUuid, uuidv7 } from "../../core/lib/ids";
 import { authErrors } from "./errors";
 import { signAccessToken } from "./jwt";
+import type { SessionFamilyRpc } from "./session-family-state";
 
 export interface ClientInfo {
   /** Sent an `Origin` or `Sec-Fetch-Site` header (docs/decisions.md): refresh secret only in a cookie, platform `web`. */
@@ -52,8 +52,8 @@ export function parseRefreshToken(token: string): { sessionId: string; secret: s
 }
 
 function family(ctx: ServiceContext, sessionId: string) {
-  const namespace = ctx.env.SESSION_FAMILY as unknown as DurableObjectNamespace<SessionFamily>;
-  return namespace.get(namespace.idFromName(sessionId));
+  const namespace = ctx.env.SESSION_FAMILY;
+  return namespace.get(namespace.idFromName(sessionId)) as unknown as SessionFamilyRpc;
 }
 
 /** Who the session admission counts against, and what else the session insert requires. */

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { decimalField, DecimalString, PercentString } from "../../core/db/decimal";
-import { plainText, uuidField } from "../../core/http/fields";
+import { plainText, queryFlag, uuidField } from "../../core/http/fields";
 import { pageQuery, uuidParam } from "../../core/http/pagination";
 
 export const MAX_GRADES = 200;
@@ -9,14 +9,6 @@ export const MAX_GRADES = 200;
 // Requests
 
 export const IdParams = z.object({ id: uuidParam });
-
-/** `true` / `false` in a query string; anything else is `invalid_params`. */
-export const queryFlag = (description: string) =>
-  z
-    .enum(["true", "false"])
-    .optional()
-    .transform((value) => (value === undefined ? undefined : value === "true"))
-    .openapi({ type: "string", enum: ["true", "false"], description });
 
 export const ListQuizAttemptsQuery = z.object({
   ...pageQuery({ maxLimit: 100, defaultLimit: 20 }),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { PercentString } from "../../core/db/decimal";
-import { queryFlag } from "../attempts/grading-schemas";
+import { queryFlag } from "../../core/http/fields";
 
 export const QuizAnalyticsQuery = z.object({
   include_admin_attempts: queryFlag(

@@ -124,3 +124,11 @@ export function searchTerm(max = 100) {
     .optional()
     .transform((value) => (value ? value : undefined));
 }
+
+/** `true` / `false` in a query string; anything else is `invalid_params`. */
+export const queryFlag = (description: string) =>
+  z
+    .enum(["true", "false"])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "true"))
+    .openapi({ type: "string", enum: ["true", "false"], description });

@@ -62,43 +62,31 @@ async function blockRow(id: string) {
   return row!.payload as Record<string, unknown>;
 }
 
+/** A block of `type` created in a fresh lesson with the URL in its payload. */
+function blockCreate(type: "embed" | "video", payload: (url: string) => Record<string, unknown>): Target {
+  return {
+    name: `POST /t/lessons/:id/blocks ${type} url`,
+    error: "invalid_block_payload",
+    detail: "payload.url",
+    setup: async () => {
+      const { school, admin } = await schoolWithAdmin();
+      const tree = await insertCourseTree(school.id, { shape: [1, 1, 0] });
+      let created = "";
+      return {
+        send: async (url) => {
+          const res = await as(admin, `/t/lessons/${tree.lessonIds[0]}/blocks`, { body: { type, payload: payload(url) } });
+          if (res.status === 201) created = res.body.data.id;
+          return res;
+        },
+        stored: async () => (await blockRow(created)).url,
+      };
+    },
+  };
+}
+
 const TARGETS: Target[] = [
-  {
-    name: "POST /t/lessons/:id/blocks embed url",
-    error: "invalid_block_payload",
-    detail: "payload.url",
-    setup: async () => {
-      const { school, admin } = await schoolWithAdmin();
-      const tree = await insertCourseTree(school.id, { shape: [1, 1, 0] });
-      let created = "";
-      return {
-        send: async (url) => {
-          const res = await as(admin, `/t/lessons/${tree.lessonIds[0]}/blocks`, { body: { type: "embed", payload: { url, title: "Frame" } } });
-          if (res.status === 201) created = res.body.data.id;
-          return res;
-        },
-        stored: async () => (await blockRow(created)).url,
-      };
-    },
-  },
-  {
-    name: "POST /t/lessons/:id/blocks video url",
-    error: "invalid_block_payload",
-    detail: "payload.url",
-    setup: async () => {
-      const { school, admin } = await schoolWithAdmin();
-      const tree = await insertCourseTree(school.id, { shape: [1, 1, 0] });
-      let created = "";
-      return {
-        send: async (url) => {
-          const res = await as(admin, `/t/lessons/${tree.lessonIds[0]}/blocks`, { body: { type: "video", payload: { url } } });
-          if (res.status === 201) created = res.body.data.id;
-          return res;
-        },
-        stored: async () => (await blockRow(created)).url,
-      };
-    },
-  },
+  blockCreate("embed", (url) => ({ url, title: "Frame" })),
+  blockCreate("video", (url) => ({ url })),
   {
     name: "PATCH /t/blocks/:id embed url",
     error: "invalid_block_payload",

@@ -1,6 +1,15 @@
 import { inArray, sql, type AnyColumn, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 
 /**
+ * The tenant condition of a school table's row under `alias`: `alias.tenant_id = tenantId`. Written
+ * by this helper, not by hand, so every school condition has one spelling the shard move and a
+ * guard test can find.
+ */
+export function inSchool(alias: SQL, tenantId: string | SQL): SQL {
+  return sql`${alias}.tenant_id = ${tenantId}`;
+}
+
+/**
  * `expression IN (ids)`. D1 accepts at most 100 bound parameters per statement, so a longer list
  * travels as one JSON parameter, leaving room for the statement's other parameters.
  */

@@ -48,6 +48,14 @@ export const jsonBody = <T>(schema: T) => ({ body: { ...jsonContent(schema), req
 /** An optional JSON body: a request without a JSON content type validates as `{}`; unknown top-level keys are refused. */
 export const optionalJsonBody = <T>(schema: T) => ({ body: { ...jsonContent(schema), required: false } });
 
+/** The URL as the one rule re-serializes it, or a validation issue (`prefix` + the rule's reason). */
+function publicUrlOrIssue(value: string, ctx: z.RefinementCtx, prefix: string): string {
+  const parsed = parsePublicHttpsUrl(value);
+  if (parsed.ok) return parsed.url;
+  ctx.addIssue({ code: "custom", message: `${prefix}${parsed.reason}`, input: value });
+  return z.NEVER;
+}
+
 /**
  * A URL given to store and show to others (embeds, videos, logos, avatars): the one URL rule
  * (`parsePublicHttpsUrl`, src/core/lib/public-url.ts), stored as the WHATWG parser serializes it.
@@ -57,12 +65,7 @@ export function publicHttpsUrl() {
     .string()
     .trim()
     .max(PUBLIC_URL_MAX)
-    .transform((value, ctx) => {
-      const parsed = parsePublicHttpsUrl(value);
-      if (parsed.ok) return parsed.url;
-      ctx.addIssue({ code: "custom", message: parsed.reason, input: value });
-      return z.NEVER;
-    })
+    .transform((value, ctx) => publicUrlOrIssue(value, ctx, ""))
     .openapi({ type: "string", format: "uri", maxLength: PUBLIC_URL_MAX, example: "https://cdn.example.com/a.png" });
 }
 
@@ -76,13 +79,7 @@ export function mediaReference() {
     .string()
     .trim()
     .max(PUBLIC_URL_MAX)
-    .transform((value, ctx) => {
-      if (UUID_PATTERN.test(value)) return value.toLowerCase();
-      const parsed = parsePublicHttpsUrl(value);
-      if (parsed.ok) return parsed.url;
-      ctx.addIssue({ code: "custom", message: `must be a media-asset UUID or a public https URL: ${parsed.reason}`, input: value });
-      return z.NEVER;
-    });
+    .transform((value, ctx) => (UUID_PATTERN.test(value) ? value.toLowerCase() : publicUrlOrIssue(value, ctx, "must be a media-asset UUID or a public https URL: ")));
 }
 
 /** The answer of a delete: `{ deleted: true }`. */

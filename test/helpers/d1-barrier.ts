@@ -1,5 +1,6 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { app } from "../../src/app";
+import type { Env } from "../../src/core/env";
 import { readResponse, type ApiResponse } from "./http";
 
 /** The SQL text of a prepared statement (workerd keeps it on the object). */
@@ -84,4 +85,21 @@ export async function requestWithD1(
     { ...env, DB: db },
   );
   return readResponse(response, { method, path: `/api/v1${path}` });
+}
+
+/**
+ * A Durable Object's alarm run now with its D1 calls through `db` (a barrier) instead of the
+ * object's own binding, so a race test can hold the alarm's write beside a request's.
+ */
+export function alarmWithD1<T extends { alarm(): Promise<void> }>(stub: DurableObjectStub<T & Rpc.DurableObjectBranded>, db: D1Database): Promise<void> {
+  return runInDurableObject(stub, async (instance: T) => {
+    const holder = instance as unknown as { env: Env };
+    const own = holder.env;
+    holder.env = { ...own, DB: db };
+    try {
+      await instance.alarm();
+    } finally {
+      holder.env = own;
+    }
+  });
 }

@@ -1,8 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AttemptJournal } from "../../../durable-objects/attempt-journal";
-import type { Env } from "../../../src/core/env";
-import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
+import { alarmWithD1, barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
 import { failure } from "../../helpers/http";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
 import { answerRows, attemptRow, clockAt, moveClock, quizForStudent, read, save, started, submit } from "./helpers";
@@ -149,19 +148,7 @@ describe("the attempt's deadline", () => {
   });
 });
 
-/** The journal's alarm run now, its D1 calls through `db` (the object's own env otherwise). */
-function alarmWith(id: string, db: D1Database) {
-  return runInDurableObject(journalStub(id), async (instance: AttemptJournal) => {
-    const holder = instance as unknown as { env: Env };
-    const own = holder.env;
-    holder.env = { ...own, DB: db };
-    try {
-      await instance.alarm();
-    } finally {
-      holder.env = own;
-    }
-  });
-}
+const alarmWith = (id: string, db: D1Database) => alarmWithD1(journalStub(id), db);
 
 describe("the deadline's finalize racing the journal's alarm", () => {
   // Held: each finalize's write batch. The request closes the journal and waits at its write; the

@@ -4,7 +4,7 @@ import type { ExamAttemptTimer } from "../../../durable-objects/exam-attempt-tim
 import { sendTimeWarning } from "../../../src/content/exams/exam-events";
 import type { Env } from "../../../src/core/env";
 import { setClockForTests } from "../../../src/core/lib/clock";
-import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
+import { alarmWithD1, barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
 import { failure } from "../../helpers/http";
 import { assignIndividualCurator, signedIn, type Member } from "../../helpers/users";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
@@ -146,19 +146,7 @@ describe("the warning alarm", () => {
  */
 const finishWrites = () => barrierD1(env.DB, { held: /UPDATE exam_attempts SET status = 'submitted'/, parties: 2, timeoutMs: 10_000 });
 
-/** The timer's alarm run now, its D1 calls through `db` (the object's own env otherwise). */
-function alarmWith(id: string, db: D1Database) {
-  return runInDurableObject(timerStub(id), async (instance: ExamAttemptTimer) => {
-    const holder = instance as unknown as { env: Env };
-    const own = holder.env;
-    holder.env = { ...own, DB: db };
-    try {
-      await instance.alarm();
-    } finally {
-      holder.env = own;
-    }
-  });
-}
+const alarmWith = (id: string, db: D1Database) => alarmWithD1(timerStub(id), db);
 
 describe("the finishing alarm", () => {
   it("finishes the attempt at deadline + grace with no client connected, then nothing is scheduled", async () => {

@@ -7,14 +7,16 @@ import { defineConfig } from "vitest/config";
 process.env.WRANGLER_LOG ??= "warn";
 
 export default defineConfig(async () => {
-  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  const controlMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations/control"));
+  const schoolMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations/school"));
   return {
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           bindings: {
-            TEST_MIGRATIONS: migrations,
+            CONTROL_MIGRATIONS: controlMigrations,
+            SCHOOL_MIGRATIONS: schoolMigrations,
             // Test-only secrets: two JWT keys so rotation (newest signs, all verify) is exercised.
             JWT_SECRETS: "test2:test-jwt-secret-two-0123456789abcdef0123,test1:test-jwt-secret-one-0123456789abcdef0123",
             PASSWORD_PEPPER: "test-pepper",

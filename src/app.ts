@@ -14,7 +14,7 @@ import { getConfig } from "./core/env";
 import { isAllowedOrigin } from "./core/http/origins";
 import { requestContext } from "./core/http/request-context";
 import { securityHeaders } from "./core/http/security-headers";
-import { API_PREFIX, installAccess } from "./core/http/route";
+import { accessControl, API_PREFIX, type AccessControl } from "./core/http/route";
 import { authenticate } from "./platform/auth/authenticate";
 import { checkBilling } from "./platform/auth/billing-gate";
 import { recordLastActive } from "./platform/auth/last-active";
@@ -33,10 +33,10 @@ import { screenshotRoutes } from "./content/screenshot/routes";
 import { ratingRoutes } from "./content/rating/routes";
 import { analyticsRoutes } from "./content/analytics/routes";
 
-function buildApp() {
-  installAccess({ authenticate, checkBilling, afterAdmission: recordLastActive });
+function buildApp(access: AccessControl) {
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestContext());
+  app.use("*", accessControl(access));
   app.use("*", securityHeaders());
   app.use(
     "*",
@@ -92,4 +92,4 @@ function buildApp() {
   return app;
 }
 
-export const app = buildApp();
+export const app = buildApp({ authenticate, checkBilling, afterAdmission: recordLastActive });

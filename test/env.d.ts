@@ -4,7 +4,8 @@ import type { Env as WorkerEnv } from "../src/core/env";
 declare global {
   namespace Cloudflare {
     interface Env extends WorkerEnv {
-      TEST_MIGRATIONS: D1Migration[];
+      CONTROL_MIGRATIONS: D1Migration[];
+      SCHOOL_MIGRATIONS: D1Migration[];
     }
   }
 }

@@ -1,6 +1,13 @@
 /** The Worker's bindings, vars and secrets, as wrangler.toml and `wrangler secret put` declare them. */
 export interface Env {
+  /** The control database (src/core/db/client.ts). */
   DB: D1Database;
+  /**
+   * The school databases (shards): `DB_SCHOOLS_0` … `DB_SCHOOLS_{N-1}`, as many as wrangler.toml
+   * binds. Reached only through a school's stored shard name (`shardDb`).
+   */
+  DB_SCHOOLS_0: D1Database;
+  [shard: `DB_SCHOOLS_${number}`]: D1Database;
   MEDIA: R2Bucket;
   /** Typed where it is used (src/platform/auth/session-service.ts): core knows no Durable Object class. */
   SESSION_FAMILY: DurableObjectNamespace;

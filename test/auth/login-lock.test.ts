@@ -1,8 +1,8 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { setClockForTests } from "../../src/core/lib/clock";
 import { createSchool, createUser } from "../helpers/factories";
 import { api, failure } from "../helpers/http";
+import { fixtureD1 } from "../helpers/databases";
 
 const LOCKED = { status: 423, error: "too many attempts, try again later" };
 
@@ -33,7 +33,7 @@ describe("login brute-force lock", () => {
     const answers = results.map(failure);
     expect(answers.filter((answer) => answer.status === 400)).toEqual(Array(5).fill({ status: 400, error: "invalid credentials" }));
     expect(answers.filter((answer) => answer.status === 423)).toEqual(Array(95).fill(LOCKED));
-    const row = await env.DB.prepare("SELECT failures FROM login_failures WHERE key = ?").bind(`pair:${school.subdomain}:${user.email}`).first<{ failures: number }>();
+    const row = await fixtureD1.prepare("SELECT failures FROM login_failures WHERE key = ?").bind(`pair:${school.subdomain}:${user.email}`).first<{ failures: number }>();
     expect(row!.failures).toBe(100);
   });
 

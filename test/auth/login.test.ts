@@ -1,9 +1,9 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
 import { createSchool, createUser, db, login, DEFAULT_PASSWORD } from "../helpers/factories";
 import { api } from "../helpers/http";
+import { fixtureD1 } from "../helpers/databases";
 
 const loginCall = (body: Record<string, unknown>, headers: Record<string, string> = {}) => api("/auth/login", { body, headers });
 const withoutRequestId = (body: Record<string, unknown>) => ({ ...body, request_id: undefined });
@@ -32,7 +32,7 @@ describe("POST /auth/login", () => {
     const user = await createUser(school.id);
     const session = await login(user, { subdomain: school.subdomain });
     const secret = session.refresh_token!.split(".")[1]!;
-    const dump = await env.DB.prepare("SELECT * FROM sessions WHERE id = ?").bind(session.session_id).first();
+    const dump = await fixtureD1.prepare("SELECT * FROM sessions WHERE id = ?").bind(session.session_id).first();
     expect(JSON.stringify(dump)).not.toContain(secret);
   });
 

@@ -1,9 +1,9 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { setClockForTests } from "../../src/core/lib/clock";
 import { createSchool, createUser, login } from "../helpers/factories";
 import { api, failure } from "../helpers/http";
 import { emailsTo } from "../helpers/outbox";
+import { fixtureD1 } from "../helpers/databases";
 
 async function requestCode(email: string, subdomain: string) {
   const res = await api("/auth/forgot-password", { body: { email, subdomain } });
@@ -19,7 +19,7 @@ const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padSt
 
 /** The user's reset-code rows, oldest first, straight from D1. */
 async function codeRows(userId: string) {
-  const { results } = await env.DB.prepare("SELECT created_at, used_at, invalidated_at FROM password_reset_codes WHERE user_id = ? ORDER BY created_at")
+  const { results } = await fixtureD1.prepare("SELECT created_at, used_at, invalidated_at FROM password_reset_codes WHERE user_id = ? ORDER BY created_at")
     .bind(userId)
     .all<{ created_at: number; used_at: number | null; invalidated_at: number | null }>();
   return results;

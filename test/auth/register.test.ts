@@ -1,9 +1,9 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { setClockForTests } from "../../src/core/lib/clock";
 import { createSchool, createUser } from "../helpers/factories";
 import { api } from "../helpers/http";
 import { emailsTo } from "../helpers/outbox";
+import { fixtureD1 } from "../helpers/databases";
 
 let seq = 0;
 const unique = () => `r${Date.now().toString(36)}${seq++}${Math.floor(Math.random() * 1e4)}`;
@@ -24,10 +24,10 @@ describe("POST /auth/register", () => {
     const { body, res } = await register();
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({ verification_required: true, email: body.email, verification_expires_at: expect.any(String) });
-    const school = await env.DB.prepare("SELECT * FROM tenants WHERE slug = ?").bind(body.tenant_slug).first<Record<string, unknown>>();
+    const school = await fixtureD1.prepare("SELECT * FROM tenants WHERE slug = ?").bind(body.tenant_slug).first<Record<string, unknown>>();
     expect(school).toMatchObject({ status: "pending", plan_state: "trial", subdomain: body.tenant_slug });
     expect(Number(school!.expires_at) - Date.now()).toBeGreaterThan(13 * 86_400_000);
-    const admin = await env.DB.prepare("SELECT role, tenant_id, email_verified_at FROM users WHERE email = ?").bind(body.email).first();
+    const admin = await fixtureD1.prepare("SELECT role, tenant_id, email_verified_at FROM users WHERE email = ?").bind(body.email).first();
     expect(admin).toEqual({ role: "admin", tenant_id: school!.id, email_verified_at: null });
     const [email] = await emailsTo(body.email);
     expect(email).toMatchObject({ kind: "verification", tenant_id: school!.id, locale: "ru" });
@@ -39,7 +39,7 @@ describe("POST /auth/register", () => {
     const { res } = await register({ tenant_slug: slug, email: `Mixed.${slug}@Example.TEST`, tenant_subdomain: `${slug}SUB` });
     expect(res.status).toBe(201);
     expect(res.body.data.email).toBe(`mixed.${slug.toLowerCase()}@example.test`);
-    const school = await env.DB.prepare("SELECT slug, subdomain FROM tenants WHERE slug = ?").bind(slug.toLowerCase()).first();
+    const school = await fixtureD1.prepare("SELECT slug, subdomain FROM tenants WHERE slug = ?").bind(slug.toLowerCase()).first();
     expect(school).toEqual({ slug: slug.toLowerCase(), subdomain: `${slug.toLowerCase()}sub` });
   });
 
@@ -66,13 +66,13 @@ describe("POST /auth/register", () => {
       api("/auth/register", { body: registration({ tenant_subdomain: name }) }),
     ]);
     expect([a.status, b.status].sort()).toEqual([201, 400]);
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM tenants WHERE slug = ?1 OR subdomain = ?1").bind(name).first<{ n: number }>();
+    const count = await fixtureD1.prepare("SELECT count(*) AS n FROM tenants WHERE slug = ?1 OR subdomain = ?1").bind(name).first<{ n: number }>();
     expect(count!.n).toBe(1);
   });
 
   it("lets the admin email of a deleted school found a new one", async () => {
     const { body } = await register();
-    await env.DB.prepare("UPDATE tenants SET deleted_at = ? WHERE slug = ?").bind(Date.now(), body.tenant_slug).run();
+    await fixtureD1.prepare("UPDATE tenants SET deleted_at = ? WHERE slug = ?").bind(Date.now(), body.tenant_slug).run();
     const { res } = await register({ email: body.email });
     expect(res.status).toBe(201);
   });
@@ -104,7 +104,7 @@ describe("POST /auth/verify-email", () => {
   it("refuses the link of a school deleted meanwhile", async () => {
     const { body } = await register();
     const [email] = await emailsTo(body.email);
-    await env.DB.prepare("UPDATE tenants SET deleted_at = ? WHERE slug = ?").bind(Date.now(), body.tenant_slug).run();
+    await fixtureD1.prepare("UPDATE tenants SET deleted_at = ? WHERE slug = ?").bind(Date.now(), body.tenant_slug).run();
     const res = await api("/auth/verify-email", { body: { token: email!.metaJson.token } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("invalid_or_expired_email_verification");

@@ -6,6 +6,7 @@ import { setClockForTests } from "../../src/core/lib/clock";
 import { decodeJwtPart } from "../helpers/auth";
 import { createSchool, createUser, login } from "../helpers/factories";
 import { api, failure, readResponse } from "../helpers/http";
+import { fixtureD1 } from "../helpers/databases";
 
 const secretOf = (kid: string) => {
   const entry = env.JWT_SECRETS.split(",").find((item) => item.startsWith(`${kid}:`))!;
@@ -70,7 +71,7 @@ describe("access tokens", () => {
     const cases = ["UPDATE users SET is_active = 0 WHERE id = ?", "UPDATE users SET deleted_at = 1 WHERE id = ?", "UPDATE tenants SET deleted_at = 1 WHERE id = ?"];
     for (const statement of cases) {
       const { school, user, session } = await member();
-      await env.DB.prepare(statement).bind(statement.includes("tenants") ? school.id : user.id).run();
+      await fixtureD1.prepare(statement).bind(statement.includes("tenants") ? school.id : user.id).run();
       expect(failure(await api("/auth/me", { token: session.token, tenant: school.subdomain }))).toEqual({ status: 401, error: "unauthorized" });
     }
   });

@@ -6,11 +6,12 @@ import { deviceLogin, eventTypes, newInstallation, schoolWithStudent, setPolicy,
 import { createUser, login } from "../helpers/factories";
 import { api } from "../helpers/http";
 import { expectSignedOut } from "../helpers/sessions";
+import { fixtureD1 } from "../helpers/databases";
 
 const replace = (body: Record<string, unknown>, headers: Record<string, string> = {}) => api("/auth/device-limit/replace", { body, headers });
 
 async function activeSessionCount(userId: string) {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ? AND revoked_at IS NULL").bind(userId).first<{ n: number }>();
+  const row = await fixtureD1.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ? AND revoked_at IS NULL").bind(userId).first<{ n: number }>();
   return row!.n;
 }
 
@@ -119,7 +120,7 @@ async function freshAdmin(admin: { email: string; password: string; subdomain: s
 }
 
 async function installationOf(deviceId: string): Promise<string> {
-  const row = await env.DB.prepare("SELECT installation_id FROM auth_devices WHERE id = ?").bind(deviceId).first<{ installation_id: string }>();
+  const row = await fixtureD1.prepare("SELECT installation_id FROM auth_devices WHERE id = ?").bind(deviceId).first<{ installation_id: string }>();
   return row!.installation_id;
 }
 
@@ -309,7 +310,7 @@ describe("device limit under concurrency", () => {
     expect(statuses).toEqual([200, 200, 200, 409, 409, 409, 409, 409]);
     for (const res of results.filter((r) => r.status === 409)) expect(res.body.error).toBe("device_limit_reached");
     expect(await activeSessionCount(student.id)).toBe(3);
-    const devices = await env.DB.prepare("SELECT count(*) AS n FROM auth_devices WHERE user_id = ?").bind(student.id).first<{ n: number }>();
+    const devices = await fixtureD1.prepare("SELECT count(*) AS n FROM auth_devices WHERE user_id = ?").bind(student.id).first<{ n: number }>();
     expect(devices!.n).toBe(3);
   });
 

@@ -7,10 +7,11 @@ import { uuidv7 } from "../../src/core/lib/ids";
 import { runCron } from "../helpers/billing";
 import { createSchool } from "../helpers/factories";
 import { schoolWithStudent, setPolicy, signInOn } from "../helpers/devices";
+import { fixtureD1 } from "../helpers/databases";
 
 async function insertEvent(tenantId: string | null, userId: string, createdAt: number) {
   const id = uuidv7(createdAt);
-  await env.DB.prepare("INSERT INTO device_events (id, tenant_id, user_id, type, created_at) VALUES (?, ?, ?, 'login', ?)")
+  await fixtureD1.prepare("INSERT INTO device_events (id, tenant_id, user_id, type, created_at) VALUES (?, ?, ?, 'login', ?)")
     .bind(id, tenantId, userId, createdAt)
     .run();
   return id;
@@ -18,7 +19,7 @@ async function insertEvent(tenantId: string | null, userId: string, createdAt: n
 
 async function remaining(ids: string[]) {
   const placeholders = ids.map(() => "?").join(",");
-  const { results } = await env.DB.prepare(`SELECT id FROM device_events WHERE id IN (${placeholders})`).bind(...ids).all<{ id: string }>();
+  const { results } = await fixtureD1.prepare(`SELECT id FROM device_events WHERE id IN (${placeholders})`).bind(...ids).all<{ id: string }>();
   return new Set(results.map((row) => row.id));
 }
 
@@ -64,7 +65,7 @@ describe("device events purge (cron)", () => {
     await runCron(now);
     expect(await remaining([...kept, ...purged])).toEqual(new Set(kept));
     // The sign-in's own `login` event is recent history too.
-    const { results } = await env.DB.prepare("SELECT type FROM device_events WHERE session_id = ?").bind(signedIn.sessionId).all<{ type: string }>();
+    const { results } = await fixtureD1.prepare("SELECT type FROM device_events WHERE session_id = ?").bind(signedIn.sessionId).all<{ type: string }>();
     expect(results).toEqual([{ type: "login" }]);
   });
 });

@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import { openPushToken, pushTokenBinding, pushTokenHash, pushTokenKeys } from "../../src/platform/devices/push-token-crypto";
 import { createUser } from "../helpers/factories";
 import { addStudent, deviceLogin, eventTypes, loginWithEnv, newInstallation, schoolWithStudent, setPolicy, signInOn, tenantCall } from "../helpers/devices";
+import { fixtureD1 } from "../helpers/databases";
 
 async function countRows(table: string, userId: string) {
-  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(userId).first<{ n: number }>();
+  const row = await fixtureD1.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(userId).first<{ n: number }>();
   return row!.n;
 }
 
@@ -37,7 +38,7 @@ describe("device_token at login", () => {
     const installationId = newInstallation();
     const token = `fcm-token-${crypto.randomUUID()}`;
     const s = await signInOn(student, { installationId, deviceToken: token, platform: "ios", extra: { app_version: "3.1.0" } });
-    const row = await env.DB.prepare("SELECT * FROM push_devices WHERE user_id = ?").bind(student.id).first<Record<string, unknown>>();
+    const row = await fixtureD1.prepare("SELECT * FROM push_devices WHERE user_id = ?").bind(student.id).first<Record<string, unknown>>();
     expect(row).toMatchObject({ tenant_id: student.tenantId, installation_id: installationId, provider: "fcm", platform: "ios", enabled: 1, app_version: "3.1.0", deleted_at: null });
     expect(JSON.stringify(row)).not.toContain(token);
     const keys = (await pushTokenKeys(env.PUSH_TOKEN_KEY))!;
@@ -49,7 +50,7 @@ describe("device_token at login", () => {
 
     // A rotated token on the same installation updates the binding in place.
     await signInOn(student, { installationId, deviceToken: `${token}-rotated` });
-    const rows = await env.DB.prepare("SELECT token_ciphertext FROM push_devices WHERE user_id = ?").bind(student.id).all<{ token_ciphertext: string }>();
+    const rows = await fixtureD1.prepare("SELECT token_ciphertext FROM push_devices WHERE user_id = ?").bind(student.id).all<{ token_ciphertext: string }>();
     expect(rows.results).toHaveLength(1);
     expect(await openPushToken(keys, rows.results[0]!.token_ciphertext, pushTokenBinding(student.tenantId, installationId))).toBe(`${token}-rotated`);
   });
@@ -61,7 +62,7 @@ describe("device_token at login", () => {
     const token = `fcm-token-${crypto.randomUUID()}`;
     await signInOn(student, { installationId, deviceToken: token });
     await signInOn(sibling, { installationId, deviceToken: token });
-    const rows = await env.DB.prepare("SELECT user_id, token_hash IS NOT NULL AS has_token FROM push_devices WHERE installation_id = ? ORDER BY user_id = ?")
+    const rows = await fixtureD1.prepare("SELECT user_id, token_hash IS NOT NULL AS has_token FROM push_devices WHERE installation_id = ? ORDER BY user_id = ?")
       .bind(installationId, sibling.id)
       .all<{ user_id: string; has_token: number }>();
     expect(rows.results).toEqual([
@@ -77,7 +78,7 @@ describe("device_token at login", () => {
     await signInOn(student, { installationId: first, deviceToken: token });
     const second = newInstallation();
     await signInOn(student, { installationId: second, deviceToken: token });
-    const rows = await env.DB.prepare("SELECT installation_id, token_hash, enabled FROM push_devices WHERE user_id = ? ORDER BY created_at")
+    const rows = await fixtureD1.prepare("SELECT installation_id, token_hash, enabled FROM push_devices WHERE user_id = ? ORDER BY created_at")
       .bind(student.id)
       .all<{ installation_id: string; token_hash: string | null; enabled: number }>();
     expect(rows.results.map((r) => [r.installation_id, r.token_hash !== null, r.enabled])).toEqual([
@@ -102,7 +103,7 @@ describe("device_token at login", () => {
 
 describe("notify_on_new_device", () => {
   async function outbox(userId: string) {
-    const { results } = await env.DB.prepare("SELECT * FROM notification_outbox WHERE user_id = ? AND event_code = 'security.new_device_login'")
+    const { results } = await fixtureD1.prepare("SELECT * FROM notification_outbox WHERE user_id = ? AND event_code = 'security.new_device_login'")
       .bind(userId)
       .all<Record<string, unknown>>();
     return results;

@@ -5,6 +5,7 @@ import { serviceContext } from "../../src/core/http/request-context";
 import { stuckOutboxRows, sweepOutbox } from "../../src/platform/email/outbox-sweep-job";
 import worker from "../../src";
 import { insertOutboxRow, outboxRow } from "../helpers/email";
+import { fixtureD1 } from "../helpers/databases";
 
 /** An OUTBOX binding that records what the sweep enqueues instead of delivering it. */
 function recordingQueue() {
@@ -42,7 +43,7 @@ describe("outbox sweep", () => {
 
   it("walks the (status, created_at) index", async () => {
     const query = stuckOutboxRows(serviceContext(env)).toSQL();
-    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+    const { results } = await fixtureD1.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
       .bind(...query.params)
       .all<{ detail: string }>();
     const plan = results.map((row) => row.detail).join("\n");

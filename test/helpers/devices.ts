@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { app } from "../../src/app";
 import { createSchool, createUser, login } from "./factories";
 import { api, type ApiResponse } from "./http";
+import { fixtureD1 } from "./databases";
 
 export interface Person {
   id: string;
@@ -117,7 +118,7 @@ export async function tokenWorks(who: { token: string; subdomain: string }): Pro
 
 /** Event types of a user's history, oldest first, straight from D1. */
 export async function eventTypes(userId: string): Promise<{ type: string; detail: Record<string, unknown> | null; auth_device_id: string | null }[]> {
-  const { results } = await env.DB.prepare("SELECT type, detail, auth_device_id FROM device_events WHERE user_id = ? ORDER BY created_at, id")
+  const { results } = await fixtureD1.prepare("SELECT type, detail, auth_device_id FROM device_events WHERE user_id = ? ORDER BY created_at, id")
     .bind(userId)
     .all<{ type: string; detail: string | null; auth_device_id: string | null }>();
   return results.map((row) => ({ ...row, detail: row.detail ? JSON.parse(row.detail) : null }));

@@ -1,5 +1,4 @@
 import { env } from "cloudflare:test";
-import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../src/db/schema";
 import { hashPassword } from "../../src/platform/auth/password";
 import { DAY_MS } from "../../src/core/lib/clock";
@@ -7,7 +6,11 @@ import { uuidv7 } from "../../src/core/lib/ids";
 import type { Permission, Role } from "../../src/core/http/context";
 import { api } from "./http";
 
-export const db = () => drizzle(env.DB, { schema });
+import { db } from "./databases";
+import { serviceContext } from "../../src/core/http/request-context";
+import { shardForNewSchool } from "../../src/platform/tenants/new-school";
+
+export { db };
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -20,6 +23,8 @@ export interface SchoolOptions {
   expiresAt?: number | null;
   suspendedManually?: boolean;
   timezone?: string;
+  /** A school database binding (`DB_SCHOOLS_1`); default the new-school rule. */
+  shard?: string;
 }
 
 export async function createSchool(options: SchoolOptions = {}) {
@@ -27,6 +32,8 @@ export async function createSchool(options: SchoolOptions = {}) {
   const slug = `s${unique()}`.toLowerCase().replace(/[^a-z0-9]/g, "");
   const row = {
     id: uuidv7(),
+    // The rule of every new school (the shard with the fewest): a file's schools alternate shards.
+    shard: options.shard ?? (await shardForNewSchool(serviceContext(env))),
     title: `School ${slug}`,
     slug,
     subdomain: slug,

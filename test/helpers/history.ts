@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { fixtureD1 } from "./databases";
 
 /** One security-history row with every column a test compares (the user agent and time left out). */
 export interface HistoryEvent {
@@ -15,7 +15,7 @@ export interface HistoryEvent {
  * their instant, so callers comparing several of them sort by device (`byDevice`).
  */
 export async function historyOf(userId: string, type?: string): Promise<HistoryEvent[]> {
-  const { results } = await env.DB.prepare(
+  const { results } = await fixtureD1.prepare(
     `SELECT type, auth_device_id, session_id, actor_user_id, ip, detail FROM device_events
      WHERE user_id = ?1 AND (?2 IS NULL OR type = ?2) ORDER BY created_at, id`,
   )

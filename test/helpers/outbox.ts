@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { fixtureD1 } from "./databases";
 
 export interface OutboxRow {
   id: string;
@@ -12,6 +12,6 @@ export interface OutboxRow {
 
 /** Emails recorded for an address, newest first (read straight from the outbox table). */
 export async function emailsTo(address: string): Promise<(OutboxRow & { metaJson: Record<string, unknown> })[]> {
-  const { results } = await env.DB.prepare("SELECT * FROM email_outbox WHERE to_email = ? ORDER BY created_at DESC, id DESC").bind(address).all<OutboxRow>();
+  const { results } = await fixtureD1.prepare("SELECT * FROM email_outbox WHERE to_email = ? ORDER BY created_at DESC, id DESC").bind(address).all<OutboxRow>();
   return results.map((row) => ({ ...row, metaJson: row.meta ? JSON.parse(row.meta) : {} }));
 }

@@ -12,6 +12,7 @@ import { createSchool, createUser } from "../helpers/factories";
 import { failure, readResponse, type ApiResponse } from "../helpers/http";
 import { curatorWith, signedIn, type Member } from "../helpers/users";
 import { addPushDevice, call, outboxRows, pushesFor, runPushQueue } from "./helpers";
+import { fixtureD1 } from "../helpers/databases";
 
 afterEach(() => setClockForTests(null));
 
@@ -66,7 +67,7 @@ async function drain(queue: ReturnType<typeof localQueue>, options: { fetch?: (i
 async function bulkStudents(tenantId: string, count: number, options: { devices?: boolean } = {}) {
   const prefix = crypto.randomUUID().slice(0, 8);
   const now = Date.now();
-  await env.DB.prepare(
+  await fixtureD1.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
      INSERT INTO users (id, tenant_id, email, password_hash, first_name, last_name, role, is_active, created_at, updated_at)
      SELECT printf('%s-0000-7000-8000-%012d', ?, i), ?, printf('bulk.%s.%d@example.test', ?, i), 'x', 'Bulk', printf('Student %05d', i), 'student', 1, ?, ? FROM n`,
@@ -76,7 +77,7 @@ async function bulkStudents(tenantId: string, count: number, options: { devices?
   if (options.devices !== false) {
     const keys = (await pushTokenKeys(env.PUSH_TOKEN_KEY))!;
     const sealed = await sealPushToken(keys, `bulk-token-${prefix}`, pushTokenBinding(tenantId, "bulk-app"));
-    await env.DB.prepare(
+    await fixtureD1.prepare(
       `INSERT INTO push_devices (id, tenant_id, user_id, installation_id, provider, platform, token_ciphertext, token_hash, enabled, last_seen_at, created_at, updated_at)
        SELECT printf('%s-0000-7000-9000-%s', ?, substr(u.id, 25)), u.tenant_id, u.id, 'bulk-app', 'fcm', 'android', ?, ?, 1, ?, ?, ? FROM users u WHERE u.tenant_id = ? AND u.id LIKE ?`,
     )
@@ -92,7 +93,7 @@ async function manager() {
 }
 
 async function campaign(tenantId: string, id: string) {
-  const { results } = await env.DB.prepare("SELECT * FROM notification_campaigns WHERE id = ? AND tenant_id = ?").bind(id, tenantId).all<Record<string, unknown>>();
+  const { results } = await fixtureD1.prepare("SELECT * FROM notification_campaigns WHERE id = ? AND tenant_id = ?").bind(id, tenantId).all<Record<string, unknown>>();
   return results[0]!;
 }
 
@@ -193,7 +194,7 @@ describe("POST /t/notifications/admin/campaigns", () => {
     const curator = await signedIn(school, curatorWith({ can_manage_notifications: true }));
     const own = await createUser(school.id, { role: "student" });
     await createUser(school.id, { role: "student" });
-    await env.DB.prepare("UPDATE users SET individual_curator_id = ? WHERE id = ?").bind(curator.id, own.id).run();
+    await fixtureD1.prepare("UPDATE users SET individual_curator_id = ? WHERE id = ?").bind(curator.id, own.id).run();
     const res = await call(curator, CAMPAIGNS, { body: { title: "Hi", body: "There", filter: everyone, scheduled_at: future(48 * HOUR_MS) } });
     expect(res.body.data.campaign.audience_count).toBe(1);
   });
@@ -247,7 +248,7 @@ describe("campaign delivery", () => {
     await addPushDevice(school.id, reached.id);
     const silenced = await createUser(school.id, { role: "student" });
     await addPushDevice(school.id, silenced.id);
-    await env.DB.prepare("INSERT INTO push_preferences (tenant_id, user_id, push_enabled, updated_at) VALUES (?, ?, 0, ?)").bind(school.id, silenced.id, Date.now()).run();
+    await fixtureD1.prepare("INSERT INTO push_preferences (tenant_id, user_id, push_enabled, updated_at) VALUES (?, ?, 0, ?)").bind(school.id, silenced.id, Date.now()).run();
     await createUser(school.id, { role: "student" }); // no device
     const queue = localQueue();
     const now = Date.now();
@@ -318,7 +319,7 @@ describe("campaign delivery", () => {
     expect(kinds.filter((kind) => kind === "campaign")).toHaveLength(10); // 500 recipients per step
     const done = (await call(big.admin, `${CAMPAIGNS}/${many.campaign.id}`)).body.data.campaign;
     expect(done).toMatchObject({ status: "completed", audience_count: 5000, outbox_created_count: 5000, sent_count: 5000, failed_count: 0 });
-    const { results } = await env.DB.prepare("SELECT count(*) AS n, count(DISTINCT user_id) AS users FROM notification_deliveries WHERE tenant_id = ? AND status = 'sent'")
+    const { results } = await fixtureD1.prepare("SELECT count(*) AS n, count(DISTINCT user_id) AS users FROM notification_deliveries WHERE tenant_id = ? AND status = 'sent'")
       .bind(big.school.id)
       .all<{ n: number; users: number }>();
     expect(results[0]).toEqual({ n: 5000, users: 5000 });
@@ -348,7 +349,7 @@ describe("campaign delivery", () => {
     const rows = (await outboxRows(school.id)).filter((row) => row.campaignId === id);
     const byStatus = Object.fromEntries(["sent", "suppressed", "pending"].map((status) => [status, rows.filter((row) => row.status === status).length]));
     expect(byStatus).toEqual({ sent: 500, suppressed: 500, pending: 0 });
-    const { results } = await env.DB.prepare("SELECT status, count(*) AS n FROM notification_campaign_recipients WHERE campaign_id = ? GROUP BY status ORDER BY status")
+    const { results } = await fixtureD1.prepare("SELECT status, count(*) AS n FROM notification_campaign_recipients WHERE campaign_id = ? GROUP BY status ORDER BY status")
       .bind(id)
       .all<{ status: string; n: number }>();
     expect(results).toEqual([

@@ -9,10 +9,11 @@ import { api, failure } from "../helpers/http";
 import { emailsTo } from "../helpers/outbox";
 import { expectSignedOut } from "../helpers/sessions";
 import { userRow } from "../helpers/users";
+import { fixtureD1 } from "../helpers/databases";
 
 /** The user's reset-code rows, oldest first, straight from D1. */
 async function codeRows(userId: string) {
-  const { results } = await env.DB.prepare("SELECT created_at, used_at, invalidated_at FROM password_reset_codes WHERE user_id = ? ORDER BY created_at")
+  const { results } = await fixtureD1.prepare("SELECT created_at, used_at, invalidated_at FROM password_reset_codes WHERE user_id = ? ORDER BY created_at")
     .bind(userId)
     .all<{ created_at: number; used_at: number | null; invalidated_at: number | null }>();
   return results;

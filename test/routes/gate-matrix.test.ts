@@ -1,9 +1,9 @@
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS } from "../../src/core/lib/clock";
 import { admits, paymentRequired, passingProbe, probe, PROBES, refusedProbes } from "../contract/gates";
 import { api, failure } from "../helpers/http";
 import { castFor, checkedRoutes, concretePath, type Cast, type CheckedRoute } from "../helpers/routes";
+import { fixtureD1 } from "../helpers/databases";
 
 /**
  * Every implemented contract route (and every allowed extra with a policy) called over HTTP with
@@ -90,7 +90,7 @@ describe("route gate matrix", () => {
     ] as const;
     const schoolRoutes = routes.filter((r) => r.policy.family === "tenant");
     for (const { state, sql, args } of states) {
-      await env.DB.prepare(sql).bind(...args).run();
+      await fixtureD1.prepare(sql).bind(...args).run();
       for (const route of schoolRoutes) {
         const caller = passingProbe(route.policy);
         const res = await call(route, billing, billing.tokens[caller.label]);
@@ -107,7 +107,7 @@ describe("route gate matrix", () => {
 
   it("never applies the billing gate to the superadmin", async () => {
     const billing = await castFor();
-    await env.DB.prepare("UPDATE tenants SET plan_state = 'suspended', suspended_manually = 1 WHERE id = ?").bind(billing.tenantId).run();
+    await fixtureD1.prepare("UPDATE tenants SET plan_state = 'suspended', suspended_manually = 1 WHERE id = ?").bind(billing.tenantId).run();
     for (const route of routes.filter((r) => r.policy.family === "tenant" && admits(r.policy, probe("superadmin")) === true)) {
       const res = await call(route, billing, billing.tokens.superadmin);
       const blocked = res.status === 403 && res.body?.error === "PAYMENT_REQUIRED";

@@ -1,5 +1,5 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { fixtureD1 } from "../helpers/databases";
 
 /**
  * Every school table carries its school: a NOT NULL `tenant_id` and an index (or primary key) that
@@ -35,19 +35,19 @@ interface TableShape {
 }
 
 async function liveTables(): Promise<TableShape[]> {
-  const { results: tables } = await env.DB.prepare(
+  const { results: tables } = await fixtureD1.prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name",
   ).all<{ name: string }>();
   const shapes: TableShape[] = [];
   for (const { name } of tables) {
-    const { results: columns } = await env.DB.prepare(`PRAGMA table_info(${quoted(name)})`).all<{ name: string; notnull: number; pk: number }>();
+    const { results: columns } = await fixtureD1.prepare(`PRAGMA table_info(${quoted(name)})`).all<{ name: string; notnull: number; pk: number }>();
     const tenant = columns.find((column) => column.name === "tenant_id");
     // SQLite lets NULL into a non-integer primary key unless the column says NOT NULL, so only that counts.
     const tenantColumn = tenant ? { notNull: tenant.notnull === 1 } : null;
     let tenantIndexed = tenant?.pk === 1;
-    const { results: indexes } = await env.DB.prepare(`PRAGMA index_list(${quoted(name)})`).all<{ name: string }>();
+    const { results: indexes } = await fixtureD1.prepare(`PRAGMA index_list(${quoted(name)})`).all<{ name: string }>();
     for (const index of indexes) {
-      const { results: keys } = await env.DB.prepare(`PRAGMA index_info(${quoted(index.name)})`).all<{ seqno: number; name: string }>();
+      const { results: keys } = await fixtureD1.prepare(`PRAGMA index_info(${quoted(index.name)})`).all<{ seqno: number; name: string }>();
       if (keys.find((key) => key.seqno === 0)?.name === "tenant_id") tenantIndexed = true;
     }
     shapes.push({ name, tenantColumn, tenantIndexed });

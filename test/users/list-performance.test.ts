@@ -4,6 +4,7 @@ import { app } from "../../src/app";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { countingD1 } from "../helpers/d1-counter";
 import { createGroup, schoolWithAdmin, type Member } from "../helpers/users";
+import { fixtureD1 } from "../helpers/databases";
 
 /**
  * `count` users in one INSERT … SELECT over a recursive counter (one statement, not one per row):
@@ -14,19 +15,19 @@ async function bulkUsers(tenantId: string, count: number) {
   const prefix = uuidv7().slice(0, 24);
   const now = Date.now() - count;
   const [groupA, groupB] = [await createGroup(tenantId, { name: "Alpha" }), await createGroup(tenantId, { name: "Beta" })];
-  await env.DB.batch([
-    env.DB.prepare(
+  await fixtureD1.batch([
+    fixtureD1.prepare(
       `INSERT INTO users (id, tenant_id, email, password_hash, first_name, last_name, role, is_active, created_at, updated_at)
        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
        SELECT ?2 || printf('%012x', i), ?3, 'bulk' || i || '@example.test', 'x', 'First' || i, 'Last' || i,
               CASE WHEN i % 10 = 0 THEN 'curator' ELSE 'student' END, i % 7 <> 0, ?4 + i, ?4 + i
        FROM n`,
     ).bind(count, prefix, tenantId, now),
-    env.DB.prepare(
+    fixtureD1.prepare(
       `INSERT INTO group_members (tenant_id, group_id, user_id, joined_at)
        SELECT tenant_id, ?1, id, created_at FROM users WHERE tenant_id = ?2 AND id LIKE ?3 || '%' AND CAST(substr(first_name, 6) AS INTEGER) % 3 = 0`,
     ).bind(groupA.id, tenantId, prefix),
-    env.DB.prepare(
+    fixtureD1.prepare(
       `INSERT INTO group_members (tenant_id, group_id, user_id, joined_at)
        SELECT tenant_id, ?1, id, created_at + 1 FROM users WHERE tenant_id = ?2 AND id LIKE ?3 || '%' AND CAST(substr(first_name, 6) AS INTEGER) % 6 = 0`,
     ).bind(groupB.id, tenantId, prefix),

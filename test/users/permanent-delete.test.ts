@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq, getTableName } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
@@ -7,22 +6,23 @@ import { PERSONAL_DATA, isUserReferenceColumn, registeredColumns } from "../../s
 import { createSchool, createUser, db } from "../helpers/factories";
 import { failure } from "../helpers/http";
 import { addGroupCurator, addMember, as, createGroup, curatorWith, outboxFor, schoolWithAdmin, signedIn, unknownId, userRow } from "../helpers/users";
+import { fixtureD1 } from "../helpers/databases";
 
 /** Every user-reference column of the live D1 schema (all migrations applied). */
 async function userReferenceColumns() {
-  const tables = await env.DB.prepare(
+  const tables = await fixtureD1.prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
   ).all<{ name: string }>();
   const found: { table: string; column: string }[] = [];
   for (const { name } of tables.results) {
-    const columns = await env.DB.prepare(`PRAGMA table_info("${name.replaceAll('"', '""')}")`).all<{ name: string }>();
+    const columns = await fixtureD1.prepare(`PRAGMA table_info("${name.replaceAll('"', '""')}")`).all<{ name: string }>();
     for (const column of columns.results) if (isUserReferenceColumn(column.name)) found.push({ table: name, column: column.name });
   }
   return found;
 }
 
 async function count(table: string, column: string, value: string) {
-  const row = await env.DB.prepare(`SELECT count(*) AS n FROM "${table}" WHERE "${column}" = ?`).bind(value).first<{ n: number }>();
+  const row = await fixtureD1.prepare(`SELECT count(*) AS n FROM "${table}" WHERE "${column}" = ?`).bind(value).first<{ n: number }>();
   return row!.n;
 }
 
@@ -202,7 +202,7 @@ describe("DELETE /t/users/:id/permanent", () => {
     expect(await count("submissions", "student_id", bystander.id)).toBe(1);
     expect(await count("point_events", "student_id", bystander.id)).toBe(1);
     expect(await count("rating_totals", "student_id", bystander.id)).toBe(1);
-    const payments = await env.DB.prepare("SELECT count(*) AS n FROM payments WHERE tenant_id = ? AND created_by_user_id IS NULL").bind(school.id).first<{ n: number }>();
+    const payments = await fixtureD1.prepare("SELECT count(*) AS n FROM payments WHERE tenant_id = ? AND created_by_user_id IS NULL").bind(school.id).first<{ n: number }>();
     expect(payments!.n).toBe(1);
 
     // Another user's personal data is untouched by the purge of this one.

@@ -1,5 +1,5 @@
 import { percent } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { curatorFiguresSql, type CuratorSelection, type FigureRow } from "./curators-query";
 import type { CuratorAnalytics, CuratorAnalyticsQuery } from "./schemas";
@@ -11,7 +11,7 @@ import { periodOf } from "./window";
  * of the students assigned now. An admin compares every active curator (or one by `curator_id`);
  * a curator gets their own row whatever `curator_id` says. One statement after the guard.
  */
-export async function curatorAnalytics(ctx: TenantCtx, query: CuratorAnalyticsQuery): Promise<CuratorAnalytics> {
+export async function curatorAnalytics(ctx: SchoolCtx, query: CuratorAnalyticsQuery): Promise<CuratorAnalytics> {
   const period = periodOf(query, ctx.clock.now(), ctx.tenant.timezone);
   const contentFiltered = query.course_id !== undefined || query.module_id !== undefined || query.lesson_id !== undefined;
   const selection: CuratorSelection = {

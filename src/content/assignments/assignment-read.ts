@@ -3,7 +3,7 @@ import type { z } from "@hono/zod-openapi";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
 import { containsText } from "../../core/db/conditions";
 import { percent } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { isStaff } from "../common/access";
@@ -18,7 +18,7 @@ import type { ListAssignmentsQuery } from "./schemas";
  * student their latest attempt's status and score as subqueries, whatever the number read.
  */
 
-type Caller = Pick<TenantCtx, "tenantId" | "actor">;
+type Caller = Pick<SchoolCtx, "tenantId" | "actor">;
 
 /** The assignment (alias `a`) is one the caller may read: a live one of the school; for a student, one that targets them. */
 export function assignmentVisibleSql(ctx: Caller): SQL {
@@ -43,12 +43,12 @@ export function assignmentColumnsSql(ctx: Caller): SQL {
 const idsJson = (ids: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
 /** The assignments (ids as values) the caller may read, in the caller's view. */
-export function assignmentsStatement(ctx: TenantCtx, ids: readonly string[]): BatchItem {
+export function assignmentsStatement(ctx: SchoolCtx, ids: readonly string[]): BatchItem {
   return batchable(ctx, sql`SELECT ${assignmentColumnsSql(ctx)} FROM assignments a WHERE a.id IN ${idsJson(ids)} AND ${assignmentVisibleSql(ctx)}`);
 }
 
 /** The attachments of those assignments with their files, in position order. */
-export function attachmentsStatement(ctx: TenantCtx, ids: readonly string[]): BatchItem {
+export function attachmentsStatement(ctx: SchoolCtx, ids: readonly string[]): BatchItem {
   const t = ctx.tenantId;
   return batchable(
     ctx,
@@ -63,7 +63,7 @@ export function attachmentsStatement(ctx: TenantCtx, ids: readonly string[]): Ba
  * The assignments the caller may read, with their attachments, after `before` (a write whose
  * answer they are), in one batch. `applied` holds the results of `before`.
  */
-export async function readAssignments(ctx: TenantCtx, ids: readonly string[], before: readonly BatchItem[] = []): Promise<{ assignments: Map<string, AssignmentView>; applied: unknown[] }> {
+export async function readAssignments(ctx: SchoolCtx, ids: readonly string[], before: readonly BatchItem[] = []): Promise<{ assignments: Map<string, AssignmentView>; applied: unknown[] }> {
   const results = await runBatch(ctx, [...before, assignmentsStatement(ctx, ids), attachmentsStatement(ctx, ids)]);
   const [assignmentResult, attachmentResult] = results.slice(before.length);
   const attachments = new Map<string, AttachmentRow[]>();
@@ -87,7 +87,7 @@ export function assignmentOr404(assignments: Map<string, AssignmentView>, id: st
  * GET /t/assignments/:id: one batch. Staff read any live assignment of the school; a student one
  * that targets them (anything else is `assignment_not_found`).
  */
-export async function getAssignment(ctx: TenantCtx, input: { id: string }): Promise<AssignmentView> {
+export async function getAssignment(ctx: SchoolCtx, input: { id: string }): Promise<AssignmentView> {
   return assignmentOr404((await readAssignments(ctx, [input.id])).assignments, input.id);
 }
 
@@ -95,7 +95,7 @@ export async function getAssignment(ctx: TenantCtx, input: { id: string }): Prom
  * What an `assignment_ref` block embeds: the assignment in the caller's view, light (no
  * attachments; the detail hydrates them). A student it does not target gets nothing. One statement.
  */
-export async function assignmentsForEmbed(ctx: TenantCtx, ids: readonly string[]): Promise<Map<string, AssignmentView>> {
+export async function assignmentsForEmbed(ctx: SchoolCtx, ids: readonly string[]): Promise<Map<string, AssignmentView>> {
   const rows = await ctx.db.all<AssignmentRow | StudentAssignmentRow>(sql`SELECT ${assignmentColumnsSql(ctx)} FROM assignments a WHERE a.id IN ${idsJson(ids)} AND ${assignmentVisibleSql(ctx)}`);
   return new Map(rows.map((row) => [row.id, presentAssignment(ctx, row, [])]));
 }
@@ -105,7 +105,7 @@ export async function assignmentsForEmbed(ctx: TenantCtx, ids: readonly string[]
  * both descending). Staff list every live assignment; a student those that target them. List rows
  * carry no attachments.
  */
-export async function listAssignments(ctx: TenantCtx, input: { query: z.infer<typeof ListAssignmentsQuery> }) {
+export async function listAssignments(ctx: SchoolCtx, input: { query: z.infer<typeof ListAssignmentsQuery> }) {
   const { q, page, limit } = input.query;
   const where = sql`${assignmentVisibleSql(ctx)} ${q ? sql`AND ${containsText(sql`a.title`, q)}` : sql``}`;
   const [rowsResult, totalResult] = await runBatch(ctx, [
@@ -121,7 +121,7 @@ export async function listAssignments(ctx: TenantCtx, input: { query: z.infer<ty
  * GET /t/assignments/progress (students): of the live assignments that target the student, how
  * many have a submission beyond draft. One statement.
  */
-export async function assignmentProgress(ctx: TenantCtx) {
+export async function assignmentProgress(ctx: SchoolCtx) {
   const t = ctx.tenantId;
   const [row] = await ctx.db.all<{ accessible: number; completed: number | null }>(
     sql`SELECT count(*) AS accessible,

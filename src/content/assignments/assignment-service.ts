@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { changedRows, type BatchItem } from "../../core/db/batch";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { assignments } from "../../db/schema";
@@ -13,7 +13,7 @@ import type { CreateAssignmentBody, UpdateAssignmentBody } from "./schemas";
 const DEFAULT_MAX_SCORE_HUNDREDTHS = 10_000;
 
 /** POST /t/assignments: one statement; a new assignment has no attachments and no group targets (open to all). */
-export async function createAssignment(ctx: TenantCtx, input: { body: CreateAssignmentBody }): Promise<AssignmentView> {
+export async function createAssignment(ctx: SchoolCtx, input: { body: CreateAssignmentBody }): Promise<AssignmentView> {
   const { body } = input;
   const now = ctx.clock.now();
   const [row] = await ctx.db
@@ -52,7 +52,7 @@ export async function createAssignment(ctx: TenantCtx, input: { body: CreateAssi
  * PATCH /t/assignments/:id: the UPDATE and the assignment's new state in one batch. A new
  * `max_score` leaves the scores already given as they are. An empty body changes nothing.
  */
-export async function updateAssignment(ctx: TenantCtx, input: { id: string; body: UpdateAssignmentBody }): Promise<AssignmentView> {
+export async function updateAssignment(ctx: SchoolCtx, input: { id: string; body: UpdateAssignmentBody }): Promise<AssignmentView> {
   const { id, body } = input;
   const changes = {
     ...(body.title !== undefined ? { title: body.title } : {}),
@@ -74,7 +74,7 @@ export async function updateAssignment(ctx: TenantCtx, input: { id: string; body
  * DELETE /t/assignments/:id: soft, one statement. Attachments, group targets and submissions stay
  * for the record; blocks naming the assignment then find nothing.
  */
-export async function deleteAssignment(ctx: TenantCtx, input: { id: string }): Promise<void> {
+export async function deleteAssignment(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const now = ctx.clock.now();
   const result = await ctx.db.run(
     sql`UPDATE assignments SET deleted_at = ${now}, updated_at = ${now} WHERE id = ${input.id} AND tenant_id = ${ctx.tenantId} AND deleted_at IS NULL`,

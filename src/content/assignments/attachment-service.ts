@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, changedRows, rowsOf, runBatch } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { gates, passesGate } from "../../core/http/gates";
 import { uuidv7 } from "../../core/lib/ids";
@@ -22,7 +22,7 @@ const liveAssignmentSql = (tenantId: string, id: string) =>
  * tells which rule refused: 404 (no assignment), then 400 (no such file), then 409 (already
  * attached). A position left out goes after the last attachment, computed by the INSERT itself.
  */
-export async function addAttachment(ctx: TenantCtx, input: { id: string; body: { media_asset_id: string; position?: number } }): Promise<AttachmentView> {
+export async function addAttachment(ctx: SchoolCtx, input: { id: string; body: { media_asset_id: string; position?: number } }): Promise<AttachmentView> {
   const { id, body } = input;
   const t = ctx.tenantId;
   const now = ctx.clock.now();
@@ -61,7 +61,7 @@ export async function addAttachment(ctx: TenantCtx, input: { id: string; body: {
  * in one batch with the check that tells 404 assignment from 404 attachment. The file itself
  * stays in the school's media.
  */
-export async function removeAttachment(ctx: TenantCtx, input: { id: string; attachmentId: string }): Promise<void> {
+export async function removeAttachment(ctx: SchoolCtx, input: { id: string; attachmentId: string }): Promise<void> {
   const { id, attachmentId } = input;
   const t = ctx.tenantId;
   const [deleted, checks] = await runBatch(ctx, [
@@ -83,7 +83,7 @@ const manageCourses = gates.permission("can_manage_courses");
  * course is 403 `not_authorized` (a standalone assignment is for managers only); then the
  * attachment must belong to it (404).
  */
-export async function downloadAttachment(ctx: TenantCtx, input: { id: string; attachmentId: string }): Promise<string> {
+export async function downloadAttachment(ctx: SchoolCtx, input: { id: string; attachmentId: string }): Promise<string> {
   const { id, attachmentId } = input;
   const t = ctx.tenantId;
   const student = !isStaff(ctx.actor);

@@ -1,5 +1,5 @@
 import { formatHundredths, formatHundredthsOrNull } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import type { SubmissionStatus } from "../../db/schema";
 import { isStaff } from "../common/access";
@@ -44,7 +44,7 @@ export type AttachmentView = ReturnType<typeof presentAttachment>;
  * The assignment in the caller's view: students get `my_submission_status` and
  * `my_submission_score` (null without an attempt); other roles never see those keys.
  */
-export function presentAssignment(ctx: Pick<TenantCtx, "actor">, row: AssignmentRow | StudentAssignmentRow, attachments: readonly AttachmentRow[]) {
+export function presentAssignment(ctx: Pick<SchoolCtx, "actor">, row: AssignmentRow | StudentAssignmentRow, attachments: readonly AttachmentRow[]) {
   const assignment = {
     id: row.id,
     title: row.title,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
@@ -16,7 +16,7 @@ import { assignmentsErrors } from "./errors";
 const liveAssignmentSql = (tenantId: string, id: string) =>
   sql`EXISTS (SELECT 1 FROM assignments a WHERE a.id = ${id} AND a.tenant_id = ${tenantId} AND a.deleted_at IS NULL)`;
 
-function targetsStatement(ctx: TenantCtx, id: string): BatchItem {
+function targetsStatement(ctx: SchoolCtx, id: string): BatchItem {
   const t = ctx.tenantId;
   return batchable(
     ctx,
@@ -29,7 +29,7 @@ function targetsStatement(ctx: TenantCtx, id: string): BatchItem {
 const groupIdsOf = (result: unknown) => rowsOf<{ group_id: string }>(result).map((row) => row.group_id);
 
 /** GET /t/assignments/:id/group-targets: one batch. */
-export async function getGroupTargets(ctx: TenantCtx, input: { id: string }): Promise<{ group_ids: string[] }> {
+export async function getGroupTargets(ctx: SchoolCtx, input: { id: string }): Promise<{ group_ids: string[] }> {
   const [assignment, targets] = await runBatch(ctx, [
     batchable(ctx, sql`SELECT 1 AS found WHERE ${liveAssignmentSql(ctx.tenantId, input.id)}`),
     targetsStatement(ctx, input.id),
@@ -49,7 +49,7 @@ const ASSIGNED = eventDefinition("assignment.assigned")!;
  * (its `created_at` is this write's time), so a group already targeted, or added by a concurrent
  * PUT, is not told twice. The dedupe key names the assignment, the group and this write.
  */
-export async function putGroupTargets(ctx: TenantCtx, input: { id: string; body: { group_ids?: string[] } }): Promise<{ group_ids: string[] }> {
+export async function putGroupTargets(ctx: SchoolCtx, input: { id: string; body: { group_ids?: string[] } }): Promise<{ group_ids: string[] }> {
   const { id } = input;
   const t = ctx.tenantId;
   const wanted = [...new Set(input.body.group_ids ?? [])];

@@ -1,5 +1,5 @@
 import { runBatch } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
 import { quizzesErrors } from "../quizzes/errors";
@@ -21,7 +21,7 @@ import type { SaveAnswersBody } from "./schemas";
  */
 
 /** POST /attempts/:id/answers. */
-export async function saveAnswers(ctx: TenantCtx, input: { id: string; body: SaveAnswersBody }) {
+export async function saveAnswers(ctx: SchoolCtx, input: { id: string; body: SaveAnswersBody }) {
   const outcome = await journal.save(ctx, input.id, { tenantId: ctx.tenantId, userId: ctx.actor.userId, answers: input.body.answers });
   switch (outcome.outcome) {
     case "saved":
@@ -44,7 +44,7 @@ export async function saveAnswers(ctx: TenantCtx, input: { id: string; body: Sav
 }
 
 /** POST /attempts/:id/submit (body ignored): the scored attempt. */
-export async function submitAttempt(ctx: TenantCtx, input: { id: string }): Promise<AttemptView> {
+export async function submitAttempt(ctx: SchoolCtx, input: { id: string }): Promise<AttemptView> {
   const userId = ctx.actor.userId;
   // Settle's reads ride along for a student (only students' attempts complete blocks and notify).
   const target = isStaff(ctx.actor) ? null : { attemptId: input.id, quizId: quizOfAttemptSql(ctx, input.id), userId, actorRole: "student" as const };

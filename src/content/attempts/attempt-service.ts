@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, changedRows, insertWhere, rowsOf, runBatch } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { ACTOR_ROLES, quizAttempts, type QuestionType } from "../../db/schema";
@@ -33,7 +33,7 @@ function liveTotal(questions: readonly QuestionRow[]): number {
 }
 
 /** The in-progress view of an attempt through its journal; a journal found past its deadline is finalized first. */
-async function journalView(ctx: TenantCtx, row: AttemptRow, questions: readonly QuestionRow[]): Promise<AttemptView> {
+async function journalView(ctx: SchoolCtx, row: AttemptRow, questions: readonly QuestionRow[]): Promise<AttemptView> {
   const outcome = await journal.read(ctx, row.id, { tenantId: ctx.tenantId, ensure: journalStart(ctx, row, questions) });
   if (outcome.outcome === "not_found") throw new ApiError(attemptsErrors.ATTEMPT_NOT_FOUND);
   if (outcome.outcome === "open") return presentInProgress(row, { liveTotal: liveTotal(questions), entries: outcome.view.entries, now: outcome.view.now });
@@ -46,11 +46,11 @@ async function journalView(ctx: TenantCtx, row: AttemptRow, questions: readonly 
 }
 
 /** A journal closed by this request past its deadline (or closed and not yet written): nobody acted, the deadline did. */
-export function finalizeJournal(ctx: TenantCtx, view: JournalView) {
+export function finalizeJournal(ctx: SchoolCtx, view: JournalView) {
   return finalizeClosed(deadlineCtx(ctx), view);
 }
 
-function questionsSql(ctx: TenantCtx, quizId: ReturnType<typeof sql> | string) {
+function questionsSql(ctx: SchoolCtx, quizId: ReturnType<typeof sql> | string) {
   return batchable(
     ctx,
     sql`SELECT q.id, q.type, q.points_hundredths FROM quiz_questions q
@@ -58,7 +58,7 @@ function questionsSql(ctx: TenantCtx, quizId: ReturnType<typeof sql> | string) {
   );
 }
 
-function inProgressSql(ctx: TenantCtx, quizId: string) {
+function inProgressSql(ctx: SchoolCtx, quizId: string) {
   return batchable(
     ctx,
     sql`SELECT ${ATTEMPT_COLUMNS} FROM quiz_attempts a WHERE a.tenant_id = ${ctx.tenantId} AND a.quiz_id = ${quizId}
@@ -67,13 +67,13 @@ function inProgressSql(ctx: TenantCtx, quizId: string) {
 }
 
 /** The caller's attempts of the quiz outside exam sections, any status (the attempt limit counts them all). */
-function usedSql(ctx: TenantCtx, quizId: string) {
+function usedSql(ctx: SchoolCtx, quizId: string) {
   return sql`(SELECT count(*) FROM quiz_attempts u WHERE u.tenant_id = ${ctx.tenantId} AND u.quiz_id = ${quizId}
     AND u.user_id = ${ctx.actor.userId} AND u.exam_attempt_id IS NULL)`;
 }
 
 /** POST /attempts: the caller's attempt in progress (200), or a new one (201). */
-export async function startAttempt(ctx: TenantCtx, input: { quizId: string }): Promise<{ attempt: AttemptView; created: boolean }> {
+export async function startAttempt(ctx: SchoolCtx, input: { quizId: string }): Promise<{ attempt: AttemptView; created: boolean }> {
   const role = ctx.actor.role;
   if (!(ACTOR_ROLES as readonly string[]).includes(role)) throw new ApiError(attemptsErrors.INVALID_ACTOR_ROLE);
   const student = !isStaff(ctx.actor);
@@ -136,7 +136,7 @@ export async function startAttempt(ctx: TenantCtx, input: { quizId: string }): P
  * GET /attempts/:id: the owner always; staff within their scope (a restricted curator only their
  * students' attempts); anyone else 404. An attempt in progress shows the journal's saved answers.
  */
-export async function getAttempt(ctx: TenantCtx, input: { id: string }): Promise<AttemptView> {
+export async function getAttempt(ctx: SchoolCtx, input: { id: string }): Promise<AttemptView> {
   const scope = restrictedScope(ctx);
   const staff = isStaff(ctx.actor) ? (scopeCondition(sql`a.user_id`, scope) ?? sql`1`) : sql`0`;
   const quizOf = sql`(SELECT qa.quiz_id FROM quiz_attempts qa WHERE qa.id = ${input.id} AND qa.tenant_id = ${ctx.tenantId})`;

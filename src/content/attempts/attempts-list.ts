@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
 import { formatHundredthsOrNull } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { isoOrNull } from "../../core/lib/clock";
@@ -30,7 +30,7 @@ interface AttemptListRow {
  * (those belong to the exam's analytics), of live members of the school, students' own unless staff
  * attempts are asked for, narrowed by the filters and, for a restricted curator, to their students.
  */
-function attemptsFromSql(ctx: TenantCtx, quizId: string, query: ListQuizAttemptsQuery): SQL {
+function attemptsFromSql(ctx: SchoolCtx, quizId: string, query: ListQuizAttemptsQuery): SQL {
   const { tenantId } = ctx;
   const filters: SQL[] = [];
   if (!query.include_admin_attempts) filters.push(sql`a.actor_role = 'student'`);
@@ -67,7 +67,7 @@ function present(row: AttemptListRow): QuizAttemptRow {
  * submitted first, with the total of the filtered set. The quiz, the page and the count are one
  * batch: with the guard's query, two round trips.
  */
-export async function listQuizAttempts(ctx: TenantCtx, input: { quizId: string; query: ListQuizAttemptsQuery }) {
+export async function listQuizAttempts(ctx: SchoolCtx, input: { quizId: string; query: ListQuizAttemptsQuery }) {
   const { tenantId } = ctx;
   const { quizId, query } = input;
   const from = attemptsFromSql(ctx, quizId, query);

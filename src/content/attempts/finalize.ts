@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import { dbFor } from "../../core/db/client";
+import { systemActor } from "../../core/school";
+import { forSchoolId } from "../../platform/tenants/lookup";
 import type { Env } from "../../core/env";
 import { serviceContext } from "../../core/http/request-context";
 import { uuidv7 } from "../../core/lib/ids";
@@ -42,7 +43,7 @@ const ANSWERS_CHUNK_CHARS = 900_000;
 
 /** The finalize of a deadline: nobody acted, so nobody is left out of its pushes. */
 export function deadlineCtx(ctx: SettleCtx): SettleCtx {
-  return { db: ctx.db, env: ctx.env, config: ctx.config, clock: ctx.clock, requestId: ctx.requestId, publicOrigin: ctx.publicOrigin, tenantId: ctx.tenantId };
+  return { ...ctx, actor: systemActor("attempt_deadline") };
 }
 
 /** The quiz's live rows, keyed to the attempt by id (so the reads need not know the quiz). */
@@ -216,6 +217,7 @@ export async function confirmJournal(ctx: SettleCtx, attemptId: string): Promise
 
 /** The journal's alarm: finalize outside any request (the object confirms itself afterwards). */
 export async function finalizeByDeadline(env: Env, view: JournalView): Promise<void> {
-  const tenantId = view.start.tenantId;
-  await finalizeView({ ...serviceContext(env), db: dbFor(env, { id: tenantId }), tenantId }, view);
+  const ctx = await forSchoolId(serviceContext(env), view.start.tenantId, systemActor("attempt_deadline"));
+  // A deleted school's attempts are gone with it: nothing is left to finalize.
+  if (ctx) await finalizeView(ctx, view);
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
 import { decimalTextSql, formatHundredths } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
@@ -43,7 +43,7 @@ interface Grade {
  * The questions of the attempt's quiz a grade may name: the live ones, and deleted ones the attempt
  * answered (an answer waiting for review must stay gradable, or the attempt could never settle).
  */
-function gradableQuestionsSql(ctx: TenantCtx, attemptId: string): SQL {
+function gradableQuestionsSql(ctx: SchoolCtx, attemptId: string): SQL {
   const { tenantId } = ctx;
   return sql`SELECT q.id, q.points_hundredths FROM quiz_questions q
     WHERE q.tenant_id = ${tenantId}
@@ -72,7 +72,7 @@ function checkedGrades(body: GradeBody, questions: readonly GradableQuestion[]):
  * question the attempt left unanswered gets an answer row (payload `{}`). An answer whose grade
  * and feedback are what it already has is left untouched, so a retried request changes nothing.
  */
-function gradesStatement(ctx: TenantCtx, attempt: AttemptRow, grades: readonly Grade[], now: number): BatchItem {
+function gradesStatement(ctx: SchoolCtx, attempt: AttemptRow, grades: readonly Grade[], now: number): BatchItem {
   const { tenantId } = ctx;
   const items = grades.map((grade) => ({
     id: uuidv7(),
@@ -111,7 +111,7 @@ function gradesStatement(ctx: TenantCtx, attempt: AttemptRow, grades: readonly G
  * student's own attempt outside an exam tells anyone (as settling does). The key carries the
  * grading time (`graded_at`), so a later regrade tells the student again.
  */
-async function gradedPush(ctx: TenantCtx, attempt: AttemptRow, quizTitle: string, now: number): Promise<BatchItem[]> {
+async function gradedPush(ctx: SchoolCtx, attempt: AttemptRow, quizTitle: string, now: number): Promise<BatchItem[]> {
   if (attempt.actor_role !== "student" || attempt.exam_attempt_id !== null) return [];
   const { tenantId } = ctx;
   const column = (name: string) => sql`(SELECT ${sql.raw(`gv.${name}`)} FROM quiz_attempts gv WHERE gv.id = ${attempt.id} AND gv.tenant_id = ${tenantId})`;
@@ -135,7 +135,7 @@ async function gradedPush(ctx: TenantCtx, attempt: AttemptRow, quizTitle: string
   ];
 }
 
-export async function gradeAttempt(ctx: TenantCtx, input: { attemptId: string; body: GradeBody }) {
+export async function gradeAttempt(ctx: SchoolCtx, input: { attemptId: string; body: GradeBody }) {
   const { tenantId } = ctx;
   const { attemptId } = input;
   const inScope = scopeCondition(sql`a.user_id`, restrictedScope(ctx));

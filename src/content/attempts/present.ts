@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import { formatHundredths, formatHundredthsOrNull } from "../../core/db/decimal";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import type { JournalEntry } from "./journal-state";
 import { remainingSeconds } from "./journal-state";
@@ -47,7 +47,7 @@ export interface AnswerRow {
 export const ATTEMPT_COLUMNS = sql`a.id, a.tenant_id, a.quiz_id, a.user_id, a.actor_role, a.status, a.exam_attempt_id, a.started_at, a.deadline_at,
   a.submitted_at, a.auto_finalized, a.score_hundredths, a.max_score_hundredths, a.score_pct_hundredths, a.pending_review, a.passed`;
 
-type Ctx = ServiceContext & Pick<TenantCtx, "tenantId">;
+type Ctx = SchoolCtx<SchoolActor>;
 
 /** The attempt row (alias `a`) of the school. */
 export function attemptRowSql(ctx: Ctx, attemptId: string): BatchItem {

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import { decimalTextSql } from "../../core/db/decimal";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
@@ -20,7 +20,7 @@ import { completionPlan, refCompletionStatements, type CompletionCourses, type R
  *   const writes = [...myWrites, ...(await settleStatements(ctx, target, plan, options))];
  *   await runBatch(ctx, writes); await dispatchQueued(ctx);
  *
- * `ctx` is the request's TenantCtx (its actor gets no push), or, for a deadline's finalize, a
+ * `ctx` is the request's SchoolCtx (its actor gets no push), or, for a deadline's finalize, a
  * ServiceContext with the school's `tenantId` and no actor (nobody is left out). `options.finalized`
  * says the batch also makes the attempt `submitted` ("submitted" by a submit, "auto_finalized" past
  * the deadline); grading leaves it out.
@@ -42,7 +42,7 @@ import { completionPlan, refCompletionStatements, type CompletionCourses, type R
  *   settle sends nothing twice. Staff attempts complete nothing and notify nobody.
  */
 
-export type SettleCtx = ServiceContext & Pick<TenantCtx, "tenantId">;
+export type SettleCtx = SchoolCtx<SchoolActor>;
 
 export interface SettleTarget {
   attemptId: string;

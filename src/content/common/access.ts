@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Actor, TenantCtx } from "../../core/http/context";
+import type { Actor, SchoolCtx } from "../../core/http/context";
 
 /**
  * Who sees what of the course tree, each rule in one place so the groups, schedule and paths areas
@@ -18,7 +18,7 @@ export function isStaff(actor: Pick<Actor, "role">): boolean {
 }
 
 /** The condition on a `courses` alias that the caller may see the course at all. */
-export function courseVisibleSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, course: SQL): SQL {
+export function courseVisibleSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, course: SQL): SQL {
   const live = sql`${course}.tenant_id = ${ctx.tenantId} AND ${course}.deleted_at IS NULL`;
   return isStaff(ctx.actor) ? live : sql`${live} AND ${course}.status = 'published'`;
 }
@@ -36,7 +36,7 @@ export function lessonVisibleToSql(tenantId: string | SQL, lessonId: SQL, studen
 }
 
 /** The caller sees the lesson: always for staff, through lesson access groups for a student. */
-export function lessonVisibleSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, lessonId: SQL): SQL {
+export function lessonVisibleSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, lessonId: SQL): SQL {
   return isStaff(ctx.actor) ? sql`1` : lessonVisibleToSql(ctx.tenantId, lessonId, ctx.actor.userId);
 }
 

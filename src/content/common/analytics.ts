@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { formatHundredths, roundDiv } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
 
 /**
@@ -25,7 +25,7 @@ export interface CountedAttempts {
  * a student unless staff attempts are asked for, and for a restricted curator only their own
  * students' (a staff member is never one, so staff attempts never reach them). `extra` narrows it.
  */
-export function countedAttemptsSql(ctx: TenantCtx, counted: CountedAttempts, extra?: SQL): SQL {
+export function countedAttemptsSql(ctx: SchoolCtx, counted: CountedAttempts, extra?: SQL): SQL {
   const t = ctx.tenantId;
   const a = sql.raw(counted.alias);
   const filters = [

@@ -2,7 +2,7 @@ import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { batchable, changedRows, type BatchItem } from "../../core/db/batch";
 import { notDeleted } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { checkReorder, orderingErrors } from "../../core/http/reorder";
 
@@ -59,7 +59,7 @@ export function appendPosition(tenantId: string, list: OrderedList): SQL {
 }
 
 /** The keys of the live siblings, in their order. */
-export async function siblingKeys(ctx: TenantCtx, list: OrderedList): Promise<string[]> {
+export async function siblingKeys(ctx: SchoolCtx, list: OrderedList): Promise<string[]> {
   const key = keyOf(list);
   const rows = await ctx.db
     .select({ key })
@@ -76,7 +76,7 @@ export async function siblingKeys(ctx: TenantCtx, list: OrderedList): Promise<st
  * since the caller's check makes it change nothing. `ids` must be free of duplicates
  * (`checkReorder`). The ids travel as one JSON parameter, whatever their number.
  */
-export function reorderStatement(ctx: TenantCtx, list: OrderedList, ids: readonly string[]): BatchItem {
+export function reorderStatement(ctx: SchoolCtx, list: OrderedList, ids: readonly string[]): BatchItem {
   const { table } = list;
   const key = keyOf(list);
   const json = JSON.stringify(ids);
@@ -98,7 +98,7 @@ export function reorderStatement(ctx: TenantCtx, list: OrderedList, ids: readonl
  * the live siblings (409 `reorder_duplicate` / `reorder_incomplete`), then the one UPDATE. A
  * change of the set between the two answers `reorder_incomplete` and writes nothing.
  */
-export async function reorderSiblings(ctx: TenantCtx, list: OrderedList, ids: readonly string[]): Promise<{ reordered: number }> {
+export async function reorderSiblings(ctx: SchoolCtx, list: OrderedList, ids: readonly string[]): Promise<{ reordered: number }> {
   checkReorder(ids, await siblingKeys(ctx, list));
   const reordered = changedRows(await reorderStatement(ctx, list, ids));
   if (reordered !== ids.length) throw new ApiError(orderingErrors.REORDER_INCOMPLETE);

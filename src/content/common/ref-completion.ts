@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { courseCompletionPushes } from "../courses/completion-service";
 import { BLOCK_FROM } from "../courses/lesson-content";
 import { publishedPathsHoldingSql } from "../paths/completion-pushes";
@@ -29,7 +29,7 @@ import { recomputeProgress } from "./progress";
  * or the pushes read them on their own.
  */
 
-export type RefCtx = ServiceContext & Pick<TenantCtx, "tenantId">;
+export type RefCtx = SchoolCtx<SchoolActor>;
 
 export interface RefCompletion {
   blockType: "quiz_ref" | "exam_ref" | "assignment_ref";

@@ -1,4 +1,4 @@
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import type { blockCompletions, blocks, enrollments } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
@@ -10,7 +10,7 @@ export type BlockRow = Pick<
   "id" | "lessonId" | "moduleId" | "courseId" | "type" | "position" | "payload" | "refId" | "createdAt" | "updatedAt"
 >;
 
-type PresentCtx = Pick<TenantCtx, "tenantId" | "clock" | "config" | "publicOrigin">;
+type PresentCtx = Pick<SchoolCtx, "tenantId" | "clock" | "config" | "publicOrigin">;
 
 /** Embedded objects of reference blocks, by block type then object id. */
 export type Embeds = Partial<Record<RefBlockType, Map<string, EmbeddedRef>>>;
@@ -21,7 +21,7 @@ const EMBED_FIELDS: Record<RefBlockType, "quiz" | "assignment" | "exam"> = { qui
  * The objects the blocks embed, one call per reference type present among the open blocks, and
  * none at all while no area has registered an embed (every reference block then embeds null).
  */
-export async function loadEmbeds(ctx: TenantCtx, rows: readonly BlockRow[], locked: ReadonlySet<string>): Promise<Embeds> {
+export async function loadEmbeds(ctx: SchoolCtx, rows: readonly BlockRow[], locked: ReadonlySet<string>): Promise<Embeds> {
   const embeds: Embeds = {};
   for (const type of Object.keys(EMBED_FIELDS) as RefBlockType[]) {
     const embed = blockRefRules(type).embed;

@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, changedRows, insertWhere, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
 import { liveRow } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { blocks, lessons, type BlockType } from "../../db/schema";
@@ -24,7 +24,7 @@ import { blockRefExistsSql, isRefBlockType } from "./references";
  */
 
 /** The payload's media asset is a confirmed asset of the school of the kind the type takes. */
-async function checkMedia(ctx: TenantCtx, valid: ValidPayload): Promise<void> {
+async function checkMedia(ctx: SchoolCtx, valid: ValidPayload): Promise<void> {
   if (!valid.media) return;
   await assetRef(valid.media.kind).check(ctx, {
     tenantId: ctx.tenantId,
@@ -35,11 +35,11 @@ async function checkMedia(ctx: TenantCtx, valid: ValidPayload): Promise<void> {
 }
 
 /** SQL true when the payload's reference (if the type has one) names a live object of the school. */
-function refHolds(ctx: TenantCtx, type: BlockType, refId: string | null): SQL {
+function refHolds(ctx: SchoolCtx, type: BlockType, refId: string | null): SQL {
   return isRefBlockType(type) ? blockRefExistsSql(type, ctx.tenantId, sql`${refId}`) : sql`1`;
 }
 
-function blockById(ctx: TenantCtx, id: string): BatchItem {
+function blockById(ctx: SchoolCtx, id: string): BatchItem {
   return batchable(ctx, sql`SELECT * FROM blocks WHERE id = ${id} AND tenant_id = ${ctx.tenantId} AND deleted_at IS NULL`);
 }
 
@@ -51,7 +51,7 @@ function rowOf(result: unknown): BlockRow | undefined {
 const staffView = { locked: false };
 
 /** POST /lessons/:id/blocks: 201 full block, appended or inserted at `position`. */
-export async function createBlock(ctx: TenantCtx, input: { lessonId: string; body: z.infer<typeof CreateBlockBody> }) {
+export async function createBlock(ctx: SchoolCtx, input: { lessonId: string; body: z.infer<typeof CreateBlockBody> }) {
   const { tenantId } = ctx;
   const type = blockType(input.body.type);
   const valid = validPayload(type, input.body.payload);
@@ -113,7 +113,7 @@ export async function createBlock(ctx: TenantCtx, input: { lessonId: string; bod
 }
 
 /** PATCH /blocks/:id: a new payload for the block's own type. */
-export async function updateBlock(ctx: TenantCtx, input: { id: string; body: z.infer<typeof UpdateBlockBody> }) {
+export async function updateBlock(ctx: SchoolCtx, input: { id: string; body: z.infer<typeof UpdateBlockBody> }) {
   const current = await liveRow(ctx, blocks, input.id, coursesErrors.BLOCK_NOT_FOUND);
   if (input.body.type !== undefined && input.body.type !== current.type) {
     throw new ApiError(coursesErrors.BLOCK_TYPE_IMMUTABLE, { message: `This block is a ${current.type} block; its type cannot change. Create a new block instead.` });
@@ -140,7 +140,7 @@ export async function updateBlock(ctx: TenantCtx, input: { id: string; body: z.i
 }
 
 /** DELETE /blocks/:id: soft; the course's enrollments are recounted in the same batch. */
-export async function deleteBlock(ctx: TenantCtx, input: { id: string }): Promise<void> {
+export async function deleteBlock(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const now = ctx.clock.now();
   const [deleted] = await runBatch(ctx, [
     batchable(ctx, sql`UPDATE blocks SET deleted_at = ${now}, updated_at = ${now} WHERE id = ${input.id} AND tenant_id = ${ctx.tenantId} AND deleted_at IS NULL`),
@@ -150,7 +150,7 @@ export async function deleteBlock(ctx: TenantCtx, input: { id: string }): Promis
 }
 
 /** PATCH /lessons/:id/reorder-blocks. */
-export async function reorderBlocks(ctx: TenantCtx, input: { lessonId: string; body: z.infer<typeof ReorderBlocksBody> }) {
+export async function reorderBlocks(ctx: SchoolCtx, input: { lessonId: string; body: z.infer<typeof ReorderBlocksBody> }) {
   await liveRow(ctx, lessons, input.lessonId, coursesErrors.LESSON_NOT_FOUND);
   return reorderSiblings(ctx, { table: blocks, parent: { column: blocks.lessonId, id: input.lessonId } }, input.body.block_ids);
 }

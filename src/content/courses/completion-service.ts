@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import type { BlockType, CompletionSource } from "../../db/schema";
@@ -46,12 +46,12 @@ const MANUAL = sql.join(
 );
 
 /** Joined to BLOCK_FROM: the student's active enrollment in the block's course. */
-function enrollmentJoin(ctx: TenantCtx): SQL {
+function enrollmentJoin(ctx: SchoolCtx): SQL {
   return sql`JOIN enrollments e ON e.tenant_id = ${ctx.tenantId} AND e.course_id = t.course_id AND e.student_id = ${ctx.actor.userId} AND e.removed_at IS NULL`;
 }
 
 /** SQL true when the student has an assignment submission that lets the block complete. */
-function submittedSql(ctx: TenantCtx): SQL {
+function submittedSql(ctx: SchoolCtx): SQL {
   return sql`(t.type = 'assignment_ref' AND ${assignmentSubmittedSql(ctx.tenantId, sql`t.ref_id`, ctx.actor.userId)})`;
 }
 
@@ -59,13 +59,13 @@ function submittedSql(ctx: TenantCtx): SQL {
  * SQL true when completing the block leaves no live block of its lesson open for the student: it
  * completes the lesson (and perhaps the module and the course, which need the lesson complete).
  */
-function completesLessonSql(ctx: TenantCtx): SQL {
+function completesLessonSql(ctx: SchoolCtx): SQL {
   return sql`NOT EXISTS (SELECT 1 FROM blocks ob
       WHERE ob.tenant_id = ${ctx.tenantId} AND ob.lesson_id = t.lesson_id AND ob.deleted_at IS NULL AND ob.id <> t.id
         AND NOT EXISTS (SELECT 1 FROM block_completions oc WHERE oc.tenant_id = ${ctx.tenantId} AND oc.block_id = ob.id AND oc.student_id = ${ctx.actor.userId}))`;
 }
 
-function insertCompletion(ctx: TenantCtx, input: { id: string; blockId: string; now: number; completingLesson: boolean }): BatchItem {
+function insertCompletion(ctx: SchoolCtx, input: { id: string; blockId: string; now: number; completingLesson: boolean }): BatchItem {
   const source: SQL = sql`CASE WHEN t.type = 'assignment_ref' THEN ${"assignment" satisfies CompletionSource} ELSE ${"manual" satisfies CompletionSource} END`;
   return batchable(
     ctx,
@@ -98,7 +98,7 @@ interface Outcome {
 }
 
 /** The block as the student may reach it (no row otherwise), with the student's completion and progress. */
-function readOutcome(ctx: TenantCtx, blockId: string): BatchItem {
+function readOutcome(ctx: SchoolCtx, blockId: string): BatchItem {
   return batchable(
     ctx,
     sql`SELECT t.type, t.course_id, e.id AS enrollment_id,
@@ -112,7 +112,7 @@ function readOutcome(ctx: TenantCtx, blockId: string): BatchItem {
 }
 
 /** The statements of one completion attempt; the outcome is the last one's row. */
-async function attempt(ctx: TenantCtx, blockId: string, course?: { id: string; enrollmentId: string; pathIds: string[] }): Promise<Outcome | undefined> {
+async function attempt(ctx: SchoolCtx, blockId: string, course?: { id: string; enrollmentId: string; pathIds: string[] }): Promise<Outcome | undefined> {
   const id = uuidv7();
   const now = ctx.clock.now();
   const studentId = ctx.actor.userId;
@@ -148,7 +148,7 @@ async function attempt(ctx: TenantCtx, blockId: string, course?: { id: string; e
  * request (a quiz graded by a curator).
  */
 async function completionPushes(
-  ctx: TenantCtx,
+  ctx: SchoolCtx,
   input: { id: string; enrollmentId: string; pathIds: string[]; completionId: string; studentId: string; now: number },
 ): Promise<BatchItem[]> {
   const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.id = ${input.completionId})
@@ -163,7 +163,7 @@ async function completionPushes(
  * leaves nobody out.
  */
 export async function courseCompletionPushes(
-  ctx: ServiceContext & Pick<TenantCtx, "tenantId">,
+  ctx: SchoolCtx<SchoolActor>,
   input: { id: string; enrollmentId: string; pathIds: readonly string[]; studentId: string; when: SQL },
 ): Promise<BatchItem[]> {
   const { when } = input;
@@ -195,7 +195,7 @@ export async function courseCompletionPushes(
 }
 
 /** POST /blocks/:id/complete: the completion (new or the existing one) and the enrollment's progress. */
-export async function completeBlock(ctx: TenantCtx, input: { id: string }) {
+export async function completeBlock(ctx: SchoolCtx, input: { id: string }) {
   let outcome = await attempt(ctx, input.id);
   if (!outcome) throw new ApiError(coursesErrors.BLOCK_NOT_FOUND);
   if (outcome.type === "quiz_ref" || outcome.type === "exam_ref") {
@@ -221,7 +221,7 @@ export async function completeBlock(ctx: TenantCtx, input: { id: string }) {
 }
 
 /** GET /courses/:id/my-completions: the caller's completed live blocks of a course they are actively enrolled in. */
-export async function myCompletions(ctx: TenantCtx, input: { id: string }) {
+export async function myCompletions(ctx: SchoolCtx, input: { id: string }) {
   const { tenantId } = ctx;
   const userId = ctx.actor.userId;
   const rows = await ctx.db.all<{ block_id: string | null }>(

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { courseModules, lessons } from "../../db/schema";
 import { appendPosition } from "../common/ordering";
 import { recomputeCourseProgress } from "../common/progress";
@@ -50,7 +50,7 @@ interface CopyPlan {
 
 const TABLES: Record<Level, SQL> = { modules: sql`course_modules`, lessons: sql`lessons`, blocks: sql`blocks` };
 
-function mapStatement(ctx: TenantCtx, plan: CopyPlan, now: number): BatchItem {
+function mapStatement(ctx: SchoolCtx, plan: CopyPlan, now: number): BatchItem {
   const t = ctx.tenantId;
   const when = plan.when ?? sql`1`;
   const root = sql`${sql.raw(plan.root.table)} r WHERE r.tenant_id = ${t} AND r.id = ${plan.root.oldId} AND r.deleted_at IS NULL AND ${when}`;
@@ -66,7 +66,7 @@ function mapStatement(ctx: TenantCtx, plan: CopyPlan, now: number): BatchItem {
 }
 
 /** `alias.column` replaced by its copy's id where the parent was copied too, else kept. */
-function parentJoin(ctx: TenantCtx, plan: CopyPlan, alias: string, column: string): { join: SQL; value: SQL } {
+function parentJoin(ctx: SchoolCtx, plan: CopyPlan, alias: string, column: string): { join: SQL; value: SQL } {
   const p = sql.raw(`p_${column}`);
   return {
     join: sql`LEFT JOIN tree_copy_map ${p} ON ${p}.copy_id = ${plan.copyId} AND ${p}.old_id = ${sql.raw(`${alias}.${column}`)} AND ${p}.tenant_id = ${ctx.tenantId}`,
@@ -74,7 +74,7 @@ function parentJoin(ctx: TenantCtx, plan: CopyPlan, alias: string, column: strin
   };
 }
 
-function selfJoin(ctx: TenantCtx, plan: CopyPlan): SQL {
+function selfJoin(ctx: SchoolCtx, plan: CopyPlan): SQL {
   return sql`JOIN tree_copy_map self ON self.copy_id = ${plan.copyId} AND self.old_id = x.id AND self.tenant_id = ${ctx.tenantId}`;
 }
 
@@ -86,7 +86,7 @@ function titleAndPosition(plan: CopyPlan, level: "modules" | "lessons"): { title
   };
 }
 
-function copyStatements(ctx: TenantCtx, plan: CopyPlan): BatchItem[] {
+function copyStatements(ctx: SchoolCtx, plan: CopyPlan): BatchItem[] {
   const now = ctx.clock.now();
   const t = ctx.tenantId;
   const statements: BatchItem[] = [mapStatement(ctx, plan, now)];
@@ -151,7 +151,7 @@ function copyStatements(ctx: TenantCtx, plan: CopyPlan): BatchItem[] {
  * exists by then and the source course is still live (and `when`, if given, holds). Six
  * statements, in order: map, modules, lessons, blocks, lesson groups, map cleanup.
  */
-export function copyCourseStatements(ctx: TenantCtx, input: { sourceCourseId: string; targetCourseId: string; when?: SQL }): BatchItem[] {
+export function copyCourseStatements(ctx: SchoolCtx, input: { sourceCourseId: string; targetCourseId: string; when?: SQL }): BatchItem[] {
   const { sourceCourseId, targetCourseId } = input;
   const targetExists = sql`EXISTS (SELECT 1 FROM courses tc WHERE tc.tenant_id = ${ctx.tenantId} AND tc.id = ${targetCourseId} AND tc.deleted_at IS NULL)`;
   return copyStatements(ctx, {
@@ -175,7 +175,7 @@ export function copyCourseStatements(ctx: TenantCtx, input: { sourceCourseId: st
  * recounts the course's enrollments' progress. Seven statements: map, modules, lessons, blocks,
  * lesson groups, map cleanup, progress.
  */
-export function copyModuleStatements(ctx: TenantCtx, input: { moduleId: string; courseId: string; newId: string; when?: SQL }): BatchItem[] {
+export function copyModuleStatements(ctx: SchoolCtx, input: { moduleId: string; courseId: string; newId: string; when?: SQL }): BatchItem[] {
   const { moduleId, courseId, newId } = input;
   return [
     ...copyStatements(ctx, {
@@ -199,7 +199,7 @@ export function copyModuleStatements(ctx: TenantCtx, input: { moduleId: string; 
  * cleanup, progress.
  */
 export function copyLessonStatements(
-  ctx: TenantCtx,
+  ctx: SchoolCtx,
   input: { lessonId: string; moduleId: string; courseId: string; newId: string; when?: SQL },
 ): BatchItem[] {
   const { lessonId, moduleId, courseId, newId } = input;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { batchable, isUniqueViolation, runBatch } from "../../core/db/batch";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { courses } from "../../db/schema";
@@ -39,7 +39,7 @@ const ATTEMPTS = 5;
  * One read (the source and the slugs its copies could take), then one batch whose statement count
  * does not depend on the course's size: the course row, the tree copy, and the new course's detail.
  */
-export async function duplicateCourse(ctx: TenantCtx, input: { id: string }) {
+export async function duplicateCourse(ctx: SchoolCtx, input: { id: string }) {
   const source = liveRowWhere(courses, ctx.tenantId, input.id);
   for (let attempt = 1; ; attempt++) {
     const [found, similar] = await ctx.db.batch([

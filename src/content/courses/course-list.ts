@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { presentCourseListItem } from "./course-present";
 import { courseListStatements } from "./course-read";
 import type { ListCoursesQuery } from "./course-schemas";
@@ -10,7 +10,7 @@ import type { ListCoursesQuery } from "./course-schemas";
  * and may filter on their own enrollment (`enrolled`, ignored for staff). The counts apply every
  * filter but `status`, so they read as the tabs of the current search; `total` applies all.
  */
-export async function listCourses(ctx: TenantCtx, input: { query: z.infer<typeof ListCoursesQuery> }) {
+export async function listCourses(ctx: SchoolCtx, input: { query: z.infer<typeof ListCoursesQuery> }) {
   const { query } = input;
   const { counts, page } = courseListStatements(ctx, query);
   const [[totals], rows] = await ctx.db.batch([counts, page]);

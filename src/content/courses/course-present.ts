@@ -1,4 +1,4 @@
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { percent, roundDiv } from "../../core/db/decimal";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import type { courses } from "../../db/schema";
@@ -7,7 +7,7 @@ import { nodeStatus, parseNodeWindow, type EffectiveWindow, type WindowStatus } 
 import { isStaff } from "../common/access";
 import type { CourseDetailRow, CourseListRow } from "./course-read";
 
-type Presenter = Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config" | "publicOrigin">;
+type Presenter = Pick<SchoolCtx, "actor" | "tenantId" | "clock" | "config" | "publicOrigin">;
 
 export type CourseRow = Pick<
   typeof courses.$inferSelect,

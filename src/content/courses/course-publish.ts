@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import { idIn } from "../../core/db/conditions";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { courses, type CourseStatus } from "../../db/schema";
 import { coursesErrors } from "./errors";
@@ -10,7 +10,7 @@ import { coursesErrors } from "./errors";
  * POST /t/courses/:id/publish and /unpublish: idempotent, one statement; `updated_at` moves only
  * when the status changes.
  */
-export async function setCourseStatus(ctx: TenantCtx, input: { id: string; status: CourseStatus }) {
+export async function setCourseStatus(ctx: SchoolCtx, input: { id: string; status: CourseStatus }) {
   const { id, status } = input;
   const updated = await ctx.db
     .update(courses)
@@ -26,7 +26,7 @@ export async function setCourseStatus(ctx: TenantCtx, input: { id: string; statu
  * school not yet in that status. `affected` counts the courses changed; `skipped` lists every other
  * id sent (already in that status, deleted, another school's or unknown), once each, in the order sent.
  */
-export async function bulkSetCourseStatus(ctx: TenantCtx, input: { ids: readonly string[]; status: CourseStatus }) {
+export async function bulkSetCourseStatus(ctx: SchoolCtx, input: { ids: readonly string[]; status: CourseStatus }) {
   const ids = [...new Set(input.ids)];
   const changed = await ctx.db
     .update(courses)

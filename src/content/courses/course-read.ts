@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { containsText } from "../../core/db/conditions";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { pageOffset } from "../../core/http/pagination";
 import { blocks, courseModules, courses, enrollments, lessons } from "../../db/schema";
 import { nodeWindowSql } from "../schedule/availability";
@@ -13,7 +13,7 @@ import { courseVisibleSql, isStaff } from "../common/access";
  * subquery of the one statement: a page costs one statement whatever its size.
  */
 
-type Caller = Pick<TenantCtx, "db" | "tenantId" | "actor">;
+type Caller = Pick<SchoolCtx, "db" | "tenantId" | "actor">;
 
 export const courseColumns = {
   id: courses.id,

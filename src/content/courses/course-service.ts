@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, changedRows, isUniqueViolation, runBatch } from "../../core/db/batch";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { courses } from "../../db/schema";
@@ -25,7 +25,7 @@ async function slugChecked<T>(write: Promise<T>): Promise<T> {
 }
 
 /** POST /t/courses: a draft, after the school's other courses. One statement. */
-export async function createCourse(ctx: TenantCtx, input: { body: z.infer<typeof CreateCourseBody> }) {
+export async function createCourse(ctx: SchoolCtx, input: { body: z.infer<typeof CreateCourseBody> }) {
   const { body } = input;
   const now = ctx.clock.now();
   const [row] = await slugChecked(
@@ -59,13 +59,13 @@ function detailOr404(row: CourseDetailRow | undefined): CourseDetailRow {
  * GET /t/courses/:id: one statement with the live totals and, for a student, progress and resume.
  * A draft is `course_not_found` to a student, as is a deleted or another school's course.
  */
-export async function getCourse(ctx: TenantCtx, input: { id: string }) {
+export async function getCourse(ctx: SchoolCtx, input: { id: string }) {
   const [row] = await courseDetailStatement(ctx, input.id);
   return presentCourseDetail(ctx, detailOr404(row));
 }
 
 /** PATCH /t/courses/:id: the update and the course's new state in one batch. */
-export async function updateCourse(ctx: TenantCtx, input: { id: string; body: z.infer<typeof UpdateCourseBody> }) {
+export async function updateCourse(ctx: SchoolCtx, input: { id: string; body: z.infer<typeof UpdateCourseBody> }) {
   const { id, body } = input;
   const changes = {
     ...(body.title !== undefined ? { title: body.title } : {}),
@@ -87,7 +87,7 @@ export async function updateCourse(ctx: TenantCtx, input: { id: string; body: z.
  * the same instant, in one batch. The delete guards (learning paths, group enrollments) are read
  * once to answer their 409, and repeated as the UPDATE's condition so a link made in between wins.
  */
-export async function deleteCourse(ctx: TenantCtx, input: { id: string }): Promise<void> {
+export async function deleteCourse(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const { id } = input;
   const guards = courseDeleteGuards();
   const held = (courseId: SQL) => guards.map((guard) => guard.holds(ctx.tenantId, courseId));
@@ -124,7 +124,7 @@ export async function deleteCourse(ctx: TenantCtx, input: { id: string }): Promi
  * PATCH /t/courses/:id/cover-image: a confirmed image of the school (400 `invalid_cover_image`);
  * a course cannot be left without one through this endpoint (no null).
  */
-export async function setCourseCover(ctx: TenantCtx, input: { id: string; body: z.infer<typeof CourseCoverImageBody> }) {
+export async function setCourseCover(ctx: SchoolCtx, input: { id: string; body: z.infer<typeof CourseCoverImageBody> }) {
   const coverImageId = input.body.cover_image_id;
   await assetRef("image").check(ctx, { tenantId: ctx.tenantId, field: "cover_image_id", value: coverImageId, invalid: coursesErrors.INVALID_COVER_IMAGE });
   const updated = await ctx.db

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import type { BlockType } from "../../db/schema";
 import { lessonChainWindowsSql, nodeStatus, parseWindows, type WindowStatus } from "../schedule/availability";
@@ -23,7 +23,7 @@ export const BLOCK_FROM = sql`blocks t
   JOIN courses c ON c.id = t.course_id`;
 
 /** The live block `t` of the school (its ancestors' liveness comes with the joins of BLOCK_FROM). */
-export function liveBlockSql(ctx: Pick<TenantCtx, "tenantId">, blockId: string | SQL): SQL {
+export function liveBlockSql(ctx: Pick<SchoolCtx, "tenantId">, blockId: string | SQL): SQL {
   return sql`t.id = ${blockId} AND t.tenant_id = ${ctx.tenantId} AND t.deleted_at IS NULL`;
 }
 
@@ -31,19 +31,19 @@ export function liveBlockSql(ctx: Pick<TenantCtx, "tenantId">, blockId: string |
  * The caller may read the content of course `c`, lesson `tl`: staff always (live course); a
  * student in a published course, seeing the lesson, with an active enrollment.
  */
-export function contentAccessSql(ctx: Pick<TenantCtx, "actor" | "tenantId">): SQL {
+export function contentAccessSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">): SQL {
   const course = courseVisibleSql(ctx, sql`c`);
   if (isStaff(ctx.actor)) return course;
   return sql`${course} AND ${lessonVisibleSql(ctx, sql`tl.id`)} AND ${activeEnrollmentIdSql(ctx.tenantId, sql`c.id`, ctx.actor.userId)} IS NOT NULL`;
 }
 
 /** Lessons the student sees, for the sequential rule (earlier hidden blocks do not count). */
-function visibleTo(ctx: Pick<TenantCtx, "actor" | "tenantId">) {
+function visibleTo(ctx: Pick<SchoolCtx, "actor" | "tenantId">) {
   return (lessonId: SQL) => lessonVisibleToSql(ctx.tenantId, lessonId, ctx.actor.userId);
 }
 
 /** SQL true when the one block `t` is locked for the caller by the course order (never for staff). */
-export function blockLockedSql(ctx: Pick<TenantCtx, "actor" | "tenantId">): SQL {
+export function blockLockedSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">): SQL {
   if (isStaff(ctx.actor)) return sql`0`;
   return sql`(c.sequential_required = 1 AND ${earlierIncompleteSql(ctx.tenantId, ctx.actor.userId, visibleTo(ctx))})`;
 }
@@ -53,7 +53,7 @@ export function blockLockedSql(ctx: Pick<TenantCtx, "actor" | "tenantId">): SQL 
  * student has not completed (the same rule as `blockLockedSql`, with that block found once for the
  * whole list instead of a search per block).
  */
-function listLockedSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, courseId: SQL): SQL {
+function listLockedSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, courseId: SQL): SQL {
   if (isStaff(ctx.actor)) return sql`0`;
   const { tenantId } = ctx;
   const firstOpen = sql`(SELECT m.position, m.id, l.position, l.id, b.position, b.id FROM blocks b
@@ -70,7 +70,7 @@ function listLockedSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, courseId: SQL
  * The student's resume point: the enrollment records the block (its id as SQL) when the student
  * may open it; a NULL id (an empty lesson), a locked block or no active enrollment change nothing.
  */
-function resumeStatement(ctx: TenantCtx, blockId: SQL): BatchItem {
+function resumeStatement(ctx: SchoolCtx, blockId: SQL): BatchItem {
   const now = ctx.clock.now();
   return batchable(
     ctx,
@@ -119,12 +119,12 @@ export function blockRow(raw: RawBlock): BlockRow {
 }
 
 /** A student's effective windows on the chain of lesson `tl` (JSON); staff read none. */
-function chainWindowsSql(ctx: TenantCtx): SQL {
+function chainWindowsSql(ctx: SchoolCtx): SQL {
   return isStaff(ctx.actor) ? sql`NULL` : lessonChainWindowsSql(ctx, sql`tl`);
 }
 
 /** The caller's window status on a lesson, from the `windows` column (`chainWindowsSql`) of a row. */
-function lessonStatus(ctx: TenantCtx, windows: string | null | undefined, chain: [courseId: string, moduleId: string, lessonId: string]): WindowStatus {
+function lessonStatus(ctx: SchoolCtx, windows: string | null | undefined, chain: [courseId: string, moduleId: string, lessonId: string]): WindowStatus {
   return nodeStatus(parseWindows(windows), chain, ctx.clock.now());
 }
 
@@ -132,7 +132,7 @@ function lessonStatus(ctx: TenantCtx, windows: string | null | undefined, chain:
  * The SELECT of one block as `blockRow` reads it, with the caller's lock (course order) and the
  * windows of its lesson's chain, when the caller may read it.
  */
-export function blockSelect(ctx: TenantCtx, blockId: string): BatchItem {
+export function blockSelect(ctx: SchoolCtx, blockId: string): BatchItem {
   return batchable(
     ctx,
     sql`SELECT ${BLOCK_COLUMNS}, ${blockLockedSql(ctx)} AS locked, ${chainWindowsSql(ctx)} AS windows FROM ${BLOCK_FROM}
@@ -144,7 +144,7 @@ export function blockSelect(ctx: TenantCtx, blockId: string): BatchItem {
  * Full blocks of the rows (payloads of locked ones withheld), with their embedded objects; a
  * lesson its dates close (`dateClosed`) shows every block so.
  */
-async function presentBlocks(ctx: TenantCtx, raws: readonly RawBlock[], dateClosed = false) {
+async function presentBlocks(ctx: SchoolCtx, raws: readonly RawBlock[], dateClosed = false) {
   const rows = raws.map(blockRow);
   const locked = new Set(raws.filter((raw) => dateClosed || raw.locked === 1).map((raw) => raw.id));
   const embeds = await loadEmbeds(ctx, rows, locked);
@@ -169,7 +169,7 @@ interface RawLesson {
 }
 
 /** The lesson and its blocks in one batch (with the student's resume point), or 404 `lesson_not_found`. */
-async function readLesson(ctx: TenantCtx, lessonId: string) {
+async function readLesson(ctx: SchoolCtx, lessonId: string) {
   const { tenantId } = ctx;
   const lessonCourse = sql`(SELECT course_id FROM lessons WHERE id = ${lessonId} AND tenant_id = ${tenantId})`;
   const liveBlocks = sql`FROM blocks lb WHERE lb.tenant_id = ${tenantId} AND lb.lesson_id = tl.id AND lb.deleted_at IS NULL`;
@@ -221,13 +221,13 @@ function lessonRow(raw: RawLesson): LessonRow {
 }
 
 /** GET /lessons/:id: the lesson with its full blocks. */
-export async function getLesson(ctx: TenantCtx, input: { id: string }) {
+export async function getLesson(ctx: SchoolCtx, input: { id: string }) {
   const { lesson, status, blocks } = await readLesson(ctx, input.id);
   return { ...(await presentLessonFields(ctx, lessonRow(lesson), lesson.passed === 1, status)), blocks };
 }
 
 /** GET /lessons/:id/blocks. */
-export async function listLessonBlocks(ctx: TenantCtx, input: { id: string }) {
+export async function listLessonBlocks(ctx: SchoolCtx, input: { id: string }) {
   const { blocks } = await readLesson(ctx, input.id);
   return { blocks };
 }
@@ -236,7 +236,7 @@ export async function listLessonBlocks(ctx: TenantCtx, input: { id: string }) {
  * GET /blocks/:id: the full block; a student's block locked by the course order is 409, one whose
  * lesson the dates close is shown locked, without payload.
  */
-export async function getBlock(ctx: TenantCtx, input: { id: string }) {
+export async function getBlock(ctx: SchoolCtx, input: { id: string }) {
   const statements = [blockSelect(ctx, input.id)];
   if (!isStaff(ctx.actor)) statements.unshift(resumeStatement(ctx, sql`${input.id}`));
   const results = await runBatch(ctx, statements);

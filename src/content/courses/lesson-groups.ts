@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { batchable, changedRows, runBatch } from "../../core/db/batch";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { groups, lessonGroups, lessons } from "../../db/schema";
 import { coursesErrors } from "./errors";
@@ -12,7 +12,7 @@ import { coursesErrors } from "./errors";
  * deleted later drops out of the list (and out of the visibility rule) on its own.
  */
 
-function queries(ctx: TenantCtx, lessonId: string) {
+function queries(ctx: SchoolCtx, lessonId: string) {
   return [
     ctx.db.select({ id: lessons.id }).from(lessons).where(liveRowWhere(lessons, ctx.tenantId, lessonId)),
     ctx.db
@@ -33,7 +33,7 @@ function answer(results: Results) {
 }
 
 /** GET /lessons/:id/groups. */
-export async function getLessonGroups(ctx: TenantCtx, input: { id: string }) {
+export async function getLessonGroups(ctx: SchoolCtx, input: { id: string }) {
   return answer(await ctx.db.batch(queries(ctx, input.id)));
 }
 
@@ -42,7 +42,7 @@ export async function getLessonGroups(ctx: TenantCtx, input: { id: string }) {
  * is live and every id is a live group of this school, so a refused list writes nothing; the
  * INSERT's row count then tells which check failed.
  */
-export async function replaceLessonGroups(ctx: TenantCtx, input: { id: string; groupIds: readonly string[] }) {
+export async function replaceLessonGroups(ctx: SchoolCtx, input: { id: string; groupIds: readonly string[] }) {
   const t = ctx.tenantId;
   const ids = [...new Set(input.groupIds)];
   const json = JSON.stringify(ids);

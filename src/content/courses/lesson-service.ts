@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { changedRows, insertWhere, runBatch, type BatchItem } from "../../core/db/batch";
 import { liveRow, liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, type ErrorEntry } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { blocks, courseModules, lessons } from "../../db/schema";
@@ -17,7 +17,7 @@ import { presentCover, presentLessonFields, presentLightBlock, questionCountSql 
  * that answers the lesson reads it (and its light blocks, as in the module index) in that batch.
  */
 
-function lessonQueries(ctx: TenantCtx, id: string) {
+function lessonQueries(ctx: SchoolCtx, id: string) {
   return [
     ctx.db.select().from(lessons).where(liveRowWhere(lessons, ctx.tenantId, id)),
     ctx.db
@@ -32,7 +32,7 @@ function lessonQueries(ctx: TenantCtx, id: string) {
  * Runs `writes`, then reads lesson `id` for staff (nothing locked, `passed` false), in one batch;
  * `notFound` when the lesson is not there after the writes.
  */
-async function lessonAfter(ctx: TenantCtx, id: string, writes: readonly BatchItem[], notFound: ErrorEntry = coursesErrors.LESSON_NOT_FOUND) {
+async function lessonAfter(ctx: SchoolCtx, id: string, writes: readonly BatchItem[], notFound: ErrorEntry = coursesErrors.LESSON_NOT_FOUND) {
   const results = await runBatch(ctx, [...writes, ...lessonQueries(ctx, id)]);
   const [lessonRows, blockRows] = results.slice(writes.length) as [
     Awaited<ReturnType<typeof lessonQueries>[0]>,
@@ -47,7 +47,7 @@ async function lessonAfter(ctx: TenantCtx, id: string, writes: readonly BatchIte
 }
 
 /** POST /modules/:id/lessons: appended after the module's live lessons. */
-export async function createLesson(ctx: TenantCtx, input: { moduleId: string; body: { title: string; screenshot_protection_enabled?: boolean } }) {
+export async function createLesson(ctx: SchoolCtx, input: { moduleId: string; body: { title: string; screenshot_protection_enabled?: boolean } }) {
   const t = ctx.tenantId;
   const id = uuidv7();
   const now = ctx.clock.now();
@@ -68,7 +68,7 @@ export async function createLesson(ctx: TenantCtx, input: { moduleId: string; bo
 }
 
 /** PATCH /lessons/:id: title and screenshot protection. */
-export async function updateLesson(ctx: TenantCtx, input: { id: string; body: { title?: string; screenshot_protection_enabled?: boolean } }) {
+export async function updateLesson(ctx: SchoolCtx, input: { id: string; body: { title?: string; screenshot_protection_enabled?: boolean } }) {
   const { title, screenshot_protection_enabled: protection } = input.body;
   const update = ctx.db
     .update(lessons)
@@ -78,7 +78,7 @@ export async function updateLesson(ctx: TenantCtx, input: { id: string; body: { 
 }
 
 /** DELETE /lessons/:id: the lesson and its blocks get the same `deleted_at`; enrollments are recounted. */
-export async function deleteLesson(ctx: TenantCtx, input: { id: string }): Promise<void> {
+export async function deleteLesson(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const now = ctx.clock.now();
   const t = ctx.tenantId;
   const courseId = sql`(SELECT course_id FROM lessons WHERE id = ${input.id} AND tenant_id = ${t})`;
@@ -91,7 +91,7 @@ export async function deleteLesson(ctx: TenantCtx, input: { id: string }): Promi
 }
 
 /** POST /lessons/:id/duplicate: a copy with its blocks and access groups at the end of the same module. */
-export async function duplicateLesson(ctx: TenantCtx, input: { id: string }) {
+export async function duplicateLesson(ctx: SchoolCtx, input: { id: string }) {
   const source = await liveRow(ctx, lessons, input.id, coursesErrors.LESSON_NOT_FOUND);
   const newId = uuidv7();
   const copy = copyLessonStatements(ctx, { lessonId: source.id, moduleId: source.moduleId, courseId: source.courseId, newId });
@@ -99,13 +99,13 @@ export async function duplicateLesson(ctx: TenantCtx, input: { id: string }) {
 }
 
 /** PATCH /modules/:id/reorder-lessons. */
-export async function reorderLessons(ctx: TenantCtx, input: { moduleId: string; ids: readonly string[] }) {
+export async function reorderLessons(ctx: SchoolCtx, input: { moduleId: string; ids: readonly string[] }) {
   await liveRow(ctx, courseModules, input.moduleId, coursesErrors.MODULE_NOT_FOUND);
   return reorderSiblings(ctx, { table: lessons, parent: { column: lessons.moduleId, id: input.moduleId } }, input.ids);
 }
 
 /** PATCH /lessons/:id/cover-image: a confirmed image of the school, or null to remove it. */
-export async function setLessonCover(ctx: TenantCtx, input: { id: string; coverImageId: string | null }) {
+export async function setLessonCover(ctx: SchoolCtx, input: { id: string; coverImageId: string | null }) {
   await assetRef("image").check(ctx, { tenantId: ctx.tenantId, field: "cover_image_id", value: input.coverImageId, invalid: coursesErrors.INVALID_COVER_IMAGE });
   const [row] = await ctx.db
     .update(lessons)

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { effectiveWindowsJsonSql, nodeStatus, parseWindows } from "../schedule/availability";
 import { courseVisibleSql, isStaff, lessonVisibleSql } from "../common/access";
@@ -27,7 +27,7 @@ import { presentLessonFields, presentLightBlock, presentModule, questionCountSql
 /** What is read: the course's outline, or one module's. */
 export type TreeScope = { courseId: string } | { moduleId: string };
 
-function courseIdOf(ctx: TenantCtx, scope: TreeScope): SQL | string {
+function courseIdOf(ctx: SchoolCtx, scope: TreeScope): SQL | string {
   if ("courseId" in scope) return scope.courseId;
   return sql`(SELECT course_id FROM course_modules WHERE id = ${scope.moduleId} AND tenant_id = ${ctx.tenantId})`;
 }
@@ -37,7 +37,7 @@ function courseIdOf(ctx: TenantCtx, scope: TreeScope): SQL | string {
  * every result row (and every statement of a batch) over separately, which for a course of 500
  * blocks costs more than the reads themselves.
  */
-export function treeStatement(ctx: TenantCtx, scope: TreeScope): BatchItem {
+export function treeStatement(ctx: SchoolCtx, scope: TreeScope): BatchItem {
   const tenantId = ctx.tenantId;
   const staff = isStaff(ctx.actor);
   const courseId = courseIdOf(ctx, scope);
@@ -124,7 +124,7 @@ function unpack(result: unknown) {
 }
 
 /** The modules of the scope, presented; the scope's not-found failure when the caller may not see it. */
-export async function assembleTree(ctx: TenantCtx, scope: TreeScope, result: unknown) {
+export async function assembleTree(ctx: SchoolCtx, scope: TreeScope, result: unknown) {
   const { course, modules: moduleRows, lessonRows, blockRows, enrollmentId, completed, windows } = unpack(result);
   if (!course || (moduleRows.length === 0 && "moduleId" in scope)) {
     throw new ApiError("courseId" in scope ? coursesErrors.COURSE_NOT_FOUND : coursesErrors.MODULE_NOT_FOUND);
@@ -159,7 +159,7 @@ export async function assembleTree(ctx: TenantCtx, scope: TreeScope, result: unk
 }
 
 /** Runs the scope's batch and assembles it. */
-async function readTree(ctx: TenantCtx, scope: TreeScope) {
+async function readTree(ctx: SchoolCtx, scope: TreeScope) {
   const [result] = await runBatch(ctx, [treeStatement(ctx, scope)]);
   return assembleTree(ctx, scope, result);
 }
@@ -169,25 +169,25 @@ async function readTree(ctx: TenantCtx, scope: TreeScope) {
  * wrote): the modules as the caller now sees them. A write whose conditions failed leaves the
  * scope unreadable, which answers the scope's not-found failure.
  */
-export async function readTreeAfter(ctx: TenantCtx, scope: TreeScope, writes: readonly BatchItem[]) {
+export async function readTreeAfter(ctx: SchoolCtx, scope: TreeScope, writes: readonly BatchItem[]) {
   const results = await runBatch(ctx, [...writes, treeStatement(ctx, scope)]);
   return assembleTree(ctx, scope, results[writes.length]);
 }
 
 /** GET /courses/:id/modules: the module index. */
-export async function getModuleIndex(ctx: TenantCtx, input: { courseId: string }) {
+export async function getModuleIndex(ctx: SchoolCtx, input: { courseId: string }) {
   const modules = await readTree(ctx, { courseId: input.courseId });
   return { modules, total_lessons: modules.reduce((sum, module) => sum + module.lessons_count, 0) };
 }
 
 /** GET /modules/:id: the module with its lessons as in the index. */
-export async function getModule(ctx: TenantCtx, input: { id: string }) {
+export async function getModule(ctx: SchoolCtx, input: { id: string }) {
   const [module] = await readTree(ctx, { moduleId: input.id });
   return module!;
 }
 
 /** GET /modules/:id/lessons. */
-export async function listModuleLessons(ctx: TenantCtx, input: { id: string }) {
+export async function listModuleLessons(ctx: SchoolCtx, input: { id: string }) {
   const [module] = await readTree(ctx, { moduleId: input.id });
   return { lessons: module!.lessons };
 }

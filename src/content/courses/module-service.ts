@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { changedRows, insertWhere, runBatch } from "../../core/db/batch";
 import { liveRow, liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { blocks, courseModules, courses, lessons } from "../../db/schema";
@@ -24,7 +24,7 @@ function liveCourseSql(tenantId: string, courseId: string) {
 }
 
 /** POST /courses/:id/modules: appended after the course's live modules. */
-export async function createModule(ctx: TenantCtx, input: { courseId: string; body: { title: string; description?: string } }) {
+export async function createModule(ctx: SchoolCtx, input: { courseId: string; body: { title: string; description?: string } }) {
   const id = uuidv7();
   const now = ctx.clock.now();
   const row = {
@@ -48,7 +48,7 @@ export async function createModule(ctx: TenantCtx, input: { courseId: string; bo
 }
 
 /** PATCH /modules/:id: title and description; the module is answered with its lessons. */
-export async function updateModule(ctx: TenantCtx, input: { id: string; body: { title?: string; description?: string } }) {
+export async function updateModule(ctx: SchoolCtx, input: { id: string; body: { title?: string; description?: string } }) {
   const { title, description } = input.body;
   const update = ctx.db
     .update(courseModules)
@@ -62,7 +62,7 @@ export async function updateModule(ctx: TenantCtx, input: { id: string; body: { 
  * DELETE /modules/:id: the module, its lessons and their blocks get the same `deleted_at`, and the
  * course's enrollments are recounted, in one batch.
  */
-export async function deleteModule(ctx: TenantCtx, input: { id: string }): Promise<void> {
+export async function deleteModule(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const now = ctx.clock.now();
   const t = ctx.tenantId;
   const courseId = sql`(SELECT course_id FROM course_modules WHERE id = ${input.id} AND tenant_id = ${t})`;
@@ -76,7 +76,7 @@ export async function deleteModule(ctx: TenantCtx, input: { id: string }): Promi
 }
 
 /** POST /modules/:id/duplicate: a deep copy at the end of the same course, answered as in the index. */
-export async function duplicateModule(ctx: TenantCtx, input: { id: string }) {
+export async function duplicateModule(ctx: SchoolCtx, input: { id: string }) {
   const source = await liveRow(ctx, courseModules, input.id, coursesErrors.MODULE_NOT_FOUND);
   const newId = uuidv7();
   const copy = copyModuleStatements(ctx, { moduleId: source.id, courseId: source.courseId, newId });
@@ -85,13 +85,13 @@ export async function duplicateModule(ctx: TenantCtx, input: { id: string }) {
 }
 
 /** PATCH /courses/:id/reorder-modules. */
-export async function reorderModules(ctx: TenantCtx, input: { courseId: string; ids: readonly string[] }) {
+export async function reorderModules(ctx: SchoolCtx, input: { courseId: string; ids: readonly string[] }) {
   await liveRow(ctx, courses, input.courseId, coursesErrors.COURSE_NOT_FOUND);
   return reorderSiblings(ctx, { table: courseModules, parent: { column: courseModules.courseId, id: input.courseId } }, input.ids);
 }
 
 /** PATCH /modules/:id/cover-image: a confirmed image of the school, or null to remove it. */
-export async function setModuleCover(ctx: TenantCtx, input: { id: string; coverImageId: string | null }) {
+export async function setModuleCover(ctx: SchoolCtx, input: { id: string; coverImageId: string | null }) {
   await assetRef("image").check(ctx, { tenantId: ctx.tenantId, field: "cover_image_id", value: input.coverImageId, invalid: coursesErrors.INVALID_COVER_IMAGE });
   const [row] = await ctx.db
     .update(courseModules)

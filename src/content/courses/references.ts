@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import type { BlockType } from "../../db/schema";
 
 /**
@@ -37,7 +37,7 @@ export interface BlockRefRules {
    * blocks being read name; ids without an object are left out. Called only when a read carries
    * blocks of this type, after the read's own batch.
    */
-  embed?(ctx: TenantCtx, ids: readonly string[]): Promise<Map<string, EmbeddedRef>>;
+  embed?(ctx: SchoolCtx, ids: readonly string[]): Promise<Map<string, EmbeddedRef>>;
 }
 
 const nothingExists: BlockRefRules = { exists: () => sql`0` };

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import type { blocks, courseModules, lessons } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
@@ -25,13 +25,13 @@ const OPEN: WindowStatus = { locked: false, locked_reason: null, available_from:
  * A student's window status on a module or lesson (worked out by the reader from the student's
  * effective windows, `nodeStatus`); open when the node has none. Staff get no such fields.
  */
-export function windowStatus(ctx: Pick<TenantCtx, "actor">, status: WindowStatus = OPEN): WindowStatus | Record<string, never> {
+export function windowStatus(ctx: Pick<SchoolCtx, "actor">, status: WindowStatus = OPEN): WindowStatus | Record<string, never> {
   if (isStaff(ctx.actor)) return {};
   return status;
 }
 
 /** The lesson object without `blocks`; `passed` is the caller's (always false for staff). */
-export async function presentLessonFields(ctx: Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config" | "publicOrigin">, row: LessonRow, passed: boolean, status?: WindowStatus) {
+export async function presentLessonFields(ctx: Pick<SchoolCtx, "actor" | "tenantId" | "clock" | "config" | "publicOrigin">, row: LessonRow, passed: boolean, status?: WindowStatus) {
   return {
     id: row.id,
     module_id: row.moduleId,
@@ -73,7 +73,7 @@ export function presentLightBlock(row: LightBlockRow, view: { locked: boolean; q
 export type LightBlockView = ReturnType<typeof presentLightBlock>;
 export type LessonView = LessonFieldsView & { blocks: LightBlockView[] };
 
-export async function presentModule(ctx: Pick<TenantCtx, "actor" | "tenantId" | "clock" | "config" | "publicOrigin">, row: ModuleRow, moduleLessons: LessonView[], status?: WindowStatus) {
+export async function presentModule(ctx: Pick<SchoolCtx, "actor" | "tenantId" | "clock" | "config" | "publicOrigin">, row: ModuleRow, moduleLessons: LessonView[], status?: WindowStatus) {
   return {
     id: row.id,
     course_id: row.courseId,
@@ -92,6 +92,6 @@ export async function presentModule(ctx: Pick<TenantCtx, "actor" | "tenantId" | 
 }
 
 /** `{cover_image_id, cover_image_url}` of a module or lesson. */
-export async function presentCover(ctx: Pick<TenantCtx, "tenantId" | "clock" | "config" | "publicOrigin">, coverImageId: string | null) {
+export async function presentCover(ctx: Pick<SchoolCtx, "tenantId" | "clock" | "config" | "publicOrigin">, coverImageId: string | null) {
   return { cover_image_id: coverImageId, cover_image_url: await mediaUrl(ctx, ctx.tenantId, coverImageId) };
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, rowsOf } from "../../core/db/batch";
 import { classifyStudentIds } from "./student-ids";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { isUuid } from "../../core/lib/ids";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
@@ -25,7 +25,7 @@ export function courseOpenSql(tenantId: string, courseId: string): SQL {
  * `course_locked` and repeated as a condition of the enrollment's write, so a lock that appears in
  * between still holds.
  */
-export function selfEnrollmentLock(ctx: TenantCtx, courseId: string): SQL | null {
+export function selfEnrollmentLock(ctx: SchoolCtx, courseId: string): SQL | null {
   return courseLockedSql(ctx.tenantId, courseId, ctx.actor.userId);
 }
 
@@ -36,7 +36,7 @@ export function selfEnrollmentLock(ctx: TenantCtx, courseId: string): SQL | null
  * back. 201 for a new enrollment, 200 when it existed (active, or restored with its progress).
  * A student's own enrollment sends no push.
  */
-export async function selfEnroll(ctx: TenantCtx, input: { courseId: string }) {
+export async function selfEnroll(ctx: SchoolCtx, input: { courseId: string }) {
   const { tenantId } = ctx;
   const { courseId } = input;
   const studentId = ctx.actor.userId;
@@ -76,7 +76,7 @@ type SkipReason = "already_enrolled" | "user_not_found" | "wrong_tenant" | "cour
  * A restored enrollment counts as new access. The classification runs first in the same atomic
  * batch as the writes, so it describes exactly the state they applied to.
  */
-export async function bulkEnroll(ctx: TenantCtx, input: { courseId: string; studentIds: readonly string[] }) {
+export async function bulkEnroll(ctx: SchoolCtx, input: { courseId: string; studentIds: readonly string[] }) {
   const { tenantId, actor } = ctx;
   const { courseId } = input;
   if (input.studentIds.length > BULK_ENROLL_CAP) throw new ApiError(e.STUDENT_IDS_CAP_EXCEEDED);
@@ -124,7 +124,7 @@ export async function bulkEnroll(ctx: TenantCtx, input: { courseId: string; stud
  * `user_not_found`; staff of the school are no students, so `user_not_found` too. A restricted
  * curator's non-own student is `not_in_scope` before anything about their enrollments is said.
  */
-function classification(ctx: TenantCtx, courseId: string, json: string): SQL {
+function classification(ctx: SchoolCtx, courseId: string, json: string): SQL {
   const inScope = scopeCondition(sql`u.id`, restrictedScope(ctx));
   return classifyStudentIds(ctx, json, [
     ...(inScope ? [sql`WHEN NOT (${inScope}) THEN 'not_in_scope'`] : []),
@@ -140,7 +140,7 @@ function classification(ctx: TenantCtx, courseId: string, json: string): SQL {
  * groups is 409: its access is managed through the groups. One batch: the state before, the
  * sources removed, the enrollment settled and the push.
  */
-export async function removeEnrollment(ctx: TenantCtx, input: { courseId: string; studentId: string }) {
+export async function removeEnrollment(ctx: SchoolCtx, input: { courseId: string; studentId: string }) {
   if (!isUuid(input.studentId)) throw new ApiError(e.INVALID_STUDENT_ID);
   const { tenantId } = ctx;
   const { courseId } = input;

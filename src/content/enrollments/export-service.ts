@@ -1,6 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import { sql } from "drizzle-orm";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { localDate } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
@@ -39,7 +39,7 @@ const encoder = new TextEncoder();
  * (enrolled_at, id), so memory stays flat whatever the course's size; only the course lookup runs
  * before the response starts (a missing course is still a 404).
  */
-export async function exportEnrollmentsCsv(ctx: TenantCtx, input: { courseId: string }): Promise<Response> {
+export async function exportEnrollmentsCsv(ctx: SchoolCtx, input: { courseId: string }): Promise<Response> {
   const [course] = await ctx.db.all<{ id: string; slug: string; title: string }>(managedCourseSql(ctx, input.courseId));
   if (!course) throw new ApiError(e.COURSE_NOT_FOUND);
   const timeZone = ctx.tenant.timezone;

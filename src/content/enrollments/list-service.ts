@@ -2,7 +2,7 @@ import { or, sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, rowsOf } from "../../core/db/batch";
 import { containsText } from "../../core/db/conditions";
 import { formatHundredths, roundDiv } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
@@ -12,7 +12,7 @@ import { pctHundredthsSql, toCuratorRow, toStudentCourseRow, type CuratorRow, ty
 import { activitySql, statusSql, type EnrollmentStatus } from "./status";
 
 /** The course (alias `c`) as its manager sees it: a live course of the school, draft or published. */
-export function managedCourseSql(ctx: TenantCtx, courseId: string): SQL {
+export function managedCourseSql(ctx: SchoolCtx, courseId: string): SQL {
   return sql`SELECT c.id, c.slug, c.title FROM courses c WHERE c.id = ${courseId} AND ${courseVisibleSql(ctx, sql`c`)}`;
 }
 
@@ -34,7 +34,7 @@ export interface EnrollmentSlice {
  * set materialized) before the activity is measured, so a page or an export chunk costs the
  * activity lookups of its own rows, not of the whole course.
  */
-export function courseEnrollmentsSql(ctx: TenantCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
+export function courseEnrollmentsSql(ctx: SchoolCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
   const { tenantId } = ctx;
   const { slice } = input;
   const inScope = scopeCondition(sql`e.student_id`, restrictedScope(ctx));
@@ -81,7 +81,7 @@ interface CountsRow {
  * the page and the counts in one batch.
  */
 export async function listEnrollments(
-  ctx: TenantCtx,
+  ctx: SchoolCtx,
   input: { courseId: string; query: { page: number; limit: number; q?: string; status?: EnrollmentStatus } },
 ) {
   const { courseId, query } = input;
@@ -129,7 +129,7 @@ export async function listEnrollments(
  * since still appears), most recent activity first (last access or completion; never-touched
  * enrollments after them), then newest enrollment first. One statement.
  */
-export async function myCourses(ctx: TenantCtx, input: { limit: number; offset: number }) {
+export async function myCourses(ctx: SchoolCtx, input: { limit: number; offset: number }) {
   const { tenantId } = ctx;
   const rows = await ctx.db.all<StudentCourseRow>(sql`
     SELECT e.course_id, c.title AS course_title, c.status AS course_status, c.cover_image_id, e.id AS enrollment_id,

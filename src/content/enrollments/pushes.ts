@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { enqueue } from "../../platform/notifications/enqueue";
 
 /**
@@ -23,7 +23,7 @@ interface CoursePush {
 }
 
 /** `course.enrolled` to students who got new access to the course. */
-export function courseEnrolledPush(ctx: TenantCtx, input: CoursePush): Promise<BatchItem> {
+export function courseEnrolledPush(ctx: SchoolCtx, input: CoursePush): Promise<BatchItem> {
   const { courseId, now } = input;
   return enqueue(
     ctx,
@@ -37,7 +37,7 @@ export function courseEnrolledPush(ctx: TenantCtx, input: CoursePush): Promise<B
 }
 
 /** `course.unenrolled` to students whose last access source on the course went. */
-export function courseUnenrolledPush(ctx: TenantCtx, input: CoursePush): Promise<BatchItem> {
+export function courseUnenrolledPush(ctx: SchoolCtx, input: CoursePush): Promise<BatchItem> {
   const { courseId, now } = input;
   return enqueue(
     ctx,

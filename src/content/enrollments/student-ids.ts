@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 
 /**
  * Why each listed id (a JSON array, in request order) cannot take part in a bulk write on the
@@ -9,7 +9,7 @@ import type { TenantCtx } from "../../core/http/context";
  * (`WHEN … THEN '…'` clauses over the school's user `u`). Bulk enrollment and group membership
  * share it, so the two report the same reasons the same way.
  */
-export function classifyStudentIds(ctx: Pick<TenantCtx, "tenantId">, json: string, reasons: readonly SQL[]): SQL {
+export function classifyStudentIds(ctx: Pick<SchoolCtx, "tenantId">, json: string, reasons: readonly SQL[]): SQL {
   const { tenantId } = ctx;
   return sql`SELECT r.value AS student_id,
       CASE

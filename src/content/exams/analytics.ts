@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
 import { formatHundredthsOrNull, percent } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { bucketCountsSql, countedAttemptsSql as countedSql, meanPct, scoreDistribution } from "../common/analytics";
 import type { ExamAnalytics, ExamAnalyticsQuery } from "./analytics-schemas";
@@ -24,7 +24,7 @@ interface SectionRow {
 }
 
 /** The exam's attempts the figures count (alias `ea`); `extra` narrows them. */
-function countedAttemptsSql(ctx: TenantCtx, examId: string, query: ExamAnalyticsQuery, extra?: SQL): SQL {
+function countedAttemptsSql(ctx: SchoolCtx, examId: string, query: ExamAnalyticsQuery, extra?: SQL): SQL {
   return countedSql(ctx, { table: "exam_attempts", alias: "ea", of: sql`ea.exam_id = ${examId}`, includeStaff: query.include_admin_attempts }, extra);
 }
 
@@ -46,7 +46,7 @@ const SECTION_PCT = sql`CASE WHEN qa.max_score_hundredths > 0
  * A submitted attempt that never opened a section counts 0 % in that section's mean, so every
  * section's mean is over the same submitted attempts as `avg_score_pct`.
  */
-export async function examAnalytics(ctx: TenantCtx, input: { examId: string; query: ExamAnalyticsQuery }): Promise<ExamAnalytics> {
+export async function examAnalytics(ctx: SchoolCtx, input: { examId: string; query: ExamAnalyticsQuery }): Promise<ExamAnalytics> {
   const t = ctx.tenantId;
   const { examId, query } = input;
   const pct = sql`coalesce(ea.final_score_pct_hundredths, 0)`;

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
 import { formatHundredthsOrNull } from "../../core/db/decimal";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import { remainingSeconds } from "../attempts/journal-state";
 import type { SectionScore } from "./exam-scoring";
@@ -15,7 +15,7 @@ import { attemptSectionsJsonSql, presentSectionFigures, type SectionFiguresRow }
  * `remaining_seconds`, so no client counts time on its own clock.
  */
 
-type Ctx = ServiceContext & Pick<TenantCtx, "tenantId">;
+type Ctx = SchoolCtx<SchoolActor>;
 
 /** An exam attempt row as `EXAM_ATTEMPT_COLUMNS` reads it (alias `ea`). */
 export interface ExamAttemptRow {

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, changedRows, insertWhere, rowsOf, runBatch } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { ACTOR_ROLES, examAttempts } from "../../db/schema";
@@ -43,7 +43,7 @@ export function presentFinished(finished: FinishedExam, now: number): ExamAttemp
  * An attempt found in progress, through its timer: still open, or finished here first when the
  * timer is past the deadline and its grace (or closed by a finish that has not reached D1).
  */
-export async function currentView(ctx: TenantCtx, row: ExamAttemptRow, sectionAttempts: readonly SectionAttemptRow[]): Promise<ExamAttemptView> {
+export async function currentView(ctx: SchoolCtx, row: ExamAttemptRow, sectionAttempts: readonly SectionAttemptRow[]): Promise<ExamAttemptView> {
   const outcome = await timer.read(ctx, row.id, { tenantId: ctx.tenantId, ensure: timerStart(ctx, row) });
   if (outcome.outcome === "not_found") throw new ApiError(examsErrors.EXAM_ATTEMPT_NOT_FOUND);
   if (outcome.outcome === "open") return presentExamAttempt(row, sectionAttempts, [], outcome.view.now);
@@ -55,24 +55,24 @@ export async function currentView(ctx: TenantCtx, row: ExamAttemptRow, sectionAt
  * request is the one that closes the timer. A timer closed before is being finished by whoever
  * closed it, and its retry alarm finishes it should that fail.
  */
-export async function finishIfDue(ctx: TenantCtx, row: ExamAttemptRow): Promise<void> {
+export async function finishIfDue(ctx: SchoolCtx, row: ExamAttemptRow): Promise<void> {
   const outcome = await timer.read(ctx, row.id, { tenantId: ctx.tenantId, ensure: timerStart(ctx, row) });
   if (outcome.outcome === "closed_now") await finishClosed(ctx, outcome.view);
 }
 
 /** The caller's attempt in progress of the exam (alias `ea`). */
-function inProgressSql(ctx: TenantCtx, examId: string): SQL {
+function inProgressSql(ctx: SchoolCtx, examId: string): SQL {
   return sql`SELECT ${EXAM_ATTEMPT_COLUMNS} FROM exam_attempts ea
     WHERE ea.tenant_id = ${ctx.tenantId} AND ea.exam_id = ${examId} AND ea.user_id = ${ctx.actor.userId} AND ea.status = 'in_progress'`;
 }
 
-function inProgressIdSql(ctx: TenantCtx, examId: string): SQL {
+function inProgressIdSql(ctx: SchoolCtx, examId: string): SQL {
   return sql`(SELECT ip.id FROM exam_attempts ip WHERE ip.tenant_id = ${ctx.tenantId} AND ip.exam_id = ${examId}
     AND ip.user_id = ${ctx.actor.userId} AND ip.status = 'in_progress')`;
 }
 
 /** The caller's attempts of the exam, any status (the attempt limit counts them all). */
-function usedSql(ctx: TenantCtx, examId: string): SQL {
+function usedSql(ctx: SchoolCtx, examId: string): SQL {
   return sql`(SELECT count(*) FROM exam_attempts u WHERE u.tenant_id = ${ctx.tenantId} AND u.exam_id = ${examId} AND u.user_id = ${ctx.actor.userId})`;
 }
 
@@ -80,13 +80,13 @@ function usedSql(ctx: TenantCtx, examId: string): SQL {
  * The lessons through which the student meets the exam, with their windows: live `exam_ref` blocks
  * naming it in live lessons the student sees of published courses they are actively enrolled in.
  */
-function examLessonsSql(ctx: TenantCtx, examId: string): SQL {
+function examLessonsSql(ctx: SchoolCtx, examId: string): SQL {
   return sql`SELECT el.id, el.module_id, el.course_id, el.locked, ${lessonChainWindowsSql(ctx, sql`el`)} AS windows
     FROM (${refAccessLessonsSql("exam_ref", ctx.tenantId, examId, ctx.actor.userId)}) el`;
 }
 
 /** POST /exam-attempts: the caller's attempt in progress (200), or a new one (201). */
-export async function startExamAttempt(ctx: TenantCtx, input: { examId: string }): Promise<{ attempt: ExamAttemptView; created: boolean }> {
+export async function startExamAttempt(ctx: SchoolCtx, input: { examId: string }): Promise<{ attempt: ExamAttemptView; created: boolean }> {
   const role = ctx.actor.role;
   if (!(ACTOR_ROLES as readonly string[]).includes(role)) throw new ApiError(attemptsErrors.INVALID_ACTOR_ROLE);
   const student = !isStaff(ctx.actor);
@@ -148,7 +148,7 @@ export async function startExamAttempt(ctx: TenantCtx, input: { examId: string }
 }
 
 /** GET /exam-attempts/active?exam_id=: the caller's attempt in progress (one found past its time is finished first, then 404). */
-export async function getActiveExamAttempt(ctx: TenantCtx, input: { examId: string }): Promise<ExamAttemptView> {
+export async function getActiveExamAttempt(ctx: SchoolCtx, input: { examId: string }): Promise<ExamAttemptView> {
   const results = await runBatch(ctx, [batchable(ctx, inProgressSql(ctx, input.examId)), sectionAttemptsSql(ctx, inProgressIdSql(ctx, input.examId))]);
   const [row] = rowsOf<ExamAttemptRow>(results[0]);
   if (!row) throw new ApiError(examsErrors.EXAM_ATTEMPT_NOT_FOUND);
@@ -158,7 +158,7 @@ export async function getActiveExamAttempt(ctx: TenantCtx, input: { examId: stri
 }
 
 /** GET /exam-attempts/:id: the owner always; staff within their scope (a restricted curator only their students); anyone else 404. */
-export async function getExamAttempt(ctx: TenantCtx, input: { id: string }): Promise<ExamAttemptView> {
+export async function getExamAttempt(ctx: SchoolCtx, input: { id: string }): Promise<ExamAttemptView> {
   const staff = isStaff(ctx.actor) ? (scopeCondition(sql`ea.user_id`, restrictedScope(ctx)) ?? sql`1`) : sql`0`;
   const results = await runBatch(ctx, [
     examAttemptSql(ctx, input.id, sql`(ea.user_id = ${ctx.actor.userId} OR ${staff})`),
@@ -173,7 +173,7 @@ export async function getExamAttempt(ctx: TenantCtx, input: { id: string }): Pro
 }
 
 /** POST /exam-attempts/:id/submit (body ignored): the finished attempt. Of concurrent submits (and alarm runs) one finishes it. */
-export async function submitExamAttempt(ctx: TenantCtx, input: { id: string }): Promise<ExamAttemptView> {
+export async function submitExamAttempt(ctx: SchoolCtx, input: { id: string }): Promise<ExamAttemptView> {
   const [row] = rowsOf<ExamAttemptRow>((await runBatch(ctx, [examAttemptSql(ctx, input.id, sql`ea.user_id = ${ctx.actor.userId}`)]))[0]);
   if (!row) throw new ApiError(examsErrors.EXAM_ATTEMPT_NOT_FOUND);
   if (row.status === "submitted") throw new ApiError(examsErrors.EXAM_ATTEMPT_ALREADY_SUBMITTED);

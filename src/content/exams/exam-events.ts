@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
-import { dbFor } from "../../core/db/client";
+import { systemActor } from "../../core/school";
+import { forSchoolId } from "../../platform/tenants/lookup";
 import type { Env } from "../../core/env";
 import { serviceContext } from "../../core/http/request-context";
 import { MINUTE_MS } from "../../core/lib/clock";
@@ -91,7 +92,8 @@ export async function examFinishEvents(ctx: SettleCtx, view: TimerView, exam: Ex
  */
 export async function sendTimeWarning(env: Env, start: TimerStart): Promise<void> {
   const { tenantId, examAttemptId: id } = start;
-  const ctx = { ...serviceContext(env), db: dbFor(env, { id: tenantId }), tenantId };
+  const ctx = await forSchoolId(serviceContext(env), tenantId, systemActor("exam_time_warning"));
+  if (!ctx) return;
   const now = ctx.clock.now();
   const statements: BatchItem[] = [
     batchable(ctx, sql`UPDATE exam_attempts SET warned_at = ${now} WHERE id = ${id} AND tenant_id = ${tenantId} AND status = 'in_progress' AND warned_at IS NULL`),

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
 import { formatHundredths } from "../../core/db/decimal";
-import { dbFor } from "../../core/db/client";
+import { actingUserId, systemActor } from "../../core/school";
+import { forSchoolId } from "../../platform/tenants/lookup";
 import type { Env } from "../../core/env";
-import type { TenantCtx } from "../../core/http/context";
 import { serviceContext } from "../../core/http/request-context";
 import { log } from "../../core/lib/log";
 import { eventDefinition } from "../../platform/notifications/catalog";
@@ -63,7 +63,7 @@ const EXAM_EVENTS = [eventDefinition("exam.auto_submitted")!, eventDefinition("e
  * left out of its pushes.
  */
 export function finishCtx(ctx: SettleCtx, view: TimerView): SettleCtx {
-  const ownSubmit = !view.closure?.autoFinalized && "actor" in ctx && (ctx as TenantCtx).actor.userId === view.start.userId;
+  const ownSubmit = !view.closure?.autoFinalized && actingUserId(ctx.actor) === view.start.userId;
   return ownSubmit ? ctx : deadlineCtx(ctx);
 }
 
@@ -219,6 +219,7 @@ export async function finishClosed(ctx: SettleCtx, view: TimerView): Promise<Fin
 
 /** The timer's alarm: finish outside any request (the object confirms itself afterwards). */
 export async function finalizeExamByDeadline(env: Env, view: TimerView): Promise<void> {
-  const tenantId = view.start.tenantId;
-  await finalizeExam({ ...serviceContext(env), db: dbFor(env, { id: tenantId }), tenantId }, view);
+  const ctx = await forSchoolId(serviceContext(env), view.start.tenantId, systemActor("exam_deadline"));
+  // A deleted school's attempts are gone with it: nothing is left to finish.
+  if (ctx) await finalizeExam(ctx, view);
 }

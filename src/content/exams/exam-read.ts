@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { EXAM_STATUSES } from "../../db/schema";
 import { isStaff } from "../common/access";
@@ -16,7 +16,7 @@ import type { ListExamsQuery } from "./schemas";
  * own attempts' figures as subqueries of the exam statement, whatever the number of exams read.
  */
 
-type Caller = Pick<TenantCtx, "tenantId" | "actor">;
+type Caller = Pick<SchoolCtx, "tenantId" | "actor">;
 
 /** The exam (alias `e`) is one the caller may read: a live exam of the school; for a student, a published one. */
 export function examVisibleSql(ctx: Caller): SQL {
@@ -42,13 +42,13 @@ function studentColumnsSql(ctx: Caller): SQL {
 const idsJson = (ids: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
 /** The exams (ids as values) the caller may read, in the caller's view; ids not readable are left out. */
-export function examDetailStatement(ctx: TenantCtx, ids: readonly string[]): BatchItem {
+export function examDetailStatement(ctx: SchoolCtx, ids: readonly string[]): BatchItem {
   const student = isStaff(ctx.actor) ? sql`` : studentColumnsSql(ctx);
   return batchable(ctx, sql`SELECT ${EXAM_COLUMNS}${student} FROM exams e WHERE e.id IN ${idsJson(ids)} AND ${examVisibleSql(ctx)}`);
 }
 
 /** The live sections of those exams in position order, each with its quiz's live question count. */
-export function sectionsStatement(ctx: TenantCtx, ids: readonly string[]): BatchItem {
+export function sectionsStatement(ctx: SchoolCtx, ids: readonly string[]): BatchItem {
   const t = ctx.tenantId;
   return batchable(
     ctx,
@@ -65,7 +65,7 @@ export function sectionsStatement(ctx: TenantCtx, ids: readonly string[]): Batch
  * answer they are), all in one batch: one round trip. Exams the caller may not read are absent.
  * `applied` holds the results of `before`.
  */
-export async function readExams(ctx: TenantCtx, ids: readonly string[], before: readonly BatchItem[] = []): Promise<{ exams: Map<string, ExamView>; applied: unknown[] }> {
+export async function readExams(ctx: SchoolCtx, ids: readonly string[], before: readonly BatchItem[] = []): Promise<{ exams: Map<string, ExamView>; applied: unknown[] }> {
   const results = await runBatch(ctx, [...before, examDetailStatement(ctx, ids), sectionsStatement(ctx, ids)]);
   const [examResult, sectionResult] = results.slice(before.length);
   const sections = new Map<string, SectionRow[]>();
@@ -89,12 +89,12 @@ export function examOr404(exams: Map<string, ExamView>, id: string): ExamView {
  * GET /t/exams/:id: one batch. Staff read any live exam of the school; a student a published one
  * (a draft is `exam_not_found`), with their result and attempts.
  */
-export async function getExam(ctx: TenantCtx, input: { id: string }): Promise<ExamView> {
+export async function getExam(ctx: SchoolCtx, input: { id: string }): Promise<ExamView> {
   return examOr404((await readExams(ctx, [input.id])).exams, input.id);
 }
 
 /** The exams `exam_ref` blocks embed, in the caller's view (students: published ones only). */
-export async function examsForEmbed(ctx: TenantCtx, ids: readonly string[]): Promise<Map<string, ExamView>> {
+export async function examsForEmbed(ctx: SchoolCtx, ids: readonly string[]): Promise<Map<string, ExamView>> {
   return (await readExams(ctx, ids)).exams;
 }
 
@@ -103,7 +103,7 @@ export async function examsForEmbed(ctx: TenantCtx, ids: readonly string[]): Pro
  * filter by status (anything but `published` or `draft` is 400 `invalid_status`); a student always
  * gets the published exams and their `status` is ignored.
  */
-export async function listExams(ctx: TenantCtx, input: { query: z.infer<typeof ListExamsQuery> }) {
+export async function listExams(ctx: SchoolCtx, input: { query: z.infer<typeof ListExamsQuery> }) {
   const status = isStaff(ctx.actor) && input.query.status ? input.query.status : undefined;
   if (status !== undefined && !(EXAM_STATUSES as readonly string[]).includes(status)) throw new ApiError(examsErrors.INVALID_STATUS);
   const t = ctx.tenantId;

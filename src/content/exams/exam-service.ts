@@ -2,7 +2,7 @@ import { and, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, changedRows, runBatch, type BatchItem } from "../../core/db/batch";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { exams } from "../../db/schema";
@@ -13,7 +13,7 @@ import { presentExam } from "./present";
 import type { CreateExamBody, UpdateExamBody } from "./schemas";
 
 /** POST /t/exams: one statement; a new exam is a draft without sections. */
-export async function createExam(ctx: TenantCtx, input: { body: z.infer<typeof CreateExamBody> }) {
+export async function createExam(ctx: SchoolCtx, input: { body: z.infer<typeof CreateExamBody> }) {
   const { body } = input;
   const now = ctx.clock.now();
   const [row] = await ctx.db
@@ -74,7 +74,7 @@ function structuralChanges(body: UpdateExamBody) {
  * null compares too); the exam read back then tells 404 (no exam) from 409 (published, a
  * structural field would change) without another round trip.
  */
-export async function updateExam(ctx: TenantCtx, input: { id: string; body: UpdateExamBody }) {
+export async function updateExam(ctx: SchoolCtx, input: { id: string; body: UpdateExamBody }) {
   const { id, body } = input;
   const structural = structuralChanges(body);
   const changes = {
@@ -104,7 +104,7 @@ const noAttemptInProgress = (tenantId: string, id: string) =>
  * attempt is in progress: the refusal is the UPDATE's own condition, so an attempt started in
  * between still wins. Finished attempts stay for their students' records.
  */
-export async function deleteExam(ctx: TenantCtx, input: { id: string }): Promise<{ deleted: true }> {
+export async function deleteExam(ctx: SchoolCtx, input: { id: string }): Promise<{ deleted: true }> {
   const { id } = input;
   const t = ctx.tenantId;
   const now = ctx.clock.now();
@@ -127,7 +127,7 @@ const hasLiveSection = (tenantId: string, id: string) =>
  * `exam.published` (#41) to the school's students, on the exam's first publication only: the
  * statement runs after the UPDATE and holds only when that UPDATE set `published_at` now.
  */
-function publishedPush(ctx: TenantCtx, id: string, now: number): Promise<BatchItem> {
+function publishedPush(ctx: SchoolCtx, id: string, now: number): Promise<BatchItem> {
   const t = ctx.tenantId;
   const exam = (column: SQL) => sql`(SELECT ${column} FROM exams pe WHERE pe.id = ${id} AND pe.tenant_id = ${t})`;
   return enqueue(
@@ -147,7 +147,7 @@ function publishedPush(ctx: TenantCtx, id: string, now: number): Promise<BatchIt
  * push in one batch; when it changes nothing, one read tells which rule refused (404, 409
  * already published, 400 no section).
  */
-export async function publishExam(ctx: TenantCtx, input: { id: string }): Promise<{ published: true }> {
+export async function publishExam(ctx: SchoolCtx, input: { id: string }): Promise<{ published: true }> {
   const { id } = input;
   const t = ctx.tenantId;
   const now = ctx.clock.now();
@@ -169,7 +169,7 @@ export async function publishExam(ctx: TenantCtx, input: { id: string }): Promis
  * POST /t/exams/:id/unpublish: back to draft, idempotent (a draft answers the same); one
  * statement. Attempts in progress run on to their end; finished ones stay.
  */
-export async function unpublishExam(ctx: TenantCtx, input: { id: string }): Promise<{ unpublished: true }> {
+export async function unpublishExam(ctx: SchoolCtx, input: { id: string }): Promise<{ unpublished: true }> {
   const { id } = input;
   const updated = await ctx.db
     .update(exams)

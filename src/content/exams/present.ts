@@ -1,4 +1,4 @@
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import type { EXAM_STATUSES, RETAKE_POLICIES } from "../../db/schema";
 import { isStaff } from "../common/access";
@@ -6,7 +6,7 @@ import { presentExamResult, type ResultRow } from "./result";
 
 export { presentExamResult, presentSectionFigures, type ExamResultView } from "./result";
 
-type Presenter = Pick<TenantCtx, "actor">;
+type Presenter = Pick<SchoolCtx, "actor">;
 
 /** An exam's columns as the reads select them (alias `e`). */
 export interface ExamRow {

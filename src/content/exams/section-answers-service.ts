@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, insertWhere, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
@@ -36,17 +36,17 @@ interface LiveSection {
 }
 
 /** The owner's attempt: other people's attempts do not exist for these calls. */
-const ownedBy = (ctx: TenantCtx) => sql`ea.user_id = ${ctx.actor.userId}`;
+const ownedBy = (ctx: SchoolCtx) => sql`ea.user_id = ${ctx.actor.userId}`;
 
 /** The live sections of the attempt's exam (alias `s`) in position order: a section index counts in this order. */
-function liveSectionsSql(ctx: TenantCtx, examAttemptId: string) {
+function liveSectionsSql(ctx: SchoolCtx, examAttemptId: string) {
   return sql`FROM exam_sections s WHERE s.tenant_id = ${ctx.tenantId} AND s.deleted_at IS NULL
     AND s.exam_id = (SELECT sx.exam_id FROM exam_attempts sx WHERE sx.id = ${examAttemptId} AND sx.tenant_id = ${ctx.tenantId})
     ORDER BY s.position, s.id`;
 }
 
 /** The section's quiz attempt in the exam attempt (created once). */
-function sectionQuizAttemptSql(ctx: TenantCtx, examAttemptId: string, sectionId: string): BatchItem {
+function sectionQuizAttemptSql(ctx: SchoolCtx, examAttemptId: string, sectionId: string): BatchItem {
   return batchable(
     ctx,
     sql`SELECT ${ATTEMPT_COLUMNS} FROM exam_section_attempts esa
@@ -56,7 +56,7 @@ function sectionQuizAttemptSql(ctx: TenantCtx, examAttemptId: string, sectionId:
 }
 
 /** The conditional INSERTs of a section's first `go`: the quiz attempt, then the section attempt naming it. */
-function openSectionStatements(ctx: TenantCtx, row: ExamAttemptRow, section: LiveSection, now: number): BatchItem[] {
+function openSectionStatements(ctx: SchoolCtx, row: ExamAttemptRow, section: LiveSection, now: number): BatchItem[] {
   const quizAttemptId = uuidv7(now);
   const notOpened = sql`NOT EXISTS (SELECT 1 FROM exam_section_attempts x WHERE x.tenant_id = ${ctx.tenantId} AND x.exam_attempt_id = ${row.id} AND x.exam_section_id = ${section.id})`;
   return [
@@ -88,13 +88,13 @@ function openSectionStatements(ctx: TenantCtx, row: ExamAttemptRow, section: Liv
 }
 
 /** A write refused because the time is up: the attempt is finished (by this request if nobody did), then 409. */
-async function timeIsUp(ctx: TenantCtx, row: ExamAttemptRow): Promise<never> {
+async function timeIsUp(ctx: SchoolCtx, row: ExamAttemptRow): Promise<never> {
   await finishIfDue(ctx, row);
   throw new ApiError(examsErrors.EXAM_ATTEMPT_ALREADY_SUBMITTED);
 }
 
 /** POST /exam-attempts/:id/go: the section, its quiz in the student view (fresh tokens) and the deadline. */
-export async function goToSection(ctx: TenantCtx, input: { id: string; sectionIndex: number }) {
+export async function goToSection(ctx: SchoolCtx, input: { id: string; sectionIndex: number }) {
   const reads = await runBatch(ctx, [
     examAttemptSql(ctx, input.id, ownedBy(ctx)),
     batchable(ctx, sql`SELECT s.id, s.title, s.position, s.quiz_id ${liveSectionsSql(ctx, input.id)}`),
@@ -146,7 +146,7 @@ function sectionIndexOf(text: string): number | null {
 }
 
 /** POST /exam-attempts/:id/sections/:n/answers. */
-export async function saveSectionAnswers(ctx: TenantCtx, input: { id: string; n: string; body: SaveAnswersBody }) {
+export async function saveSectionAnswers(ctx: SchoolCtx, input: { id: string; n: string; body: SaveAnswersBody }) {
   const index = sectionIndexOf(input.n);
   if (index === null) throw new ApiError(examsErrors.INVALID_SECTION_INDEX);
   const nth = sql`(SELECT s.id ${liveSectionsSql(ctx, input.id)} LIMIT 1 OFFSET ${index})`;

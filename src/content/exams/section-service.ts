@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, changedRows, insertWhere, rowsOf, runBatch } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { examSections } from "../../db/schema";
@@ -46,7 +46,7 @@ interface SectionState {
  * The exam's status (null: no live exam of the school), its live section count, whether `quizId`
  * is a live quiz of the school, and the section (null id: not a live section of that exam).
  */
-function stateStatement(ctx: TenantCtx, examId: string, sectionId: string | null, quizId: string | null) {
+function stateStatement(ctx: SchoolCtx, examId: string, sectionId: string | null, quizId: string | null) {
   const t = ctx.tenantId;
   return batchable(
     ctx,
@@ -59,7 +59,7 @@ function stateStatement(ctx: TenantCtx, examId: string, sectionId: string | null
   );
 }
 
-async function readState(ctx: TenantCtx, examId: string, sectionId: string | null, quizId: string | null): Promise<SectionState> {
+async function readState(ctx: SchoolCtx, examId: string, sectionId: string | null, quizId: string | null): Promise<SectionState> {
   const [result] = await runBatch(ctx, [stateStatement(ctx, examId, sectionId, quizId)]);
   return rowsOf<SectionState>(result)[0]!;
 }
@@ -74,7 +74,7 @@ function refusal(state: SectionState, input: { section: boolean; structural: boo
 }
 
 /** POST /t/exams/:id/sections: appended after the live sections, on a live draft exam, naming a live quiz of the school. */
-export async function createSection(ctx: TenantCtx, input: { examId: string; body: z.infer<typeof CreateSectionBody> }) {
+export async function createSection(ctx: SchoolCtx, input: { examId: string; body: z.infer<typeof CreateSectionBody> }) {
   const { examId, body } = input;
   const weight = checkWeight(body.weight);
   const t = ctx.tenantId;
@@ -100,7 +100,7 @@ export async function createSection(ctx: TenantCtx, input: { examId: string; bod
  * PATCH /t/exams/:id/sections/:section_id: a new quiz must be a live quiz of the school; on a
  * published exam the quiz and weight may only repeat their current values.
  */
-export async function updateSection(ctx: TenantCtx, input: { examId: string; sectionId: string; body: z.infer<typeof UpdateSectionBody> }) {
+export async function updateSection(ctx: SchoolCtx, input: { examId: string; sectionId: string; body: z.infer<typeof UpdateSectionBody> }) {
   const { examId, sectionId, body } = input;
   const weight = body.weight === undefined ? undefined : checkWeight(body.weight);
   const t = ctx.tenantId;
@@ -136,7 +136,7 @@ export async function updateSection(ctx: TenantCtx, input: { examId: string; sec
 }
 
 /** DELETE /t/exams/:id/sections/:section_id: soft; only on a draft exam. */
-export async function deleteSection(ctx: TenantCtx, input: { examId: string; sectionId: string }): Promise<{ deleted: true }> {
+export async function deleteSection(ctx: SchoolCtx, input: { examId: string; sectionId: string }): Promise<{ deleted: true }> {
   const { examId, sectionId } = input;
   const t = ctx.tenantId;
   const now = ctx.clock.now();
@@ -152,7 +152,7 @@ export async function deleteSection(ctx: TenantCtx, input: { examId: string; sec
 }
 
 /** POST /t/exams/:id/sections/reorder: every live section exactly once; allowed on a published exam too. */
-export async function reorderSections(ctx: TenantCtx, input: { examId: string; ids: readonly string[] }) {
+export async function reorderSections(ctx: SchoolCtx, input: { examId: string; ids: readonly string[] }) {
   const { examId } = input;
   const [exam] = await ctx.db.all<{ id: string }>(sql`SELECT id FROM exams WHERE id = ${examId} AND tenant_id = ${ctx.tenantId} AND deleted_at IS NULL`);
   if (!exam) throw new ApiError(examsErrors.EXAM_NOT_FOUND);

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { containsText } from "../../core/db/conditions";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { mediaUrl } from "../../platform/media/links";
 import { sourceKey } from "../enrollments/sources";
@@ -96,7 +96,7 @@ export interface LinkRow {
 }
 
 /** The course group enrollment resource. */
-export async function presentLink(ctx: Pick<ServiceContext, "clock" | "config" | "publicOrigin"> & Pick<TenantCtx, "tenantId">, row: LinkRow) {
+export async function presentLink(ctx: Pick<ServiceContext, "clock" | "config" | "publicOrigin"> & Pick<SchoolCtx, "tenantId">, row: LinkRow) {
   return {
     id: row.id,
     course_id: row.course_id,

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, insertWhere, runBatch, rowsOf } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { isUuid, uuidv7 } from "../../core/lib/ids";
 import { courseGroupEnrollments } from "../../db/schema";
@@ -31,7 +31,7 @@ function lenientInt(raw: Lenient, min: number, max: number, fallback: number): n
  * first, with their access counts and the course's totals. One round trip: the course, the page
  * and the counts in one batch.
  */
-export async function listCourseGroups(ctx: TenantCtx, input: { courseId: string; query: { q?: string; page?: Lenient; limit?: Lenient } }) {
+export async function listCourseGroups(ctx: SchoolCtx, input: { courseId: string; query: { q?: string; page?: Lenient; limit?: Lenient } }) {
   const { tenantId } = ctx;
   const { courseId, query } = input;
   const page = lenientInt(query.page, 1, 1_000_000_000, 1);
@@ -69,7 +69,7 @@ function liveMembersSql(tenantId: string, groupId: string, extra: SQL = sql``): 
  * enrollments, their sources, the new ones' progress, and the link's row read back. The batch is
  * one transaction, so what the first statement reads is exactly what the writes apply to.
  */
-export async function enrollGroup(ctx: TenantCtx, input: { courseId: string; groupId: string }) {
+export async function enrollGroup(ctx: SchoolCtx, input: { courseId: string; groupId: string }) {
   const { tenantId, actor } = ctx;
   const { courseId, groupId } = input;
   const now = ctx.clock.now();
@@ -144,7 +144,7 @@ export async function enrollGroup(ctx: TenantCtx, input: { courseId: string; gro
  * to those losing their last source (#32, read before the sources go), the sources removed, the
  * enrollments settled and the link deleted last, so every statement before it can still see it.
  */
-export async function unenrollGroup(ctx: TenantCtx, input: { courseId: string; groupId: string }) {
+export async function unenrollGroup(ctx: SchoolCtx, input: { courseId: string; groupId: string }) {
   if (!isUuid(input.groupId)) throw new ApiError(e.INVALID_GROUP_ID);
   const { tenantId } = ctx;
   const { courseId } = input;
@@ -178,7 +178,7 @@ export async function unenrollGroup(ctx: TenantCtx, input: { courseId: string; g
  * link, answered as POST group-enrollments, 201 or 200) or `student_ids` (a one-off direct
  * enrollment, answered as POST enroll/bulk, always 200).
  */
-export async function enrollBulk(ctx: TenantCtx, input: { courseId: string; body: { group_id?: string; student_ids?: string[] } }) {
+export async function enrollBulk(ctx: SchoolCtx, input: { courseId: string; body: { group_id?: string; student_ids?: string[] } }) {
   const { group_id: groupId, student_ids: studentIds } = input.body;
   if ((groupId === undefined) === (studentIds === undefined)) throw new ApiError(e.INVALID_BODY);
   if (groupId !== undefined) {

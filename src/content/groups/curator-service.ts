@@ -1,7 +1,7 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { batchable, insertWhere, runBatch, type BatchItem } from "../../core/db/batch";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { groupCurators, groups } from "../../db/schema";
 import { eventDefinition, type EventCode } from "../../platform/notifications/catalog";
@@ -13,15 +13,15 @@ import { groupSelect, memberCountSql, presentGroup } from "./present";
 const CURATOR_EVENTS = (["group.curator_assigned", "group.curator_changed"] as const).map((code) => eventDefinition(code as EventCode)!);
 
 /** A live, active curator of the school. */
-const eligibleCurator = (ctx: TenantCtx, curatorId: string) =>
+const eligibleCurator = (ctx: SchoolCtx, curatorId: string) =>
   sql`EXISTS (SELECT 1 FROM users c WHERE c.id = ${curatorId} AND c.tenant_id = ${ctx.tenantId} AND c.role = 'curator'
     AND c.deleted_at IS NULL AND c.is_active = 1)`;
 
-const liveGroup = (ctx: TenantCtx, groupId: string) =>
+const liveGroup = (ctx: SchoolCtx, groupId: string) =>
   sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${groupId} AND g.tenant_id = ${ctx.tenantId} AND g.deleted_at IS NULL)`;
 
 /** The curator is not already the group's: only then is the call news. */
-const notYetCurator = (ctx: TenantCtx, groupId: string, curatorId: string) =>
+const notYetCurator = (ctx: SchoolCtx, groupId: string, curatorId: string) =>
   sql`NOT EXISTS (SELECT 1 FROM group_curators gc WHERE gc.tenant_id = ${ctx.tenantId} AND gc.group_id = ${groupId} AND gc.curator_id = ${curatorId})`;
 
 /**
@@ -30,7 +30,7 @@ const notYetCurator = (ctx: TenantCtx, groupId: string, curatorId: string) =>
  * eligibility and the push settings; the second writes under the same conditions, so a curator
  * deactivated or a group deleted in between leaves the group as it was.
  */
-export async function setGroupCurator(ctx: TenantCtx, input: { id: string; curatorId: string | null }) {
+export async function setGroupCurator(ctx: SchoolCtx, input: { id: string; curatorId: string | null }) {
   const { id, curatorId } = input;
   const { tenantId } = ctx;
   const prefetch = prefetchSchoolEvents(ctx, tenantId, curatorId === null ? [] : CURATOR_EVENTS);
@@ -76,7 +76,7 @@ export async function setGroupCurator(ctx: TenantCtx, input: { id: string; curat
  * The dedupe keys carry the instant the curator row is written, so a retry writes nothing and a
  * later reassignment is news again.
  */
-async function curatorPushes(ctx: TenantCtx, input: { groupId: string; groupName: string; curatorId: string; now: number; when: SQL }) {
+async function curatorPushes(ctx: SchoolCtx, input: { groupId: string; groupName: string; curatorId: string; now: number; when: SQL }) {
   const { groupId, curatorId, now, when } = input;
   const curatorName = sql`(SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id = ${curatorId} AND u.tenant_id = ${ctx.tenantId})`;
   return [

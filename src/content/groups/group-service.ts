@@ -3,7 +3,7 @@ import type { z } from "@hono/zod-openapi";
 import { batchable, changedRows, runBatch } from "../../core/db/batch";
 import { containsText } from "../../core/db/conditions";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
@@ -14,7 +14,7 @@ import { GROUP_NAME_MAX, type CreateGroupBody, type ListGroupsQuery, type Update
 import { groupSelect, presentGroup, presentGroups } from "./present";
 import { groupVisibleSql } from "./scope";
 
-const visible = (ctx: TenantCtx) => groupVisibleSql(ctx, sql`${groups}`);
+const visible = (ctx: SchoolCtx) => groupVisibleSql(ctx, sql`${groups}`);
 
 /** 1-120 characters after trimming (the schema trimmed it); anything else is `group_name_required`. */
 function checkedName(name: string): string {
@@ -22,7 +22,7 @@ function checkedName(name: string): string {
   return name;
 }
 
-function checkLogo(ctx: TenantCtx, logo: string | null | undefined): Promise<void> {
+function checkLogo(ctx: SchoolCtx, logo: string | null | undefined): Promise<void> {
   return assetRef("image").check(ctx, { tenantId: ctx.tenantId, field: "logo", value: logo, invalid: groupsErrors.INVALID_LOGO });
 }
 
@@ -30,7 +30,7 @@ function checkLogo(ctx: TenantCtx, logo: string | null | undefined): Promise<voi
  * GET /t/groups: the page and the total in one batch. Ordered by name (ASCII case folded), then
  * id, so equal names page stably.
  */
-export async function listGroups(ctx: TenantCtx, input: { query: z.infer<typeof ListGroupsQuery> }) {
+export async function listGroups(ctx: SchoolCtx, input: { query: z.infer<typeof ListGroupsQuery> }) {
   const { q, limit, offset } = input.query;
   const conditions = [visible(ctx), q ? containsText(groups.name, q) : undefined];
   const [rows, totals] = await ctx.db.batch([
@@ -47,14 +47,14 @@ export async function listGroups(ctx: TenantCtx, input: { query: z.infer<typeof 
 }
 
 /** GET /t/groups/:id: a group the caller does not see answers as a missing one. */
-export async function getGroup(ctx: TenantCtx, input: { id: string }) {
+export async function getGroup(ctx: SchoolCtx, input: { id: string }) {
   const [row] = await groupSelect(ctx, eq(groups.id, input.id), visible(ctx)).limit(1);
   if (!row) throw new ApiError(groupsErrors.GROUP_NOT_FOUND);
   return presentGroup(ctx, row);
 }
 
 /** POST /t/groups: the author is the caller; a new group has no curator and no members. */
-export async function createGroup(ctx: TenantCtx, input: { body: z.infer<typeof CreateGroupBody> }) {
+export async function createGroup(ctx: SchoolCtx, input: { body: z.infer<typeof CreateGroupBody> }) {
   const { body } = input;
   const name = checkedName(body.name);
   await checkLogo(ctx, body.logo);
@@ -83,7 +83,7 @@ export async function createGroup(ctx: TenantCtx, input: { body: z.infer<typeof 
 }
 
 /** PATCH /t/groups/:id: the update and the group's new state in one batch. */
-export async function updateGroup(ctx: TenantCtx, input: { id: string; body: z.infer<typeof UpdateGroupBody> }) {
+export async function updateGroup(ctx: SchoolCtx, input: { id: string; body: z.infer<typeof UpdateGroupBody> }) {
   const { id, body } = input;
   const changes = {
     ...(body.name !== undefined ? { name: checkedName(body.name) } : {}),
@@ -104,7 +104,7 @@ export async function updateGroup(ctx: TenantCtx, input: { id: string; body: z.i
 }
 
 /** Course links hold a group: their students' access comes from it. */
-const hasCourseLinks = (ctx: TenantCtx, groupId: string) =>
+const hasCourseLinks = (ctx: SchoolCtx, groupId: string) =>
   sql`EXISTS (SELECT 1 FROM course_group_enrollments cge WHERE cge.tenant_id = ${ctx.tenantId} AND cge.group_id = ${groupId})`;
 
 /**
@@ -112,7 +112,7 @@ const hasCourseLinks = (ctx: TenantCtx, groupId: string) =>
  * course link is read once to answer its 409 and repeated as the UPDATE's condition, so a link
  * made in between wins. The group's lesson access rows stay: a deleted group opens no lesson.
  */
-export async function deleteGroup(ctx: TenantCtx, input: { id: string }) {
+export async function deleteGroup(ctx: SchoolCtx, input: { id: string }) {
   const { id } = input;
   const check = async () => {
     const [row] = await ctx.db
@@ -142,7 +142,7 @@ export async function deleteGroup(ctx: TenantCtx, input: { id: string }) {
  * GET /t/users/:id/groups: the student's live groups the caller sees (a restricted curator: the
  * ones they curate), in joining order. An unknown, foreign or non-student id has none.
  */
-export async function listUserGroups(ctx: TenantCtx, input: { id: string }) {
+export async function listUserGroups(ctx: SchoolCtx, input: { id: string }) {
   const rows = await ctx.db.all<{ group_id: string; name: string; description: string; joined_at: number }>(sql`
     SELECT g.id AS group_id, g.name, g.description, gm.joined_at
     FROM group_members gm

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, rowsOf } from "../../core/db/batch";
 import { classifyStudentIds } from "../enrollments/student-ids";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
 import { isUuid } from "../../core/lib/ids";
@@ -14,12 +14,12 @@ import { MEMBER_IDS_CAP } from "./member-schemas";
 import { canListMembers, groupVisibleSql } from "./scope";
 
 /** The group, visible to the caller (live, of the school, in their scope). */
-function groupVisible(ctx: TenantCtx, groupId: string): SQL {
+function groupVisible(ctx: SchoolCtx, groupId: string): SQL {
   return sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${groupId} AND ${groupVisibleSql(ctx, sql`g`)})`;
 }
 
 /** The live courses the group is enrolled in: its members hold a `group:<id>` source on each. */
-function groupCourses(ctx: TenantCtx, groupId: string): CourseSet {
+function groupCourses(ctx: SchoolCtx, groupId: string): CourseSet {
   const { tenantId } = ctx;
   return {
     in: sql`SELECT cge.course_id FROM course_group_enrollments cge
@@ -29,7 +29,7 @@ function groupCourses(ctx: TenantCtx, groupId: string): CourseSet {
 }
 
 /** Members as the list shows and counts them: live students of the school. */
-function liveMembersSql(ctx: TenantCtx, groupId: string): SQL {
+function liveMembersSql(ctx: SchoolCtx, groupId: string): SQL {
   const { tenantId } = ctx;
   return sql`FROM group_members gm
     JOIN users u ON u.id = gm.user_id AND u.tenant_id = ${tenantId} AND u.role = 'student' AND u.deleted_at IS NULL
@@ -50,7 +50,7 @@ interface MemberRow {
  * with their total. Students never read member lists (404, as for a group they cannot see). One
  * batch: the group and the total, then the page.
  */
-export async function listMembers(ctx: TenantCtx, input: { groupId: string; query: { limit: number; offset: number } }) {
+export async function listMembers(ctx: SchoolCtx, input: { groupId: string; query: { limit: number; offset: number } }) {
   if (!canListMembers(ctx)) throw new ApiError(g.GROUP_NOT_FOUND);
   const { groupId } = input;
   const { limit, offset } = input.query;
@@ -122,7 +122,7 @@ type SkipReason = "already_member" | "user_not_found" | "wrong_tenant";
  * atomic batch, so it describes exactly the state the writes applied to: of concurrent requests
  * adding one student, exactly one reports them added.
  */
-export async function addMembers(ctx: TenantCtx, input: { groupId: string; studentIds: readonly string[] }) {
+export async function addMembers(ctx: SchoolCtx, input: { groupId: string; studentIds: readonly string[] }) {
   const { tenantId, actor } = ctx;
   const { groupId } = input;
   const json = JSON.stringify(memberIds(input.studentIds));
@@ -181,7 +181,7 @@ export async function addMembers(ctx: TenantCtx, input: { groupId: string; stude
  * school: `wrong_tenant` when it is a live user of another school, else `user_not_found`; staff of
  * the school are no students, so `user_not_found` too.
  */
-function classification(ctx: TenantCtx, groupId: string, json: string): SQL {
+function classification(ctx: SchoolCtx, groupId: string, json: string): SQL {
   return classifyStudentIds(ctx, json, [
     sql`WHEN EXISTS (SELECT 1 FROM group_members gm WHERE gm.tenant_id = ${ctx.tenantId} AND gm.group_id = ${groupId} AND gm.user_id = u.id)
           THEN 'already_member'`,
@@ -197,7 +197,7 @@ function classification(ctx: TenantCtx, groupId: string, json: string): SQL {
  * push (it reads the memberships, so it runs before they go), the sources, the enrollments
  * settled, the memberships.
  */
-export async function removeMembers(ctx: TenantCtx, input: { groupId: string; studentIds: readonly string[] }) {
+export async function removeMembers(ctx: SchoolCtx, input: { groupId: string; studentIds: readonly string[] }) {
   const { tenantId } = ctx;
   const { groupId } = input;
   const ids = memberIds(input.studentIds);

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { groups, users } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
@@ -30,7 +30,7 @@ export function memberCountSql(tenantId: string, groupId: SQL): SQL<number> {
  * Callers add visibility (`groupVisibleSql(ctx, sql\`groups\`)`) as a condition when it applies,
  * then order and paging, never another `where`.
  */
-export function groupSelect(ctx: Pick<TenantCtx, "db" | "tenantId">, ...conditions: (SQL | undefined)[]) {
+export function groupSelect(ctx: Pick<SchoolCtx, "db" | "tenantId">, ...conditions: (SQL | undefined)[]) {
   const { tenantId } = ctx;
   return ctx.db
     .select({

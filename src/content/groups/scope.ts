@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { isRestrictedCurator } from "../../platform/auth/curator-scope";
 
 /**
@@ -8,7 +8,7 @@ import { isRestrictedCurator } from "../../platform/auth/curator-scope";
  * a student the groups they belong to. Anything else answers 404 `group_not_found`, as a foreign
  * group does.
  */
-export function groupVisibleSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, group: SQL): SQL {
+export function groupVisibleSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, group: SQL): SQL {
   const live = sql`${group}.tenant_id = ${ctx.tenantId} AND ${group}.deleted_at IS NULL`;
   if (ctx.actor.role === "student") {
     return sql`${live} AND EXISTS (SELECT 1 FROM group_members vm WHERE vm.tenant_id = ${ctx.tenantId} AND vm.group_id = ${group}.id AND vm.user_id = ${ctx.actor.userId})`;
@@ -20,6 +20,6 @@ export function groupVisibleSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, grou
 }
 
 /** Member lists are staff reading: a student sees the groups they belong to, not who else is in them. */
-export function canListMembers(ctx: Pick<TenantCtx, "actor">): boolean {
+export function canListMembers(ctx: Pick<SchoolCtx, "actor">): boolean {
   return ctx.actor.role !== "student";
 }

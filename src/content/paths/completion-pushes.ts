@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import { schoolEvent } from "../../platform/notifications/settings";
@@ -42,7 +42,7 @@ export interface PathCompletion {
 }
 
 export async function pathCompletionPushes(
-  ctx: ServiceContext & Pick<TenantCtx, "tenantId">,
+  ctx: SchoolCtx<SchoolActor>,
   input: { courseId: string; studentId: string; pathIds: readonly string[]; when: SQL },
 ): Promise<PathCompletion> {
   const { tenantId } = ctx;

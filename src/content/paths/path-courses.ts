@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, changedRows, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { learningPathCourses } from "../../db/schema";
 import { eventDefinition } from "../../platform/notifications/catalog";
@@ -25,7 +25,7 @@ interface ReplaceState {
 }
 
 /** The path, the requested ids that are not live courses of the school, the current set, and the push settings. */
-async function readReplaceState(ctx: TenantCtx, pathId: string, json: string): Promise<ReplaceState> {
+async function readReplaceState(ctx: SchoolCtx, pathId: string, json: string): Promise<ReplaceState> {
   const { tenantId } = ctx;
   const prefetch = prefetchSchoolEvents(ctx, tenantId, [COURSE_ADDED]);
   const results = await runBatch(ctx, [
@@ -61,7 +61,7 @@ function check(state: ReplaceState, ids: readonly string[]): void {
  * retried request adds nothing and writes nothing; removing a course and adding it back again tells
  * the students again.
  */
-function courseAddedPushes(ctx: TenantCtx, input: { pathId: string; courseIds: readonly string[]; now: number }): Promise<BatchItem[]> {
+function courseAddedPushes(ctx: SchoolCtx, input: { pathId: string; courseIds: readonly string[]; now: number }): Promise<BatchItem[]> {
   const { tenantId } = ctx;
   const { pathId, now } = input;
   const pathTitle = sql`(SELECT p.title FROM learning_paths p WHERE p.id = ${pathId} AND p.tenant_id = ${tenantId})`;
@@ -90,7 +90,7 @@ function courseAddedPushes(ctx: TenantCtx, input: { pathId: string; courseIds: r
  * checks as their condition, so a path or course deleted in between makes the batch change nothing
  * and the request answers as the state now stands.
  */
-export async function replacePathCourses(ctx: TenantCtx, input: { id: string; courseIds: readonly string[] }) {
+export async function replacePathCourses(ctx: SchoolCtx, input: { id: string; courseIds: readonly string[] }) {
   const { tenantId } = ctx;
   const { id: pathId, courseIds } = input;
   const json = JSON.stringify(courseIds);
@@ -133,7 +133,7 @@ export async function replacePathCourses(ctx: TenantCtx, input: { id: string; co
  * courses (what staff see in the detail); links to courses deleted since keep their place and stay
  * out of sight.
  */
-export async function reorderPathCourses(ctx: TenantCtx, input: { id: string; courseIds: readonly string[] }) {
+export async function reorderPathCourses(ctx: SchoolCtx, input: { id: string; courseIds: readonly string[] }) {
   const { tenantId } = ctx;
   const [path] = await ctx.db.all<{ id: string }>(sql`SELECT id FROM learning_paths WHERE id = ${input.id} AND tenant_id = ${tenantId} AND deleted_at IS NULL`);
   if (!path) throw new ApiError(e.PATH_NOT_FOUND);

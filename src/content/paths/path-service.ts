@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, changedRows, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
 import { containsText } from "../../core/db/conditions";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { PATH_STATUSES } from "../../db/schema";
@@ -18,19 +18,19 @@ import type { CreatePathBody, ListPathsQuery, UpdatePathBody } from "./schemas";
  */
 
 /** The path alias `p` is one the caller may read. */
-export function pathVisibleSql(ctx: TenantCtx): SQL {
+export function pathVisibleSql(ctx: SchoolCtx): SQL {
   const live = sql`p.tenant_id = ${ctx.tenantId} AND p.deleted_at IS NULL`;
   return isStaff(ctx.actor) ? live : sql`${live} AND p.status = 'published'`;
 }
 
 /** The path's links to courses the caller sees (alias `l`, course `c`), for the path alias `p`. */
-function visibleLinksSql(ctx: TenantCtx): SQL {
+function visibleLinksSql(ctx: SchoolCtx): SQL {
   return sql`learning_path_courses l JOIN courses c ON c.id = l.course_id AND ${courseVisibleSql(ctx, sql`c`)}
     WHERE l.tenant_id = ${ctx.tenantId} AND l.path_id = p.id`;
 }
 
 /** The columns of `PathRow` over the alias `p`; `withCourses` adds the ordered course list. */
-function pathColumnsSql(ctx: TenantCtx, withCourses: boolean): SQL {
+function pathColumnsSql(ctx: SchoolCtx, withCourses: boolean): SQL {
   const courses = withCourses
     ? sql`, (SELECT json_group_array(json_array(x.course_id, x.position, x.title))
           FROM (SELECT l.course_id, l.position, c.title FROM ${visibleLinksSql(ctx)} ORDER BY l.position, l.course_id) x) AS courses`
@@ -39,7 +39,7 @@ function pathColumnsSql(ctx: TenantCtx, withCourses: boolean): SQL {
     (SELECT count(*) FROM ${visibleLinksSql(ctx)}) AS course_count ${courses}`;
 }
 
-export function pathDetailStatement(ctx: TenantCtx, id: string): BatchItem {
+export function pathDetailStatement(ctx: SchoolCtx, id: string): BatchItem {
   return batchable(ctx, sql`SELECT ${pathColumnsSql(ctx, true)} FROM learning_paths p WHERE p.id = ${id} AND ${pathVisibleSql(ctx)}`);
 }
 
@@ -50,7 +50,7 @@ function detailOr404(result: unknown) {
 }
 
 /** GET /learning-paths: newest first; the count and the page in one batch. */
-export async function listPaths(ctx: TenantCtx, input: { query: z.infer<typeof ListPathsQuery> }) {
+export async function listPaths(ctx: SchoolCtx, input: { query: z.infer<typeof ListPathsQuery> }) {
   const { q, status, limit, offset } = input.query;
   if (status !== undefined && status !== "" && !(PATH_STATUSES as readonly string[]).includes(status)) throw new ApiError(e.INVALID_STATUS_FILTER);
   const filters = [pathVisibleSql(ctx), status ? sql`p.status = ${status}` : undefined, q ? containsText(sql`p.title`, q) : undefined].filter((part) => part !== undefined);
@@ -68,13 +68,13 @@ export async function listPaths(ctx: TenantCtx, input: { query: z.infer<typeof L
 }
 
 /** GET /learning-paths/:id with its ordered courses. */
-export async function getPath(ctx: TenantCtx, input: { id: string }) {
+export async function getPath(ctx: SchoolCtx, input: { id: string }) {
   const [detail] = await runBatch(ctx, [pathDetailStatement(ctx, input.id)]);
   return detailOr404(detail);
 }
 
 /** POST /learning-paths: a draft without courses, written and read back in one batch. */
-export async function createPath(ctx: TenantCtx, input: { body: z.infer<typeof CreatePathBody> }) {
+export async function createPath(ctx: SchoolCtx, input: { body: z.infer<typeof CreatePathBody> }) {
   const id = uuidv7();
   const now = ctx.clock.now();
   const [, detail] = await runBatch(ctx, [
@@ -89,7 +89,7 @@ export async function createPath(ctx: TenantCtx, input: { body: z.infer<typeof C
 }
 
 /** PATCH /learning-paths/:id: title and description; the status changes only by publish/unpublish. */
-export async function updatePath(ctx: TenantCtx, input: { id: string; body: z.infer<typeof UpdatePathBody> }) {
+export async function updatePath(ctx: SchoolCtx, input: { id: string; body: z.infer<typeof UpdatePathBody> }) {
   const { title, description } = input.body;
   const changes = [title !== undefined ? sql`title = ${title}` : undefined, description !== undefined ? sql`description = ${description}` : undefined].filter(
     (part) => part !== undefined,
@@ -107,7 +107,7 @@ export async function updatePath(ctx: TenantCtx, input: { id: string; body: z.in
 }
 
 /** DELETE /learning-paths/:id: soft. Its course links stay behind a deleted path, which nothing reads. */
-export async function deletePath(ctx: TenantCtx, input: { id: string }) {
+export async function deletePath(ctx: SchoolCtx, input: { id: string }) {
   const now = ctx.clock.now();
   const [deleted] = await runBatch(ctx, [
     batchable(ctx, sql`UPDATE learning_paths SET deleted_at = ${now}, updated_at = ${now} WHERE id = ${input.id} AND tenant_id = ${ctx.tenantId} AND deleted_at IS NULL`),
@@ -121,7 +121,7 @@ export async function deletePath(ctx: TenantCtx, input: { id: string }) {
  * already published path answers the same (idempotent, unchanged). One batch: the conditional
  * UPDATE, then the state it left.
  */
-export async function publishPath(ctx: TenantCtx, input: { id: string }) {
+export async function publishPath(ctx: SchoolCtx, input: { id: string }) {
   const { tenantId } = ctx;
   const hasCourse = sql`EXISTS (SELECT 1 FROM learning_path_courses l JOIN courses c ON c.id = l.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL
     WHERE l.tenant_id = ${tenantId} AND l.path_id = learning_paths.id)`;
@@ -140,7 +140,7 @@ export async function publishPath(ctx: TenantCtx, input: { id: string }) {
 }
 
 /** POST /learning-paths/:id/unpublish: back to draft; idempotent for a draft. */
-export async function unpublishPath(ctx: TenantCtx, input: { id: string }) {
+export async function unpublishPath(ctx: SchoolCtx, input: { id: string }) {
   const { tenantId } = ctx;
   const [, state] = await runBatch(ctx, [
     batchable(

@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { batchable, runBatch, rowsOf } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
 import { activitySql } from "../enrollments/status";
@@ -16,7 +16,7 @@ import { inPathRegistrySql, pathCourseStatesSql, studentCourseIdsSql } from "./u
  * paths. Staff get the same view over their own enrollments (usually none: the first course of
  * each path unlocked, the rest locked), which is what a student starting out sees.
  */
-export async function myPaths(ctx: TenantCtx) {
+export async function myPaths(ctx: SchoolCtx) {
   const { tenantId } = ctx;
   const states = pathCourseStatesSql(tenantId, { student: ctx.actor.userId, paths: sql`p.status = 'published'` });
   const rows = await ctx.db.all<StudentPathRow>(
@@ -36,7 +36,7 @@ export async function myPaths(ctx: TenantCtx) {
  * in the path's courses. One batch: the path, the count and the page; the page is picked before its
  * statuses are computed, so a page costs its own rows.
  */
-export async function pathStudents(ctx: TenantCtx, input: { id: string; query: z.infer<typeof PathStudentsQuery> }) {
+export async function pathStudents(ctx: SchoolCtx, input: { id: string; query: z.infer<typeof PathStudentsQuery> }) {
   const { tenantId } = ctx;
   const { id: pathId } = input;
   const { limit, offset } = input.query;

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
 import { formatHundredthsOrNull, percent } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { bucketCountsSql, countedAttemptsSql, meanPct, scoreDistribution } from "../common/analytics";
 import type { QuizAnalytics, QuizAnalyticsQuery } from "./analytics-schemas";
@@ -34,7 +34,7 @@ const SETTLED = sql`a.status = 'submitted' AND a.pending_review = 0`;
  * The quiz's attempts the figures count (alias `a`): outside exam sections, as the attempts list
  * (those belong to the exam's analytics), by the shared rule of whose attempts count.
  */
-function attemptsSql(ctx: TenantCtx, quizId: string, query: QuizAnalyticsQuery, extra?: SQL): SQL {
+function attemptsSql(ctx: SchoolCtx, quizId: string, query: QuizAnalyticsQuery, extra?: SQL): SQL {
   const of = sql`a.quiz_id = ${quizId} AND a.exam_attempt_id IS NULL`;
   return countedAttemptsSql(ctx, { table: "quiz_attempts", alias: "a", of, includeStaff: query.include_admin_attempts }, extra);
 }
@@ -44,7 +44,7 @@ function attemptsSql(ctx: TenantCtx, quizId: string, query: QuizAnalyticsQuery, 
  * the score buckets are four set-based SELECTs in one batch: with the guard's read, two round
  * trips, however many attempts and questions there are.
  */
-export async function quizAnalytics(ctx: TenantCtx, input: { quizId: string; query: QuizAnalyticsQuery }): Promise<QuizAnalytics> {
+export async function quizAnalytics(ctx: SchoolCtx, input: { quizId: string; query: QuizAnalyticsQuery }): Promise<QuizAnalytics> {
   const t = ctx.tenantId;
   const { quizId, query } = input;
   const pct = sql`coalesce(a.score_pct_hundredths, 0)`;

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import type { ErrorEntry } from "../../core/http/errors";
 
 /**
@@ -16,7 +16,7 @@ export interface QuizExamLinks {
    * SQL text: the quiz's `exam_refs`, a JSON array of `{exam_id, exam_title, exam_status,
    * section_id, section_title}` (for a student, published exams only).
    */
-  refsJson(ctx: Pick<TenantCtx, "tenantId" | "actor">, quizId: SQL): SQL;
+  refsJson(ctx: Pick<SchoolCtx, "tenantId" | "actor">, quizId: SQL): SQL;
 }
 
 let links: QuizExamLinks = {

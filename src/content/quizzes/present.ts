@@ -1,12 +1,12 @@
 import { formatHundredths, roundDiv } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import type { CourseStatus, quizzes } from "../../db/schema";
 import { isStaff } from "../common/access";
 import type { QuestionView } from "./question-present";
 import type { QuizDetailRow, QuizListRow, QuizRow } from "./quiz-read";
 
-type Presenter = Pick<TenantCtx, "actor">;
+type Presenter = Pick<SchoolCtx, "actor">;
 
 export interface CourseRefView {
   course_id: string;

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { runBatch } from "../../core/db/batch";
 import { formatHundredths } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { quizAnswers, quizMatches, quizQuestions, type QuestionType, type ScoringMode } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
@@ -59,7 +59,7 @@ export type QuestionView = StaffQuestion | StudentQuestion;
 /** Which live questions to read: every one of some quizzes, or a single question. */
 export type QuestionScope = { quizIds: readonly string[] } | { questionId: string };
 
-function scopeWhere(ctx: TenantCtx, scope: QuestionScope, quizId: typeof quizQuestions.quizId, questionId: typeof quizQuestions.id): SQL {
+function scopeWhere(ctx: SchoolCtx, scope: QuestionScope, quizId: typeof quizQuestions.quizId, questionId: typeof quizQuestions.id): SQL {
   // The ids travel as one JSON parameter, so any number of quizzes stays one statement.
   return "questionId" in scope ? eq(questionId, scope.questionId) : sql`${quizId} IN (SELECT value FROM json_each(${JSON.stringify(scope.quizIds)}))`;
 }
@@ -69,7 +69,7 @@ function scopeWhere(ctx: TenantCtx, scope: QuestionScope, quizId: typeof quizQue
  * for a caller that runs them inside its own batch (a write followed by its read-back); results go
  * to `presentQuestionRows`. Answers and matches of deleted questions are left out by the join.
  */
-export function questionQueries(ctx: TenantCtx, scope: QuestionScope) {
+export function questionQueries(ctx: SchoolCtx, scope: QuestionScope) {
   const t = ctx.tenantId;
   const liveQuestion = and(eq(quizQuestions.tenantId, t), isNull(quizQuestions.deletedAt));
   return [
@@ -122,7 +122,7 @@ function shuffled<T>(items: readonly T[]): T[] {
   return out;
 }
 
-async function presentStaff(ctx: TenantCtx, q: QuestionRow, answers: AnswerRow[], matches: MatchRow[]): Promise<StaffQuestion> {
+async function presentStaff(ctx: SchoolCtx, q: QuestionRow, answers: AnswerRow[], matches: MatchRow[]): Promise<StaffQuestion> {
   const t = ctx.tenantId;
   return {
     id: q.id,
@@ -143,7 +143,7 @@ async function presentStaff(ctx: TenantCtx, q: QuestionRow, answers: AnswerRow[]
   };
 }
 
-async function presentStudent(ctx: TenantCtx, q: QuestionRow, answers: AnswerRow[], matches: MatchRow[]): Promise<StudentQuestion> {
+async function presentStudent(ctx: SchoolCtx, q: QuestionRow, answers: AnswerRow[], matches: MatchRow[]): Promise<StudentQuestion> {
   const t = ctx.tenantId;
   const base: StudentQuestion = {
     id: q.id,
@@ -163,10 +163,10 @@ async function presentStudent(ctx: TenantCtx, q: QuestionRow, answers: AnswerRow
 }
 
 /** The rows of `questionQueries` as views, grouped by quiz (quizzes without questions are absent). */
-export function presentQuestionRows(ctx: TenantCtx, rows: QuestionRows, view: "staff"): Promise<Map<string, StaffQuestion[]>>;
-export function presentQuestionRows(ctx: TenantCtx, rows: QuestionRows, view: "student"): Promise<Map<string, StudentQuestion[]>>;
-export function presentQuestionRows(ctx: TenantCtx, rows: QuestionRows, view: QuestionViewKind): Promise<Map<string, QuestionView[]>>;
-export async function presentQuestionRows(ctx: TenantCtx, rows: QuestionRows, view: QuestionViewKind): Promise<Map<string, QuestionView[]>> {
+export function presentQuestionRows(ctx: SchoolCtx, rows: QuestionRows, view: "staff"): Promise<Map<string, StaffQuestion[]>>;
+export function presentQuestionRows(ctx: SchoolCtx, rows: QuestionRows, view: "student"): Promise<Map<string, StudentQuestion[]>>;
+export function presentQuestionRows(ctx: SchoolCtx, rows: QuestionRows, view: QuestionViewKind): Promise<Map<string, QuestionView[]>>;
+export async function presentQuestionRows(ctx: SchoolCtx, rows: QuestionRows, view: QuestionViewKind): Promise<Map<string, QuestionView[]>> {
   const [questionRows, answerRows, matchRows] = rows;
   const answers = groupBy(
     answerRows.map((r) => r.answer),
@@ -192,10 +192,10 @@ export async function presentQuestionRows(ctx: TenantCtx, rows: QuestionRows, vi
  * round trip) whatever the number of quizzes. Every requested quiz has an entry (empty when it
  * has no questions, or is not a quiz of the school).
  */
-export function loadQuestions(ctx: TenantCtx, quizIds: readonly string[], view: "staff"): Promise<Map<string, StaffQuestion[]>>;
-export function loadQuestions(ctx: TenantCtx, quizIds: readonly string[], view: "student"): Promise<Map<string, StudentQuestion[]>>;
-export function loadQuestions(ctx: TenantCtx, quizIds: readonly string[], view: QuestionViewKind): Promise<Map<string, QuestionView[]>>;
-export async function loadQuestions(ctx: TenantCtx, quizIds: readonly string[], view: QuestionViewKind): Promise<Map<string, QuestionView[]>> {
+export function loadQuestions(ctx: SchoolCtx, quizIds: readonly string[], view: "staff"): Promise<Map<string, StaffQuestion[]>>;
+export function loadQuestions(ctx: SchoolCtx, quizIds: readonly string[], view: "student"): Promise<Map<string, StudentQuestion[]>>;
+export function loadQuestions(ctx: SchoolCtx, quizIds: readonly string[], view: QuestionViewKind): Promise<Map<string, QuestionView[]>>;
+export async function loadQuestions(ctx: SchoolCtx, quizIds: readonly string[], view: QuestionViewKind): Promise<Map<string, QuestionView[]>> {
   const ids = [...new Set(quizIds)];
   const out = new Map<string, QuestionView[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return out;
@@ -208,7 +208,7 @@ export async function loadQuestions(ctx: TenantCtx, quizIds: readonly string[], 
  * One question in the staff view (the answer of the question endpoints), from the rows of
  * `questionQueries(ctx, { questionId })`; null when the question is not there.
  */
-export async function presentQuestion(ctx: TenantCtx, rows: QuestionRows): Promise<StaffQuestion | null> {
+export async function presentQuestion(ctx: SchoolCtx, rows: QuestionRows): Promise<StaffQuestion | null> {
   const byQuiz = await presentQuestionRows(ctx, rows, "staff");
   return [...byQuiz.values()][0]?.[0] ?? null;
 }

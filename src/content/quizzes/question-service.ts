@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { batchable, changedRows, insertWhere, runBatch, type BatchItem } from "../../core/db/batch";
 import { liveRow, liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { checkReorder, orderingErrors } from "../../core/http/reorder";
 import { uuidv7 } from "../../core/lib/ids";
@@ -24,18 +24,18 @@ const questionsOf = (quizId: string): OrderedList => ({ table: quizQuestions, pa
 
 const imageRef = assetRef("image");
 
-async function checkImage(ctx: TenantCtx, field: string, value: string | readonly string[] | null | undefined): Promise<void> {
+async function checkImage(ctx: SchoolCtx, field: string, value: string | readonly string[] | null | undefined): Promise<void> {
   await imageRef.check(ctx, { tenantId: ctx.tenantId, field, value, invalid: quizzesErrors.INVALID_QUIZ_IMAGE_ASSET });
 }
 
 /** Runs the writes, then reads the question back in the same batch. */
-async function writeAndRead(ctx: TenantCtx, questionId: string, writes: readonly BatchItem[]) {
+async function writeAndRead(ctx: SchoolCtx, questionId: string, writes: readonly BatchItem[]) {
   const results = await runBatch(ctx, [...writes, ...questionQueries(ctx, { questionId })]);
   return { results, question: await presentQuestion(ctx, results.slice(writes.length) as QuestionRows) };
 }
 
 /** POST /quizzes/:id/questions: appended after the quiz's live questions; no answers or pairs yet. */
-export async function createQuestion(ctx: TenantCtx, input: { quizId: string; body: CreateQuestionInput }): Promise<StaffQuestion> {
+export async function createQuestion(ctx: SchoolCtx, input: { quizId: string; body: CreateQuestionInput }): Promise<StaffQuestion> {
   const { body, quizId } = input;
   const t = ctx.tenantId;
   checkNewQuestion(body);
@@ -69,7 +69,7 @@ export async function createQuestion(ctx: TenantCtx, input: { quizId: string; bo
 }
 
 /** The question (of a live quiz) and its live answers' pictures, as an update starts from. */
-async function readForUpdate(ctx: TenantCtx, id: string) {
+async function readForUpdate(ctx: SchoolCtx, id: string) {
   const t = ctx.tenantId;
   const [questionRows, answerRows] = await runBatch(ctx, [
     ctx.db
@@ -95,7 +95,7 @@ async function readForUpdate(ctx: TenantCtx, id: string) {
  * `updated_at` forward by at least a millisecond: a concurrent edit in between makes the whole
  * batch change nothing, and the caller plans again from the new state.
  */
-function updateStatements(ctx: TenantCtx, id: string, read: { quizId: string; updatedAt: number }, plan: QuestionUpdatePlan, now: number): BatchItem[] {
+function updateStatements(ctx: SchoolCtx, id: string, read: { quizId: string; updatedAt: number }, plan: QuestionUpdatePlan, now: number): BatchItem[] {
   const t = ctx.tenantId;
   const stamp = Math.max(now, read.updatedAt + 1);
   const unchanged = sql`EXISTS (SELECT 1 FROM quiz_questions q WHERE q.id = ${id} AND q.tenant_id = ${t} AND q.deleted_at IS NULL AND q.updated_at = ${read.updatedAt} AND ${quizLive(t, sql`q.quiz_id`)})`;
@@ -167,7 +167,7 @@ function updateStatements(ctx: TenantCtx, id: string, read: { quizId: string; up
 const UPDATE_ROUNDS = 3;
 
 /** PATCH /quiz-questions/:id: the named fields; `answers` and `matches` replace the question's lists. */
-export async function updateQuestion(ctx: TenantCtx, input: { id: string; body: UpdateQuestionInput }): Promise<StaffQuestion> {
+export async function updateQuestion(ctx: SchoolCtx, input: { id: string; body: UpdateQuestionInput }): Promise<StaffQuestion> {
   for (let round = 1; ; round++) {
     const read = await readForUpdate(ctx, input.id);
     const plan = planQuestionUpdate(read.question, read.answers, input.body);
@@ -183,7 +183,7 @@ export async function updateQuestion(ctx: TenantCtx, input: { id: string; body: 
 }
 
 /** DELETE /quiz-questions/:id: soft; its answers and pairs get the same `deleted_at`. */
-export async function deleteQuestion(ctx: TenantCtx, input: { id: string }): Promise<void> {
+export async function deleteQuestion(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const t = ctx.tenantId;
   const now = ctx.clock.now();
   const deletedNow = sql`EXISTS (SELECT 1 FROM quiz_questions q WHERE q.id = ${input.id} AND q.tenant_id = ${t} AND q.deleted_at = ${now})`;
@@ -208,7 +208,7 @@ export async function deleteQuestion(ctx: TenantCtx, input: { id: string }): Pro
  * PATCH /quizzes/:id/reorder-questions: the exact set of the quiz's live questions in a new order.
  * The quiz's `updated_at` moves only when the reorder applies (the same exact-set condition).
  */
-export async function reorderQuestions(ctx: TenantCtx, input: { quizId: string; ids: readonly string[] }): Promise<{ reordered: number }> {
+export async function reorderQuestions(ctx: SchoolCtx, input: { quizId: string; ids: readonly string[] }): Promise<{ reordered: number }> {
   const t = ctx.tenantId;
   await liveRow(ctx, quizzes, input.quizId, quizzesErrors.QUIZ_NOT_FOUND);
   const list = questionsOf(input.quizId);

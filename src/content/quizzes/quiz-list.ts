@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
 import { containsText } from "../../core/db/conditions";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { isUuid } from "../../core/lib/ids";
@@ -18,7 +18,7 @@ import type { ListQuizzesQuery } from "./schemas";
  * The quiz (alias `q`) appears in the course: staff, through any live lesson of it that
  * references the quiz; a student, through a lesson of it that gives them the quiz.
  */
-function inCourseSql(ctx: TenantCtx, courseId: string): SQL {
+function inCourseSql(ctx: SchoolCtx, courseId: string): SQL {
   const t = ctx.tenantId;
   if (!isStaff(ctx.actor)) return sql`EXISTS (SELECT 1 FROM (${quizOpenLessonsSql(t, sql`q.id`, ctx.actor.userId, ctx.clock.now())}) cl WHERE cl.course_id = ${courseId})`;
   return sql`EXISTS (SELECT 1 FROM blocks cb
@@ -32,7 +32,7 @@ function inCourseSql(ctx: TenantCtx, courseId: string): SQL {
  * Whose attempts the row aggregates count: staff, everyone's (a restricted curator, their own
  * students'); a student, their own, so a student never learns how classmates did.
  */
-function attemptScopeSql(ctx: TenantCtx): SQL {
+function attemptScopeSql(ctx: SchoolCtx): SQL {
   if (!isStaff(ctx.actor)) return sql`qa.user_id = ${ctx.actor.userId}`;
   return scopeCondition(sql`qa.user_id`, restrictedScope(ctx)) ?? sql`1`;
 }
@@ -42,7 +42,7 @@ function attemptScopeSql(ctx: TenantCtx): SQL {
  * with its question count and attempt aggregates from one scan of the quiz's attempts. Staff list
  * every live quiz of the school; a student only the quizzes they reach.
  */
-export async function listQuizzes(ctx: TenantCtx, input: { query: z.infer<typeof ListQuizzesQuery> }) {
+export async function listQuizzes(ctx: SchoolCtx, input: { query: z.infer<typeof ListQuizzesQuery> }) {
   const { query } = input;
   if (query.course_id !== undefined && !isUuid(query.course_id)) throw new ApiError(quizzesErrors.INVALID_COURSE_ID);
   const t = ctx.tenantId;

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import type { RETAKE_POLICIES, ScoringMode } from "../../db/schema";
 import { isStaff } from "../common/access";
 import { quizOpenLessonsSql, studentQuizAccessSql } from "./access";
@@ -13,7 +13,7 @@ import { quizExamLinks } from "./exam-links";
  * statement, whatever the number of quizzes read.
  */
 
-type Caller = Pick<TenantCtx, "tenantId" | "actor" | "clock">;
+type Caller = Pick<SchoolCtx, "tenantId" | "actor" | "clock">;
 
 /** The quiz's live `quiz_ref` blocks in live lessons, modules and courses: aliases `rb`, `rl`, `rm`, `rc`. */
 function liveRefsSql(tenantId: string, quizId: SQL): SQL {
@@ -92,7 +92,7 @@ export interface QuizDetailRow extends QuizRow {
 }
 
 /** The quizzes (ids as values) the caller may read, with their references; ids not readable are left out. */
-export function quizDetailStatement(ctx: TenantCtx, ids: readonly string[]): BatchItem {
+export function quizDetailStatement(ctx: SchoolCtx, ids: readonly string[]): BatchItem {
   return batchable(
     ctx,
     sql`SELECT ${quizColumnsSql(ctx)}, ${courseRefsJsonSql(ctx)} AS course_refs, (${quizExamLinks().refsJson(ctx, sql`q.id`)}) AS exam_refs
@@ -104,7 +104,7 @@ export function quizDetailStatement(ctx: TenantCtx, ids: readonly string[]): Bat
  * One live quiz of the school whatever the caller reaches: an exam section's quiz, read by the exam
  * attempt that holds it (the attempt, not the quiz's own access rules, decides who reads it).
  */
-export function liveQuizDetailStatement(ctx: TenantCtx, quizId: string): BatchItem {
+export function liveQuizDetailStatement(ctx: SchoolCtx, quizId: string): BatchItem {
   return batchable(
     ctx,
     sql`SELECT ${quizColumnsSql(ctx)}, ${courseRefsJsonSql(ctx)} AS course_refs, (${quizExamLinks().refsJson(ctx, sql`q.id`)}) AS exam_refs

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, changedRows, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { quizzes } from "../../db/schema";
@@ -19,7 +19,7 @@ import type { CreateQuizBody, UpdateQuizBody } from "./schemas";
  * `before` (a write whose answer they are), all in one batch: one round trip. Quizzes the caller
  * may not read are absent from the map.
  */
-async function readQuizzes(ctx: TenantCtx, ids: readonly string[], before: readonly BatchItem[] = []): Promise<Map<string, QuizDetailView>> {
+async function readQuizzes(ctx: SchoolCtx, ids: readonly string[], before: readonly BatchItem[] = []): Promise<Map<string, QuizDetailView>> {
   const results = await runBatch(ctx, [...before, quizDetailStatement(ctx, ids), ...(questionQueries(ctx, { quizIds: ids }) as unknown as BatchItem[])]);
   const [quizResult, ...questionResults] = results.slice(before.length);
   const rows = rowsOf<QuizDetailRow>(quizResult);
@@ -31,12 +31,12 @@ async function readQuizzes(ctx: TenantCtx, ids: readonly string[], before: reado
 }
 
 /** The quizzes that reference blocks embed, in the caller's view (reference-block embeds). */
-export function quizzesForEmbed(ctx: TenantCtx, ids: readonly string[]): Promise<Map<string, QuizDetailView>> {
+export function quizzesForEmbed(ctx: SchoolCtx, ids: readonly string[]): Promise<Map<string, QuizDetailView>> {
   return readQuizzes(ctx, ids);
 }
 
 /** POST /t/quizzes: one statement; a new quiz has no questions and nothing references it. */
-export async function createQuiz(ctx: TenantCtx, input: { body: z.infer<typeof CreateQuizBody> }) {
+export async function createQuiz(ctx: SchoolCtx, input: { body: z.infer<typeof CreateQuizBody> }) {
   const { body } = input;
   const now = ctx.clock.now();
   const [row] = await ctx.db
@@ -70,12 +70,12 @@ function detailOr404(quizzesById: Map<string, QuizDetailView>, id: string): Quiz
  * GET /t/quizzes/:id: one batch. Staff read any live quiz of the school with the answers; a
  * student reads only a quiz they reach (anything else is `quiz_not_found`), in the safe view.
  */
-export async function getQuiz(ctx: TenantCtx, input: { id: string }) {
+export async function getQuiz(ctx: SchoolCtx, input: { id: string }) {
   return detailOr404(await readQuizzes(ctx, [input.id]), input.id);
 }
 
 /** PATCH /t/quizzes/:id: the update and the quiz's new state in one batch. */
-export async function updateQuiz(ctx: TenantCtx, input: { id: string; body: z.infer<typeof UpdateQuizBody> }) {
+export async function updateQuiz(ctx: SchoolCtx, input: { id: string; body: z.infer<typeof UpdateQuizBody> }) {
   const { id, body } = input;
   const changes = {
     ...(body.title !== undefined ? { title: body.title } : {}),
@@ -100,7 +100,7 @@ export async function updateQuiz(ctx: TenantCtx, input: { id: string; body: z.in
  * repeated as the UPDATE's condition, so a link made in between wins. Questions stay as they are:
  * attempts in progress keep their questions, and nothing reaches them once the quiz is gone.
  */
-export async function deleteQuiz(ctx: TenantCtx, input: { id: string }): Promise<void> {
+export async function deleteQuiz(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const { id } = input;
   const guards = quizDeleteGuards();
   const held = (quizId: SQL) => guards.map((guard) => guard.holds(ctx.tenantId, quizId));

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
 import { formatHundredths } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { eventDefinition } from "../../platform/notifications/catalog";
@@ -34,7 +34,7 @@ const PUSHES = {
 };
 const codeOf = (positive: boolean): "rating.bonus_awarded" | "rating.points_deducted" => (positive ? "rating.bonus_awarded" : "rating.points_deducted");
 
-function liveStudentSql(ctx: TenantCtx, studentId: string): SQL {
+function liveStudentSql(ctx: SchoolCtx, studentId: string): SQL {
   return sql`EXISTS (SELECT 1 FROM users su WHERE su.tenant_id = ${ctx.tenantId} AND su.id = ${studentId} AND su.role = 'student' AND su.deleted_at IS NULL)`;
 }
 
@@ -45,7 +45,7 @@ interface State {
 }
 
 /** The event written under `sourceKey` (if any), whether the student is live and adjustments are on, as one row. */
-function stateRead(ctx: TenantCtx, studentId: string, sourceKey: string): BatchItem {
+function stateRead(ctx: SchoolCtx, studentId: string, sourceKey: string): BatchItem {
   const manual = effectiveRuleSql(ctx.tenantId, "manual", sql`NULL`);
   return batchable(
     ctx,
@@ -63,7 +63,7 @@ function refuse(state: State): never {
   throw new Error("adjustment: no event and no reason for it");
 }
 
-export async function createAdjustment(ctx: TenantCtx, body: CreateAdjustmentBody): Promise<{ created: boolean; eventId: string }> {
+export async function createAdjustment(ctx: SchoolCtx, body: CreateAdjustmentBody): Promise<{ created: boolean; eventId: string }> {
   const { tenantId } = ctx;
   const studentId = body.student_id;
   const id = uuidv7();

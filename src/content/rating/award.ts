@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import { sqlLiteral, sqlUuidv7 } from "../../core/db/sql-ids";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { localDate } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
 import type { RatingSourceType } from "../../db/schema";
@@ -34,7 +34,7 @@ import { effectiveRuleSql } from "./rules";
  * to 10 or better.
  */
 
-export type AwardCtx = ServiceContext & Pick<TenantCtx, "tenantId">;
+export type AwardCtx = SchoolCtx<SchoolActor>;
 
 export const RATING_RULE_EVENTS = [eventDefinition("rating.points_awarded")!, eventDefinition("rating.top_entered")!];
 

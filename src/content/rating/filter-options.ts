@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { coursesErrors } from "../courses/errors";
 import { groupsErrors } from "../groups/errors";
@@ -19,7 +19,7 @@ interface FilterOption {
  * a module, lessons are the module's live lessons and quizzes and assignments those its live
  * lessons' live blocks reference; exams stay standalone. One D1 batch with the checks.
  */
-export async function getFilterOptions(ctx: TenantCtx, query: { group_id?: string; module_id?: string }) {
+export async function getFilterOptions(ctx: SchoolCtx, query: { group_id?: string; module_id?: string }) {
   const groupId = optionalUuid(query.group_id, e.INVALID_GROUP_ID);
   const moduleId = optionalUuid(query.module_id, e.INVALID_MODULE_ID);
   const { tenantId } = ctx;

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import type { RatingSourceType } from "../../db/schema";
 import { displayNameSql, populationFromSql, populationSql, ratingView, unrankedSql, windowSql, type TimeWindow } from "./scope";
 
@@ -39,7 +39,7 @@ export function hasEventFilters(input: EventFilters): boolean {
   return input.moduleId !== undefined || input.sourceId !== undefined || input.sourceTypes !== undefined || input.window.from !== undefined || input.window.to !== undefined;
 }
 
-type Caller = Pick<TenantCtx, "actor" | "tenantId">;
+type Caller = Pick<SchoolCtx, "actor" | "tenantId">;
 
 /**
  * The page over the stored totals: the students with positive totals from the top of the

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
 import { formatHundredths } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
 import type { RatingSourceType } from "../../db/schema";
@@ -31,12 +31,12 @@ export interface LeaderboardEntry {
 }
 
 /** The live group the caller may see, as a statement answering one row when it exists. */
-export function visibleGroupSql(ctx: TenantCtx, groupId: string): SQL {
+export function visibleGroupSql(ctx: SchoolCtx, groupId: string): SQL {
   return sql`SELECT g.id FROM groups g WHERE g.id = ${groupId} AND ${groupVisibleSql(ctx, sql`g`)}`;
 }
 
 /** A live module of a live course of the school. */
-export function liveModuleSql(ctx: TenantCtx, moduleId: string): SQL {
+export function liveModuleSql(ctx: SchoolCtx, moduleId: string): SQL {
   return sql`SELECT m.id FROM course_modules m JOIN courses mc ON mc.id = m.course_id AND mc.tenant_id = ${ctx.tenantId} AND mc.deleted_at IS NULL
     WHERE m.id = ${moduleId} AND m.tenant_id = ${ctx.tenantId} AND m.deleted_at IS NULL`;
 }
@@ -45,7 +45,7 @@ export function liveModuleSql(ctx: TenantCtx, moduleId: string): SQL {
  * The leaderboard (spec, GET /rating) projected by role: one D1 batch holding the group and module
  * checks, the page and the counts, so the read is two round trips with the guard's.
  */
-export async function getLeaderboard(ctx: TenantCtx, query: LeaderboardQuery) {
+export async function getLeaderboard(ctx: SchoolCtx, query: LeaderboardQuery) {
   const input: BoardInput = {
     groupId: optionalUuid(query.group_id, e.INVALID_GROUP_ID),
     moduleId: optionalUuid(query.module_id, e.INVALID_MODULE_ID),

@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, isNull, or, sql, type SQL } from "drizzle-orm";
 import { formatHundredths, formatHundredthsOrNull } from "../../core/db/decimal";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { isoOrNull } from "../../core/lib/clock";
 import { RATING_SOURCE_TYPES, ratingRules, type RatingSourceType } from "../../db/schema";
 import { targetLabelSql } from "./labels";
@@ -63,7 +63,7 @@ export function mergeRule(base: RuleValues, row: StoredValues | null | undefined
 }
 
 function present(
-  ctx: TenantCtx,
+  ctx: SchoolCtx,
   sourceType: RatingSourceType,
   values: RuleValues,
   row: RuleRowWithTitle | null,
@@ -92,7 +92,7 @@ function present(
 }
 
 /** GET /admin/gamification/rules: every source type's default and every live override, one query. */
-export async function listRules(ctx: TenantCtx): Promise<{ rules: RatingRuleView[] }> {
+export async function listRules(ctx: SchoolCtx): Promise<{ rules: RatingRuleView[] }> {
   const rows = await ruleRowsQuery(ctx, ctx.tenantId, or(isNull(ratingRules.targetId), isNull(ratingRules.deletedAt)));
   const rules: RatingRuleView[] = [];
   for (const sourceType of RATING_SOURCE_TYPES) {

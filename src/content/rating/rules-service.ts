@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { batchable, changedRows, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { CALC_MODES, RATING_SOURCE_TYPES, ratingRules, type CalcMode, type RatingSourceType } from "../../db/schema";
@@ -96,7 +96,7 @@ const COLUMNS = sql.raw(
 );
 
 /** PUT /admin/gamification/rules/defaults/:source_type: creates or changes the school's default row. */
-export async function putDefaultRule(ctx: TenantCtx, input: { sourceType: string; body: RuleBody }): Promise<{ updated: true }> {
+export async function putDefaultRule(ctx: SchoolCtx, input: { sourceType: string; body: RuleBody }): Promise<{ updated: true }> {
   const sourceType = sourceTypeOf(input.sourceType);
   const stored = storedOf(sourceType, input.body);
   if (sourceType === "assignment") {
@@ -110,7 +110,7 @@ export async function putDefaultRule(ctx: TenantCtx, input: { sourceType: string
   return { updated: true };
 }
 
-function liveTargetSql(ctx: TenantCtx, sourceType: TargetType, targetId: string): SQL {
+function liveTargetSql(ctx: SchoolCtx, sourceType: TargetType, targetId: string): SQL {
   return sql`EXISTS (SELECT 1 FROM ${sql.raw(OBJECT_TABLES[sourceType])} tg WHERE tg.tenant_id = ${ctx.tenantId} AND tg.id = ${targetId} AND tg.deleted_at IS NULL)`;
 }
 
@@ -123,7 +123,7 @@ function invalidTarget(sourceType: RatingSourceType, targetId: string): ApiError
  * override of one object of the school. One read (the object, the default, the override), then
  * one upsert that writes only while the object is still live.
  */
-export async function putOverrideRule(ctx: TenantCtx, input: { sourceType: string; targetId: string; body: RuleBody }): Promise<{ updated: true }> {
+export async function putOverrideRule(ctx: SchoolCtx, input: { sourceType: string; targetId: string; body: RuleBody }): Promise<{ updated: true }> {
   const sourceType = sourceTypeOf(input.sourceType);
   if (sourceType === "manual") throw invalidBody("The manual rule has no overrides: adjustments are not about an object.");
   const stored = storedOf(sourceType, input.body);
@@ -155,7 +155,7 @@ export async function putOverrideRule(ctx: TenantCtx, input: { sourceType: strin
  * override; the object then follows the default. The object itself may be gone (its override is
  * inert but still listed, so it can be cleaned up). No live override: 404 `rule_not_found`.
  */
-export async function deleteOverrideRule(ctx: TenantCtx, input: { sourceType: string; targetId: string }): Promise<{ deleted: true }> {
+export async function deleteOverrideRule(ctx: SchoolCtx, input: { sourceType: string; targetId: string }): Promise<{ deleted: true }> {
   const now = ctx.clock.now();
   const result = await ctx.db.run(sql`UPDATE rating_rules SET deleted_at = ${now}, updated_at = ${now}
     WHERE tenant_id = ${ctx.tenantId} AND source_type = ${input.sourceType} AND target_id = ${input.targetId} AND deleted_at IS NULL`);

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { sql, type SQL } from "drizzle-orm";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, type ErrorEntry } from "../../core/http/errors";
 import { UUID_PATTERN } from "../../core/lib/ids";
 import { isRestrictedCurator, restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
@@ -13,7 +13,7 @@ import { activeStudentSql } from "../common/access";
  */
 export type RatingView = "student" | "restricted" | "full";
 
-export function ratingView(ctx: Pick<TenantCtx, "actor">): RatingView {
+export function ratingView(ctx: Pick<SchoolCtx, "actor">): RatingView {
   if (ctx.actor.role === "student") return "student";
   return isRestrictedCurator(ctx.actor) ? "restricted" : "full";
 }
@@ -22,7 +22,7 @@ export function ratingView(ctx: Pick<TenantCtx, "actor">): RatingView {
  * `u` (a `users` alias) is in the ranked population the caller sees: an active student of the
  * school, a member of the group when one is given, one of a restricted curator's students.
  */
-export function populationSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, groupId: string | undefined, u: SQL = sql`u`): SQL {
+export function populationSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, groupId: string | undefined, u: SQL = sql`u`): SQL {
   const group = groupId
     ? sql` AND ${u}.id IN (SELECT pg.user_id FROM group_members pg WHERE pg.tenant_id = ${ctx.tenantId} AND pg.group_id = ${groupId})`
     : sql``;
@@ -35,7 +35,7 @@ export function populationSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, groupI
  * of it: a group's members drive the loop (CROSS JOIN fixes the order), so a group costs its own
  * size, not a scan of the school's students.
  */
-export function populationFromSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, groupId: string | undefined): SQL {
+export function populationFromSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, groupId: string | undefined): SQL {
   const scope = scopeCondition(sql`u.id`, restrictedScope(ctx));
   const where = sql`${activeStudentSql(ctx.tenantId)}${scope ? sql` AND ${scope}` : sql``}`;
   if (!groupId) return sql`FROM users u WHERE ${where}`;
@@ -57,7 +57,7 @@ export function unrankedSql(x: SQL = sql`x`): SQL {
  * curator in charge manages. Anyone else reads nothing, which answers 404 `student_not_found`
  * exactly as a missing or foreign id does.
  */
-export function studentVisibleSql(ctx: Pick<TenantCtx, "actor" | "tenantId">, u: SQL = sql`u`): SQL {
+export function studentVisibleSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, u: SQL = sql`u`): SQL {
   const live = sql`${u}.tenant_id = ${ctx.tenantId} AND ${u}.role = 'student' AND ${u}.deleted_at IS NULL`;
   const { actor } = ctx;
   if (actor.role === "student") return sql`${live} AND ${u}.id = ${actor.userId}`;

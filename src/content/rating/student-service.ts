@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
 import { containsText } from "../../core/db/conditions";
 import { formatHundredths } from "../../core/db/decimal";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
 import type { RatingSourceType } from "../../db/schema";
@@ -14,7 +14,7 @@ import { schoolTotalSql } from "./ranking";
 import { parseWindow, studentVisibleSql, windowSql } from "./scope";
 
 /** The student the caller may read, with their school total; no row answers 404 `student_not_found`. */
-function visibleStudentSql(ctx: TenantCtx, studentId: string) {
+function visibleStudentSql(ctx: SchoolCtx, studentId: string) {
   return sql`SELECT u.id, u.is_active, ${schoolTotalSql(ctx.tenantId, sql`u.id`)} AS points FROM users u WHERE u.id = ${studentId} AND ${studentVisibleSql(ctx)}`;
 }
 
@@ -29,7 +29,7 @@ interface StudentRow {
  * their rank in each live group they belong to, all by school totals among active students. One
  * D1 batch: the student, the school figures, the group figures.
  */
-export async function getStudentSummary(ctx: TenantCtx, input: { id: string }) {
+export async function getStudentSummary(ctx: SchoolCtx, input: { id: string }) {
   const { tenantId } = ctx;
   const points = schoolTotalSql(tenantId, input.id);
   const active = sql`EXISTS (SELECT 1 FROM users su WHERE su.id = ${input.id} AND ${activeStudentSql(tenantId, sql`su`)})`;
@@ -101,7 +101,7 @@ interface EventRow {
  * A student's point events, newest first (spec, GET /admin/rating/students/:id/events), filtered
  * and paged, with the number of matches. One D1 batch: the student, the page, the count.
  */
-export async function listStudentEvents(ctx: TenantCtx, input: { id: string; query: StudentEventsQuery }) {
+export async function listStudentEvents(ctx: SchoolCtx, input: { id: string; query: StudentEventsQuery }) {
   const { query } = input;
   const window = parseWindow(query, e.INVALID_TIME);
   const sign = query.sign ?? "all";

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { isoOrNull } from "../../core/lib/clock";
 import { isStaff } from "../common/access";
@@ -142,7 +142,7 @@ export function scheduleRefuses(windows: ReadonlyMap<string, EffectiveWindow>, c
 }
 
 /** The effective windows of a lesson's chain (course, module, lesson) for the caller, as JSON; `lesson` is an alias of `lessons`. */
-export function lessonChainWindowsSql(ctx: Pick<TenantCtx, "tenantId" | "actor">, lesson: SQL): SQL {
+export function lessonChainWindowsSql(ctx: Pick<SchoolCtx, "tenantId" | "actor">, lesson: SQL): SQL {
   return effectiveWindowsJsonSql(ctx.tenantId, sql`${lesson}.course_id`, ctx.actor.userId, {
     nodeIds: [sql`${lesson}.course_id`, sql`${lesson}.module_id`, sql`${lesson}.id`],
   });
@@ -165,7 +165,7 @@ export function chainNotStartedSql(tenantId: string, lesson: SQL, studentId: str
  * close it for the calling student (the first-attempt rule); staff pass. A lesson that does not
  * exist passes: the caller's own lookup answers that. One query.
  */
-export async function scheduleGate(ctx: TenantCtx, input: { lessonId: string; firstAttempt: boolean }): Promise<void> {
+export async function scheduleGate(ctx: SchoolCtx, input: { lessonId: string; firstAttempt: boolean }): Promise<void> {
   if (isStaff(ctx.actor)) return;
   const [row] = await ctx.db.all<{ course_id: string; module_id: string; windows: string }>(
     sql`SELECT sl.course_id, sl.module_id, ${lessonChainWindowsSql(ctx, sql`sl`)} AS windows

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { enqueue, timestamp } from "../../platform/notifications/enqueue";
 import { lessonVisibleToSql } from "../common/access";
 import { nodeWindowSql } from "./availability";
@@ -20,7 +20,7 @@ import type { WindowValues } from "./window-service";
 const CODES = { course: "course.window_changed", module: "module.window_changed", lesson: "lesson.window_changed" } as const;
 
 /** The school's live windows as the write leaves them (a common table of the recipients' statement). */
-function windowsAfter(ctx: TenantCtx, node: WindowNode, after: WindowValues | null): SQL {
+function windowsAfter(ctx: SchoolCtx, node: WindowNode, after: WindowValues | null): SQL {
   const lessons = node.level === "module" && after === null ? sql`OR (level = 'lesson' AND module_id = ${node.nodeId})` : sql``;
   const kept = sql`SELECT grid_key, course_id, node_id, starts_at, ends_at, allow_before_start, allow_after_end FROM schedule_windows
     WHERE tenant_id = ${ctx.tenantId} AND deleted_at IS NULL AND NOT (grid_key = ${gridKeyOf(node)} AND (node_id = ${node.nodeId} ${lessons}))`;
@@ -36,7 +36,7 @@ function windowsAfter(ctx: TenantCtx, node: WindowNode, after: WindowValues | nu
  * a group grid (no one else's grid holds the window), seeing the lesson for a lesson window, and
  * an effective window on the node that the write changes.
  */
-function changedStudents(ctx: TenantCtx, node: WindowNode, after: WindowValues | null): SQL {
+function changedStudents(ctx: SchoolCtx, node: WindowNode, after: WindowValues | null): SQL {
   const t = ctx.tenantId;
   const courseId = courseIdSql(ctx, node);
   const inGroup =
@@ -50,7 +50,7 @@ function changedStudents(ctx: TenantCtx, node: WindowNode, after: WindowValues |
       AND ${before} IS NOT ${afterWindow}`;
 }
 
-function titleSql(ctx: TenantCtx, table: "courses" | "course_modules" | "lessons", id: string | SQL): SQL {
+function titleSql(ctx: SchoolCtx, table: "courses" | "course_modules" | "lessons", id: string | SQL): SQL {
   return sql`(SELECT tt.title FROM ${sql.identifier(table)} tt WHERE tt.id = ${id} AND tt.tenant_id = ${ctx.tenantId})`;
 }
 
@@ -59,7 +59,7 @@ function titleSql(ctx: TenantCtx, table: "courses" | "course_modules" | "lessons
  * stores, null for a DELETE. `starts_at`/`ends_at` are the dates the request wrote (null after a
  * clear): a student whose effective window merges several groups' may hold wider dates.
  */
-export async function windowChangedPush(ctx: TenantCtx, node: WindowNode, after: WindowValues | null, now: number): Promise<BatchItem> {
+export async function windowChangedPush(ctx: SchoolCtx, node: WindowNode, after: WindowValues | null, now: number): Promise<BatchItem> {
   const code = CODES[node.level];
   const courseTitle = titleSql(ctx, "courses", courseIdSql(ctx, node));
   const own = node.level === "module" ? { module_title: titleSql(ctx, "course_modules", node.nodeId) } : node.level === "lesson" ? { lesson_title: titleSql(ctx, "lessons", node.nodeId) } : {};

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, runBatch, rowsOf } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { groupVisibleSql } from "../groups/scope";
 import { scheduleErrors } from "./errors";
@@ -18,7 +18,7 @@ import { clearWindow, putWindow, WINDOW_COLUMNS } from "./window-service";
  * The grid's windows on live nodes of the live course, in course order (the course's, then each
  * module's followed by its lessons'), with a probe of the course (and group): one batch.
  */
-async function readGrid(ctx: TenantCtx, input: { courseId: string; groupId: string | null }) {
+async function readGrid(ctx: SchoolCtx, input: { courseId: string; groupId: string | null }) {
   const t = ctx.tenantId;
   const group = input.groupId === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM groups g WHERE g.id = ${input.groupId} AND ${groupVisibleSql(ctx, sql`g`)})`;
   const [probe, windows] = await runBatch(ctx, [
@@ -39,21 +39,21 @@ async function readGrid(ctx: TenantCtx, input: { courseId: string; groupId: stri
 }
 
 /** GET /courses/:id/schedule-tree: the default grid. */
-export function getScheduleTree(ctx: TenantCtx, input: { courseId: string }) {
+export function getScheduleTree(ctx: SchoolCtx, input: { courseId: string }) {
   return readGrid(ctx, { courseId: input.courseId, groupId: null });
 }
 
 /** GET /groups/:id/course-schedule?course_id=: the group's grid of the course. */
-export function getGroupGrid(ctx: TenantCtx, input: { groupId: string; courseId: string }) {
+export function getGroupGrid(ctx: SchoolCtx, input: { groupId: string; courseId: string }) {
   return readGrid(ctx, input);
 }
 
 /** PUT /groups/:id/course-schedule. */
-export function putGroupWindow(ctx: TenantCtx, input: { groupId: string; body: GridNodeInput & { window: WindowInput } }) {
+export function putGroupWindow(ctx: SchoolCtx, input: { groupId: string; body: GridNodeInput & { window: WindowInput } }) {
   return putWindow(ctx, { node: groupNode(input.groupId, input.body), window: input.body.window });
 }
 
 /** DELETE /groups/:id/course-schedule: the node's window (a module's takes its lessons' along). */
-export function clearGroupWindow(ctx: TenantCtx, input: { groupId: string; body: GridNodeInput }) {
+export function clearGroupWindow(ctx: SchoolCtx, input: { groupId: string; body: GridNodeInput }) {
   return clearWindow(ctx, { node: groupNode(input.groupId, input.body) });
 }

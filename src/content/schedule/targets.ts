@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import type { WindowLevel } from "../../db/schema";
 import { groupVisibleSql } from "../groups/scope";
 
@@ -18,7 +18,7 @@ export interface WindowNode {
   moduleId?: string;
 }
 
-type Ctx = Pick<TenantCtx, "tenantId" | "actor">;
+type Ctx = Pick<SchoolCtx, "tenantId" | "actor">;
 
 export const gridKeyOf = (node: WindowNode): string => node.groupId ?? "";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, changedRows, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
@@ -43,11 +43,11 @@ interface Probe {
 }
 
 /** Whether the target is live and (lessons) its module has a window in the grid, as the batch finds them. */
-function probe(ctx: TenantCtx, node: WindowNode): BatchItem {
+function probe(ctx: SchoolCtx, node: WindowNode): BatchItem {
   return batchable(ctx, sql`SELECT EXISTS (${targetSql(ctx, node)}) AS target, ${moduleWindowSql(ctx, node)} AS module_window`);
 }
 
-function windowSelect(ctx: TenantCtx, node: WindowNode): BatchItem {
+function windowSelect(ctx: SchoolCtx, node: WindowNode): BatchItem {
   return batchable(
     ctx,
     sql`SELECT ${WINDOW_COLUMNS} FROM schedule_windows w
@@ -62,7 +62,7 @@ function probed(result: unknown): Probe {
 }
 
 /** `{window}`: the node's window in its grid, null when none is set. */
-export async function getWindow(ctx: TenantCtx, input: { node: WindowNode }) {
+export async function getWindow(ctx: SchoolCtx, input: { node: WindowNode }) {
   const [probeResult, windowResult] = await runBatch(ctx, [probe(ctx, input.node), windowSelect(ctx, input.node)]);
   probed(probeResult);
   const row = rowsOf<RawWindow>(windowResult)[0];
@@ -74,7 +74,7 @@ export async function getWindow(ctx: TenantCtx, input: { node: WindowNode }) {
  * the grid); on the live window of the node it updates the dates in place, and only when they
  * differ, so `updated_at` moves with real changes.
  */
-function upsert(ctx: TenantCtx, node: WindowNode, values: WindowValues, now: number): BatchItem {
+function upsert(ctx: SchoolCtx, node: WindowNode, values: WindowValues, now: number): BatchItem {
   const { startsAt, endsAt } = values;
   const allowBefore = values.allowBeforeStart ? 1 : 0;
   const allowAfter = values.allowAfterEnd ? 1 : 0;
@@ -94,7 +94,7 @@ function upsert(ctx: TenantCtx, node: WindowNode, values: WindowValues, now: num
 }
 
 /** PUT: `{window}` as stored. */
-export async function putWindow(ctx: TenantCtx, input: { node: WindowNode; window: WindowInput }) {
+export async function putWindow(ctx: SchoolCtx, input: { node: WindowNode; window: WindowInput }) {
   const { node } = input;
   const values = windowValues(input.window);
   const now = ctx.clock.now();
@@ -109,7 +109,7 @@ export async function putWindow(ctx: TenantCtx, input: { node: WindowNode; windo
 }
 
 /** DELETE: `{cleared: true}`; 404 `schedule_window_not_found` when the node has no window in the grid. */
-export async function clearWindow(ctx: TenantCtx, input: { node: WindowNode }) {
+export async function clearWindow(ctx: SchoolCtx, input: { node: WindowNode }) {
   const { node } = input;
   const now = ctx.clock.now();
   const push = await windowChangedPush(ctx, node, null, now);

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { assignments, exams, lessons, quizzes } from "../../db/schema";
 import { batchable, changedRows, rowsOf, runBatch } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { CONTENT_TYPES, type ContentType, type ScreenshotSettings, type ScreenshotUpdateBody, type ScreenshotUpdateResult } from "./schemas";
 
 /**
@@ -38,12 +38,12 @@ function toSettings(rows: CountRow[]): ScreenshotSettings {
   return { lessons: entry("lessons"), quizzes: entry("quizzes"), assignments: entry("assignments"), exams: entry("exams") };
 }
 
-export async function screenshotSettings(ctx: TenantCtx): Promise<ScreenshotSettings> {
+export async function screenshotSettings(ctx: SchoolCtx): Promise<ScreenshotSettings> {
   return toSettings(await ctx.db.all<CountRow>(settingsSql(ctx.tenantId)));
 }
 
 /** Sets the flag on every live object of the type whose value differs; the counts are read in the same batch. */
-export async function updateScreenshotProtection(ctx: TenantCtx, input: { body: ScreenshotUpdateBody }): Promise<ScreenshotUpdateResult> {
+export async function updateScreenshotProtection(ctx: SchoolCtx, input: { body: ScreenshotUpdateBody }): Promise<ScreenshotUpdateResult> {
   const { content_type: type, enabled } = input.body;
   const flag = enabled ? 1 : 0;
   const [update, counts] = await runBatch(ctx, [

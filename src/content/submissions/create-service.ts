@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, changedRows, insertWhere, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { submissions } from "../../db/schema";
@@ -41,16 +41,16 @@ interface AssignmentFacts {
 }
 
 /** The lessons through which the student reaches the assignment, with their windows (the first-attempt rule). */
-export function assignmentLessonsSql(ctx: TenantCtx, assignmentId: string | SQL): SQL {
+export function assignmentLessonsSql(ctx: SchoolCtx, assignmentId: string | SQL): SQL {
   return sql`SELECT al.id, al.module_id, al.course_id, al.locked, ${lessonChainWindowsSql(ctx, sql`al`)} AS windows
     FROM (${refAccessLessonsSql("assignment_ref", ctx.tenantId, assignmentId, ctx.actor.userId)}) al`;
 }
 
-function liveAssignmentSql(ctx: TenantCtx, assignmentId: string, condition: SQL = sql`1`): SQL {
+function liveAssignmentSql(ctx: SchoolCtx, assignmentId: string, condition: SQL = sql`1`): SQL {
   return sql`EXISTS (SELECT 1 FROM assignments ca WHERE ca.id = ${assignmentId} AND ca.tenant_id = ${ctx.tenantId} AND ca.deleted_at IS NULL AND ${condition})`;
 }
 
-export async function createSubmission(ctx: TenantCtx, input: { assignmentId: string; body: CreateSubmissionBody; request: Request }): Promise<CreateOutcome> {
+export async function createSubmission(ctx: SchoolCtx, input: { assignmentId: string; body: CreateSubmissionBody; request: Request }): Promise<CreateOutcome> {
   const files = isMultipart(input.request) ? await readSubmissionFiles(input.request) : null;
   const ids = files ? [] : distinctIds(input.body.attachment_ids ?? []);
   const { assignmentId } = input;
@@ -98,7 +98,7 @@ export async function createSubmission(ctx: TenantCtx, input: { assignmentId: st
   return outcome;
 }
 
-async function writeDraft(ctx: TenantCtx, input: { assignmentId: string; attempt: number; ids: string[]; staged: StagedFile[]; now: number }): Promise<CreateOutcome> {
+async function writeDraft(ctx: SchoolCtx, input: { assignmentId: string; attempt: number; ids: string[]; staged: StagedFile[]; now: number }): Promise<CreateOutcome> {
   const { assignmentId, attempt, ids, staged, now } = input;
   const me = ctx.actor.userId;
   const id = uuidv7(now);

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { formatHundredths } from "../../core/db/decimal";
 import type { BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 
@@ -34,12 +34,12 @@ export interface SubmissionFacts {
 }
 
 /** SQL true when the submission is in `status` and `column` holds the batch's instant. */
-export function changedAt(ctx: TenantCtx, id: string, status: string, column: "submitted_at" | "graded_at" | "reopened_at", now: number): SQL {
+export function changedAt(ctx: SchoolCtx, id: string, status: string, column: "submitted_at" | "graded_at" | "reopened_at", now: number): SQL {
   return sql`EXISTS (SELECT 1 FROM submissions cs WHERE cs.id = ${id} AND cs.tenant_id = ${ctx.tenantId} AND cs.status = ${status}
     AND ${sql.raw(`cs.${column}`)} = ${now})`;
 }
 
-export function submittedEvent(ctx: TenantCtx, facts: SubmissionFacts, now: number): Promise<BatchItem> {
+export function submittedEvent(ctx: SchoolCtx, facts: SubmissionFacts, now: number): Promise<BatchItem> {
   const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${facts.studentId} AND su.tenant_id = ${ctx.tenantId})`;
   return enqueue(
     ctx,
@@ -53,7 +53,7 @@ export function submittedEvent(ctx: TenantCtx, facts: SubmissionFacts, now: numb
 }
 
 export function reviewedEvent(
-  ctx: TenantCtx,
+  ctx: SchoolCtx,
   facts: SubmissionFacts,
   verdict: { status: "accepted" | "rejected"; scoreHundredths: number | null; feedback: string | null },
   now: number,
@@ -84,7 +84,7 @@ export function reviewedEvent(
   );
 }
 
-export function reopenedEvent(ctx: TenantCtx, facts: SubmissionFacts, now: number): Promise<BatchItem> {
+export function reopenedEvent(ctx: SchoolCtx, facts: SubmissionFacts, now: number): Promise<BatchItem> {
   return enqueue(
     ctx,
     "assignment.reopened",

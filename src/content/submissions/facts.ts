@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import type { SubmissionStatus } from "../../db/schema";
 import type { SubmissionFacts } from "./events";
 
@@ -33,7 +33,7 @@ interface StateRow {
   latest: number;
 }
 
-export function submissionStateRead(ctx: TenantCtx, id: string, where: SQL): BatchItem {
+export function submissionStateRead(ctx: SchoolCtx, id: string, where: SQL): BatchItem {
   const t = ctx.tenantId;
   return batchable(
     ctx,

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { checkFileNames, type StagedFile } from "../../platform/media/direct-upload";
 import { formBoundary } from "../../platform/media/multipart";
@@ -54,14 +54,14 @@ export function distinctIds(ids: readonly string[]): string[] {
 }
 
 /** SQL true when every id names a confirmed live asset of the school that the caller uploaded. */
-export function ownAssetsSql(ctx: TenantCtx, ids: readonly string[]): SQL {
+export function ownAssetsSql(ctx: SchoolCtx, ids: readonly string[]): SQL {
   if (ids.length === 0) return sql`1`;
   return sql`(SELECT count(*) FROM media_assets oa WHERE oa.tenant_id = ${ctx.tenantId} AND oa.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))
     AND oa.status = 'confirmed' AND oa.deleted_at IS NULL AND oa.uploaded_by_user_id = ${ctx.actor.userId}) = ${ids.length}`;
 }
 
 /** Attaches the assets named by id (the caller's own confirmed ones) to the submission, when `when` holds. */
-export function attachIdsStatement(ctx: TenantCtx, submissionId: string, ids: readonly string[], when: SQL, now: number): BatchItem {
+export function attachIdsStatement(ctx: SchoolCtx, submissionId: string, ids: readonly string[], when: SQL, now: number): BatchItem {
   return batchable(
     ctx,
     sql`INSERT INTO submission_attachments (tenant_id, submission_id, student_id, media_asset_id, position, created_at)
@@ -74,7 +74,7 @@ export function attachIdsStatement(ctx: TenantCtx, submissionId: string, ids: re
 }
 
 /** Attaches the files stored in the same batch (their asset rows come first) to the submission. */
-export function attachStagedStatement(ctx: TenantCtx, submissionId: string, staged: readonly StagedFile[], when: SQL, now: number): BatchItem {
+export function attachStagedStatement(ctx: SchoolCtx, submissionId: string, staged: readonly StagedFile[], when: SQL, now: number): BatchItem {
   return attachIdsStatement(
     ctx,
     submissionId,

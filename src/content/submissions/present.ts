@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { formatHundredthsOrNull } from "../../core/db/decimal";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import type { SubmissionStatus } from "../../db/schema";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
@@ -13,10 +13,10 @@ import { mediaUrl } from "../../platform/media/links";
  * their own batch.
  */
 
-type Caller = Pick<TenantCtx, "tenantId" | "actor">;
+type Caller = Pick<SchoolCtx, "tenantId" | "actor">;
 
 /** The caller reviews submissions: admin, the superadmin on the school, a curator with `can_manage_students`. */
-export function managesStudents(ctx: Pick<TenantCtx, "actor">): boolean {
+export function managesStudents(ctx: Pick<SchoolCtx, "actor">): boolean {
   const { role, permissions } = ctx.actor;
   return role === "admin" || role === "superadmin" || (role === "curator" && permissions?.can_manage_students === true);
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { hundredthsOf, parseHundredths } from "../../core/db/decimal";
 import { batchable, changedRows, runBatch, type BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
@@ -24,11 +24,11 @@ import { submissionFacts } from "./submission-service";
  * `submission:<id>:<graded_at>`).
  */
 
-function managedSql(ctx: TenantCtx, id: string): SQL {
+function managedSql(ctx: SchoolCtx, id: string): SQL {
   return sql`s.id = ${id} AND ${managedStudentSql(ctx, sql`s.student_id`)}`;
 }
 
-async function readState(ctx: TenantCtx, id: string, extra: readonly BatchItem[]): Promise<{ state: SubmissionState; results: unknown[] }> {
+async function readState(ctx: SchoolCtx, id: string, extra: readonly BatchItem[]): Promise<{ state: SubmissionState; results: unknown[] }> {
   const results = await runBatch(ctx, [submissionStateRead(ctx, id, managedStudentSql(ctx, sql`s.student_id`)), ...extra]);
   const state = readSubmissionState(results[0]);
   if (!state) throw new ApiError(assignmentsErrors.SUBMISSION_NOT_FOUND);
@@ -51,7 +51,7 @@ function reviewScore(body: ReviewSubmissionBody, maxScoreHundredths: number): nu
 }
 
 /** The points of an acceptance, written only when this batch's UPDATE accepted the submission. */
-function acceptedAward(ctx: TenantCtx, state: SubmissionState, score: number, now: number): Promise<BatchItem[]> {
+function acceptedAward(ctx: SchoolCtx, state: SubmissionState, score: number, now: number): Promise<BatchItem[]> {
   return scoredAward(ctx, {
     sourceType: "assignment",
     targetId: state.assignmentId,
@@ -67,7 +67,7 @@ function acceptedAward(ctx: TenantCtx, state: SubmissionState, score: number, no
 }
 
 /** POST /submissions/:id/review: submitted → accepted (#48, and the points) or rejected (#49); sets the grader and the time. */
-export async function reviewSubmission(ctx: TenantCtx, input: { id: string; body: ReviewSubmissionBody }): Promise<SubmissionView> {
+export async function reviewSubmission(ctx: SchoolCtx, input: { id: string; body: ReviewSubmissionBody }): Promise<SubmissionView> {
   const { id, body } = input;
   const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...SUBMISSION_EVENTS.reviewed, ...RATING_RULE_EVENTS]);
   const { state, results: reads } = await readState(ctx, id, prefetch.statements as BatchItem[]);
@@ -102,7 +102,7 @@ export async function reviewSubmission(ctx: TenantCtx, input: { id: string; body
  * `submission_already_accepted`; a draft, or an attempt a later one replaced: 409
  * `submission_not_submitted`. Completions already earned stay. #50 to the student.
  */
-export async function reopenSubmission(ctx: TenantCtx, input: { id: string }): Promise<SubmissionView> {
+export async function reopenSubmission(ctx: SchoolCtx, input: { id: string }): Promise<SubmissionView> {
   const { id } = input;
   const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, SUBMISSION_EVENTS.reopened);
   const { state, results: reads } = await readState(ctx, id, prefetch.statements as BatchItem[]);

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, changedRows, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
@@ -26,11 +26,11 @@ import type { UpdateSubmissionBody } from "./schemas";
  * so a change racing a submit, or two submits, leave one outcome.
  */
 
-function ownSql(ctx: TenantCtx, id: string): SQL {
+function ownSql(ctx: SchoolCtx, id: string): SQL {
   return sql`s.id = ${id} AND s.student_id = ${ctx.actor.userId}`;
 }
 
-function draftSql(ctx: TenantCtx, id: string): SQL {
+function draftSql(ctx: SchoolCtx, id: string): SQL {
   return sql`EXISTS (SELECT 1 FROM submissions ds WHERE ds.id = ${id} AND ds.tenant_id = ${ctx.tenantId} AND ds.student_id = ${ctx.actor.userId}
     AND ds.status = 'draft')`;
 }
@@ -42,7 +42,7 @@ function refusal(rowResult: unknown): ApiError {
 }
 
 /** PATCH /submissions/:id: `text` (null clears) and `attachment_ids` (replaces the files); fields left out stay. */
-export async function updateSubmission(ctx: TenantCtx, input: { id: string; body: UpdateSubmissionBody }): Promise<SubmissionView> {
+export async function updateSubmission(ctx: SchoolCtx, input: { id: string; body: UpdateSubmissionBody }): Promise<SubmissionView> {
   const { id, body } = input;
   const reads = submissionReadsWhere(ctx, ownSql(ctx, id));
   if (body.text === undefined && body.attachment_ids === undefined) {
@@ -81,7 +81,7 @@ export async function updateSubmission(ctx: TenantCtx, input: { id: string; body
 }
 
 /** The completion of the student's `assignment_ref` blocks naming the assignment, when `handedIn` holds. */
-function assignmentCompletion(ctx: TenantCtx, assignmentId: string | SQL, handedIn: SQL): RefCompletion {
+function assignmentCompletion(ctx: SchoolCtx, assignmentId: string | SQL, handedIn: SQL): RefCompletion {
   return { blockType: "assignment_ref", source: "assignment", refId: assignmentId, studentId: ctx.actor.userId, passed: handedIn };
 }
 
@@ -91,7 +91,7 @@ function assignmentCompletion(ctx: TenantCtx, assignmentId: string | SQL, handed
  * `schedule_window_closed`). The same batch completes the student's `assignment_ref` blocks naming
  * the assignment (source `assignment`, with the course and path completion pushes) and sends #47.
  */
-export async function submitSubmission(ctx: TenantCtx, input: { id: string }): Promise<SubmissionView> {
+export async function submitSubmission(ctx: SchoolCtx, input: { id: string }): Promise<SubmissionView> {
   const { id } = input;
   const own = ownSql(ctx, id);
   const assignmentOf = sql`(SELECT sa.assignment_id FROM submissions sa WHERE sa.id = ${id} AND sa.tenant_id = ${ctx.tenantId})`;

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import type { SubmissionStatus } from "../../db/schema";
 import { assignmentClosingSql } from "../assignments/deadline";
 import { managedStudentSql, managesStudents, presentSubmission, SUBMISSION_COLUMNS, submissionFilesSql, type SubmissionFileRow, type SubmissionRow, type SubmissionView } from "./present";
@@ -37,7 +37,7 @@ export interface WorksheetQuery {
 }
 
 export async function listSubmissions(
-  ctx: TenantCtx,
+  ctx: SchoolCtx,
   input: { assignmentId: string; query: WorksheetQuery },
 ): Promise<{ submissions: (SubmissionView | WorksheetView)[]; total: number }> {
   if (!managesStudents(ctx)) return ownLatest(ctx, input.assignmentId);
@@ -77,7 +77,7 @@ export async function listSubmissions(
   return { submissions, total: rowsOf<{ total: number }>(total)[0]?.total ?? 0 };
 }
 
-async function ownLatest(ctx: TenantCtx, assignmentId: string): Promise<{ submissions: SubmissionView[]; total: number }> {
+async function ownLatest(ctx: SchoolCtx, assignmentId: string): Promise<{ submissions: SubmissionView[]; total: number }> {
   const live = sql`EXISTS (SELECT 1 FROM assignments oa WHERE oa.id = s.assignment_id AND oa.tenant_id = ${ctx.tenantId} AND oa.deleted_at IS NULL)`;
   const [rows, files] = await runBatch(ctx, submissionReadsWhere(ctx, sql`${latestAttemptSql(ctx, assignmentId, ctx.actor.userId)} AND ${live}`));
   const submissions = await presentAll(ctx, rows, files);

@@ -7,7 +7,7 @@ export type Db = DrizzleD1Database & { $client: D1Database };
 const databases = new WeakMap<D1Database, Db>();
 
 /** One drizzle instance per D1 binding (per isolate), not per request. */
-function database(binding: D1Database): Db {
+export function database(binding: D1Database): Db {
   let db = databases.get(binding);
   if (!db) {
     db = drizzle(binding);
@@ -17,15 +17,42 @@ function database(binding: D1Database): Db {
 }
 
 /**
- * The database that holds a school's data. Today every school lives in the one `DB` binding; a
- * move to several databases (school → shard, past one D1's size or write rate) changes only this
- * function. Nothing else reads `env.DB`.
+ * The control database: schools (with each school's shard), tariffs, payments and the superadmin's
+ * account. Nothing of a school's people or content lives here; the platform context has only this.
  */
-export function dbFor(env: Env, _school: { id: string } | null): Db {
+export function controlDb(env: Env): Db {
   return database(env.DB);
 }
 
-/** The database of platform-wide records (schools, tariffs, the superadmin), read before a school is known. */
-export function platformDb(env: Env): Db {
-  return database(env.DB);
+/** A school database binding's name: `DB_SCHOOLS_0` … `DB_SCHOOLS_{N-1}` in wrangler.toml. */
+const SHARD_BINDING = /^DB_SCHOOLS_(0|[1-9][0-9]{0,3})$/;
+
+/**
+ * The school databases this Worker is bound to, in index order. They must be numbered 0…N-1 without
+ * gaps: a gap means a binding was lost from wrangler.toml, and schools stored on it would be
+ * unreachable, so the Worker refuses to pick shards rather than spread new schools unevenly.
+ */
+export function shardNames(env: Env): string[] {
+  const indexes = Object.keys(env)
+    .map((key) => SHARD_BINDING.exec(key)?.[1])
+    .filter((index): index is string => index !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  if (indexes.length === 0) throw new Error("no school database is bound (DB_SCHOOLS_0 in wrangler.toml)");
+  indexes.forEach((index, position) => {
+    if (index !== position) throw new Error(`school database bindings must be DB_SCHOOLS_0…N-1; DB_SCHOOLS_${position} is missing`);
+  });
+  return indexes.map((index) => `DB_SCHOOLS_${index}`);
+}
+
+/** The D1 binding of a shard name stored on a school (never taken from a request). */
+export function shardBinding(env: Env, shard: string): D1Database {
+  const binding = SHARD_BINDING.test(shard) ? (env as unknown as Record<string, unknown>)[shard] : undefined;
+  if (!binding) throw new Error(`school database ${shard} is not bound`);
+  return binding as D1Database;
+}
+
+/** The school database (shard) a school's rows live in. */
+export function shardDb(env: Env, shard: string): Db {
+  return database(shardBinding(env, shard));
 }

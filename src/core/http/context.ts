@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import type { Config, Env } from "../env";
 import type { Clock } from "../lib/clock";
-import type { RouteMeta } from "./route";
+import type { AccessControl, RouteMeta } from "./route";
 
 export type { Db } from "../db/client";
 
@@ -27,6 +27,8 @@ export interface TenantSummary {
   expiresAt: number | null;
   suspendedManually: boolean;
   timezone: string;
+  /** The school database holding its rows (`tenants.shard`, src/core/db/client.ts). */
+  shard: string;
 }
 
 /** Who is calling, loaded by `authenticate` in one D1 round trip. */
@@ -47,7 +49,11 @@ export interface Actor {
   lastActiveAt: number | null;
 }
 
-/** What every service verb receives. Services never see the Hono context. */
+/**
+ * The platform context: what a platform verb receives (and what a school context is built from).
+ * `db` is the control database only: a school table read through it is a bug (no such table there).
+ * Services never see the Hono context.
+ */
 export interface ServiceContext {
   db: Db;
   env: Env;
@@ -58,13 +64,25 @@ export interface ServiceContext {
   publicOrigin: string;
 }
 
+/** Work no person asked for: a cron scan, a queue consumer, a Durable Object alarm. */
+export interface SystemActor {
+  role: "system";
+  /** What runs, for logs and audit (e.g. `deadline_scan`, `exam_timer`). */
+  job: string;
+}
+
+/** Who acts in a school: a signed-in user (a school member or the superadmin) or a system job. */
+export type SchoolActor = Actor | SystemActor;
+
 /**
- * What a school verb receives: built once by the guard of a `/t/*` route (or by a job for one
- * school), so a school verb cannot run without a school. Every query of school data filters by
- * `tenantId`; `db` is that school's database (`dbFor`).
+ * The one context of every school verb, built by `forSchool` (src/core/school.ts) whether the verb
+ * runs for a route (the guard), a Durable Object alarm, a queue consumer or a cron scan. `db` is the
+ * school's shard; every query of school data filters by `tenantId` through the helpers of
+ * src/core/db/conditions.ts. The actor parameter says who may call: route verbs take the default
+ * (a user), verbs that jobs call too take `SchoolCtx<SchoolActor>`.
  */
-export interface TenantCtx extends ServiceContext {
-  actor: Actor;
+export interface SchoolCtx<A extends SchoolActor = Actor> extends ServiceContext {
+  actor: A;
   tenant: TenantSummary;
   tenantId: string;
 }
@@ -73,10 +91,12 @@ export interface AppEnv {
   Bindings: Env;
   Variables: {
     requestId: string;
+    /** Set by app assembly (`accessControl`, ./route.ts). */
+    access: AccessControl | undefined;
     services: ServiceContext;
     route: RouteMeta | undefined;
     actor: Actor | undefined;
     /** Set by the guard on `/t/*` routes only. */
-    tenantCtx: TenantCtx | undefined;
+    tenantCtx: SchoolCtx | undefined;
   };
 }

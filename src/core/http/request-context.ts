@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { platformDb } from "../db/client";
+import { controlDb } from "../db/client";
 import { getConfig, type Env } from "../env";
 import { currentClock } from "../lib/clock";
 import { uuidv7 } from "../lib/ids";
@@ -23,5 +23,5 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
 /** `requestUrl` is the request's, for the links it returns; jobs have none. */
 export function serviceContext(env: Env, requestId: string = uuidv7(), requestUrl?: string): ServiceContext {
   const config = getConfig(env);
-  return { db: platformDb(env), env, config, clock: currentClock(), requestId, publicOrigin: publicOrigin(config, requestUrl) };
+  return { db: controlDb(env), env, config, clock: currentClock(), requestId, publicOrigin: publicOrigin(config, requestUrl) };
 }

@@ -1,7 +1,7 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import { dbFor } from "../db/client";
-import type { Actor, AppEnv, ServiceContext, TenantCtx } from "./context";
+import { forSchool } from "../school";
+import type { Actor, AppEnv, ServiceContext, SchoolCtx } from "./context";
 import { errorResponses } from "./envelope";
 import { ApiError, coreErrors, type ErrorEntry } from "./errors";
 import { passesGate, type Gate } from "./gates";
@@ -16,7 +16,8 @@ export type BillingRule = "enforced" | "whitelisted" | "open_unless_manual";
 
 /**
  * Who the caller is and whether their school's billing admits the route. The platform's auth area
- * provides it (`installAccess` in src/app.ts): core knows the guard's order, not how tokens work.
+ * provides it and app assembly hands it to every request (`accessControl`, src/app.ts): core knows
+ * the guard's order, not how tokens work.
  */
 export interface AccessControl {
   authenticate(ctx: ServiceContext, input: { authorization: string | undefined; subdomain: string | null; requireTenant: boolean }): Promise<Actor>;
@@ -25,10 +26,12 @@ export interface AccessControl {
   afterAdmission(ctx: ServiceContext, actor: Actor): Promise<unknown> | null;
 }
 
-let access: AccessControl | null = null;
-
-export function installAccess(control: AccessControl): void {
-  access = control;
+/** The app-wide middleware that makes `control` the access control of every route's guard. */
+export function accessControl(control: AccessControl): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set("access", control);
+    await next();
+  };
 }
 
 export const API_PREFIX = "/api/v1";
@@ -243,7 +246,8 @@ function guard(meta: RouteMeta, denial: ErrorEntry): MiddlewareHandler<AppEnv> {
       throw new ApiError(coreErrors.TENANT_HEADER_NOT_ALLOWED);
     }
     if (meta.gate.kind !== "public") {
-      if (!access) throw new Error("installAccess was not called before serving routes");
+      const access = c.get("access");
+      if (!access) throw new Error("the app was assembled without accessControl(...)");
       const services = c.get("services");
       // The URL's host: workerd does not expose a Host header on the Request.
       const subdomain = requestedSubdomain(c.req.header("x-tenant-subdomain"), new URL(c.req.url).host, services.config.appDomain, meta.family);
@@ -281,15 +285,15 @@ function afterResponse(c: Context<AppEnv>, work: Promise<unknown>): void {
   else void work;
 }
 
-function schoolContext(services: ServiceContext, actor: Actor): TenantCtx {
+function schoolContext(services: ServiceContext, actor: Actor): SchoolCtx {
   const tenant = actor.tenant;
   // authenticate requires a school on /t/* routes, so this is a programming error, not a 4xx.
   if (!tenant) throw new Error("a school route was reached without a school");
-  return { ...services, db: dbFor(services.env, tenant), actor, tenant, tenantId: tenant.id };
+  return forSchool(services, tenant, actor);
 }
 
 /** The school context of a `/t/*` handler (set by its guard). */
-export function tenantCtx(c: Context<AppEnv>): TenantCtx {
+export function tenantCtx(c: Context<AppEnv>): SchoolCtx {
   const ctx = c.get("tenantCtx");
   if (!ctx) throw new Error("tenantCtx() is for /t/* routes, whose guard builds it");
   return ctx;

@@ -94,6 +94,7 @@ const selection = {
   tenantExpiresAt: tenants.expiresAt,
   suspendedManually: tenants.suspendedManually,
   timezone: tenants.timezone,
+  shard: tenants.shard,
   canManageCourses: curatorPermissions.canManageCourses,
   canManageStudents: curatorPermissions.canManageStudents,
   canManageGroups: curatorPermissions.canManageGroups,
@@ -154,6 +155,7 @@ function tenantSummary(row: ActorRow): TenantSummary {
     expiresAt: row.tenantExpiresAt,
     suspendedManually: row.suspendedManually === true,
     timezone: row.timezone!,
+    shard: row.shard!,
   };
 }
 

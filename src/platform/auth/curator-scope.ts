@@ -1,5 +1,5 @@
 import { sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
-import type { Actor, TenantCtx } from "../../core/http/context";
+import type { Actor, SchoolCtx } from "../../core/http/context";
 
 /**
  * Whose students a restricted curator sees; null when the caller is not restricted. A statement
@@ -11,7 +11,7 @@ interface CuratorScope {
 }
 
 /** The caller's scope in the school the request acts on; null unless a restricted curator calls. */
-export function restrictedScope(ctx: Pick<TenantCtx, "actor" | "tenantId">): CuratorScope | null {
+export function restrictedScope(ctx: Pick<SchoolCtx, "actor" | "tenantId">): CuratorScope | null {
   if (!isRestrictedCurator(ctx.actor)) return null;
   return { tenantId: ctx.tenantId, curatorId: ctx.actor.userId };
 }

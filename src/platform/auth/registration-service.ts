@@ -10,7 +10,7 @@ import { iso, MINUTE_MS } from "../../core/lib/clock";
 import { randomSecret, sha256Hex } from "../../core/lib/crypto";
 import { uuidv7 } from "../../core/lib/ids";
 import { signAccessToken } from "./jwt";
-import { isReservedSchoolName, newSchoolRow, schoolNamesFree } from "../tenants/new-school";
+import { isReservedSchoolName, newSchoolRow, schoolNamesFree, shardForNewSchool } from "../tenants/new-school";
 import { mainDomainUrl } from "../email/links";
 import { authErrors } from "./errors";
 import { hashPassword } from "./password";
@@ -73,7 +73,7 @@ export async function registerSchool(ctx: ServiceContext, input: { body: z.infer
       insertWhere(
         ctx,
         tenants,
-        newSchoolRow(ctx, { id: tenantId, title: body.tenant_title, slug: body.tenant_slug, subdomain }),
+        newSchoolRow(ctx, { id: tenantId, shard: await shardForNewSchool(ctx), title: body.tenant_title, slug: body.tenant_slug, subdomain }),
         sql`${schoolNamesFree(body.tenant_slug, subdomain)} AND ${emailFree}`,
       ),
       insertWhere(

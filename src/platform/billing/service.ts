@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { payments, tariffs, tenants } from "../../db/schema";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { DAY_MS, daysRemaining, iso, isoOrNull } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
@@ -145,7 +145,7 @@ export async function billingDossier(ctx: ServiceContext, input: { tenantId: str
 }
 
 /** GET /t/billing/me: the school's own dossier, each payment in the school's view. */
-export async function ownBillingDossier(ctx: TenantCtx) {
+export async function ownBillingDossier(ctx: SchoolCtx) {
   const dossier = await billingDossier(ctx, { tenantId: ctx.tenantId });
   return { ...dossier, payment_history: dossier.payment_history.map(schoolPaymentRecord) };
 }

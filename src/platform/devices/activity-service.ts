@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, changedRows, runBatch } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { isoOrNull, MINUTE_MS } from "../../core/lib/clock";
 import { idleWindowSql, lifetimeEndSql } from "./policy";
 import { ownSchool } from "./targets";
@@ -16,7 +16,7 @@ const ACTIVITY_WRITE_INTERVAL_MS = MINUTE_MS;
  * timeout and `inactive_device_days`, as at login), and so is the absolute lifetime, which caps
  * `expires_at` at `created_at` + `session_absolute_lifetime_days`.
  */
-export async function touchSession(ctx: TenantCtx) {
+export async function touchSession(ctx: SchoolCtx) {
   const { actor } = ctx;
   if (!actor.sessionId) return { session_id: null, extended: false, last_activity_at: null, idle_expires_at: null, expires_at: null };
   const now = ctx.clock.now();

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { authDevices, deviceEvents, sessions } from "../../db/schema";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { pageOffset } from "../../core/http/pagination";
 import { iso, isoOrNull, MINUTE_MS } from "../../core/lib/clock";
 import { visibleIp, type DeviceEventType } from "./events";
@@ -84,7 +84,7 @@ function inventory(rows: DeviceRow[], policy: DevicePolicy, now: number, limit: 
 }
 
 /** GET /t/me/devices. The caller's own school (none for the superadmin) scopes the devices. */
-export async function myDevices(ctx: TenantCtx) {
+export async function myDevices(ctx: SchoolCtx) {
   const { actor } = ctx;
   const now = ctx.clock.now();
   const tenantId = ownSchool(ctx);
@@ -103,7 +103,7 @@ export async function myDevices(ctx: TenantCtx) {
 }
 
 /** GET /t/users/:id/devices: a student's inventory with the effective limit and where it comes from. */
-export async function studentDevices(ctx: TenantCtx, { userId }: { userId: string }) {
+export async function studentDevices(ctx: SchoolCtx, { userId }: { userId: string }) {
   const now = ctx.clock.now();
   const { tenantId } = ctx;
   const [target, policyRows, overrides, rows] = await ctx.db.batch([
@@ -174,7 +174,7 @@ function eventPage(rows: EventRow[], total: number, page: number, limit: number,
 }
 
 /** GET /t/me/device-events, newest first. */
-export async function myDeviceEvents(ctx: TenantCtx, { query }: { query: { page: number; limit: number } }) {
+export async function myDeviceEvents(ctx: SchoolCtx, { query }: { query: { page: number; limit: number } }) {
   const tenantId = ownSchool(ctx);
   const [totalQuery, rowsQuery] = eventsQueries(ctx, tenantId, ctx.actor.userId, query.page, query.limit);
   const [policyRows, totals, rows] = await ctx.db.batch([devicePolicyQuery(ctx, tenantId), totalQuery, rowsQuery]);
@@ -182,7 +182,7 @@ export async function myDeviceEvents(ctx: TenantCtx, { query }: { query: { page:
 }
 
 /** GET /t/users/:id/device-events, newest first. */
-export async function studentDeviceEvents(ctx: TenantCtx, { userId, query }: { userId: string; query: { page: number; limit: number } }) {
+export async function studentDeviceEvents(ctx: SchoolCtx, { userId, query }: { userId: string; query: { page: number; limit: number } }) {
   const [totalQuery, rowsQuery] = eventsQueries(ctx, ctx.tenantId, userId, query.page, query.limit);
   const [target, policyRows, totals, rows] = await ctx.db.batch([
     studentTargetQuery(ctx, userId),

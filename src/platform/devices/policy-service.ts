@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq, exists, sql } from "drizzle-orm";
 import { deviceLimitOverrides, devicePolicies } from "../../db/schema";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import { devicePolicyQuery, effectivePolicy, liveOverrideQuery, type DeviceLimitOverride } from "./policy";
@@ -32,7 +32,7 @@ function policyJson(row: PolicyRow | undefined) {
 }
 
 /** GET /t/tenant/device-policy: the saved policy, or the defaults with `updated_at: null`. */
-export async function getDevicePolicy(ctx: TenantCtx) {
+export async function getDevicePolicy(ctx: SchoolCtx) {
   const rows = await devicePolicyQuery(ctx, ctx.tenantId);
   return policyJson(rows[0]);
 }
@@ -56,7 +56,7 @@ const PATCH_COLUMNS = {
  * PATCH /t/tenant/device-policy: an upsert that sets only the fields sent, so two admins changing
  * different fields at once both keep their change. The first save starts from the defaults.
  */
-export async function updateDevicePolicy(ctx: TenantCtx, { patch }: { patch: z.infer<typeof DevicePolicyPatch> }) {
+export async function updateDevicePolicy(ctx: SchoolCtx, { patch }: { patch: z.infer<typeof DevicePolicyPatch> }) {
   const { tenantId } = ctx;
   const now = ctx.clock.now();
   const changes: Partial<PolicyRow> = {};
@@ -92,7 +92,7 @@ export function overrideJson(row: DeviceLimitOverride) {
 }
 
 /** GET /t/users/:id/device-policy-override: 404 while the school defaults apply (none, or expired). */
-export async function getOverride(ctx: TenantCtx, { userId }: { userId: string }) {
+export async function getOverride(ctx: SchoolCtx, { userId }: { userId: string }) {
   const [target, overrides] = await ctx.db.batch([
     studentTargetQuery(ctx, userId),
     liveOverrideQuery(ctx, ctx.tenantId, userId, ctx.clock.now()),
@@ -102,7 +102,7 @@ export async function getOverride(ctx: TenantCtx, { userId }: { userId: string }
 }
 
 /** PUT /t/users/:id/device-policy-override: creates or replaces the whole override. */
-export async function putOverride(ctx: TenantCtx, { userId, body }: { userId: string; body: z.infer<typeof OverrideBody> }) {
+export async function putOverride(ctx: SchoolCtx, { userId, body }: { userId: string; body: z.infer<typeof OverrideBody> }) {
   const { tenantId } = ctx;
   const now = ctx.clock.now();
   const expiresAt = body.expires_at ? Date.parse(body.expires_at) : null;
@@ -144,7 +144,7 @@ export async function putOverride(ctx: TenantCtx, { userId, body }: { userId: st
  * to remove. The delete is conditional on the target being a live student, so a 404
  * `user_not_found` never removes anything.
  */
-export async function deleteOverride(ctx: TenantCtx, { userId }: { userId: string }) {
+export async function deleteOverride(ctx: SchoolCtx, { userId }: { userId: string }) {
   const { tenantId } = ctx;
   const now = ctx.clock.now();
   const schoolLimit = effectivePolicy((await devicePolicyQuery(ctx, tenantId))[0]).maxActiveDevices;
@@ -173,7 +173,7 @@ export async function deleteOverride(ctx: TenantCtx, { userId }: { userId: strin
  * student's effective limit before the write (a live override, else the school's) with the one
  * the write leaves, so only a real change is announced. Null means no limit.
  */
-function deviceLimitChangedPush(ctx: TenantCtx, input: { userId: string; newLimit: number | null; schoolLimit: number | null; now: number }) {
+function deviceLimitChangedPush(ctx: SchoolCtx, input: { userId: string; newLimit: number | null; schoolLimit: number | null; now: number }) {
   const { userId, now } = input;
   const current = sql`(SELECT CASE WHEN o.unlimited_devices = 1 THEN NULL WHEN o.max_active_devices IS NOT NULL THEN o.max_active_devices ELSE ${input.schoolLimit} END
     FROM (SELECT 1) LEFT JOIN device_limit_overrides o ON o.tenant_id = ${ctx.tenantId} AND o.user_id = ${userId} AND (o.expires_at IS NULL OR o.expires_at > ${now}))`;

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { ClientInfo } from "../auth/session-service";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { isoOrNull } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
@@ -42,12 +42,12 @@ async function revoke(
  * Self-service is a student matter (spec, Authentication 6); staff always manage their own devices.
  * Takes the rows of `devicePolicyQuery`, so a caller can batch that read with its own.
  */
-function assertSelfManagement(ctx: TenantCtx, policyRows: Awaited<ReturnType<typeof devicePolicyQuery>>) {
+function assertSelfManagement(ctx: SchoolCtx, policyRows: Awaited<ReturnType<typeof devicePolicyQuery>>) {
   if (ctx.actor.role === "student" && !effectivePolicy(policyRows[0]).allowSelfManagement) throw new ApiError(devicesErrors.SELF_MANAGEMENT_DISABLED);
 }
 
 /** POST /t/me/devices/:deviceId/revoke: signs one of the caller's devices out (the current one too). */
-export async function revokeOwnDevice(ctx: TenantCtx, { deviceId, client }: { deviceId: string; client: ClientInfo }) {
+export async function revokeOwnDevice(ctx: SchoolCtx, { deviceId, client }: { deviceId: string; client: ClientInfo }) {
   const tenantId = ownSchool(ctx);
   const [policyRows, device] = await ctx.db.batch([
     devicePolicyQuery(ctx, tenantId),
@@ -67,7 +67,7 @@ export async function revokeOwnDevice(ctx: TenantCtx, { deviceId, client }: { de
 }
 
 /** POST /t/me/sessions/revoke-others: every managed session of the caller except this one. */
-export async function revokeOtherSessions(ctx: TenantCtx, { client }: { client: ClientInfo }) {
+export async function revokeOtherSessions(ctx: SchoolCtx, { client }: { client: ClientInfo }) {
   const tenantId = ownSchool(ctx);
   assertSelfManagement(ctx, await devicePolicyQuery(ctx, tenantId));
   const revoked = await revoke(ctx, {
@@ -81,14 +81,14 @@ export async function revokeOtherSessions(ctx: TenantCtx, { client }: { client: 
   return { device_id: null, revoked_sessions: revoked };
 }
 
-async function studentDevice(ctx: TenantCtx, userId: string, deviceId: string) {
+async function studentDevice(ctx: SchoolCtx, userId: string, deviceId: string) {
   const [target, device] = await ctx.db.batch([studentTargetQuery(ctx, userId), userDeviceQuery(ctx, ctx.tenantId, userId, deviceId)]);
   found(target, devicesErrors.STUDENT_NOT_FOUND);
   return found(device, devicesErrors.DEVICE_NOT_FOUND);
 }
 
 /** POST /t/users/:id/devices/:deviceId/revoke (admin). */
-export async function adminRevokeDevice(ctx: TenantCtx, { userId, deviceId }: { userId: string; deviceId: string }) {
+export async function adminRevokeDevice(ctx: SchoolCtx, { userId, deviceId }: { userId: string; deviceId: string }) {
   await studentDevice(ctx, userId, deviceId);
   const before = ctx.clock.now();
   // The session_revoked event this request writes (none when nothing was live): the push's `v`.
@@ -112,7 +112,7 @@ export async function adminRevokeDevice(ctx: TenantCtx, { userId, deviceId }: { 
 }
 
 /** POST /t/users/:id/sessions/revoke-all (admin): every managed session of the student. */
-export async function adminRevokeAll(ctx: TenantCtx, { userId }: { userId: string }) {
+export async function adminRevokeAll(ctx: SchoolCtx, { userId }: { userId: string }) {
   found(await studentTargetQuery(ctx, userId), devicesErrors.STUDENT_NOT_FOUND);
   const before = ctx.clock.now();
   // When this request ended sessions (none when nothing was live): the push's `v`.
@@ -153,7 +153,7 @@ function blockState(deviceId: string, row: { blockedAt: number | null; blockReas
  * sessions in one batch. The event is conditional on the device not being blocked yet, so a
  * repeated block changes nothing and records nothing.
  */
-export async function blockDevice(ctx: TenantCtx, { userId, deviceId, reason }: { userId: string; deviceId: string; reason: string | null }) {
+export async function blockDevice(ctx: SchoolCtx, { userId, deviceId, reason }: { userId: string; deviceId: string; reason: string | null }) {
   const { tenantId, actor } = ctx;
   await studentDevice(ctx, userId, deviceId);
   const now = ctx.clock.now();
@@ -194,7 +194,7 @@ export async function blockDevice(ctx: TenantCtx, { userId, deviceId, reason }: 
 }
 
 /** POST /t/users/:id/devices/:deviceId/unblock: lifts the ban; revoked sessions stay revoked. */
-export async function unblockDevice(ctx: TenantCtx, { userId, deviceId }: { userId: string; deviceId: string }) {
+export async function unblockDevice(ctx: SchoolCtx, { userId, deviceId }: { userId: string; deviceId: string }) {
   const { tenantId, actor } = ctx;
   await studentDevice(ctx, userId, deviceId);
   const now = ctx.clock.now();

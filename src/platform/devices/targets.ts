@@ -2,7 +2,7 @@ import { and, eq, isNull, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { authDevices, users } from "../../db/schema";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { ApiError, type ErrorEntry } from "../../core/http/errors";
 
 /** Rows of one school; `null` is the platform's own (the superadmin's devices, sessions and events). */
@@ -15,12 +15,12 @@ export function ofSchool(column: SQLiteColumn, tenantId: string | null): SQL {
  * the addressed school (`ctx.tenantId`, the guard refuses any other); the superadmin's own belong to
  * no school, whichever school the request addresses.
  */
-export function ownSchool(ctx: TenantCtx): string | null {
+export function ownSchool(ctx: SchoolCtx): string | null {
   return ctx.actor.homeTenantId;
 }
 
 /** Device endpoints under `/t/users/:id` manage students of the caller's school only; any other id is "not found". */
-export function studentTargetQuery(ctx: TenantCtx, userId: string) {
+export function studentTargetQuery(ctx: SchoolCtx, userId: string) {
   return ctx.db
     .select({ id: users.id })
     .from(users)

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { inSchool } from "../../core/db/conditions";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { isRestrictedCurator, restrictedScope, scopeCondition } from "../auth/curator-scope";
 import { mediaAssets } from "../../db/schema";
 
@@ -12,7 +12,7 @@ import { mediaAssets } from "../../db/schema";
  * account is gone) and their own students' files. Admins and other curators: the whole school.
  * An asset outside answers like a missing one (404 `media_not_found`).
  */
-export function reachableAsset(ctx: Pick<TenantCtx, "actor" | "tenantId">): SQL | undefined {
+export function reachableAsset(ctx: Pick<SchoolCtx, "actor" | "tenantId">): SQL | undefined {
   const uploader = mediaAssets.uploadedByUserId;
   if (ctx.actor.role === "student") return sql`${uploader} = ${ctx.actor.userId}`;
   if (!isRestrictedCurator(ctx.actor)) return undefined;

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, type ErrorDetail, type ErrorEntry } from "../../core/http/errors";
 import { plainText } from "../../core/http/fields";
 import { uuidv7 } from "../../core/lib/ids";
@@ -65,7 +65,7 @@ async function classify(head: Uint8Array, declaredMime: string): Promise<{ kind:
 }
 
 /** Checks each file and puts its bytes into R2 under a new asset id; nothing is written to D1. */
-export async function stageFiles(ctx: TenantCtx, files: readonly File[]): Promise<StagedFile[]> {
+export async function stageFiles(ctx: SchoolCtx, files: readonly File[]): Promise<StagedFile[]> {
   const staged: StagedFile[] = [];
   try {
     for (const file of files) {
@@ -102,7 +102,7 @@ export function stagedFitQuotaSql(tenantId: string, staged: readonly StagedFile[
 }
 
 /** One INSERT of the staged files as confirmed assets uploaded by the caller, when `when` holds as it runs. */
-export function stagedAssetsInsert(ctx: TenantCtx, staged: readonly StagedFile[], when: SQL): BatchItem {
+export function stagedAssetsInsert(ctx: SchoolCtx, staged: readonly StagedFile[], when: SQL): BatchItem {
   const now = ctx.clock.now();
   const rows = staged.map(
     (file) => sql`(${file.id}, ${file.kind}, ${file.filename}, ${file.size}, ${file.declaredMime}, ${file.mime}, ${file.objectKey}, ${file.etag})`,
@@ -119,7 +119,7 @@ export function stagedAssetsInsert(ctx: TenantCtx, staged: readonly StagedFile[]
 }
 
 /** Removes the staged objects (the write that would have kept them did not happen). */
-export async function discardStaged(ctx: TenantCtx, staged: readonly StagedFile[]): Promise<void> {
+export async function discardStaged(ctx: SchoolCtx, staged: readonly StagedFile[]): Promise<void> {
   if (staged.length === 0) return;
   try {
     await ctx.env.MEDIA.delete(staged.map((file) => file.objectKey));
@@ -130,6 +130,6 @@ export async function discardStaged(ctx: TenantCtx, staged: readonly StagedFile[
 }
 
 /** After the assets are stored: page counts and durations are read by the media queue, as after a confirm. */
-export async function afterStaged(ctx: TenantCtx, staged: readonly StagedFile[]): Promise<void> {
+export async function afterStaged(ctx: SchoolCtx, staged: readonly StagedFile[]): Promise<void> {
   for (const file of staged) await scheduleMetadata(ctx, { id: file.id, kind: file.kind, tenantId: ctx.tenantId });
 }

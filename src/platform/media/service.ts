@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import { publicLink } from "../../core/http/public-links";
 import { changedRows, insertWhere, runBatch } from "../../core/db/batch";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
@@ -45,7 +45,7 @@ export interface PresignInput {
 }
 
 /** The live asset `id` of the school if the caller may reach it (./access.ts), else 404 `media_not_found`. */
-async function reachableRow(ctx: TenantCtx, id: string): Promise<AssetRow> {
+async function reachableRow(ctx: SchoolCtx, id: string): Promise<AssetRow> {
   const [row] = await ctx.db
     .select()
     .from(mediaAssets)
@@ -60,7 +60,7 @@ async function reachableRow(ctx: TenantCtx, id: string): Promise<AssetRow> {
  * insert are one conditional statement; its batch also reads the school, so a refusal can say
  * why without another round trip.
  */
-export async function presignUpload(ctx: TenantCtx, input: { body: PresignInput }) {
+export async function presignUpload(ctx: SchoolCtx, input: { body: PresignInput }) {
   const { body } = input;
   if (!isKind(body.kind)) throw new ApiError(mediaErrors.INVALID_KIND);
   checkCap(body.kind, body.declared_size, "declared_size");
@@ -120,7 +120,7 @@ export async function presignUpload(ctx: TenantCtx, input: { body: PresignInput 
  * from R2 and the asset stays pending: a new upload within the form's lifetime may still be
  * confirmed, and the cron fails it otherwise. Confirming a confirmed asset answers it again.
  */
-export async function confirmUpload(ctx: TenantCtx, input: { id: string }) {
+export async function confirmUpload(ctx: SchoolCtx, input: { id: string }) {
   const row = await reachableRow(ctx, input.id);
   if (row.status === "confirmed") return presentAsset(ctx, row);
   if (row.status === "failed") throw new ApiError(mediaErrors.CONFIRM_FAILED, { message: "The upload window of this asset has closed; presign again." });
@@ -176,7 +176,7 @@ export async function confirmUpload(ctx: TenantCtx, input: { id: string }) {
 }
 
 /** Page count (pdf) and duration (video) are read after confirm by the media queue; a lost message only leaves them null. */
-export async function scheduleMetadata(ctx: TenantCtx, row: Pick<AssetRow, "id" | "kind" | "tenantId">): Promise<void> {
+export async function scheduleMetadata(ctx: SchoolCtx, row: Pick<AssetRow, "id" | "kind" | "tenantId">): Promise<void> {
   if (row.kind !== "pdf" && row.kind !== "video") return;
   try {
     await ctx.env.MEDIA_METADATA.send({ kind: "media_metadata", tenant_id: row.tenantId, asset_id: row.id });
@@ -189,7 +189,7 @@ export async function scheduleMetadata(ctx: TenantCtx, row: Pick<AssetRow, "id" 
  * GET /t/media/:id: the asset with a fresh link once confirmed; pending and failed assets answer
  * 409 `media_not_confirmed` with the same metadata in `data` and an empty link.
  */
-export async function getAsset(ctx: TenantCtx, input: { id: string }) {
+export async function getAsset(ctx: SchoolCtx, input: { id: string }) {
   const row = await reachableRow(ctx, input.id);
   const asset = await presentAsset(ctx, row);
   if (row.status !== "confirmed") {

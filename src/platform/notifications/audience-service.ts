@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { containsText } from "../../core/db/conditions";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { restrictedScope, scopeCondition } from "../auth/curator-scope";
 import { audienceCondition, parseFilter } from "./audience";
@@ -19,7 +19,7 @@ interface OptionRow {
  * the learning-content areas are known names that answer "not available yet" until their area
  * registers its query with `registerOptionKind`.
  */
-export type OptionKindQuery = (ctx: TenantCtx) => SQL;
+export type OptionKindQuery = (ctx: SchoolCtx) => SQL;
 
 const OPTION_KINDS: Record<string, OptionKindQuery> = {
   student: (ctx) => {
@@ -49,7 +49,7 @@ export function registerOptionKind(kind: (typeof AUDIENCE_OPTION_KINDS)[number],
   LATER_KINDS.delete(kind);
 }
 
-export async function audienceOptions(ctx: TenantCtx, input: { kind: string; q?: string; limit: number }) {
+export async function audienceOptions(ctx: SchoolCtx, input: { kind: string; q?: string; limit: number }) {
   const build = OPTION_KINDS[input.kind];
   if (!build) {
     throw new ApiError(e.INVALID_AUDIENCE, {
@@ -70,7 +70,7 @@ export async function audienceOptions(ctx: TenantCtx, input: { kind: string; q?:
 }
 
 /** Counts and samples the students a filter selects; nothing is saved. One statement. */
-export async function previewAudience(ctx: TenantCtx, input: { filter: unknown; sampleLimit: number }) {
+export async function previewAudience(ctx: SchoolCtx, input: { filter: unknown; sampleLimit: number }) {
   const condition = audienceCondition(ctx, parseFilter(input.filter));
   const rows = (await ctx.db.all<{ id: string; email: string; first_name: string; last_name: string; total: number }>(sql`
     SELECT u.id, u.email, u.first_name, u.last_name, count(*) OVER () AS total

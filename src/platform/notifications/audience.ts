@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { UUID_PATTERN } from "../../core/lib/ids";
 import { restrictedScope, scopeCondition } from "../auth/curator-scope";
@@ -159,7 +159,7 @@ export function parseFilter(raw: unknown): AudienceFilter {
  * The live, active students of the school the filter selects, as a condition on `users u`; a
  * restricted curator's audience is cut to their own students. Values are checked while compiling.
  */
-export function audienceCondition(ctx: TenantCtx, filter: AudienceFilter): SQL {
+export function audienceCondition(ctx: SchoolCtx, filter: AudienceFilter): SQL {
   const at: CompileContext = { tenantId: ctx.tenantId, now: ctx.clock.now() };
   const conditions = filter.rules.map((rule) => AUDIENCE_FIELDS[rule.field]!.operators[rule.operator]!(rule, at));
   const combined = conditions.length === 0 ? sql`1` : sql.join(conditions.map((c) => sql`(${c})`), filter.match === "all" ? sql` AND ` : sql` OR `);

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { notificationCampaigns } from "../../db/schema";
 import { batchable, runBatch } from "../../core/db/batch";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
@@ -45,7 +45,7 @@ function invalid(message: string): ApiError {
 }
 
 /** Curators see and cancel only the campaigns they created; admins (and the superadmin) all of the school's. */
-function visibleTo(ctx: TenantCtx): SQL | undefined {
+function visibleTo(ctx: SchoolCtx): SQL | undefined {
   return ctx.actor.role === "curator" ? eq(notificationCampaigns.createdByUserId, ctx.actor.userId) : undefined;
 }
 
@@ -63,7 +63,7 @@ export interface CampaignInput {
  * costs the same few statements and `audience_count` is exactly the snapshot's size. Delivery
  * starts at `scheduled_at` (now when null) through the queue.
  */
-export async function createCampaign(ctx: TenantCtx, input: CampaignInput) {
+export async function createCampaign(ctx: SchoolCtx, input: CampaignInput) {
   const now = ctx.clock.now();
   const title = input.title.trim();
   const body = input.body.trim();
@@ -120,7 +120,7 @@ export async function kickCampaign(ctx: ServiceContext, input: { tenantId: strin
   }
 }
 
-export async function listCampaigns(ctx: TenantCtx, input: { page: number; limit: number }) {
+export async function listCampaigns(ctx: SchoolCtx, input: { page: number; limit: number }) {
   const where = and(eq(notificationCampaigns.tenantId, ctx.tenantId), visibleTo(ctx));
   const rows = await ctx.db
     .select({ campaign: notificationCampaigns, total: sql<number>`count(*) OVER ()` })
@@ -133,7 +133,7 @@ export async function listCampaigns(ctx: TenantCtx, input: { page: number; limit
   return { campaigns: rows.map((row) => presentCampaign(row.campaign)), total, page: input.page, limit: input.limit };
 }
 
-export async function getCampaign(ctx: TenantCtx, input: { id: string }) {
+export async function getCampaign(ctx: SchoolCtx, input: { id: string }) {
   const [row] = await ctx.db
     .select()
     .from(notificationCampaigns)
@@ -146,7 +146,7 @@ export async function getCampaign(ctx: TenantCtx, input: { id: string }) {
  * Cancels a scheduled or processing campaign: the state changes and every notification not yet
  * delivered is suppressed in one batch; pushes already delivered stay. A finished campaign is 409.
  */
-export async function cancelCampaign(ctx: TenantCtx, input: { id: string }) {
+export async function cancelCampaign(ctx: SchoolCtx, input: { id: string }) {
   const now = ctx.clock.now();
   const mine = and(eq(notificationCampaigns.id, input.id), eq(notificationCampaigns.tenantId, ctx.tenantId), visibleTo(ctx));
   const cancelled = sql`EXISTS (SELECT 1 FROM notification_campaigns c WHERE c.id = ${input.id} AND c.tenant_id = ${ctx.tenantId} AND c.status = 'cancelled')`;

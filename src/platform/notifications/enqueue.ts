@@ -1,7 +1,8 @@
+import { actingUserId } from "../../core/school";
 import { is, SQL, sql } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
 import { eventDefinition, TIMESTAMP_VARIABLES, type EventCode } from "./catalog";
@@ -69,7 +70,7 @@ function isComputedTimestamp(value: unknown): value is ComputedTimestamp {
  * such values must be plain numbers or text, never timestamps.
  */
 export async function enqueue(
-  ctx: ServiceContext | TenantCtx,
+  ctx: ServiceContext | SchoolCtx,
   code: EventCode,
   recipients: Recipients,
   variables: Record<string, unknown>,
@@ -127,7 +128,7 @@ export async function enqueue(
   const dataSql = late.reduce<SQL>((acc, [key, value]) => sql`json_set(${acc}, ${`$.${key}`}, (${value}))`, sql`${JSON.stringify(data)}`);
   const dedupeSql = exact ? sql`${(dedupe as { exact: string | SQL }).exact}` : sql`${dedupe as string | SQL} || ':' || r.id`;
 
-  const actorId = definition.category !== "security" && "actor" in ctx ? ctx.actor.userId : null;
+  const actorId = definition.category !== "security" && "actor" in ctx ? actingUserId(ctx.actor) : null;
   const billingExempt = definition.category === "security" || definition.category === "billing";
 
   const statement = batchable(ctx, sql`

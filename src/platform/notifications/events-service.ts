@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { notificationEventSettings } from "../../db/schema";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { EVENT_CATALOG, eventDefinition, type EventDefinition } from "./catalog";
 import { notificationsErrors as e } from "./errors";
@@ -29,7 +29,7 @@ function present(event: EffectiveEvent) {
 }
 
 /** Every catalog event with the school's effective settings, in one read of its overrides. */
-export async function listEvents(ctx: TenantCtx) {
+export async function listEvents(ctx: SchoolCtx) {
   const rows = await ctx.db.select().from(notificationEventSettings).where(eq(notificationEventSettings.tenantId, ctx.tenantId));
   const byCode = new Map(rows.map((row) => [row.code, row]));
   return { events: EVENT_CATALOG.map((definition) => present(effectiveEvent(definition, byCode.get(definition.code), ctx.config.defaultEmailLocale))) };
@@ -47,7 +47,7 @@ export interface EventPatch {
  * override; a null template goes back to the default wording; `config` replaces the override's
  * config as a whole (keys left out keep the defaults).
  */
-export async function updateEvent(ctx: TenantCtx, input: { code: string; patch: EventPatch }) {
+export async function updateEvent(ctx: SchoolCtx, input: { code: string; patch: EventPatch }) {
   const definition = eventDefinition(input.code);
   if (!definition) throw new ApiError(e.EVENT_NOT_FOUND, { message: `No built-in push event is called ${input.code}.` });
   if (!definition.implemented) throw new ApiError(e.EVENT_NOT_IMPLEMENTED);

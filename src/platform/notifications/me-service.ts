@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { notificationOutbox, pushDevices, pushPreferences } from "../../db/schema";
 import { batchable, runBatch } from "../../core/db/batch";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
@@ -12,7 +12,7 @@ import { pushTokenBinding, pushTokenKeys, sealPushToken, type SealedPushToken } 
 import { notificationsErrors as e } from "./errors";
 
 /** The caller as a member of the school: the superadmin has no push registry anywhere. */
-function member(ctx: TenantCtx): { tenantId: string; userId: string } {
+function member(ctx: SchoolCtx): { tenantId: string; userId: string } {
   if (ctx.actor.homeTenantId !== ctx.tenantId) throw new ApiError(e.NO_SCHOOL_MEMBERSHIP);
   return { tenantId: ctx.tenantId, userId: ctx.actor.userId };
 }
@@ -20,7 +20,7 @@ function member(ctx: TenantCtx): { tenantId: string; userId: string } {
 // ---------------------------------------------------------------------------------------------
 // Preferences
 
-export async function getPreferences(ctx: TenantCtx) {
+export async function getPreferences(ctx: SchoolCtx) {
   const me = member(ctx);
   const [row] = await ctx.db
     .select({ pushEnabled: pushPreferences.pushEnabled, updatedAt: pushPreferences.updatedAt })
@@ -30,7 +30,7 @@ export async function getPreferences(ctx: TenantCtx) {
 }
 
 /** Disabling keeps the devices: new deliveries are suppressed until it is switched back on. */
-export async function updatePreferences(ctx: TenantCtx, input: { pushEnabled: boolean }) {
+export async function updatePreferences(ctx: SchoolCtx, input: { pushEnabled: boolean }) {
   const me = member(ctx);
   const now = ctx.clock.now();
   const [row] = await ctx.db
@@ -49,7 +49,7 @@ export async function updatePreferences(ctx: TenantCtx, input: { pushEnabled: bo
  * however many devices got it, newest first. Suppressed and finally undelivered ones never have
  * `sent_at`, so they never show.
  */
-export async function myNotifications(ctx: TenantCtx, input: { page: number; limit: number }) {
+export async function myNotifications(ctx: SchoolCtx, input: { page: number; limit: number }) {
   const me = member(ctx);
   const where = and(eq(notificationOutbox.tenantId, me.tenantId), eq(notificationOutbox.userId, me.userId), isNotNull(notificationOutbox.sentAt));
   const rows = await ctx.db
@@ -116,13 +116,13 @@ export function presentPushDevice(row: PushDeviceRow) {
 const devicesOf = (me: { tenantId: string; userId: string }) =>
   and(eq(pushDevices.tenantId, me.tenantId), eq(pushDevices.userId, me.userId), isNull(pushDevices.deletedAt));
 
-export async function myPushDevices(ctx: TenantCtx) {
+export async function myPushDevices(ctx: SchoolCtx) {
   const me = member(ctx);
   const rows = await ctx.db.select().from(pushDevices).where(devicesOf(me)).orderBy(desc(pushDevices.lastSeenAt), desc(pushDevices.id));
   return { devices: rows.map(presentPushDevice) };
 }
 
-async function seal(ctx: TenantCtx, token: string, installationId: string): Promise<SealedPushToken> {
+async function seal(ctx: SchoolCtx, token: string, installationId: string): Promise<SealedPushToken> {
   const keys = await pushTokenKeys(ctx.env.PUSH_TOKEN_KEY);
   if (!keys) {
     log.error("PUSH_TOKEN_KEY missing or not 32 bytes; push device registration refused", { request_id: ctx.requestId });
@@ -132,7 +132,7 @@ async function seal(ctx: TenantCtx, token: string, installationId: string): Prom
 }
 
 /** Any other live binding of the token (another installation, user or school) loses it: one device, one owner. */
-function releaseTokenElsewhere(ctx: TenantCtx, hash: string, keep: { deviceId?: string; tenantId: string; userId: string; installationId: string }, now: number) {
+function releaseTokenElsewhere(ctx: SchoolCtx, hash: string, keep: { deviceId?: string; tenantId: string; userId: string; installationId: string }, now: number) {
   return batchable(ctx, sql`
     UPDATE push_devices SET token_ciphertext = NULL, token_hash = NULL, enabled = 0, updated_at = ${now}
     WHERE token_hash = ${hash} AND deleted_at IS NULL
@@ -144,7 +144,7 @@ function releaseTokenElsewhere(ctx: TenantCtx, hash: string, keep: { deviceId?: 
  * the platform and app version and re-enables the binding.
  */
 export async function registerPushDevice(
-  ctx: TenantCtx,
+  ctx: SchoolCtx,
   input: { installationId: string; token: string; platform: "web" | "ios" | "android"; appVersion?: string | null },
 ) {
   const me = member(ctx);
@@ -174,7 +174,7 @@ export async function registerPushDevice(
 }
 
 export async function updatePushDevice(
-  ctx: TenantCtx,
+  ctx: SchoolCtx,
   input: { id: string; token?: string; platform?: "web" | "ios" | "android"; enabled?: boolean; appVersion?: string | null },
 ) {
   const me = member(ctx);
@@ -202,7 +202,7 @@ export async function updatePushDevice(
 }
 
 /** Soft delete that also wipes the sealed token and its hash for good. */
-export async function deletePushDevice(ctx: TenantCtx, input: { id: string }) {
+export async function deletePushDevice(ctx: SchoolCtx, input: { id: string }) {
   const me = member(ctx);
   const now = ctx.clock.now();
   const rows = await ctx.db

@@ -2,7 +2,7 @@ import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { effectivePlanStateSql } from "../billing/state";
 import { changedRows, insertWhere, isUniqueViolation, runBatch } from "../../core/db/batch";
 import { tenants } from "../../db/schema";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { imageRef } from "../media/asset-ref";
@@ -10,7 +10,7 @@ import { mediaUrl } from "../media/links";
 import { personalFilesDeletion } from "../users/personal-data";
 import { tenantsErrors } from "./errors";
 import { liveTenant } from "./lookup";
-import { isReservedSchoolName, newSchoolRow, schoolNamesFree } from "./new-school";
+import { isReservedSchoolName, newSchoolRow, schoolNamesFree, shardForNewSchool } from "./new-school";
 import { tenantRecord } from "./present";
 import type { SchoolTenantChanges, TenantChanges } from "./schemas";
 
@@ -49,7 +49,7 @@ export async function createTenant(
   const id = uuidv7(ctx.clock.now());
   // A new school has no files yet: a logo can only be a URL (an asset id of any school is refused).
   await imageRef.check(ctx, { tenantId: id, field: "logo", value: input.logo, invalid: tenantsErrors.VALIDATION_ERROR });
-  const row = newSchoolRow(ctx, { ...input, id, colorScheme: input.color_scheme });
+  const row = newSchoolRow(ctx, { ...input, id, shard: await shardForNewSchool(ctx), colorScheme: input.color_scheme });
   try {
     const [inserted, created] = await ctx.db.batch([
       insertWhere(ctx, tenants, row, schoolNamesFree(input.slug, input.subdomain)),
@@ -91,7 +91,7 @@ export async function updateTenant(ctx: ServiceContext, input: { tenantId: strin
 }
 
 /** PATCH /t/tenant: the school's own record, with the fields a school admin may change. */
-export async function updateOwnTenant(ctx: TenantCtx, input: { changes: SchoolTenantChanges }) {
+export async function updateOwnTenant(ctx: SchoolCtx, input: { changes: SchoolTenantChanges }) {
   return updateTenant(ctx, { tenantId: ctx.tenantId, changes: input.changes });
 }
 
@@ -117,7 +117,7 @@ export async function deleteTenant(ctx: ServiceContext, input: { tenantId: strin
  * GET /t/tenant: the addressed school. Authenticate already joined it live, so the 404 only
  * answers a deletion between the two reads.
  */
-export async function getOwnTenant(ctx: TenantCtx) {
+export async function getOwnTenant(ctx: SchoolCtx) {
   const [row] = await ctx.db.select().from(tenants).where(liveTenant(ctx.tenantId)).limit(1);
   if (!row) throw new ApiError(tenantsErrors.TENANT_NOT_FOUND);
   return tenantRecord(ctx, row);

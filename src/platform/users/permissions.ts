@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { curatorPermissions, users } from "../../db/schema";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { PermissionSet, TenantCtx } from "../../core/http/context";
+import type { PermissionSet, SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
@@ -26,7 +26,7 @@ const DEFAULT_CURATOR_PERMISSIONS: PermissionSet = {
  * curator of the school and has no set yet. Batched after the insert or role change, so it needs
  * no read and cannot race with another writer of the same set.
  */
-export function defaultPermissionsStatement(ctx: TenantCtx, input: { userId: string; now: number }) {
+export function defaultPermissionsStatement(ctx: SchoolCtx, input: { userId: string; now: number }) {
   return curatorSetInsert(ctx, { ...input, flags: DEFAULT_CURATOR_PERMISSIONS }).onConflictDoNothing({ target: curatorPermissions.userId });
 }
 
@@ -35,7 +35,7 @@ export function defaultPermissionsStatement(ctx: TenantCtx, input: { userId: str
  * batch) a live curator of the school. Raw SQL as the SELECT of a query-builder insert: drizzle
  * cannot batch a raw statement with parameters.
  */
-function curatorSetInsert(ctx: TenantCtx, input: { userId: string; flags: PermissionSet; now: number }) {
+function curatorSetInsert(ctx: SchoolCtx, input: { userId: string; flags: PermissionSet; now: number }) {
   const f = input.flags;
   return ctx.db.insert(curatorPermissions).select(
     sql`SELECT ${uuidv7(input.now)}, tenant_id, id, ${Number(f.can_manage_courses)}, ${Number(f.can_manage_students)}, ${Number(f.can_manage_groups)},
@@ -46,7 +46,7 @@ function curatorSetInsert(ctx: TenantCtx, input: { userId: string; flags: Permis
 }
 
 /** The permission set of a user of the caller's school. */
-export function permissionsQuery(ctx: TenantCtx, userId: string) {
+export function permissionsQuery(ctx: SchoolCtx, userId: string) {
   return ctx.db
     .select()
     .from(curatorPermissions)
@@ -70,7 +70,7 @@ export function toPermissionsObject(row: typeof curatorPermissions.$inferSelect)
 }
 
 /** The role of a live user of the caller's school. */
-function targetQuery(ctx: TenantCtx, userId: string) {
+function targetQuery(ctx: SchoolCtx, userId: string) {
   return ctx.db.select({ role: users.role }).from(users).where(liveRowWhere(users, ctx.tenantId, userId)).limit(1);
 }
 
@@ -80,7 +80,7 @@ function checkCurator(target: { role: string } | undefined): void {
 }
 
 /** GET /t/users/:id/permissions: the target and its set in one batch. */
-export async function getPermissions(ctx: TenantCtx, input: { userId: string }) {
+export async function getPermissions(ctx: SchoolCtx, input: { userId: string }) {
   const [targets, sets] = await ctx.db.batch([targetQuery(ctx, input.userId), permissionsQuery(ctx, input.userId)]);
   checkCurator(targets[0]);
   const set = sets[0];
@@ -93,7 +93,7 @@ export async function getPermissions(ctx: TenantCtx, input: { userId: string }) 
  * upsert only fires for a live curator of the school, so a concurrent role change cannot leave
  * a set written for a non-curator.
  */
-export async function replacePermissions(ctx: TenantCtx, input: { userId: string; flags: PermissionSet }) {
+export async function replacePermissions(ctx: SchoolCtx, input: { userId: string; flags: PermissionSet }) {
   const now = ctx.clock.now();
   const f = input.flags;
   const notice = await enqueue(

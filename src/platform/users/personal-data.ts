@@ -42,7 +42,7 @@ import {
   sessions,
   users,
 } from "../../db/schema";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 
 /**
  * What a permanent user deletion does to every column that refers to a user.
@@ -214,7 +214,7 @@ function propertyOf(table: SQLiteTable, column: SQLiteColumn): string {
  * id is a user of its school, and some referring tables allow a null school (sessions, device
  * events), so a school filter could leave personal rows behind.
  */
-export function permanentDeletionStatements(ctx: TenantCtx, target: { id: string; email: string }): BatchItem[] {
+export function permanentDeletionStatements(ctx: SchoolCtx, target: { id: string; email: string }): BatchItem[] {
   // Before the rows that name the files are gone.
   const statements: BatchItem[] = personalFilesDeletion(ctx, { tenantId: ctx.tenantId, userId: target.id });
   statements.push(...PERSONAL_DATA.map((entry) =>

@@ -8,7 +8,7 @@ import { changedRows } from "../../core/db/batch";
 import { liveRow, liveRowWhere } from "../../core/db/live-row";
 import { revokeSessionsWithEvents } from "../devices/events";
 import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
-import type { TenantCtx } from "../../core/http/context";
+import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors, unauthorized } from "../../core/http/errors";
 import { billingSummary } from "../billing/state";
 import { iso } from "../../core/lib/clock";
@@ -19,11 +19,11 @@ import { toUserObject, userColumns, type UserRow } from "./read";
 import type { PasswordChangeBody, ProfilePatchBody } from "./schemas";
 
 /** The caller's own live account in the addressed school; the superadmin has none there. */
-function self(ctx: TenantCtx) {
+function self(ctx: SchoolCtx) {
   return liveRowWhere(users, ctx.tenantId, ctx.actor.userId);
 }
 
-async function toProfile(ctx: TenantCtx, row: UserRow) {
+async function toProfile(ctx: SchoolCtx, row: UserRow) {
   const { tenant } = ctx;
   return {
     ...(await toUserObject(ctx, row)),
@@ -37,7 +37,7 @@ async function toProfile(ctx: TenantCtx, row: UserRow) {
 }
 
 /** GET /t/me/profile: the caller's own user object plus a summary of their school. */
-export async function getProfile(ctx: TenantCtx) {
+export async function getProfile(ctx: SchoolCtx) {
   return toProfile(ctx, await liveRow(ctx, users, ctx.actor.userId, coreErrors.UNAUTHORIZED));
 }
 
@@ -45,7 +45,7 @@ export async function getProfile(ctx: TenantCtx) {
  * PATCH /t/me/profile: names and avatar only; role, email and status stay with the admins. An
  * avatar given as an asset id must be a confirmed image of the school.
  */
-export async function updateProfile(ctx: TenantCtx, input: { body: z.infer<typeof ProfilePatchBody> }) {
+export async function updateProfile(ctx: SchoolCtx, input: { body: z.infer<typeof ProfilePatchBody> }) {
   const { body } = input;
   await imageRef.check(ctx, { tenantId: ctx.tenantId, field: "avatar", value: body.avatar, invalid: coreErrors.INVALID_REQUEST_BODY });
   const changes = {
@@ -68,7 +68,7 @@ export async function updateProfile(ctx: TenantCtx, input: { body: z.infer<typeo
  * concurrent change makes this one fail), and under the school's revoke_on_password_change
  * policy the user's other sessions end in the same batch; the current one stays signed in.
  */
-export async function changeOwnPassword(ctx: TenantCtx, input: { body: z.infer<typeof PasswordChangeBody> }) {
+export async function changeOwnPassword(ctx: SchoolCtx, input: { body: z.infer<typeof PasswordChangeBody> }) {
   const { actor } = ctx;
   const { body } = input;
   // Guesses of the current password share the sign-in lock of this (school, email): a stolen

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { users } from "../../db/schema";
-import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { isoOrNull, iso } from "../../core/lib/clock";
 import { mediaUrl } from "../media/links";
 
@@ -38,7 +38,7 @@ export function liveUsers(school: School, ...conditions: (SQL | undefined)[]): S
  * statement answers a whole page. With `withTotal`, each row also carries the number of rows
  * matching before paging. Callers add order and paging, never another `where`.
  */
-export function detailQuery(ctx: Pick<TenantCtx, "db"> & School, conditions?: SQL, options: { withTotal?: boolean } = {}) {
+export function detailQuery(ctx: Pick<SchoolCtx, "db"> & School, conditions?: SQL, options: { withTotal?: boolean } = {}) {
   const { tenantId } = ctx;
   return ctx.db
     .select({

@@ -11,7 +11,7 @@ import { enqueueEmails, queueEmail } from "../email/outbox";
 import { imageRef } from "../media/asset-ref";
 import { dispatchQueued, enqueue } from "../notifications/enqueue";
 import type { Locale } from "../../core/env";
-import type { Db, TenantCtx } from "../../core/http/context";
+import type { Db, SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { uuidv7 } from "../../core/lib/ids";
@@ -27,7 +27,7 @@ import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from 
  * by then, inactive or deleted: batched after the user update, it acts only if that update did.
  * The staff member who deactivated or deleted them is the events' actor, as for an admin's revoke.
  */
-function revokeSessionsStatements(ctx: TenantCtx, input: { userIds: readonly string[]; reason: "user_deactivated" | "user_deleted" }) {
+function revokeSessionsStatements(ctx: SchoolCtx, input: { userIds: readonly string[]; reason: "user_deactivated" | "user_deleted" }) {
   return revokeSessionsWithEvents(ctx, {
     tenantId: ctx.tenantId,
     userIds: input.userIds,
@@ -44,7 +44,7 @@ function revokeSessionsStatements(ctx: TenantCtx, input: { userIds: readonly str
  * a restricted curator's new student is assigned to that curator, so it stays in their scope.
  * The welcome email carries the login link and the address, never the password.
  */
-export async function createUser(ctx: TenantCtx, input: { body: z.infer<typeof CreateUserBody>; locale: Locale }) {
+export async function createUser(ctx: SchoolCtx, input: { body: z.infer<typeof CreateUserBody>; locale: Locale }) {
   const { actor, tenant } = ctx;
   const { body } = input;
   if (actor.role === "curator" && body.role !== "student") throw new ApiError(usersErrors.CURATORS_CREATE_STUDENTS_ONLY);
@@ -141,7 +141,7 @@ function listStatement(db: Db, shape: ListShape): ListStatement {
 }
 
 /** GET /t/users: one statement for the page, its groups and the total. A restricted curator's list holds only their own students. */
-export async function listUsers(ctx: TenantCtx, input: { query: z.infer<typeof ListUsersQuery> }) {
+export async function listUsers(ctx: SchoolCtx, input: { query: z.infer<typeof ListUsersQuery> }) {
   const { query } = input;
   const scope = restrictedScope(ctx);
   const statement = listStatement(ctx.db, { role: !!query.role, status: !!query.status, q: !!query.q, scoped: scope !== null });
@@ -161,7 +161,7 @@ export async function listUsers(ctx: TenantCtx, input: { query: z.infer<typeof L
 }
 
 /** GET /t/users/:id: one statement for the user and their groups; out of a restricted curator's scope is 404. */
-export async function getUser(ctx: TenantCtx, input: { id: string }) {
+export async function getUser(ctx: SchoolCtx, input: { id: string }) {
   const rows = await detailQuery(ctx, and(eq(users.id, input.id), scopeCondition(users.id, restrictedScope(ctx)))).limit(1);
   if (!rows[0]) throw new ApiError(usersErrors.USER_NOT_VISIBLE);
   const [detail] = await toUserDetails(ctx, rows);
@@ -172,7 +172,7 @@ export async function getUser(ctx: TenantCtx, input: { id: string }) {
  * PUT /t/users/:id (admin). Deactivation ends the user's sessions in the same batch. An avatar
  * given as an asset id must be a confirmed image of the school.
  */
-export async function updateUser(ctx: TenantCtx, input: { id: string; body: z.infer<typeof UpdateUserBody> }) {
+export async function updateUser(ctx: SchoolCtx, input: { id: string; body: z.infer<typeof UpdateUserBody> }) {
   const { id, body } = input;
   if (body.is_active === false && id === ctx.actor.userId) throw new ApiError(usersErrors.CANNOT_MODIFY_SELF);
   await imageRef.check(ctx, { tenantId: ctx.tenantId, field: "avatar", value: body.avatar, invalid: coreErrors.INVALID_REQUEST_BODY });
@@ -202,7 +202,7 @@ export async function updateUser(ctx: TenantCtx, input: { id: string; body: z.in
 }
 
 /** DELETE /t/users/:id (admin): soft delete; sessions end in the same batch. */
-export async function softDeleteUser(ctx: TenantCtx, input: { id: string }) {
+export async function softDeleteUser(ctx: SchoolCtx, input: { id: string }) {
   const { id } = input;
   if (id === ctx.actor.userId) throw new ApiError(usersErrors.CANNOT_DELETE_SELF);
   const now = ctx.clock.now();
@@ -218,7 +218,7 @@ export async function softDeleteUser(ctx: TenantCtx, input: { id: string }) {
  * DELETE /t/users/:id/permanent (admin): the account and every personal-data row in one batch
  * (src/platform/users/personal-data.ts). A soft-deleted user of the school can still be purged.
  */
-export async function permanentlyDeleteUser(ctx: TenantCtx, input: { id: string }) {
+export async function permanentlyDeleteUser(ctx: SchoolCtx, input: { id: string }) {
   const { id } = input;
   if (id === ctx.actor.userId) throw new ApiError(usersErrors.CANNOT_DELETE_SELF);
   const [target] = await ctx.db
@@ -237,7 +237,7 @@ export async function permanentlyDeleteUser(ctx: TenantCtx, input: { id: string 
  * student points at a non-curator. Role and permissions are read per request, so the change
  * applies to the user's next call.
  */
-export async function changeRole(ctx: TenantCtx, input: { id: string; role: SchoolRole }) {
+export async function changeRole(ctx: SchoolCtx, input: { id: string; role: SchoolRole }) {
   const { id, role } = input;
   if (id === ctx.actor.userId) throw new ApiError(usersErrors.CANNOT_MODIFY_SELF);
   const { tenantId } = ctx;
@@ -285,7 +285,7 @@ export async function changeRole(ctx: TenantCtx, input: { id: string; role: Scho
  * PUT /t/users/:id/curator (manage_groups). The assignment is one conditional write: it happens
  * only if the target is a live student and the curator a live curator of the same school.
  */
-export async function assignCurator(ctx: TenantCtx, input: { id: string; curatorId: string | null }) {
+export async function assignCurator(ctx: SchoolCtx, input: { id: string; curatorId: string | null }) {
   const { id, curatorId } = input;
   const { tenantId } = ctx;
   const now = ctx.clock.now();
@@ -330,7 +330,7 @@ type BulkSkipReason = "not_found" | "not_in_scope";
  * now in the requested state (already there included). Curators may only change students, and a
  * restricted curator only their own; others are skipped as `not_in_scope`.
  */
-export async function bulkSetActive(ctx: TenantCtx, input: { ids: string[]; active: boolean }) {
+export async function bulkSetActive(ctx: SchoolCtx, input: { ids: string[]; active: boolean }) {
   const { active } = input;
   const ids = [...new Set(input.ids)];
   if (ids.includes(ctx.actor.userId)) throw new ApiError(usersErrors.CANNOT_MODIFY_SELF);
@@ -371,7 +371,7 @@ export async function bulkSetActive(ctx: TenantCtx, input: { ids: string[]; acti
  * `account.activated` for one user, to place ahead of the update that reactivates them: it reads
  * `is_active` before the change, so only a real false-to-true change is announced.
  */
-function activatedPush(ctx: TenantCtx, userId: string, now: number) {
+function activatedPush(ctx: SchoolCtx, userId: string, now: number) {
   return enqueue(
     ctx,
     "account.activated",
@@ -384,7 +384,7 @@ function activatedPush(ctx: TenantCtx, userId: string, now: number) {
 }
 
 /** `account.curator_assigned` to the student and `account.student_assigned` to the new curator. */
-async function curatorAssignedPushes(ctx: TenantCtx, input: { studentId: string; curatorId: string; now: number; when: SQL }) {
+async function curatorAssignedPushes(ctx: SchoolCtx, input: { studentId: string; curatorId: string; now: number; when: SQL }) {
   const name = (userId: string) => sql`(SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id = ${userId})`;
   return [
     await enqueue(

@@ -6,6 +6,7 @@ import { uuidv7 } from "../../../src/core/lib/ids";
 import { roundTripD1 } from "../../helpers/d1-counter";
 import { createSchool } from "../../helpers/factories";
 import { signedIn, type Member } from "../../helpers/users";
+import { fixtureD1 } from "../../helpers/databases";
 
 /**
  * What GET /analytics/curators asks of D1: the same round trips (at most 3 with the guard's) for a
@@ -18,7 +19,7 @@ async function seededSchool(curators: number, students: number) {
   // The bench's statements, each id prefixed by this school's own base so schools never collide.
   const text = curatorAnalyticsSeedSql({ tenantId: school.id, idBase: uuidv7().slice(0, 18), curators, students });
   const statements = text.split(/;\n/).map((statement) => statement.trim()).filter((statement) => statement.length > 0);
-  await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
+  await fixtureD1.batch(statements.map((statement) => fixtureD1.prepare(statement)));
   return signedIn(school, { role: "admin" });
 }
 

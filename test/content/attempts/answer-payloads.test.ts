@@ -4,6 +4,7 @@ import type { AttemptJournal } from "../../../durable-objects/attempt-journal";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { failure } from "../../helpers/http";
 import { answerRows, attemptRow, moveClock, quizForStudent, read, save, started, submit, tokenFor } from "./helpers";
+import { fixtureD1 } from "../../helpers/databases";
 
 /**
  * Hostile answer payloads (issue 26): nothing a client sends may make reading, submitting or
@@ -187,7 +188,7 @@ describe("stored payloads of a bad shape", () => {
     const { student, id, single, text, quiz, school } = await twoQuestions();
     expect((await submit(student, id)).status).toBe(200);
     // Raw SQL: the schema's JSON column would store the text as a JSON string.
-    const insert = env.DB.prepare(
+    const insert = fixtureD1.prepare(
       "INSERT INTO quiz_attempt_answers (id, tenant_id, attempt_id, quiz_id, user_id, question_id, payload, awarded_hundredths, is_correct, saved_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?)",
     );
     await insert.bind(uuidv7(), school.id, id, quiz.id, student.id, text.id, "{not json", Date.now()).run();

@@ -5,8 +5,9 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appendPosition, reorderSiblings, reorderStatement, siblingKeys, siblingsWhere, type OrderedList } from "../../../src/content/common/ordering";
 import { changedRows, insertWhere, runBatch } from "../../../src/core/db/batch";
 import { dbFor } from "../../../src/core/db/client";
-import type { TenantCtx } from "../../../src/core/http/context";
+import type { SchoolCtx } from "../../../src/core/http/context";
 import { ApiError } from "../../../src/core/http/errors";
+import { fixtureD1 } from "../../helpers/databases";
 
 /** Stand-ins for the content tables: children with their own ids, and a link table ordered by the linked id. */
 const items = sqliteTable("ordering_test_items", {
@@ -34,8 +35,8 @@ const PARENT = "0190a6c2-0000-7000-8000-0000000000a0";
 const OTHER_PARENT = "0190a6c2-0000-7000-8000-0000000000b0";
 const id = (n: number) => `0190a6c2-0000-7000-8000-${String(n).padStart(12, "0")}`;
 
-function ctxAt(now: number, tenantId = SCHOOL): TenantCtx {
-  return { db: dbFor(env, null), clock: { now: () => now }, tenantId } as TenantCtx;
+function ctxAt(now: number, tenantId = SCHOOL): SchoolCtx {
+  return { db: dbFor(env, null), clock: { now: () => now }, tenantId } as SchoolCtx;
 }
 
 const list: OrderedList = { table: items, parent: { column: items.parentId, id: PARENT } };
@@ -44,7 +45,7 @@ async function rows(parentId = PARENT) {
   return dbFor(env, null).select().from(items).where(eq(items.parentId, parentId)).orderBy(asc(items.id));
 }
 
-async function append(ctx: TenantCtx, itemId: string, parentId = PARENT) {
+async function append(ctx: SchoolCtx, itemId: string, parentId = PARENT) {
   await ctx.db.insert(items).values({
     id: itemId,
     tenantId: ctx.tenantId,
@@ -65,16 +66,16 @@ async function failure(run: Promise<unknown>): Promise<string | null> {
 }
 
 beforeAll(async () => {
-  await env.DB.batch([
-    env.DB.prepare(
+  await fixtureD1.batch([
+    fixtureD1.prepare(
       "CREATE TABLE IF NOT EXISTS ordering_test_items (id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, parent_id TEXT NOT NULL, position INTEGER NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER)",
     ),
-    env.DB.prepare("CREATE TABLE IF NOT EXISTS ordering_test_links (tenant_id TEXT NOT NULL, path_id TEXT NOT NULL, course_id TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (path_id, course_id))"),
+    fixtureD1.prepare("CREATE TABLE IF NOT EXISTS ordering_test_links (tenant_id TEXT NOT NULL, path_id TEXT NOT NULL, course_id TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (path_id, course_id))"),
   ]);
 });
 
 beforeEach(async () => {
-  await env.DB.batch([env.DB.prepare("DELETE FROM ordering_test_items"), env.DB.prepare("DELETE FROM ordering_test_links")]);
+  await fixtureD1.batch([fixtureD1.prepare("DELETE FROM ordering_test_items"), fixtureD1.prepare("DELETE FROM ordering_test_links")]);
 });
 
 describe("appendPosition", () => {

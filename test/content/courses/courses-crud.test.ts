@@ -9,6 +9,7 @@ import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { as, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
+import { fixtureD1 } from "../../helpers/databases";
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const LINK = (id: string) => expect.stringMatching(new RegExp(`^https://api\\.lms\\.localhost/api/v1/media/${id}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
@@ -377,7 +378,7 @@ describe("DELETE /t/courses/:id with a registered delete guard", () => {
   const guard: CourseDeleteGuard = { failure: HELD, holds: (_tenantId, courseId) => sql`EXISTS (SELECT 1 FROM test_course_holds h WHERE h.course_id = ${courseId})` };
 
   beforeAll(async () => {
-    await env.DB.exec("CREATE TABLE IF NOT EXISTS test_course_holds (course_id TEXT NOT NULL)");
+    await fixtureD1.exec("CREATE TABLE IF NOT EXISTS test_course_holds (course_id TEXT NOT NULL)");
     addCourseDeleteGuard(guard);
   });
 
@@ -390,11 +391,11 @@ describe("DELETE /t/courses/:id with a registered delete guard", () => {
   it("refuses while the guard holds the course, deletes once it lets go", async () => {
     const { school, admin } = await schoolWithAdmin();
     const tree = await insertCourseTree(school.id);
-    await env.DB.prepare("INSERT INTO test_course_holds (course_id) VALUES (?)").bind(tree.courseId).run();
+    await fixtureD1.prepare("INSERT INTO test_course_holds (course_id) VALUES (?)").bind(tree.courseId).run();
     const refused = await as(admin, `/t/courses/${tree.courseId}`, { method: "DELETE" });
     expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 409, error: "test_course_held" });
     expect((await courseRow(tree.courseId))!.deletedAt).toBeNull();
-    await env.DB.prepare("DELETE FROM test_course_holds WHERE course_id = ?").bind(tree.courseId).run();
+    await fixtureD1.prepare("DELETE FROM test_course_holds WHERE course_id = ?").bind(tree.courseId).run();
     expect((await as(admin, `/t/courses/${tree.courseId}`, { method: "DELETE" })).status).toBe(204);
   });
 

@@ -4,6 +4,7 @@ import { app } from "../../../src/app";
 import { countingD1 } from "../../helpers/d1-counter";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
+import { fixtureD1 } from "../../helpers/databases";
 
 /** Runs one request through the app with a D1 binding that counts what the request asks of it. */
 async function counted(member: Member, path: string, method = "GET") {
@@ -52,7 +53,7 @@ describe("course reads: D1 round trips", () => {
     const student = await signedIn(school, { role: "student" });
     const tree = await insertCourseTree(school.id, { shape: [4, 5, 3] });
     await insertEnrollment(school.id, tree.courseId, student.id, { totalBlocks: 60 });
-    await env.DB.prepare("UPDATE enrollments SET last_accessed_block_id = ? WHERE course_id = ?").bind(tree.blockIds[40], tree.courseId).run();
+    await fixtureD1.prepare("UPDATE enrollments SET last_accessed_block_id = ? WHERE course_id = ?").bind(tree.blockIds[40], tree.courseId).run();
     const studentRun = await counted(student, `/t/courses/${tree.courseId}`);
     expect(studentRun.status).toBe(200);
     expect(studentRun.body.data.resume).toEqual({ lesson_index: 13, module_id: tree.modules[2]!.id, lesson_id: tree.modules[2]!.lessons[3]!.id });

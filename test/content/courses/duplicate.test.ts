@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { copyLessonStatements, copyModuleStatements } from "../../../src/content/courses/copy-tree";
 import { runBatch } from "../../../src/core/db/batch";
 import { dbFor } from "../../../src/core/db/client";
-import type { TenantCtx } from "../../../src/core/http/context";
+import type { SchoolCtx } from "../../../src/core/http/context";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import * as schema from "../../../src/db/schema";
 import { app } from "../../../src/app";
@@ -14,8 +14,8 @@ import { createSchool, db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { as, createGroup, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
 
-function ctxFor(tenantId: string, now = Date.now()): TenantCtx {
-  return { db: dbFor(env, null), clock: { now: () => now }, tenantId } as TenantCtx;
+function ctxFor(tenantId: string, now = Date.now()): SchoolCtx {
+  return { db: dbFor(env, null), clock: { now: () => now }, tenantId } as SchoolCtx;
 }
 
 async function liveModules(courseId: string) {

@@ -10,6 +10,7 @@ import { createSchool, createUser, db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { addGroupCurator, addMember, as, assignIndividualCurator, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
 import { bulk, enrollmentRow, insertCompletion, sourcesOf } from "./helpers";
+import { fixtureD1 } from "../../helpers/databases";
 
 describe("POST /t/courses/:id/enroll/bulk", () => {
   it("enrolls new and removed students (restored with progress) and says why the others were skipped", async () => {
@@ -153,7 +154,7 @@ describe("POST /t/courses/:id/enroll/bulk", () => {
 async function manyStudents(tenantId: string, count: number): Promise<string[]> {
   const prefix = uuidv7().slice(0, 24);
   const now = Date.now();
-  await env.DB.prepare(
+  await fixtureD1.prepare(
     `INSERT INTO users (id, tenant_id, email, password_hash, first_name, last_name, role, is_active, created_at, updated_at)
      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
      SELECT ?2 || printf('%012x', i), ?3, ?2 || i || '@example.test', 'x', 'First' || i, 'Last' || i, 'student', 1, ?4, ?4 FROM n`,

@@ -10,6 +10,7 @@ import { countingD1 } from "../../helpers/d1-counter";
 import { createSchool, createUser, db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { as, assignIndividualCurator, curatorWith, schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
+import { fixtureD1 } from "../../helpers/databases";
 
 const HEADER = "ФИО,Email,Дата записи,Прогресс %,Завершено блоков,Всего блоков,Статус,Последняя активность";
 
@@ -105,13 +106,13 @@ describe("GET /t/courses/:id/enrollments/export.csv", () => {
 async function bulkEnrollments(tenantId: string, courseId: string, count: number) {
   const prefix = uuidv7().slice(0, 24);
   const now = Date.now() - count;
-  await env.DB.batch([
-    env.DB.prepare(
+  await fixtureD1.batch([
+    fixtureD1.prepare(
       `INSERT INTO users (id, tenant_id, email, password_hash, first_name, last_name, role, is_active, created_at, updated_at)
        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
        SELECT ?2 || printf('%012x', i), ?3, 'bulk' || i || '-' || ?2 || '@example.test', 'x', 'First' || i, 'Last' || i, 'student', 1, ?4, ?4 FROM n`,
     ).bind(count, prefix, tenantId, now),
-    env.DB.prepare(
+    fixtureD1.prepare(
       `INSERT INTO enrollments (id, tenant_id, course_id, student_id, enrolled_at, blocks_completed, total_blocks, created_at, updated_at)
        SELECT 'e' || substr(id, 2), tenant_id, ?1, id, ?2 + CAST(substr(first_name, 6) AS INTEGER), 0, 1, ?2, ?2
        FROM users WHERE tenant_id = ?3 AND id LIKE ?4 || '%'`,

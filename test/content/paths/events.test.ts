@@ -5,7 +5,7 @@ import { app } from "../../../src/app";
 import { pathCompletionPushes } from "../../../src/content/paths/completion-pushes";
 import { runBatch } from "../../../src/core/db/batch";
 import type { Env } from "../../../src/core/env";
-import type { TenantCtx } from "../../../src/core/http/context";
+import type { SchoolCtx } from "../../../src/core/http/context";
 import { serviceContext } from "../../../src/core/http/request-context";
 import * as schema from "../../../src/db/schema";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
@@ -91,7 +91,7 @@ describe("the path pushes to the student (a completion someone else causes)", ()
 
   /** The producer as the completion's batch runs it, with an admin as the actor (a grader, later). */
   async function produce(tenantId: string, actor: Member, input: { courseId: string; studentId: string; pathIds: string[] }) {
-    const ctx = { ...serviceContext(env as Env), tenantId, actor: { userId: actor.id, role: "admin" } } as unknown as TenantCtx;
+    const ctx = { ...serviceContext(env as Env), tenantId, actor: { userId: actor.id, role: "admin" } } as unknown as SchoolCtx;
     const pushes = await pathCompletionPushes(ctx, { ...input, when: sql`1` });
     await runBatch(ctx, pushes.statements);
     return pushes;

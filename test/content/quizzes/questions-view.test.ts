@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { openMatchToken } from "../../../src/content/quizzes/match-tokens";
 import { loadQuestions, type StudentQuestion } from "../../../src/content/quizzes/question-present";
 import type { Env } from "../../../src/core/env";
-import type { Actor, TenantCtx } from "../../../src/core/http/context";
+import type { Actor, SchoolCtx } from "../../../src/core/http/context";
 import { serviceContext } from "../../../src/core/http/request-context";
 import * as schema from "../../../src/db/schema";
 import { MEDIA_LINK as LINK } from "../../helpers/courses";
@@ -17,9 +17,9 @@ import { schoolWithAdmin } from "../../helpers/users";
 import { storedImage } from "../../media/helpers";
 
 /** A school context as the guard builds one; `DB` may be a wrapped binding. */
-function ctxFor(tenantId: string, bindings: Partial<Env> = {}): TenantCtx {
+function ctxFor(tenantId: string, bindings: Partial<Env> = {}): SchoolCtx {
   const actor = { userId: "0190a6c2-0000-7000-8000-000000000001", role: "student" } as Actor;
-  return { ...serviceContext({ ...env, ...bindings } as Env, undefined, "https://api.lms.localhost/"), tenantId, actor, tenant: { id: tenantId } as TenantCtx["tenant"] };
+  return { ...serviceContext({ ...env, ...bindings } as Env, undefined, "https://api.lms.localhost/"), tenantId, actor, tenant: { id: tenantId } as SchoolCtx["tenant"] };
 }
 
 async function oneOfEach(tenantId: string) {

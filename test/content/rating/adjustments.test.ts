@@ -1,9 +1,9 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createUser } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { adjust, pointEventRows, putDefault, totalOf } from "../../helpers/rating";
 import { as, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
+import { fixtureD1 } from "../../helpers/databases";
 
 /**
  * POST /admin/rating/adjustments: signed manual point events with an audited reason, the
@@ -62,7 +62,7 @@ describe("POST /admin/rating/adjustments", () => {
 
   it("the reason and the admin are shown in the student's point history", async () => {
     const { admin, student } = await setup();
-    await env.DB.prepare("UPDATE users SET first_name = 'Ada', last_name = 'Admin' WHERE id = ?").bind(admin.id).run();
+    await fixtureD1.prepare("UPDATE users SET first_name = 'Ada', last_name = 'Admin' WHERE id = ?").bind(admin.id).run();
     const res = await adjust(admin, { student_id: student.id, points: "-3", reason: "Missed the deadline" });
     const events = await as(admin, `/t/admin/rating/students/${student.id}/events`);
     expect(events.status).toBe(200);
@@ -83,7 +83,7 @@ describe("POST /admin/rating/adjustments", () => {
   it("names the school's manual default row as the rule once it exists", async () => {
     const { school, admin, student } = await setup();
     await putDefault(admin, "manual", { enabled: true });
-    const rule = await env.DB.prepare("SELECT id FROM rating_rules WHERE tenant_id = ? AND source_type = 'manual'").bind(school.id).first<{ id: string }>();
+    const rule = await fixtureD1.prepare("SELECT id FROM rating_rules WHERE tenant_id = ? AND source_type = 'manual'").bind(school.id).first<{ id: string }>();
     const res = await adjust(admin, { student_id: student.id, points: 1, reason: "Helping others" });
     expect(res.status).toBe(201);
     expect((await pointEventRows(school.id))[0]).toMatchObject({ id: res.body.data.event_id, rule_id: rule!.id, points_hundredths: 100 });
@@ -133,7 +133,7 @@ describe("POST /admin/rating/adjustments", () => {
     const other = await setup();
     const curator = await signedIn(school, curatorWith({ can_manage_students: true }));
     const deleted = await createUser(school.id, { role: "student" });
-    await env.DB.prepare("UPDATE users SET deleted_at = ? WHERE id = ?").bind(Date.now(), deleted.id).run();
+    await fixtureD1.prepare("UPDATE users SET deleted_at = ? WHERE id = ?").bind(Date.now(), deleted.id).run();
     for (const id of [unknownId(), other.student.id, curator.id, admin.id, deleted.id]) {
       expect({ id, ...failure(await adjust(admin, { student_id: id, points: "1", reason: "r" })) }).toEqual({ id, status: 404, error: "student_not_found" });
     }

@@ -1,10 +1,10 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { createSchool, createUser } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { schoolWithAdmin } from "../../helpers/users";
 import { call } from "../../notifications/helpers";
+import { fixtureD1 } from "../../helpers/databases";
 
 /**
  * What the rating adds to campaign audiences: `points_total` (the school total, a signed decimal)
@@ -14,7 +14,7 @@ import { call } from "../../notifications/helpers";
 
 async function givePoints(tenantId: string, studentId: string, hundredths: number) {
   const id = uuidv7();
-  await env.DB.prepare(
+  await fixtureD1.prepare(
     "INSERT INTO point_events (id, tenant_id, student_id, source_type, target_id, source_key, points_hundredths, reason, awarded_at) VALUES (?, ?, ?, 'manual', NULL, ?, ?, 'seed', ?)",
   )
     .bind(id, tenantId, studentId, `manual:${id}`, hundredths, Date.now())

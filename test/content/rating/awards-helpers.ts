@@ -1,9 +1,9 @@
-import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { giveQuizAccess, insertQuiz } from "../../helpers/quizzes";
 import type { Member } from "../../helpers/users";
 import { save, started, submit } from "../attempts/helpers";
+import { fixtureD1 } from "../../helpers/databases";
 
 /**
  * Fixtures of the award tests: rules written straight to `rating_rules` (the rules endpoints have
@@ -31,7 +31,7 @@ const bool = (value: boolean | null | undefined) => (value === undefined || valu
 export async function setRule(tenantId: string, sourceType: SourceType, targetId: string | null, fields: RuleFields): Promise<string> {
   const id = uuidv7();
   const now = Date.now();
-  await env.DB.prepare(
+  await fixtureD1.prepare(
     `INSERT INTO rating_rules (id, tenant_id, source_type, target_id, enabled, points_hundredths, calc_mode, threshold_source, threshold_value_hundredths,
        award_only_if_passed, repeat_behavior, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -80,7 +80,7 @@ export interface EventRow {
 
 /** The student's point events in the order they were written (rowid), `source_type` filtered when given. */
 export async function eventsOf(tenantId: string, studentId: string, sourceType?: SourceType): Promise<EventRow[]> {
-  const rows = await env.DB.prepare(
+  const rows = await fixtureD1.prepare(
     `SELECT source_type, target_id, source_key, points_hundredths, rule_id, reason, actor_user_id, awarded_at FROM point_events
      WHERE tenant_id = ? AND student_id = ? ${sourceType ? "AND source_type = ?" : ""} ORDER BY rowid`,
   )
@@ -96,13 +96,13 @@ export async function pointsOn(tenantId: string, studentId: string, targetId: st
 
 /** The student's stored total (`rating_totals`), "0.00" without a row. */
 export async function totalOf(tenantId: string, studentId: string): Promise<string> {
-  const row = await env.DB.prepare("SELECT points_hundredths FROM rating_totals WHERE tenant_id = ? AND student_id = ?").bind(tenantId, studentId).first<{ points_hundredths: number }>();
+  const row = await fixtureD1.prepare("SELECT points_hundredths FROM rating_totals WHERE tenant_id = ? AND student_id = ?").bind(tenantId, studentId).first<{ points_hundredths: number }>();
   return dec(row?.points_hundredths ?? 0);
 }
 
 /** The sum of the student's events, to check the stored total against. */
 export async function sumOf(tenantId: string, studentId: string): Promise<string> {
-  const row = await env.DB.prepare("SELECT COALESCE(SUM(points_hundredths), 0) AS s FROM point_events WHERE tenant_id = ? AND student_id = ?").bind(tenantId, studentId).first<{ s: number }>();
+  const row = await fixtureD1.prepare("SELECT COALESCE(SUM(points_hundredths), 0) AS s FROM point_events WHERE tenant_id = ? AND student_id = ?").bind(tenantId, studentId).first<{ s: number }>();
   return dec(row!.s);
 }
 

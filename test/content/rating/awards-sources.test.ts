@@ -15,6 +15,7 @@ import { save, started, submit } from "../attempts/helpers";
 import { examForStudent, opened, saveSection, single, startedExam, submitExam, type ExamSetup } from "../exams/attempt-helpers";
 import { assignmentCourse, draftOf, review, submit as submitSubmission } from "../submissions/helpers";
 import { attemptScoring, completionRulesOff, eventsOf, pointsOn, scoredQuiz, setRule, sumOf, totalOf } from "./awards-helpers";
+import { fixtureD1 } from "../../helpers/databases";
 
 /**
  * Each source of rule points, through the endpoints that make the source event, with the school's
@@ -187,7 +188,7 @@ describe("quiz points: grading", () => {
 
     // #60 per positive event, each with the total after it (the grader acted, so the student is told).
     const pushes = (await outboxRows(school.id)).filter((row) => row.eventCode === "rating.points_awarded").sort((a, b) => (a.aggregateId ?? "").localeCompare(b.aggregateId ?? ""));
-    const ids = await env.DB.prepare("SELECT id, source_type FROM point_events WHERE student_id = ? ORDER BY rowid").bind(student.id).all<{ id: string; source_type: string }>();
+    const ids = await fixtureD1.prepare("SELECT id, source_type FROM point_events WHERE student_id = ? ORDER BY rowid").bind(student.id).all<{ id: string; source_type: string }>();
     expect(pushes.map((row) => [row.userId, row.aggregateType, row.aggregateId, row.dedupeKey, row.title, row.body, row.data])).toEqual(
       [
         ["quiz", "8.00", "Biology", "8.00"],

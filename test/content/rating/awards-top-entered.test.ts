@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { createUser } from "../../helpers/factories";
@@ -7,6 +6,7 @@ import { addPushDevice, outboxRows } from "../../notifications/helpers";
 import { insertAssignment } from "../assignments/helpers";
 import { assignmentCourse, draftOf, review, submit } from "../submissions/helpers";
 import { completionRulesOff, totalOf } from "./awards-helpers";
+import { fixtureD1 } from "../../helpers/databases";
 
 /**
  * #63 `rating.top_entered` after a rule's award that takes the student's school rank from above 10
@@ -17,7 +17,7 @@ import { completionRulesOff, totalOf } from "./awards-helpers";
 /** Points given straight to a student, as an earlier adjustment would (the triggers keep the total). */
 async function givePoints(tenantId: string, studentId: string, hundredths: number) {
   const id = uuidv7();
-  await env.DB.prepare(
+  await fixtureD1.prepare(
     "INSERT INTO point_events (id, tenant_id, student_id, source_type, target_id, source_key, points_hundredths, reason, awarded_at) VALUES (?, ?, ?, 'manual', NULL, ?, ?, 'seed', ?)",
   )
     .bind(id, tenantId, studentId, `manual:${id}`, hundredths, Date.now())

@@ -1,10 +1,10 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../../src/core/lib/clock";
 import { createSchool } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { addGroupCurator, addMember, as, assignIndividualCurator, createGroup, signedIn, unknownId } from "../../helpers/users";
 import { award, named, ratedContent, ratingSchool } from "./leaderboard-fixtures";
+import { fixtureD1 } from "../../helpers/databases";
 
 /** GET /t/rating/filter-options: live objects that already have point events of students the caller sees. */
 
@@ -67,7 +67,7 @@ describe("GET /t/rating/filter-options", () => {
     await assignIndividualCurator(xena.id, curator.id);
     expect((await as(curator, "/t/rating/filter-options")).body.data.exams).toEqual([option(c.exam, "Final exam")]);
     // A deleted object is no longer an option, whatever its events.
-    await env.DB.prepare("UPDATE exams SET deleted_at = 1 WHERE id = ?").bind(c.exam).run();
+    await fixtureD1.prepare("UPDATE exams SET deleted_at = 1 WHERE id = ?").bind(c.exam).run();
     expect((await as(admin, "/t/rating/filter-options")).body.data.exams).toEqual([]);
   });
 
@@ -81,7 +81,7 @@ describe("GET /t/rating/filter-options", () => {
       expect(failure(await as(member, `/t/rating/filter-options?group_id=${id}`))).toEqual({ status: 404, error: "group_not_found" });
     }
     const foreign = await ratedContent((await ratingSchool()).school.id);
-    await env.DB.prepare("UPDATE course_modules SET deleted_at = 1 WHERE id = ?").bind(c.module2).run();
+    await fixtureD1.prepare("UPDATE course_modules SET deleted_at = 1 WHERE id = ?").bind(c.module2).run();
     for (const id of [unknownId(), foreign.module1, c.module2]) {
       expect(failure(await as(admin, `/t/rating/filter-options?module_id=${id}`))).toEqual({ status: 404, error: "module_not_found" });
     }

@@ -1,8 +1,8 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { failure } from "../../helpers/http";
 import { addMember, as, assignIndividualCurator, createGroup, signedIn, unknownId } from "../../helpers/users";
 import { award, day, named, ratedContent, ratingSchool } from "./leaderboard-fixtures";
+import { fixtureD1 } from "../../helpers/databases";
 
 /**
  * GET /t/rating with event filters: the board sums the matching point events per student (module,
@@ -105,7 +105,7 @@ describe("GET /t/rating with event filters", () => {
     const s = await filtered();
     const foreign = await ratingSchool();
     const elsewhere = await ratedContent(foreign.school.id);
-    await env.DB.prepare("UPDATE course_modules SET deleted_at = 1 WHERE id = ?").bind(s.content.module2).run();
+    await fixtureD1.prepare("UPDATE course_modules SET deleted_at = 1 WHERE id = ?").bind(s.content.module2).run();
     for (const id of [unknownId(), elsewhere.module1, s.content.module2]) {
       expect(failure(await as(s.admin, `/t/rating?module_id=${id}`))).toEqual({ status: 404, error: "module_not_found" });
     }

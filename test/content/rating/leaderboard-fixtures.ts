@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { createSchool, createUser } from "../../helpers/factories";
 import { signedIn, type Member } from "../../helpers/users";
@@ -7,6 +6,7 @@ import { insertCourseTree } from "../../helpers/courses";
 import { insertExam } from "../../helpers/exams";
 import { insertQuiz } from "../../helpers/quizzes";
 import { insertAssignment } from "../assignments/helpers";
+import { fixtureD1 } from "../../helpers/databases";
 
 /** Fixtures of the rating read tests: named students and point events written straight to D1 (the triggers keep the totals). */
 
@@ -16,7 +16,7 @@ export async function named(school: { id: string; subdomain: string }, first: st
     options.isActive === false
       ? { ...(await createUser(school.id, { role: "student", ...options, firstName: first })), token: "", sessionId: "", subdomain: school.subdomain }
       : await signedIn(school, { role: "student", ...options, firstName: first });
-  await env.DB.prepare("UPDATE users SET last_name = ? WHERE id = ?").bind(last, member.id).run();
+  await fixtureD1.prepare("UPDATE users SET last_name = ? WHERE id = ?").bind(last, member.id).run();
   return member as Member;
 }
 
@@ -34,7 +34,7 @@ export interface EventOptions {
 export function eventStatement(tenantId: string, studentId: string, points: number, options: EventOptions = {}) {
   const id = options.id ?? uuidv7();
   const sourceType = options.sourceType ?? "manual";
-  return env.DB.prepare(
+  return fixtureD1.prepare(
     `INSERT INTO point_events (id, tenant_id, student_id, source_type, target_id, source_key, points_hundredths, rule_id, reason, actor_user_id, awarded_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).bind(
@@ -84,11 +84,11 @@ export async function ratedContent(tenantId: string) {
   const lessonB = m1!.lessons[1]!;
   const lessonGone = m1!.lessons[2]!;
   const setBlock = (blockId: string, type: string, refId: string) =>
-    env.DB.prepare("UPDATE blocks SET type = ?, ref_id = ?, payload = ? WHERE id = ?").bind(type, refId, JSON.stringify({ ref: refId }), blockId);
-  await env.DB.batch([
-    env.DB.prepare("UPDATE lessons SET title = 'Lesson A' WHERE id = ?").bind(lessonA.id),
-    env.DB.prepare("UPDATE lessons SET title = 'Lesson B' WHERE id = ?").bind(lessonB.id),
-    env.DB.prepare("UPDATE lessons SET title = 'Lesson Gone', deleted_at = 1 WHERE id = ?").bind(lessonGone.id),
+    fixtureD1.prepare("UPDATE blocks SET type = ?, ref_id = ?, payload = ? WHERE id = ?").bind(type, refId, JSON.stringify({ ref: refId }), blockId);
+  await fixtureD1.batch([
+    fixtureD1.prepare("UPDATE lessons SET title = 'Lesson A' WHERE id = ?").bind(lessonA.id),
+    fixtureD1.prepare("UPDATE lessons SET title = 'Lesson B' WHERE id = ?").bind(lessonB.id),
+    fixtureD1.prepare("UPDATE lessons SET title = 'Lesson Gone', deleted_at = 1 WHERE id = ?").bind(lessonGone.id),
     setBlock(lessonA.blocks[0]!, "quiz_ref", quizOne.id),
     setBlock(lessonB.blocks[0]!, "assignment_ref", essay.id),
     setBlock(lessonGone.blocks[0]!, "quiz_ref", quizTwo.id),

@@ -5,6 +5,7 @@ import { roundTripD1 } from "../../helpers/d1-counter";
 import type { Member } from "../../helpers/users";
 import { addMember, createGroup } from "../../helpers/users";
 import { eventStatement, named, ratedContent, ratingSchool } from "./leaderboard-fixtures";
+import { fixtureD1 } from "../../helpers/databases";
 
 /** What the rating reads ask of D1: the guard's query and one batch, whatever the number of students. */
 
@@ -40,16 +41,16 @@ describe("rating reads and D1", () => {
     // Ids of the school's own uuid prefix, so each run's students are new.
     const many = values.map((index) => `${school.id.slice(0, 24)}${index.toString(16).padStart(12, "0")}`);
     for (let start = 0; start < values.length; start += 50) {
-      await env.DB.batch(
+      await fixtureD1.batch(
         values.slice(start, start + 50).map((index) =>
-          env.DB.prepare(
+          fixtureD1.prepare(
             "INSERT INTO users (id, tenant_id, email, password_hash, first_name, last_name, role, is_active, created_at, updated_at) VALUES (?, ?, ?, '!', 'Many', ?, 'student', 1, ?, ?)",
           ).bind(many[index], school.id, `many.${index}@example.test`, `N${index}`, now, now),
         ),
       );
     }
     for (let start = 0; start < many.length; start += 50) {
-      await env.DB.batch(many.slice(start, start + 50).flatMap((id, index) => [eventStatement(school.id, id, 500 + index * 3), eventStatement(school.id, id, 300, { sourceType: "quiz", targetId: content.quizOne })]));
+      await fixtureD1.batch(many.slice(start, start + 50).flatMap((id, index) => [eventStatement(school.id, id, 500 + index * 3), eventStatement(school.id, id, 300, { sourceType: "quiz", targetId: content.quizOne })]));
     }
     for (const member of [student, admin]) {
       for (const [index, path] of paths.entries()) {

@@ -1,10 +1,10 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../../src/core/lib/clock";
 import { createSchool } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { addGroupCurator, addMember, as, assignIndividualCurator, createGroup, signedIn, unknownId } from "../../helpers/users";
 import { award, named, ratingSchool } from "./leaderboard-fixtures";
+import { fixtureD1 } from "../../helpers/databases";
 
 /**
  * GET /t/rating over the stored totals: the population (active students only), competition
@@ -31,11 +31,11 @@ async function board() {
   await award(olim, -250);
   await award(inactive, 10_000);
   await award(deleted, 5000);
-  await env.DB.prepare("UPDATE users SET deleted_at = ? WHERE id = ?").bind(Date.now(), deleted.id).run();
+  await fixtureD1.prepare("UPDATE users SET deleted_at = ? WHERE id = ?").bind(Date.now(), deleted.id).run();
   // A student who became staff keeps their totals row, outside the board.
   const former = await named(school, "Former", "Student");
   await award(former, 4000);
-  await env.DB.prepare("UPDATE users SET role = 'curator' WHERE id = ?").bind(former.id).run();
+  await fixtureD1.prepare("UPDATE users SET role = 'curator' WHERE id = ?").bind(former.id).run();
   const foreign = await ratingSchool();
   await award(await named(foreign.school, "Far", "Away"), 100_000);
   // A restricted curator: Timur and Olim individually, Lola through the group they curate.

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { insertCourseTree } from "../../helpers/courses";
 import { insertExam } from "../../helpers/exams";
@@ -7,6 +6,7 @@ import { insertQuiz } from "../../helpers/quizzes";
 import { deleteOverride, getRules, putDefault, putOverride } from "../../helpers/rating";
 import { as, schoolWithAdmin, unknownId } from "../../helpers/users";
 import { insertAssignment } from "../assignments/helpers";
+import { fixtureD1 } from "../../helpers/databases";
 
 /**
  * GET /admin/gamification/rules and PUT of defaults and overrides: the built-in rules of a fresh
@@ -58,7 +58,7 @@ async function rulesOf(admin: Awaited<ReturnType<typeof schoolWithAdmin>>["admin
 }
 
 async function storedRows(tenantId: string) {
-  const { results } = await env.DB.prepare(
+  const { results } = await fixtureD1.prepare(
     `SELECT source_type, target_id, enabled, points_hundredths, calc_mode, threshold_source, threshold_value_hundredths, award_only_if_passed, repeat_behavior, deleted_at IS NOT NULL AS deleted
      FROM rating_rules WHERE tenant_id = ? ORDER BY created_at, id`,
   )
@@ -419,7 +419,7 @@ describe("DELETE /admin/gamification/rules/overrides/:source_type/:target_id", (
     const { school, admin } = await schoolWithAdmin();
     const essay = await insertAssignment(school.id, { title: "Gone" });
     await putOverride(admin, "assignment", essay.id, { points: "2" });
-    await env.DB.prepare("UPDATE assignments SET deleted_at = ? WHERE id = ?").bind(Date.now(), essay.id).run();
+    await fixtureD1.prepare("UPDATE assignments SET deleted_at = ? WHERE id = ?").bind(Date.now(), essay.id).run();
     expect((await rulesOf(admin)).find((rule) => rule.kind === "override")).toMatchObject({ target_id: essay.id, target_title: "Gone" });
     expect(failure(await putOverride(admin, "assignment", essay.id, { points: "3" }))).toEqual({ status: 400, error: "invalid_target_id" });
     expect((await deleteOverride(admin, "assignment", essay.id)).status).toBe(200);

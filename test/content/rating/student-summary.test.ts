@@ -1,9 +1,9 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createSchool } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { addMember, as, assignIndividualCurator, createGroup, signedIn, unknownId, type Member } from "../../helpers/users";
 import { award, named, ratingSchool } from "./leaderboard-fixtures";
+import { fixtureD1 } from "../../helpers/databases";
 
 /** GET /t/admin/rating/students/:id/summary: school and group ranks by school totals among active students, and who may read them. */
 
@@ -80,7 +80,7 @@ describe("GET /t/admin/rating/students/:id/summary", () => {
     const foreign = await ratingSchool();
     const stranger = await named(foreign.school, "Far", "Away");
     const deleted = await named(s.school, "Gone", "Student");
-    await env.DB.prepare("UPDATE users SET deleted_at = 1 WHERE id = ?").bind(deleted.id).run();
+    await fixtureD1.prepare("UPDATE users SET deleted_at = 1 WHERE id = ?").bind(deleted.id).run();
     const notFound = { status: 404, error: "student_not_found" };
     for (const [member, id] of [
       [s.admin, unknownId()],

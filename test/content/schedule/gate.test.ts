@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../../src/core/env";
-import type { Actor, TenantCtx } from "../../../src/core/http/context";
+import type { Actor, SchoolCtx } from "../../../src/core/http/context";
 import { ApiError } from "../../../src/core/http/errors";
 import { serviceContext } from "../../../src/core/http/request-context";
 import { scheduleGate } from "../../../src/content/schedule/availability";
@@ -10,11 +10,11 @@ import { addMember, createGroup, schoolWithAdmin, signedIn, unknownId } from "..
 import { days, putGroupWindow, putWindow } from "./helpers";
 
 /** A school context for the caller, as the guard builds one (only what the gate reads is real). */
-function ctxFor(tenantId: string, actor: { userId: string; role: Actor["role"] }): TenantCtx {
-  return { ...serviceContext(env as Env), tenantId, actor: actor as Actor, tenant: { id: tenantId } as TenantCtx["tenant"] };
+function ctxFor(tenantId: string, actor: { userId: string; role: Actor["role"] }): SchoolCtx {
+  return { ...serviceContext(env as Env), tenantId, actor: actor as Actor, tenant: { id: tenantId } as SchoolCtx["tenant"] };
 }
 
-async function outcome(ctx: TenantCtx, lessonId: string, firstAttempt: boolean) {
+async function outcome(ctx: SchoolCtx, lessonId: string, firstAttempt: boolean) {
   try {
     await scheduleGate(ctx, { lessonId, firstAttempt });
     return "open";

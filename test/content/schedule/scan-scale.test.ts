@@ -10,6 +10,7 @@ import { insertCourseTree, type Tree } from "../../helpers/courses";
 import { countingD1 } from "../../helpers/d1-counter";
 import { createSchool, createUser, db } from "../../helpers/factories";
 import { addPushDevice } from "../../notifications/helpers";
+import { fixtureD1 } from "../../helpers/databases";
 
 /**
  * The scans at the size the issue names: a school of 5,000 students in a course of 200 lessons
@@ -40,26 +41,26 @@ async function students(tenantId: string, tree: Tree, count: number) {
   const template = await createUser(tenantId, { role: "student" });
   await addPushDevice(tenantId, template.id);
   const series = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count - 1})`;
-  if (count > 1) await env.DB.batch([
-    env.DB.prepare(
+  if (count > 1) await fixtureD1.batch([
+    fixtureD1.prepare(
       `${series} INSERT INTO users (id, tenant_id, email, password_hash, first_name, last_name, role, is_active, email_verified_at, created_at, updated_at)
        SELECT ${hex(16)}, tenant_id, 'scale.' || i || '.' || ${hex(4)} || '@example.test', password_hash, first_name, last_name, role, 1, email_verified_at, created_at, updated_at
        FROM users, n WHERE users.id = ?`,
     ).bind(template.id),
   ]);
-  const columns = (await env.DB.prepare(`SELECT name FROM pragma_table_info('push_devices')`).all<{ name: string }>()).results.map((row) => row.name);
+  const columns = (await fixtureD1.prepare(`SELECT name FROM pragma_table_info('push_devices')`).all<{ name: string }>()).results.map((row) => row.name);
   const fresh: Record<string, string> = { id: hex(16), user_id: "u.id", installation_id: hex(16), token_hash: hex(32) };
   const select = columns.map((name) => fresh[name] ?? `d.${name}`).join(", ");
-  await env.DB.batch([
-    env.DB.prepare(
+  await fixtureD1.batch([
+    fixtureD1.prepare(
       `INSERT INTO push_devices (${columns.join(", ")}) SELECT ${select} FROM push_devices d, users u
        WHERE d.user_id = ?1 AND u.tenant_id = ?2 AND u.role = 'student' AND u.id <> ?1`,
     ).bind(template.id, tenantId),
-    env.DB.prepare(
+    fixtureD1.prepare(
       `INSERT INTO enrollments (id, tenant_id, course_id, student_id, enrolled_at, total_blocks, created_at, updated_at)
        SELECT ${hex(16)}, ?1, ?2, u.id, ?3, ?4, ?3, ?3 FROM users u WHERE u.tenant_id = ?1 AND u.role = 'student'`,
     ).bind(tenantId, tree.courseId, EDITED, tree.blockIds.length),
-    env.DB.prepare(
+    fixtureD1.prepare(
       `INSERT INTO enrollment_sources (tenant_id, enrollment_id, course_id, student_id, kind, source_key, created_at)
        SELECT tenant_id, id, course_id, student_id, 'direct', 'direct', created_at FROM enrollments WHERE tenant_id = ?1 AND course_id = ?2`,
     ).bind(tenantId, tree.courseId),
@@ -79,7 +80,7 @@ async function windows(tenantId: string, tree: Tree, opening: number) {
 }
 
 async function outboxCount(tenantId: string, code: string) {
-  return (await env.DB.prepare(`SELECT count(*) AS n FROM notification_outbox WHERE tenant_id = ? AND event_code = ?`).bind(tenantId, code).first<{ n: number }>())!.n;
+  return (await fixtureD1.prepare(`SELECT count(*) AS n FROM notification_outbox WHERE tenant_id = ? AND event_code = ?`).bind(tenantId, code).first<{ n: number }>())!.n;
 }
 
 /**
@@ -157,7 +158,7 @@ describe("deadline scan: a run over its boundary limit", () => {
     for (let run = 0; run < 4; run++) written.push(await runDeadlineScan(scanContext(env.DB), { maxBoundaries: 2 }));
     // Two boundaries a run for two students, then the fifth, then nothing left.
     expect(written).toEqual([4, 4, 2, 0]);
-    const rows = await env.DB.prepare(`SELECT aggregate_id AS lesson, count(*) AS n FROM notification_outbox WHERE tenant_id = ? AND event_code = 'lesson.window_opened' GROUP BY aggregate_id`)
+    const rows = await fixtureD1.prepare(`SELECT aggregate_id AS lesson, count(*) AS n FROM notification_outbox WHERE tenant_id = ? AND event_code = 'lesson.window_opened' GROUP BY aggregate_id`)
       .bind(school.id)
       .all<{ lesson: string; n: number }>();
     expect(rows.results.map((row) => [row.lesson, row.n]).sort()).toEqual(lessons.map((lesson) => [lesson.id, 2]).sort());

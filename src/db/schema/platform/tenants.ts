@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, deletedAt, flag, id, updatedAt } from "../columns";
 
 export const tenants = sqliteTable(
@@ -25,6 +25,12 @@ export const tenants = sqliteTable(
     suspendedAt: integer("suspended_at"),
     suspendReason: text("suspend_reason"),
     currentTariffId: text("current_tariff_id"),
+    /**
+     * The binding of the school database that holds this school's rows (`DB_SCHOOLS_<n>`): chosen
+     * when the school is created (the shard with the fewest schools) and never recomputed, so tokens
+     * and queued work may carry it.
+     */
+    shard: text("shard").notNull().default("DB_SCHOOLS_0"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: deletedAt(),
@@ -32,5 +38,7 @@ export const tenants = sqliteTable(
   (t) => [
     uniqueIndex("tenants_slug_live").on(t.slug).where(sql`deleted_at IS NULL`),
     uniqueIndex("tenants_subdomain_live").on(t.subdomain).where(sql`deleted_at IS NULL`),
+    // The new-school rule counts schools per shard.
+    index("tenants_shard").on(t.shard),
   ],
 );

@@ -1,1 +1,0 @@
-CREATE INDEX `users_unranked` ON `users` (`tenant_id`,`role`,`id`) WHERE NOT (role = 'student' AND deleted_at IS NULL AND is_active = 1);

@@ -1,0 +1,21 @@
+import { shardDb } from "./db/client";
+import type { SchoolActor, SchoolCtx, ServiceContext, SystemActor, TenantSummary } from "./http/context";
+
+/**
+ * The one way into a school: its shard's database, its id and who acts. Routes, Durable Object
+ * alarms, queue consumers and cron scans all build the school context here, from a school row of
+ * the control database (so the shard is the one stored on the school, never one a request names).
+ */
+export function forSchool<A extends SchoolActor>(ctx: ServiceContext, school: TenantSummary, actor: A): SchoolCtx<A> {
+  return { ...ctx, db: shardDb(ctx.env, school.shard), actor, tenant: school, tenantId: school.id };
+}
+
+/** The actor of work no person asked for. */
+export function systemActor(job: string): SystemActor {
+  return { role: "system", job };
+}
+
+/** The user behind an action, or null for a system job (whose pushes leave nobody out). */
+export function actingUserId(actor: SchoolActor): string | null {
+  return actor.role === "system" ? null : actor.userId;
+}

@@ -1,0 +1,21 @@
+/**
+ * The school databases' tables (`DB_SCHOOLS_<n>`; migrations/school): everything of a school's
+ * people and content, each row with its `tenant_id` (many schools share a shard).
+ */
+export * from "./platform/users";
+export * from "./platform/groups";
+export * from "./platform/sessions";
+export { emailVerificationTokens, passwordResetCodes } from "./platform/auth-secrets";
+export * from "./platform/outbox";
+export * from "./platform/device-policies";
+export * from "./platform/notifications";
+export * from "./platform/media";
+export * from "./content/courses";
+export * from "./content/enrollments";
+export * from "./content/groups";
+export * from "./content/paths";
+export * from "./content/schedules";
+export * from "./content/quizzes";
+export * from "./content/exams";
+export * from "./content/assignments";
+export * from "./content/rating";

@@ -537,7 +537,7 @@ function main() {
     return;
   }
   const out = [];
-  out.push(`Capacity model: ${int(options.schools)} schools x ${int(options.students)} students, exam peak ${pct(options.peakShare)} of students, ${options.years} school years of data`);
+  out.push(`Capacity model: ${int(options.schools)} schools x ${int(options.students)} students, exam peak ${pct(options.peakShare)} of students, ${options.years} school year(s) of data`);
   out.push("");
   out.push("Inputs");
   out.push(`  D1 per database: ${gb(D1.maxBytes)}, one statement at a time; a shard keeps below ${pct(D1.headroom)} of both`);

@@ -103,17 +103,17 @@ const SHARD_BUDGET = STATEMENTS_PER_SECOND * D1.headroom; // statements/s a shar
  * Batched statements count like the others: D1 runs each one.
  */
 const REQUESTS = {
-  // test/auth/round-trips.test.ts: the auth check is one statement; every /t/* request pays it.
-  auth_me: { label: "GET /auth/me", reads: 1, writes: 0, rows: 0, trips: 1, asserted: { trips: 1, test: "test/auth/round-trips.test.ts" } },
+  // test/auth/round-trips.test.ts: {prepare: 1, batch: 0}, the auth check; every /t/* request pays it.
+  auth_me: { label: "GET /auth/me", reads: 1, writes: 0, rows: 0, trips: 1, asserted: { trips: 1, statements: 1, test: "test/auth/round-trips.test.ts" } },
   // Sign-in: guard reads, then one batch inserting session, device, device event, outbox row and
   // clearing failures (test/auth/login.test.ts, test/devices/login-device.test.ts cover the rows).
   login: { label: "POST /auth/login", reads: 7, writes: 6, rows: 22, trips: 4, asserted: null },
   // Rotation: read and a two-statement conditional rotate (test/auth/refresh.test.ts, session-family.test.ts).
   refresh: { label: "POST /auth/refresh", reads: 1, writes: 2, rows: 2, trips: 2, asserted: null },
-  // test/content/courses/courses-performance.test.ts: {prepare: 2, batch: 0} for a student.
-  courses_list: { label: "GET /t/courses", reads: 3, writes: 0, rows: 0, trips: 2, asserted: { trips: 2, test: "test/content/courses/courses-performance.test.ts" } },
-  // test/content/courses/module-index-performance.test.ts: 2 round trips, the guard's included.
-  module_index: { label: "GET /t/courses/:id/modules", reads: 2, writes: 0, rows: 0, trips: 2, asserted: { trips: 2, test: "test/content/courses/module-index-performance.test.ts" } },
+  // test/content/courses/courses-performance.test.ts: {prepare: 3, batch: 1}, the auth query and one batch of two.
+  courses_list: { label: "GET /t/courses", reads: 3, writes: 0, rows: 0, trips: 2, asserted: { trips: 2, statements: 3, test: "test/content/courses/courses-performance.test.ts" } },
+  // test/content/courses/module-index-performance.test.ts: {prepare: 2, batch: 1}, 2 round trips, the guard's included.
+  module_index: { label: "GET /t/courses/:id/modules", reads: 2, writes: 0, rows: 0, trips: 2, asserted: { trips: 2, statements: 2, test: "test/content/courses/module-index-performance.test.ts" } },
   // test/content/courses/lesson-read-round-trips.test.ts: guard + one batch; the resume UPDATE rides in it.
   lesson_read: { label: "GET /t/lessons/:id (and /blocks)", reads: 3, writes: 1, rows: 1, trips: 2, asserted: { trips: 2, test: "test/content/courses/lesson-read-round-trips.test.ts" } },
   // test/content/courses/completion-events.test.ts: guard + one batch (completion, recount, event settings).
@@ -370,6 +370,7 @@ function check(schema) {
     if (request.reads + request.writes < request.trips) problems.push(`${name}: fewer statements than round trips`);
     if (request.writes > 0 && request.rows < request.writes) problems.push(`${name}: fewer rows written than write statements`);
     if (request.asserted && request.asserted.trips !== request.trips) problems.push(`${name}: ${request.trips} round trips, ${request.asserted.test} asserts ${request.asserted.trips}`);
+    if (request.asserted?.statements !== undefined && request.asserted.statements !== request.reads + request.writes) problems.push(`${name}: ${request.reads + request.writes} statements, ${request.asserted.test} asserts ${request.asserted.statements}`);
   }
   for (const name of [...Object.keys(DAY_MIX), ...EXAM_TIMELINE.map((step) => step.request)]) if (!(name in REQUESTS)) problems.push(`scenario names unknown request ${name}`);
   for (const table of [...Object.keys(ROWS_PER_STUDENT_YEAR), ...Object.keys(ROWS_PER_SCHOOL)]) if (!(table in schema.tables)) problems.push(`table ${table} is not in the schema (${schema.used.join(", ")})`);

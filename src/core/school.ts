@@ -20,3 +20,13 @@ export function systemActor(job: string): SystemActor {
 export function actingUserId(actor: SchoolActor): string | null {
   return actor.role === "system" ? null : actor.userId;
 }
+
+/**
+ * The school context behind a verb that serves the platform's account and a school's alike
+ * (sign-in, password reset): where a school's rows are written, the caller must have built it
+ * with `forSchool`; the platform context there is a programming error.
+ */
+export function inSchoolCtx(ctx: ServiceContext): SchoolCtx<SchoolActor> {
+  if (!("tenantId" in ctx)) throw new Error("a school's rows were written through the platform context");
+  return ctx as SchoolCtx<SchoolActor>;
+}

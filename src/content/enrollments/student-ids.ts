@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { TenantCtx } from "../../core/http/context";
+import { liveInSchool } from "../../core/db/conditions";
 
 /**
  * Why each listed id (a JSON array, in request order) cannot take part in a bulk write on the
@@ -20,6 +21,6 @@ export function classifyStudentIds(ctx: Pick<TenantCtx, "tenantId">, json: strin
         ${sql.join([...reasons], sql` `)}
       END AS reason
     FROM json_each(${json}) r
-      LEFT JOIN users u ON u.id = r.value AND u.tenant_id = ${tenantId} AND u.deleted_at IS NULL
+      LEFT JOIN users u ON u.id = r.value AND ${liveInSchool("u", tenantId)}
     ORDER BY r.key`;
 }

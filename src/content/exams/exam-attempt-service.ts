@@ -25,6 +25,7 @@ import {
 import { examsErrors } from "./errors";
 import { finishClosed, type FinishedExam } from "./exam-finalize";
 import { timer, timerStart } from "./timer";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Starting, reading and submitting exam attempts (docs/decisions.md, Exam attempts). A start is one
@@ -63,17 +64,17 @@ export async function finishIfDue(ctx: TenantCtx, row: ExamAttemptRow): Promise<
 /** The caller's attempt in progress of the exam (alias `ea`). */
 function inProgressSql(ctx: TenantCtx, examId: string): SQL {
   return sql`SELECT ${EXAM_ATTEMPT_COLUMNS} FROM exam_attempts ea
-    WHERE ea.tenant_id = ${ctx.tenantId} AND ea.exam_id = ${examId} AND ea.user_id = ${ctx.actor.userId} AND ea.status = 'in_progress'`;
+    WHERE ${inSchool("ea", ctx.tenantId)} AND ea.exam_id = ${examId} AND ea.user_id = ${ctx.actor.userId} AND ea.status = 'in_progress'`;
 }
 
 function inProgressIdSql(ctx: TenantCtx, examId: string): SQL {
-  return sql`(SELECT ip.id FROM exam_attempts ip WHERE ip.tenant_id = ${ctx.tenantId} AND ip.exam_id = ${examId}
+  return sql`(SELECT ip.id FROM exam_attempts ip WHERE ${inSchool("ip", ctx.tenantId)} AND ip.exam_id = ${examId}
     AND ip.user_id = ${ctx.actor.userId} AND ip.status = 'in_progress')`;
 }
 
 /** The caller's attempts of the exam, any status (the attempt limit counts them all). */
 function usedSql(ctx: TenantCtx, examId: string): SQL {
-  return sql`(SELECT count(*) FROM exam_attempts u WHERE u.tenant_id = ${ctx.tenantId} AND u.exam_id = ${examId} AND u.user_id = ${ctx.actor.userId})`;
+  return sql`(SELECT count(*) FROM exam_attempts u WHERE ${inSchool("u", ctx.tenantId)} AND u.exam_id = ${examId} AND u.user_id = ${ctx.actor.userId})`;
 }
 
 /**
@@ -95,7 +96,7 @@ export async function startExamAttempt(ctx: TenantCtx, input: { examId: string }
     batchable(
       ctx,
       sql`SELECT e.status, e.time_limit_seconds, e.max_attempts, ${usedSql(ctx, examId)} AS used
-        FROM exams e WHERE e.id = ${examId} AND e.tenant_id = ${ctx.tenantId} AND e.deleted_at IS NULL`,
+        FROM exams e WHERE e.id = ${examId} AND ${liveInSchool("e", ctx.tenantId)}`,
     ),
     batchable(ctx, inProgressSql(ctx, examId)),
     sectionAttemptsSql(ctx, inProgressIdSql(ctx, examId)),
@@ -134,9 +135,9 @@ export async function startExamAttempt(ctx: TenantCtx, input: { examId: string }
         createdAt: now,
         updatedAt: now,
       },
-      sql`${limit} AND NOT EXISTS (SELECT 1 FROM exam_attempts p WHERE p.tenant_id = ${ctx.tenantId} AND p.exam_id = ${examId}
+      sql`${limit} AND NOT EXISTS (SELECT 1 FROM exam_attempts p WHERE ${inSchool("p", ctx.tenantId)} AND p.exam_id = ${examId}
           AND p.user_id = ${ctx.actor.userId} AND p.status = 'in_progress')
-        AND EXISTS (SELECT 1 FROM exams le WHERE le.id = ${examId} AND le.tenant_id = ${ctx.tenantId} AND le.deleted_at IS NULL AND le.status = 'published')`,
+        AND EXISTS (SELECT 1 FROM exams le WHERE le.id = ${examId} AND ${liveInSchool("le", ctx.tenantId)} AND le.status = 'published')`,
     ),
     batchable(ctx, inProgressSql(ctx, examId)),
     sectionAttemptsSql(ctx, inProgressIdSql(ctx, examId)),

@@ -11,6 +11,7 @@ import { groupVisibleSql } from "../groups/scope";
 import { ratingErrors as e } from "./errors";
 import { eventsBoardSql, hasEventFilters, totalsPageSql, totalsStatsSql, type BoardInput, type BoardRow, type BoardStats } from "./leaderboard-query";
 import { optionalUuid, parseWindow, ratingView } from "./scope";
+import { liveInSchool } from "../../core/db/conditions";
 
 /** The query of GET /t/rating as the route validated it (the uuids are checked here, each with its own identifier). */
 export interface LeaderboardQuery {
@@ -37,8 +38,8 @@ export function visibleGroupSql(ctx: TenantCtx, groupId: string): SQL {
 
 /** A live module of a live course of the school. */
 export function liveModuleSql(ctx: TenantCtx, moduleId: string): SQL {
-  return sql`SELECT m.id FROM course_modules m JOIN courses mc ON mc.id = m.course_id AND mc.tenant_id = ${ctx.tenantId} AND mc.deleted_at IS NULL
-    WHERE m.id = ${moduleId} AND m.tenant_id = ${ctx.tenantId} AND m.deleted_at IS NULL`;
+  return sql`SELECT m.id FROM course_modules m JOIN courses mc ON mc.id = m.course_id AND ${liveInSchool("mc", ctx.tenantId)}
+    WHERE m.id = ${moduleId} AND ${liveInSchool("m", ctx.tenantId)}`;
 }
 
 /**

@@ -15,6 +15,7 @@ import { mainDomainUrl } from "../email/links";
 import { authErrors } from "./errors";
 import { hashPassword } from "./password";
 import type { RegisterBody } from "./schemas";
+import { inSchool } from "../../core/db/conditions";
 
 const RESEND_COOLDOWN_MS = MINUTE_MS;
 
@@ -155,7 +156,7 @@ export async function verifyEmail(ctx: ServiceContext, input: { token: string })
     .select({ id: users.id, email: users.email, role: users.role, subdomain: tenants.subdomain })
     .from(users)
     .innerJoin(tenants, and(eq(tenants.id, users.tenantId), isNull(tenants.deletedAt)))
-    .where(and(eq(users.id, row.userId), eq(users.tenantId, row.tenantId), isNull(users.deletedAt)))
+    .where(and(eq(users.id, row.userId), inSchool(users, row.tenantId), isNull(users.deletedAt)))
     .limit(1);
   if (!user) throw new ApiError(authErrors.INVALID_EMAIL_VERIFICATION);
 

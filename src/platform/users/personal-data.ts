@@ -43,6 +43,7 @@ import {
   users,
 } from "../../db/schema";
 import type { ServiceContext, TenantCtx } from "../../core/http/context";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * What a permanent user deletion does to every column that refers to a user.
@@ -159,7 +160,7 @@ export function personalFilesDeletion(ctx: ServiceContext, scope: { tenantId: st
     return ctx.db
       .update(mediaAssets)
       .set({ deletedAt: now, updatedAt: now })
-      .where(and(eq(mediaAssets.tenantId, scope.tenantId), isNull(mediaAssets.deletedAt), inArray(mediaAssets.id, owned), scope.onlyIf));
+      .where(and(inSchool(mediaAssets, scope.tenantId), isNull(mediaAssets.deletedAt), inArray(mediaAssets.id, owned), scope.onlyIf));
   });
 }
 
@@ -225,8 +226,8 @@ export function permanentDeletionStatements(ctx: TenantCtx, target: { id: string
           .set({ [propertyOf(entry.table, entry.column)]: null })
           .where(eq(entry.column, target.id)),
   ));
-  statements.push(ctx.db.delete(emailOutbox).where(and(eq(emailOutbox.tenantId, ctx.tenantId), eq(emailOutbox.toEmail, target.email))));
+  statements.push(ctx.db.delete(emailOutbox).where(and(inSchool(emailOutbox, ctx.tenantId), eq(emailOutbox.toEmail, target.email))));
   statements.push(forgetPairStatement(ctx, { tenantId: ctx.tenantId, email: target.email }));
-  statements.push(ctx.db.delete(users).where(and(eq(users.id, target.id), eq(users.tenantId, ctx.tenantId))));
+  statements.push(ctx.db.delete(users).where(and(eq(users.id, target.id), inSchool(users, ctx.tenantId))));
   return statements;
 }

@@ -88,8 +88,8 @@ export async function createBlock(ctx: TenantCtx, input: { lessonId: string; bod
       {
         id,
         tenantId,
-        courseId: sql`(SELECT course_id FROM lessons WHERE id = ${lessonId})`,
-        moduleId: sql`(SELECT module_id FROM lessons WHERE id = ${lessonId})`,
+        courseId: sql`(SELECT course_id FROM lessons WHERE id = ${lessonId} AND ${inSchool(tenantId)})`,
+        moduleId: sql`(SELECT module_id FROM lessons WHERE id = ${lessonId} AND ${inSchool(tenantId)})`,
         lessonId,
         type,
         payload: valid.payload,
@@ -100,7 +100,7 @@ export async function createBlock(ctx: TenantCtx, input: { lessonId: string; bod
       },
       writable,
     ),
-    recomputeCourseProgress(ctx, tenantId, sql`(SELECT course_id FROM blocks WHERE id = ${id})`),
+    recomputeCourseProgress(ctx, tenantId, sql`(SELECT course_id FROM blocks WHERE id = ${id} AND ${inSchool(tenantId)})`),
     blockById(ctx, id),
     batchable(ctx, sql`SELECT ${lessonLive} AS live`),
   );

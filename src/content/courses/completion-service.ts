@@ -122,7 +122,7 @@ async function attempt(ctx: TenantCtx, blockId: string, course?: { id: string; e
   const statements: BatchItem[] = [
     ...((prefetch?.statements ?? []) as BatchItem[]),
     insertCompletion(ctx, { id, blockId, now, completingLesson: course !== undefined }),
-    recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: sql`(SELECT course_id FROM block_completions WHERE id = ${id})`, studentId }),
+    recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: sql`(SELECT course_id FROM block_completions WHERE id = ${id} AND ${inSchool(ctx.tenantId)})`, studentId }),
   ];
   if (course) {
     statements.push(
@@ -152,7 +152,7 @@ async function completionPushes(
   ctx: TenantCtx,
   input: { id: string; enrollmentId: string; pathIds: string[]; completionId: string; studentId: string; now: number },
 ): Promise<BatchItem[]> {
-  const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.id = ${input.completionId})
+  const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.id = ${input.completionId} AND ${inSchool("nc", ctx.tenantId)})
     AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.id = ${input.enrollmentId} AND ${inSchool("ce", ctx.tenantId)} AND ce.completed_at >= ${input.now})`;
   return courseCompletionPushes(ctx, { ...input, when });
 }

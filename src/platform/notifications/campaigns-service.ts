@@ -102,8 +102,8 @@ export async function createCampaign(ctx: TenantCtx, input: CampaignInput) {
       SELECT u.tenant_id, ${id}, u.id, 'pending' FROM users u WHERE ${condition}`),
     ctx.db
       .update(notificationCampaigns)
-      .set({ audienceCount: sql`(SELECT count(*) FROM notification_campaign_recipients r WHERE r.campaign_id = ${id})` })
-      .where(eq(notificationCampaigns.id, id))
+      .set({ audienceCount: sql`(SELECT count(*) FROM notification_campaign_recipients r WHERE r.campaign_id = ${id} AND ${inSchool("r", ctx.tenantId)})` })
+      .where(and(eq(notificationCampaigns.id, id), inSchool(notificationCampaigns, ctx.tenantId)))
       .returning(),
   ])) as [unknown, unknown, CampaignRow[]];
   await kickCampaign(ctx, { tenantId: ctx.tenantId, campaignId: id, scheduledAt });

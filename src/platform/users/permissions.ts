@@ -107,7 +107,7 @@ export async function replacePermissions(ctx: TenantCtx, input: { userId: string
     // Ahead of the upsert: it reads the flags this request is about to replace.
     {
       when: sql`EXISTS (SELECT 1 FROM users u WHERE u.id = ${input.userId} AND ${inSchool("u", ctx.tenantId)} AND u.role = 'curator' AND u.deleted_at IS NULL)
-        AND NOT EXISTS (SELECT 1 FROM curator_permissions p WHERE p.user_id = ${input.userId}
+        AND NOT EXISTS (SELECT 1 FROM curator_permissions p WHERE p.user_id = ${input.userId} AND ${inSchool("p", ctx.tenantId)}
           AND p.can_manage_courses = ${f.can_manage_courses ? 1 : 0} AND p.can_manage_students = ${f.can_manage_students ? 1 : 0}
           AND p.can_manage_groups = ${f.can_manage_groups ? 1 : 0} AND p.can_view_analytics = ${f.can_view_analytics ? 1 : 0}
           AND p.can_manage_exams = ${f.can_manage_exams ? 1 : 0} AND p.can_manage_notifications = ${f.can_manage_notifications ? 1 : 0})`,

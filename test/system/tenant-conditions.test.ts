@@ -405,7 +405,7 @@ function sqlFindings(file: string, units: Unit[], schoolTables: Set<string>, tab
       if (have >= count) continue;
       const shown = alias === "" ? table : `${table} ${alias}`;
       const snippet = unit.text.replaceAll(/\s+/g, " ").slice(0, 160);
-      findings.push({ file, line: unit.line, table, message: `${file}:${unit.line}: ${shown} without inSchool/liveInSchool (${have} of ${count}) in sql\`${snippet}…\`` });
+      findings.push({ file, line: unit.line, table, message: `${file}:${unit.line}: ${shown} without inSchool/liveInSchool (${have} of ${count}) in sql${snippet}…` });
     }
   }
   return findings;

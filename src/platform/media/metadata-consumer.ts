@@ -9,6 +9,7 @@ import { ebmlDuration } from "./metadata/ebml";
 import { mp4Duration } from "./metadata/mp4";
 import { pdfPageCount } from "./metadata/pdf";
 import { blockReader, r2Reader, type RangeReader } from "./metadata/reader";
+import { inSchool } from "../../core/db/conditions";
 
 /** wrangler.toml: the queue confirm sends `media_metadata` messages to. */
 export const MEDIA_METADATA_QUEUE = "lms-media-metadata";
@@ -42,7 +43,7 @@ export async function readMetadata(kind: MediaKind, mime: string, reader: RangeR
 
 /** Reads the asset's object by ranges and stores what it finds, only onto the version that was confirmed. */
 export async function extractMetadata(ctx: ServiceContext, target: { tenantId: string; assetId: string }): Promise<void> {
-  const where = and(eq(mediaAssets.id, target.assetId), eq(mediaAssets.tenantId, target.tenantId), isNull(mediaAssets.deletedAt));
+  const where = and(eq(mediaAssets.id, target.assetId), inSchool(mediaAssets, target.tenantId), isNull(mediaAssets.deletedAt));
   const [row] = await ctx.db
     .select()
     .from(mediaAssets)

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, isNotNull, sql } from "drizzle-orm";
 import { notificationDeliveries, notificationOutbox, pushDevices, pushPreferences, tenants, users } from "../../db/schema";
 import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
-import { idIn } from "../../core/db/conditions";
+import { idIn, inSchool } from "../../core/db/conditions";
 import type { ServiceContext } from "../../core/http/context";
 import { uuidv7 } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
@@ -78,7 +78,7 @@ async function claimPage(ctx: ServiceContext, tenantId: string): Promise<OutboxR
     .where(
       inArray(
         notificationOutbox.id,
-        sql`(SELECT id FROM notification_outbox WHERE tenant_id = ${tenantId} AND status = 'pending' AND attempts < ${MAX_PUSH_ATTEMPTS}
+        sql`(SELECT id FROM notification_outbox WHERE ${inSchool(tenantId)} AND status = 'pending' AND attempts < ${MAX_PUSH_ATTEMPTS}
               AND (lease_until IS NULL OR lease_until <= ${now}) ORDER BY created_at, id LIMIT ${PAGE_SIZE})`,
       ),
     )
@@ -110,14 +110,14 @@ async function deliverRows(ctx: ServiceContext, tenantId: string, rows: OutboxRo
       .select({ id: users.id, pushEnabled: pushPreferences.pushEnabled })
       .from(users)
       .innerJoin(tenants, and(eq(tenants.id, users.tenantId), isNull(tenants.deletedAt)))
-      .leftJoin(pushPreferences, and(eq(pushPreferences.tenantId, tenantId), eq(pushPreferences.userId, users.id)))
-      .where(and(idIn(users.id, userIds), eq(users.tenantId, tenantId), isNull(users.deletedAt), eq(users.isActive, true))),
+      .leftJoin(pushPreferences, and(inSchool(pushPreferences, tenantId), eq(pushPreferences.userId, users.id)))
+      .where(and(idIn(users.id, userIds), inSchool(users, tenantId), isNull(users.deletedAt), eq(users.isActive, true))),
     ctx.db
       .select()
       .from(pushDevices)
       .where(
         and(
-          eq(pushDevices.tenantId, tenantId),
+          inSchool(pushDevices, tenantId),
           idIn(pushDevices.userId, userIds),
           isNull(pushDevices.deletedAt),
           eq(pushDevices.enabled, true),
@@ -260,7 +260,7 @@ async function settle(ctx: ServiceContext, tenantId: string, plans: RowPlan[], a
     );
   }
   if (disable.length > 0) {
-    statements.push(ctx.db.update(pushDevices).set({ enabled: false, updatedAt: now }).where(and(eq(pushDevices.tenantId, tenantId), idIn(pushDevices.id, disable))));
+    statements.push(ctx.db.update(pushDevices).set({ enabled: false, updatedAt: now }).where(and(inSchool(pushDevices, tenantId), idIn(pushDevices.id, disable))));
   }
 
   const delivered = new Set(attempts.filter((a) => a.result.ok).map((a) => a.row.id));

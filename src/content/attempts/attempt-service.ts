@@ -69,7 +69,7 @@ function inProgressSql(ctx: SchoolCtx, quizId: string) {
 
 /** The caller's attempts of the quiz outside exam sections, any status (the attempt limit counts them all). */
 function usedSql(ctx: SchoolCtx, quizId: string) {
-  return sql`(SELECT count(*) FROM quiz_attempts u WHERE u.tenant_id = ${ctx.tenantId} AND u.quiz_id = ${quizId}
+  return sql`(SELECT count(*) FROM quiz_attempts u WHERE ${inSchool("u", ctx.tenantId)} AND u.quiz_id = ${quizId}
     AND u.user_id = ${ctx.actor.userId} AND u.exam_attempt_id IS NULL)`;
 }
 

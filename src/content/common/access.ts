@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Actor, SchoolCtx } from "../../core/http/context";
+import { liveInSchool, inSchool } from "../../core/db/conditions";
 
 /**
  * Who sees what of the course tree, each rule in one place so the groups, schedule and paths areas
@@ -19,7 +20,7 @@ export function isStaff(actor: Pick<Actor, "role">): boolean {
 
 /** The condition on a `courses` alias that the caller may see the course at all. */
 export function courseVisibleSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, course: SQL): SQL {
-  const live = sql`${course}.tenant_id = ${ctx.tenantId} AND ${course}.deleted_at IS NULL`;
+  const live = sql`${liveInSchool(course, ctx.tenantId)}`;
   return isStaff(ctx.actor) ? live : sql`${live} AND ${course}.status = 'published'`;
 }
 

@@ -41,7 +41,7 @@ function refHolds(ctx: SchoolCtx, type: BlockType, refId: string | null): SQL {
 }
 
 function blockById(ctx: SchoolCtx, id: string): BatchItem {
-  return batchable(ctx, sql`SELECT * FROM blocks WHERE id = ${id} AND tenant_id = ${ctx.tenantId} AND deleted_at IS NULL`);
+  return batchable(ctx, sql`SELECT * FROM blocks WHERE id = ${id} AND ${liveInSchool(ctx.tenantId)}`);
 }
 
 function rowOf(result: unknown): BlockRow | undefined {

@@ -48,7 +48,7 @@ const MANUAL = sql.join(
 
 /** Joined to BLOCK_FROM: the student's active enrollment in the block's course. */
 function enrollmentJoin(ctx: SchoolCtx): SQL {
-  return sql`JOIN enrollments e ON e.tenant_id = ${ctx.tenantId} AND e.course_id = t.course_id AND e.student_id = ${ctx.actor.userId} AND e.removed_at IS NULL`;
+  return sql`JOIN enrollments e ON ${inSchool("e", ctx.tenantId)} AND e.course_id = t.course_id AND e.student_id = ${ctx.actor.userId} AND e.removed_at IS NULL`;
 }
 
 /** SQL true when the student has an assignment submission that lets the block complete. */

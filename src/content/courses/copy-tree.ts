@@ -76,7 +76,7 @@ function parentJoin(ctx: SchoolCtx, plan: CopyPlan, alias: string, column: strin
 }
 
 function selfJoin(ctx: SchoolCtx, plan: CopyPlan): SQL {
-  return sql`JOIN tree_copy_map self ON self.copy_id = ${plan.copyId} AND self.old_id = x.id AND self.tenant_id = ${ctx.tenantId}`;
+  return sql`JOIN tree_copy_map self ON self.copy_id = ${plan.copyId} AND self.old_id = x.id AND ${inSchool("self", ctx.tenantId)}`;
 }
 
 function titleAndPosition(plan: CopyPlan, level: "modules" | "lessons"): { title: SQL; position: SQL } {

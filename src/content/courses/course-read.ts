@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { containsText } from "../../core/db/conditions";
+import { containsText, inSchool } from "../../core/db/conditions";
 import type { SchoolCtx } from "../../core/http/context";
 import { pageOffset } from "../../core/http/pagination";
 import { blocks, courseModules, courses, enrollments, lessons } from "../../db/schema";

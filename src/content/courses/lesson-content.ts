@@ -25,7 +25,7 @@ export const BLOCK_FROM = sql`blocks t
 
 /** The live block `t` of the school (its ancestors' liveness comes with the joins of BLOCK_FROM). */
 export function liveBlockSql(ctx: Pick<SchoolCtx, "tenantId">, blockId: string | SQL): SQL {
-  return sql`t.id = ${blockId} AND t.tenant_id = ${ctx.tenantId} AND t.deleted_at IS NULL`;
+  return sql`t.id = ${blockId} AND ${liveInSchool("t", ctx.tenantId)}`;
 }
 
 /**

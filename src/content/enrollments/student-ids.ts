@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { liveInSchool } from "../../core/db/conditions";
 import type { SchoolCtx } from "../../core/http/context";
 
 /**

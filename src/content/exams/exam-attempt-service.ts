@@ -68,13 +68,13 @@ function inProgressSql(ctx: SchoolCtx, examId: string): SQL {
 }
 
 function inProgressIdSql(ctx: SchoolCtx, examId: string): SQL {
-  return sql`(SELECT ip.id FROM exam_attempts ip WHERE ip.tenant_id = ${ctx.tenantId} AND ip.exam_id = ${examId}
+  return sql`(SELECT ip.id FROM exam_attempts ip WHERE ${inSchool("ip", ctx.tenantId)} AND ip.exam_id = ${examId}
     AND ip.user_id = ${ctx.actor.userId} AND ip.status = 'in_progress')`;
 }
 
 /** The caller's attempts of the exam, any status (the attempt limit counts them all). */
 function usedSql(ctx: SchoolCtx, examId: string): SQL {
-  return sql`(SELECT count(*) FROM exam_attempts u WHERE u.tenant_id = ${ctx.tenantId} AND u.exam_id = ${examId} AND u.user_id = ${ctx.actor.userId})`;
+  return sql`(SELECT count(*) FROM exam_attempts u WHERE ${inSchool("u", ctx.tenantId)} AND u.exam_id = ${examId} AND u.user_id = ${ctx.actor.userId})`;
 }
 
 /**

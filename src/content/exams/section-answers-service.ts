@@ -41,8 +41,8 @@ const ownedBy = (ctx: SchoolCtx) => sql`ea.user_id = ${ctx.actor.userId}`;
 
 /** The live sections of the attempt's exam (alias `s`) in position order: a section index counts in this order. */
 function liveSectionsSql(ctx: SchoolCtx, examAttemptId: string) {
-  return sql`FROM exam_sections s WHERE s.tenant_id = ${ctx.tenantId} AND s.deleted_at IS NULL
-    AND s.exam_id = (SELECT sx.exam_id FROM exam_attempts sx WHERE sx.id = ${examAttemptId} AND sx.tenant_id = ${ctx.tenantId})
+  return sql`FROM exam_sections s WHERE ${liveInSchool("s", ctx.tenantId)}
+    AND s.exam_id = (SELECT sx.exam_id FROM exam_attempts sx WHERE sx.id = ${examAttemptId} AND ${inSchool("sx", ctx.tenantId)})
     ORDER BY s.position, s.id`;
 }
 

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { containsText } from "../../core/db/conditions";
+import { containsText, inSchool, liveInSchool } from "../../core/db/conditions";
 import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { mediaUrl } from "../../platform/media/links";

@@ -15,15 +15,15 @@ const CURATOR_EVENTS = (["group.curator_assigned", "group.curator_changed"] as c
 
 /** A live, active curator of the school. */
 const eligibleCurator = (ctx: SchoolCtx, curatorId: string) =>
-  sql`EXISTS (SELECT 1 FROM users c WHERE c.id = ${curatorId} AND c.tenant_id = ${ctx.tenantId} AND c.role = 'curator'
+  sql`EXISTS (SELECT 1 FROM users c WHERE c.id = ${curatorId} AND ${inSchool("c", ctx.tenantId)} AND c.role = 'curator'
     AND c.deleted_at IS NULL AND c.is_active = 1)`;
 
 const liveGroup = (ctx: SchoolCtx, groupId: string) =>
-  sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${groupId} AND g.tenant_id = ${ctx.tenantId} AND g.deleted_at IS NULL)`;
+  sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${groupId} AND ${liveInSchool("g", ctx.tenantId)})`;
 
 /** The curator is not already the group's: only then is the call news. */
 const notYetCurator = (ctx: SchoolCtx, groupId: string, curatorId: string) =>
-  sql`NOT EXISTS (SELECT 1 FROM group_curators gc WHERE gc.tenant_id = ${ctx.tenantId} AND gc.group_id = ${groupId} AND gc.curator_id = ${curatorId})`;
+  sql`NOT EXISTS (SELECT 1 FROM group_curators gc WHERE ${inSchool("gc", ctx.tenantId)} AND gc.group_id = ${groupId} AND gc.curator_id = ${curatorId})`;
 
 /**
  * PUT /t/groups/:id/curator: the group's one curator row is replaced (null removes it); setting

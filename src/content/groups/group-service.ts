@@ -105,7 +105,7 @@ export async function updateGroup(ctx: SchoolCtx, input: { id: string; body: z.i
 
 /** Course links hold a group: their students' access comes from it. */
 const hasCourseLinks = (ctx: SchoolCtx, groupId: string) =>
-  sql`EXISTS (SELECT 1 FROM course_group_enrollments cge WHERE cge.tenant_id = ${ctx.tenantId} AND cge.group_id = ${groupId})`;
+  sql`EXISTS (SELECT 1 FROM course_group_enrollments cge WHERE ${inSchool("cge", ctx.tenantId)} AND cge.group_id = ${groupId})`;
 
 /**
  * DELETE /t/groups/:id: soft, with its memberships and curator row removed in the same batch. A

@@ -10,7 +10,7 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
  * group does.
  */
 export function groupVisibleSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, group: SQL): SQL {
-  const live = sql`${group}.tenant_id = ${ctx.tenantId} AND ${group}.deleted_at IS NULL`;
+  const live = sql`${liveInSchool(group, ctx.tenantId)}`;
   if (ctx.actor.role === "student") {
     return sql`${live} AND EXISTS (SELECT 1 FROM group_members vm WHERE ${inSchool("vm", ctx.tenantId)} AND vm.group_id = ${group}.id AND vm.user_id = ${ctx.actor.userId})`;
   }

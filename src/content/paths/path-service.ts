@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, changedRows, runBatch, type BatchItem, rowsOf } from "../../core/db/batch";
-import { containsText } from "../../core/db/conditions";
+import { containsText, liveInSchool, inSchool } from "../../core/db/conditions";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
@@ -19,7 +19,7 @@ import type { CreatePathBody, ListPathsQuery, UpdatePathBody } from "./schemas";
 
 /** The path alias `p` is one the caller may read. */
 export function pathVisibleSql(ctx: SchoolCtx): SQL {
-  const live = sql`p.tenant_id = ${ctx.tenantId} AND p.deleted_at IS NULL`;
+  const live = sql`${liveInSchool("p", ctx.tenantId)}`;
   return isStaff(ctx.actor) ? live : sql`${live} AND p.status = 'published'`;
 }
 

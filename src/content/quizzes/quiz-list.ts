@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
-import { containsText } from "../../core/db/conditions";
+import { containsText, inSchool, liveInSchool } from "../../core/db/conditions";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";

@@ -36,7 +36,7 @@ const PUSHES = {
 const codeOf = (positive: boolean): "rating.bonus_awarded" | "rating.points_deducted" => (positive ? "rating.bonus_awarded" : "rating.points_deducted");
 
 function liveStudentSql(ctx: SchoolCtx, studentId: string): SQL {
-  return sql`EXISTS (SELECT 1 FROM users su WHERE su.tenant_id = ${ctx.tenantId} AND su.id = ${studentId} AND su.role = 'student' AND su.deleted_at IS NULL)`;
+  return sql`EXISTS (SELECT 1 FROM users su WHERE ${inSchool("su", ctx.tenantId)} AND su.id = ${studentId} AND su.role = 'student' AND su.deleted_at IS NULL)`;
 }
 
 interface State {

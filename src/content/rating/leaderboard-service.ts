@@ -38,8 +38,8 @@ export function visibleGroupSql(ctx: SchoolCtx, groupId: string): SQL {
 
 /** A live module of a live course of the school. */
 export function liveModuleSql(ctx: SchoolCtx, moduleId: string): SQL {
-  return sql`SELECT m.id FROM course_modules m JOIN courses mc ON mc.id = m.course_id AND mc.tenant_id = ${ctx.tenantId} AND mc.deleted_at IS NULL
-    WHERE m.id = ${moduleId} AND m.tenant_id = ${ctx.tenantId} AND m.deleted_at IS NULL`;
+  return sql`SELECT m.id FROM course_modules m JOIN courses mc ON mc.id = m.course_id AND ${liveInSchool("mc", ctx.tenantId)}
+    WHERE m.id = ${moduleId} AND ${liveInSchool("m", ctx.tenantId)}`;
 }
 
 /**

@@ -112,7 +112,7 @@ export async function putDefaultRule(ctx: SchoolCtx, input: { sourceType: string
 }
 
 function liveTargetSql(ctx: SchoolCtx, sourceType: TargetType, targetId: string): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${sql.raw(OBJECT_TABLES[sourceType])} tg WHERE tg.tenant_id = ${ctx.tenantId} AND tg.id = ${targetId} AND tg.deleted_at IS NULL)`;
+  return sql`EXISTS (SELECT 1 FROM ${sql.raw(OBJECT_TABLES[sourceType])} tg WHERE ${inSchool("tg", ctx.tenantId)} AND tg.id = ${targetId} AND tg.deleted_at IS NULL)`;
 }
 
 function invalidTarget(sourceType: RatingSourceType, targetId: string): ApiError {

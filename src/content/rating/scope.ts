@@ -59,7 +59,7 @@ export function unrankedSql(x: SQL = sql`x`): SQL {
  * exactly as a missing or foreign id does.
  */
 export function studentVisibleSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, u: SQL = sql`u`): SQL {
-  const live = sql`${u}.tenant_id = ${ctx.tenantId} AND ${u}.role = 'student' AND ${u}.deleted_at IS NULL`;
+  const live = sql`${inSchool(u, ctx.tenantId)} AND ${u}.role = 'student' AND ${u}.deleted_at IS NULL`;
   const { actor } = ctx;
   if (actor.role === "student") return sql`${live} AND ${u}.id = ${actor.userId}`;
   if (actor.role === "curator") {

@@ -52,7 +52,7 @@ function changedStudents(ctx: SchoolCtx, node: WindowNode, after: WindowValues |
 }
 
 function titleSql(ctx: SchoolCtx, table: "courses" | "course_modules" | "lessons", id: string | SQL): SQL {
-  return sql`(SELECT tt.title FROM ${sql.identifier(table)} tt WHERE tt.id = ${id} AND tt.tenant_id = ${ctx.tenantId})`;
+  return sql`(SELECT tt.title FROM ${sql.identifier(table)} tt WHERE tt.id = ${id} AND ${inSchool("tt", ctx.tenantId)})`;
 }
 
 /**

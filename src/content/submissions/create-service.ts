@@ -48,7 +48,7 @@ export function assignmentLessonsSql(ctx: SchoolCtx, assignmentId: string | SQL)
 }
 
 function liveAssignmentSql(ctx: SchoolCtx, assignmentId: string, condition: SQL = sql`1`): SQL {
-  return sql`EXISTS (SELECT 1 FROM assignments ca WHERE ca.id = ${assignmentId} AND ca.tenant_id = ${ctx.tenantId} AND ca.deleted_at IS NULL AND ${condition})`;
+  return sql`EXISTS (SELECT 1 FROM assignments ca WHERE ca.id = ${assignmentId} AND ${liveInSchool("ca", ctx.tenantId)} AND ${condition})`;
 }
 
 export async function createSubmission(ctx: SchoolCtx, input: { assignmentId: string; body: CreateSubmissionBody; request: Request }): Promise<CreateOutcome> {

@@ -36,12 +36,12 @@ export interface SubmissionFacts {
 
 /** SQL true when the submission is in `status` and `column` holds the batch's instant. */
 export function changedAt(ctx: SchoolCtx, id: string, status: string, column: "submitted_at" | "graded_at" | "reopened_at", now: number): SQL {
-  return sql`EXISTS (SELECT 1 FROM submissions cs WHERE cs.id = ${id} AND cs.tenant_id = ${ctx.tenantId} AND cs.status = ${status}
+  return sql`EXISTS (SELECT 1 FROM submissions cs WHERE cs.id = ${id} AND ${inSchool("cs", ctx.tenantId)} AND cs.status = ${status}
     AND ${sql.raw(`cs.${column}`)} = ${now})`;
 }
 
 export function submittedEvent(ctx: SchoolCtx, facts: SubmissionFacts, now: number): Promise<BatchItem> {
-  const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${facts.studentId} AND su.tenant_id = ${ctx.tenantId})`;
+  const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${facts.studentId} AND ${inSchool("su", ctx.tenantId)})`;
   return enqueue(
     ctx,
     "assignment.submitted",

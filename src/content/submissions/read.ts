@@ -22,7 +22,7 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
  * the submission `s` (its school is added here).
  */
 export function submissionReadsWhere(ctx: SchoolCtx, where: SQL): [BatchItem, BatchItem] {
-  const matching = sql`FROM submissions s WHERE s.tenant_id = ${ctx.tenantId} AND ${where}`;
+  const matching = sql`FROM submissions s WHERE ${inSchool("s", ctx.tenantId)} AND ${where}`;
   return [batchable(ctx, sql`SELECT ${SUBMISSION_COLUMNS} ${matching}`), batchable(ctx, submissionFilesSql(ctx.tenantId, sql`SELECT s.id ${matching}`))];
 }
 
@@ -33,7 +33,7 @@ export function submissionReads(ctx: SchoolCtx, id: string): [BatchItem, BatchIt
 
 /** The student's latest attempt at the assignment (the highest attempt number). */
 export function latestAttemptSql(ctx: SchoolCtx, assignmentId: string, studentId: string | SQL): SQL {
-  return sql`s.id = (SELECT la.id FROM submissions la WHERE la.tenant_id = ${ctx.tenantId} AND la.assignment_id = ${assignmentId}
+  return sql`s.id = (SELECT la.id FROM submissions la WHERE ${inSchool("la", ctx.tenantId)} AND la.assignment_id = ${assignmentId}
     AND la.student_id = ${studentId} ORDER BY la.attempt DESC LIMIT 1)`;
 }
 

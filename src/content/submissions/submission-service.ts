@@ -32,7 +32,7 @@ function ownSql(ctx: SchoolCtx, id: string): SQL {
 }
 
 function draftSql(ctx: SchoolCtx, id: string): SQL {
-  return sql`EXISTS (SELECT 1 FROM submissions ds WHERE ds.id = ${id} AND ds.tenant_id = ${ctx.tenantId} AND ds.student_id = ${ctx.actor.userId}
+  return sql`EXISTS (SELECT 1 FROM submissions ds WHERE ds.id = ${id} AND ${inSchool("ds", ctx.tenantId)} AND ds.student_id = ${ctx.actor.userId}
     AND ds.status = 'draft')`;
 }
 

@@ -79,7 +79,7 @@ export async function listSubmissions(
 }
 
 async function ownLatest(ctx: SchoolCtx, assignmentId: string): Promise<{ submissions: SubmissionView[]; total: number }> {
-  const live = sql`EXISTS (SELECT 1 FROM assignments oa WHERE oa.id = s.assignment_id AND oa.tenant_id = ${ctx.tenantId} AND oa.deleted_at IS NULL)`;
+  const live = sql`EXISTS (SELECT 1 FROM assignments oa WHERE oa.id = s.assignment_id AND ${liveInSchool("oa", ctx.tenantId)})`;
   const [rows, files] = await runBatch(ctx, submissionReadsWhere(ctx, sql`${latestAttemptSql(ctx, assignmentId, ctx.actor.userId)} AND ${live}`));
   const submissions = await presentAll(ctx, rows, files);
   return { submissions, total: submissions.length };

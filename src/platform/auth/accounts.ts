@@ -3,6 +3,7 @@ import { tenants, users } from "../../db/schema";
 import type { ServiceContext, TenantSummary } from "../../core/http/context";
 import { forSchool, systemActor } from "../../core/school";
 import { schoolSummary, schoolSummaryColumns } from "../tenants/lookup";
+import { inSchool } from "../../core/db/conditions";
 
 /** The live school a subdomain names (control database), as sign-in and password reset read it first. */
 export function schoolBySubdomainQuery(ctx: ServiceContext, subdomain: string) {
@@ -20,7 +21,7 @@ export function schoolBySubdomainQuery(ctx: ServiceContext, subdomain: string) {
 export function accountFilter(tenantId: string | null, email: string) {
   return tenantId === null
     ? and(eq(users.email, email), isNull(users.tenantId), eq(users.role, "superadmin"), isNull(users.deletedAt))
-    : and(eq(users.email, email), eq(users.tenantId, tenantId), isNull(users.deletedAt));
+    : and(eq(users.email, email), inSchool(users, tenantId), isNull(users.deletedAt));
 }
 
 /**

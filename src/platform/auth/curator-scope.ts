@@ -1,4 +1,5 @@
 import { sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 import type { Actor, SchoolCtx } from "../../core/http/context";
 
 /**

@@ -13,7 +13,7 @@ import { signAccessToken } from "./jwt";
 import { markedSecret, markedSecretDb } from "./account-db";
 import { accountHome } from "./accounts";
 import { shardDb, shardNames, type Db } from "../../core/db/client";
-import { idIn } from "../../core/db/conditions";
+import { idIn, inSchool } from "../../core/db/conditions";
 import { forSchool, systemActor } from "../../core/school";
 import { loadSchool, schoolSummary } from "../tenants/lookup";
 import { isReservedSchoolName, newSchoolRow, schoolNamesFree, shardForNewSchool } from "../tenants/new-school";
@@ -172,7 +172,7 @@ export async function verifyEmail(platform: ServiceContext, input: { token: stri
   const [user] = await db
     .select({ id: users.id, email: users.email, role: users.role })
     .from(users)
-    .where(and(eq(users.id, row.userId), eq(users.tenantId, row.tenantId), isNull(users.deletedAt)))
+    .where(and(eq(users.id, row.userId), inSchool(users, row.tenantId), isNull(users.deletedAt)))
     .limit(1);
   if (!user) throw new ApiError(authErrors.INVALID_EMAIL_VERIFICATION);
 

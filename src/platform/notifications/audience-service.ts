@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { containsText } from "../../core/db/conditions";
+import { containsText, inSchool, liveInSchool } from "../../core/db/conditions";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { restrictedScope, scopeCondition } from "../auth/curator-scope";

@@ -122,7 +122,7 @@ export async function kickCampaign(ctx: ServiceContext, input: { tenantId: strin
 }
 
 export async function listCampaigns(ctx: SchoolCtx, input: { page: number; limit: number }) {
-  const where = and(eq(notificationCampaigns.tenantId, ctx.tenantId), visibleTo(ctx));
+  const where = and(inSchool(notificationCampaigns, ctx.tenantId), visibleTo(ctx));
   const rows = await ctx.db
     .select({ campaign: notificationCampaigns, total: sql<number>`count(*) OVER ()` })
     .from(notificationCampaigns)

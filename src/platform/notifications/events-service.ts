@@ -31,7 +31,7 @@ function present(event: EffectiveEvent) {
 
 /** Every catalog event with the school's effective settings, in one read of its overrides. */
 export async function listEvents(ctx: SchoolCtx) {
-  const rows = await ctx.db.select().from(notificationEventSettings).where(eq(notificationEventSettings.tenantId, ctx.tenantId));
+  const rows = await ctx.db.select().from(notificationEventSettings).where(inSchool(notificationEventSettings, ctx.tenantId));
   const byCode = new Map(rows.map((row) => [row.code, row]));
   return { events: EVENT_CATALOG.map((definition) => present(effectiveEvent(definition, byCode.get(definition.code), ctx.config.defaultEmailLocale))) };
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
 import { systemActor } from "../../core/school";
-import { forSchoolId } from "../../platform/tenants/lookup";
+import { forSchoolId } from "../../platform/schools/lookup";
 import type { Env } from "../../core/env";
 import { serviceContext } from "../../core/http/request-context";
 import { uuidv7 } from "../../core/lib/ids";

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
 import { formatHundredths } from "../../core/db/decimal";
 import { actingUserId, systemActor } from "../../core/school";
-import { forSchoolId } from "../../platform/tenants/lookup";
+import { forSchoolId } from "../../platform/schools/lookup";
 import type { Env } from "../../core/env";
 import { serviceContext } from "../../core/http/request-context";
 import { log } from "../../core/lib/log";

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { tenants, users } from "../../db/schema";
 import type { ServiceContext, TenantSummary } from "../../core/http/context";
 import { forSchool, systemActor } from "../../core/school";
-import { schoolSummary, schoolSummaryColumns } from "../tenants/lookup";
+import { schoolSummary, schoolSummaryColumns } from "../schools/lookup";
 import { inSchool } from "../../core/db/conditions";
 
 /** The live school a subdomain names (control database), as sign-in and password reset read it first. */

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { curatorPermissions, sessions, tenants, users } from "../../db/schema";
 import type { Actor, Db, PermissionSet, ServiceContext } from "../../core/http/context";
-import { schoolSummary, schoolSummaryColumns } from "../tenants/lookup";
+import { schoolSummary, schoolSummaryColumns } from "../schools/lookup";
 import { accountDb, sessionDb } from "./account-db";
 import { unauthorized } from "../../core/http/errors";
 import { verifyAccessToken, type AccessClaims } from "./jwt";

@@ -13,7 +13,7 @@ import { shardDb, shardNames } from "../../core/db/client";
 import { idIn } from "../../core/db/conditions";
 import type { Db } from "../../core/db/client";
 import { forSchool, systemActor } from "../../core/school";
-import { schoolSummary } from "../tenants/lookup";
+import { schoolSummary } from "../schools/lookup";
 import { authErrors } from "./errors";
 import { clearPairStatement, isLocked, lockQuery, loginGuardKeys, recordFailure } from "./login-guard";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";

@@ -15,7 +15,7 @@ import { accountHome } from "./accounts";
 import { shardDb, shardNames, type Db } from "../../core/db/client";
 import { idIn, inSchool } from "../../core/db/conditions";
 import { forSchool, systemActor } from "../../core/school";
-import { loadSchool, schoolSummary } from "../tenants/lookup";
+import { loadSchool, schoolSummary } from "../schools/lookup";
 import { isReservedSchoolName, newSchoolRow, schoolNamesFree, shardForNewSchool } from "../tenants/new-school";
 import { mainDomainUrl } from "../email/links";
 import { authErrors } from "./errors";

@@ -1,7 +1,7 @@
 import { inSchoolCtx } from "../../core/school";
 import { newSessionId, sessionDb } from "./account-db";
 import { forSchool, systemActor } from "../../core/school";
-import { loadSchool } from "../tenants/lookup";
+import { loadSchool } from "../schools/lookup";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { authDevices, sessions, users } from "../../db/schema";
 import { idleWindowMs, idleWindowSql, lifetimeEndSql, type DevicePolicy } from "../devices/policy";

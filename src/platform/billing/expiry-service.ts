@@ -4,7 +4,7 @@ import { changedRows, runBatch, type BatchItem } from "../../core/db/batch";
 import type { SchoolActor, SchoolCtx, ServiceContext } from "../../core/http/context";
 import { shardDb, shardNames } from "../../core/db/client";
 import { forSchool, systemActor } from "../../core/school";
-import { schoolSummary, schoolSummaryColumns } from "../tenants/lookup";
+import { schoolSummary, schoolSummaryColumns } from "../schools/lookup";
 import { DAY_MS, daysRemaining, iso } from "../../core/lib/clock";
 import { eventDefinition } from "../notifications/catalog";
 import { dispatchQueued, enqueue } from "../notifications/enqueue";

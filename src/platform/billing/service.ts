@@ -10,7 +10,7 @@ import { ApiError } from "../../core/http/errors";
 import { daysRemaining, iso, isoOrNull } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
 import { billingOpen, dispatchQueued, enqueue, timestamp } from "../notifications/enqueue";
-import { liveTenant, schoolSummary, schoolSummaryColumns } from "../tenants/lookup";
+import { liveTenant, schoolSummary, schoolSummaryColumns } from "../schools/lookup";
 import { billingErrors } from "./errors";
 import type { ActivateInput, ExtendBody, PaymentsQuery, TenantsBillingQuery } from "./schemas";
 import { CURRENCY, effectivePlanState, effectivePlanStateSql, newExpirySql } from "./state";

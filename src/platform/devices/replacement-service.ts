@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { authDevices, deviceReplacementTokens, users } from "../../db/schema";
 import { markedSecretDb } from "../auth/account-db";
 import { forSchool, systemActor } from "../../core/school";
-import { loadSchool } from "../tenants/lookup";
+import { loadSchool } from "../schools/lookup";
 import type { ClientInfo, IssuedSession } from "../auth/session-service";
 import type { Role, ServiceContext } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";

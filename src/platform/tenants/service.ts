@@ -11,7 +11,7 @@ import { imageRef } from "../media/asset-ref";
 import { mediaUrl } from "../media/links";
 import { personalFilesDeletion } from "../users/personal-data";
 import { tenantsErrors } from "./errors";
-import { liveTenant, loadSchool, schoolSummary, schoolSummaryColumns } from "./lookup";
+import { liveTenant, loadSchool, schoolSummary, schoolSummaryColumns } from "../schools/lookup";
 import { isReservedSchoolName, newSchoolRow, schoolNamesFree, shardForNewSchool } from "./new-school";
 import { tenantRecord } from "./present";
 import type { SchoolTenantChanges, TenantChanges } from "./schemas";

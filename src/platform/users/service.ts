@@ -386,7 +386,7 @@ function activatedPush(ctx: SchoolCtx, userId: string, now: number) {
 
 /** `account.curator_assigned` to the student and `account.student_assigned` to the new curator. */
 async function curatorAssignedPushes(ctx: SchoolCtx, input: { studentId: string; curatorId: string; now: number; when: SQL }) {
-  const name = (userId: string) => sql`(SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id = ${userId})`;
+  const name = (userId: string) => sql`(SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id = ${userId} AND ${inSchool("u", ctx.tenantId)})`;
   return [
     await enqueue(
       ctx,

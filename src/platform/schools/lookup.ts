@@ -1,3 +1,8 @@
+/**
+ * The school directory of the control database: a school row as the summary a school context carries,
+ * and the school context of work that knows only a school id. Its own area (it imports only core and
+ * the schema), so every area may reach it without an import cycle.
+ */
 import { and, eq, isNull } from "drizzle-orm";
 import { tenants } from "../../db/schema";
 import type { SchoolActor, SchoolCtx, ServiceContext, TenantSummary } from "../../core/http/context";

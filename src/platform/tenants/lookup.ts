@@ -17,6 +17,7 @@ export const schoolSummaryColumns = {
   suspendedManually: tenants.suspendedManually,
   timezone: tenants.timezone,
   shard: tenants.shard,
+  storageCapBytes: tenants.storageCapBytes,
 };
 
 /** A school row selected with `schoolSummaryColumns` as the summary a school context carries. */
@@ -31,6 +32,7 @@ export function schoolSummary(row: { [K in keyof typeof schoolSummaryColumns]: u
     suspendedManually: row.suspendedManually === true,
     timezone: row.timezone as string,
     shard: row.shard as string,
+    storageCapBytes: row.storageCapBytes as number,
   };
 }
 

@@ -106,7 +106,7 @@ async function writeDraft(ctx: SchoolCtx, input: { assignmentId: string; attempt
   // Nothing of this attempt or later exists, and the one before it (if any) is still rejected.
   const free = sql`NOT EXISTS (SELECT 1 FROM submissions x WHERE ${inSchool("x", ctx.tenantId)} AND x.assignment_id = ${assignmentId} AND x.student_id = ${me}
     AND (x.attempt >= ${attempt} OR (x.attempt = ${attempt - 1} AND x.status <> 'rejected')))`;
-  const fits = staged.length > 0 ? stagedFitQuotaSql(ctx.tenantId, staged) : sql`1`;
+  const fits = staged.length > 0 ? stagedFitQuotaSql(ctx, staged) : sql`1`;
   const allowed = liveAssignmentSql(ctx, assignmentId, sql`(ca.max_attempts IS NULL OR ca.max_attempts >= ${attempt})`);
   const created = sql`EXISTS (SELECT 1 FROM submissions ns WHERE ns.id = ${id} AND ${inSchool("ns", ctx.tenantId)})`;
   const statements: BatchItem[] = [

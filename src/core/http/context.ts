@@ -29,6 +29,8 @@ export interface TenantSummary {
   timezone: string;
   /** The school database holding its rows (`tenants.shard`, src/core/db/client.ts). */
   shard: string;
+  /** The media quota (`tenants.storage_cap_bytes`): shard statements compare against this value. */
+  storageCapBytes: number;
 }
 
 /** Who is calling, loaded by `authenticate` in one D1 round trip. */

@@ -96,9 +96,9 @@ export async function stageFiles(ctx: SchoolCtx, files: readonly File[]): Promis
 }
 
 /** SQL true while the school's quota has room for the staged files together. */
-export function stagedFitQuotaSql(tenantId: string, staged: readonly StagedFile[]): SQL {
+export function stagedFitQuotaSql(ctx: Pick<SchoolCtx, "tenantId" | "tenant">, staged: readonly StagedFile[]): SQL {
   const total = staged.reduce((sum, file) => sum + file.size, 0);
-  return sql`${usedBytes(tenantId)} + ${total} <= ${capBytes(tenantId)}`;
+  return sql`${usedBytes(ctx.tenantId)} + ${total} <= ${capBytes(ctx.tenant)}`;
 }
 
 /** One INSERT of the staged files as confirmed assets uploaded by the caller, when `when` holds as it runs. */

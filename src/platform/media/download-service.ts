@@ -3,6 +3,7 @@ import type { ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { mediaAssets } from "../../db/schema";
 import { mediaErrors } from "./errors";
+import { inEveryShard } from "./shards";
 import { servedInline } from "./inspect";
 import { MEDIA_LINK_TTL_SECONDS, verifyMediaLink } from "./links";
 
@@ -43,11 +44,14 @@ export async function downloadAsset(ctx: ServiceContext, input: { id: string; ex
   if (input.exp < nowSeconds) throw new ApiError(mediaErrors.LINK_EXPIRED);
   // Links are signed for an hour; a later expiry was never issued, whatever its signature.
   if (input.exp > nowSeconds + MEDIA_LINK_TTL_SECONDS) throw new ApiError(mediaErrors.MEDIA_NOT_FOUND);
-  const [row] = await ctx.db
-    .select()
-    .from(mediaAssets)
-    .where(and(eq(mediaAssets.id, input.id), eq(mediaAssets.status, "confirmed"), isNull(mediaAssets.deletedAt)))
-    .limit(1);
+  // The link names no school, so no shard either: every shard is asked at once (ids are unique).
+  const [row] = await inEveryShard(ctx, (db) =>
+    db
+      .select()
+      .from(mediaAssets)
+      .where(and(eq(mediaAssets.id, input.id), eq(mediaAssets.status, "confirmed"), isNull(mediaAssets.deletedAt)))
+      .limit(1),
+  );
   if (!row || !row.etag || !(await verifyMediaLink(ctx.config, row.tenantId, row.id, input.exp, input.sig))) {
     throw new ApiError(mediaErrors.MEDIA_NOT_FOUND);
   }

@@ -1,12 +1,12 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { publicLink } from "../../core/http/public-links";
-import { changedRows, insertWhere, runBatch } from "../../core/db/batch";
+import { batchable, changedRows, insertWhere, rowsOf, runBatch } from "../../core/db/batch";
 import { liveRowWhere } from "../../core/db/live-row";
-import type { SchoolCtx } from "../../core/http/context";
+import type { SchoolCtx, TenantSummary } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
-import { MEDIA_KINDS, mediaAssets, tenants, type MediaKind } from "../../db/schema";
+import { MEDIA_KINDS, mediaAssets, type MediaKind } from "../../db/schema";
 import { reachableAsset } from "./access";
 import { mediaErrors } from "./errors";
 import { inspectContent, SNIFF_BYTES } from "./inspect";
@@ -27,8 +27,9 @@ export function usedBytes(tenantId: string): SQL<number> {
   return sql<number>`(SELECT coalesce(sum(u.size_bytes), 0) FROM media_assets AS u WHERE ${inSchool("u", tenantId)} AND u.status = 'confirmed' AND u.deleted_at IS NULL)`;
 }
 
-export function capBytes(tenantId: string): SQL<number> {
-  return sql<number>`(SELECT t.storage_cap_bytes FROM tenants AS t WHERE t.id = ${tenantId} AND t.deleted_at IS NULL)`;
+/** The school's quota, from its context (the control database's school row, read with the caller's authentication). */
+export function capBytes(tenant: Pick<TenantSummary, "storageCapBytes">): number {
+  return tenant.storageCapBytes;
 }
 
 const isKind = (value: string): value is MediaKind => (MEDIA_KINDS as readonly string[]).includes(value);
@@ -58,8 +59,8 @@ async function reachableRow(ctx: SchoolCtx, id: string): Promise<AssetRow> {
 
 /**
  * POST /t/media/presign: a pending asset and where to upload its bytes. The quota check and the
- * insert are one conditional statement; its batch also reads the school, so a refusal can say
- * why without another round trip.
+ * insert are one conditional statement against the school's quota (from its context); its batch
+ * also reads the usage, so a refusal can say why without another round trip.
  */
 export async function presignUpload(ctx: SchoolCtx, input: { body: PresignInput }) {
   const { body } = input;
@@ -68,7 +69,7 @@ export async function presignUpload(ctx: SchoolCtx, input: { body: PresignInput 
   const now = ctx.clock.now();
   const id = uuidv7(now);
   const key = objectKey(ctx.tenantId, id);
-  const [inserted, school] = await runBatch(ctx, [
+  const [inserted, usage] = await runBatch(ctx, [
     insertWhere(
       ctx,
       mediaAssets,
@@ -87,18 +88,15 @@ export async function presignUpload(ctx: SchoolCtx, input: { body: PresignInput 
         createdAt: now,
         updatedAt: now,
       },
-      sql`${usedBytes(ctx.tenantId)} + ${body.declared_size} <= ${capBytes(ctx.tenantId)}`,
+      sql`${usedBytes(ctx.tenantId)} + ${body.declared_size} <= ${capBytes(ctx.tenant)}`,
     ),
-    ctx.db
-      .select({ cap: tenants.storageCapBytes, used: usedBytes(ctx.tenantId) })
-      .from(tenants)
-      .where(and(eq(tenants.id, ctx.tenantId), sql`${tenants.deletedAt} IS NULL`)),
+    batchable(ctx, sql`SELECT ${usedBytes(ctx.tenantId)} AS used`),
   ]);
   if (changedRows(inserted) === 0) {
-    const row = (school as { cap: number; used: number }[])[0];
-    if (!row) throw new ApiError(mediaErrors.TENANT_NOT_FOUND);
+    const used = rowsOf<{ used: number }>(usage)[0]?.used ?? 0;
+    const cap = capBytes(ctx.tenant);
     throw new ApiError(mediaErrors.STORAGE_QUOTA_EXCEEDED, {
-      message: `The school's storage quota of ${row.cap} bytes has ${Math.max(0, row.cap - row.used)} bytes free; the file declares ${body.declared_size}.`,
+      message: `The school's storage quota of ${cap} bytes has ${Math.max(0, cap - used)} bytes free; the file declares ${body.declared_size}.`,
     });
   }
   const expires = Math.floor(now / 1000) + UPLOAD_TTL_SECONDS;
@@ -157,7 +155,7 @@ export async function confirmUpload(ctx: SchoolCtx, input: { id: string }) {
         and(
           liveRowWhere(mediaAssets, ctx.tenantId, row.id),
           eq(mediaAssets.status, "pending"),
-          sql`${head.size} + ${usedBytes(ctx.tenantId)} <= ${capBytes(ctx.tenantId)}`,
+          sql`${head.size} + ${usedBytes(ctx.tenantId)} <= ${capBytes(ctx.tenant)}`,
         ),
       )
       .returning(),

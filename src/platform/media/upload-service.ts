@@ -3,10 +3,10 @@ import type { ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { mediaAssets } from "../../db/schema";
 import { mediaErrors } from "./errors";
+import { inEveryShard } from "./shards";
 import { formBoundary, MultipartError, readFormUntilFile } from "./multipart";
 import { objectKey } from "./policy";
 import { verifyUploadForm } from "./upload-form";
-import { inSchool } from "../../core/db/conditions";
 
 class SizeMismatch extends Error {}
 
@@ -32,11 +32,14 @@ export async function uploadThroughWorker(ctx: ServiceContext, input: { id: stri
     if (!check.ok) throw new ApiError(check.reason === "signature" ? mediaErrors.UPLOAD_SIGNATURE_INVALID : mediaErrors.INVALID_UPLOAD_FORM);
     const { grant } = check;
     if (grant.expires * 1000 < ctx.clock.now()) throw new ApiError(mediaErrors.UPLOAD_EXPIRED);
-    const [row] = await ctx.db
-      .select({ status: mediaAssets.status })
-      .from(mediaAssets)
-      .where(and(eq(mediaAssets.id, grant.assetId), inSchool(mediaAssets, grant.tenantId), isNull(mediaAssets.deletedAt)))
-      .limit(1);
+    // The signed form names the school but not its shard: every shard is asked at once rather than the control database first.
+    const [row] = await inEveryShard(ctx, (db) =>
+      db
+        .select({ status: mediaAssets.status })
+        .from(mediaAssets)
+        .where(and(eq(mediaAssets.id, grant.assetId), eq(mediaAssets.tenantId, grant.tenantId), isNull(mediaAssets.deletedAt)))
+        .limit(1),
+    );
     if (!row) throw new ApiError(mediaErrors.MEDIA_NOT_FOUND);
     if (row.status !== "pending") throw new ApiError(mediaErrors.UPLOAD_NOT_PENDING, { message: `The media asset is ${row.status}; it no longer accepts an upload.` });
     await streamIntoBucket(ctx.env.MEDIA, objectKey(grant.tenantId, grant.assetId), form.file, grant.size);

@@ -22,6 +22,7 @@ export const schoolSummaryColumns = {
   suspendedManually: tenants.suspendedManually,
   timezone: tenants.timezone,
   shard: tenants.shard,
+  storageCapBytes: tenants.storageCapBytes,
 };
 
 /** A school row selected with `schoolSummaryColumns` as the summary a school context carries. */
@@ -36,6 +37,7 @@ export function schoolSummary(row: { [K in keyof typeof schoolSummaryColumns]: u
     suspendedManually: row.suspendedManually === true,
     timezone: row.timezone as string,
     shard: row.shard as string,
+    storageCapBytes: row.storageCapBytes as number,
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, getTableName, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, getTableName, inArray, isNull, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { forgetPairStatement } from "../auth/login-guard";
 import { controlDb } from "../../core/db/client";
@@ -44,7 +44,6 @@ import {
   users,
 } from "../../db/schema";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
-import { inSchool } from "../../core/db/conditions";
 
 /**
  * What a permanent user deletion does to every column that refers to a user.
@@ -148,10 +147,9 @@ export const PERSONAL_FILES: readonly PersonalFileRule[] = [
 /**
  * Marks the personal files of one user (`{ userId }`) or of every member of the school (`{}`)
  * deleted, in the caller's batch: they stop being served at once, and the media sweep (cron)
- * removes their objects from R2 and then the rows, so no object outlives its asset. `onlyIf`
- * makes the statement conditional on the rest of the batch (the school deletion having applied).
+ * removes their objects from R2 and then the rows, so no object outlives its asset.
  */
-export function personalFilesDeletion(ctx: SchoolCtx<SchoolActor>, scope: { userId?: string; onlyIf?: SQL }): BatchItem[] {
+export function personalFilesDeletion(ctx: SchoolCtx<SchoolActor>, scope: { userId?: string }): BatchItem[] {
   const tenantId = ctx.tenantId;
   const now = ctx.clock.now();
   return PERSONAL_FILES.map((entry) => {
@@ -162,7 +160,7 @@ export function personalFilesDeletion(ctx: SchoolCtx<SchoolActor>, scope: { user
     return ctx.db
       .update(mediaAssets)
       .set({ deletedAt: now, updatedAt: now })
-      .where(and(inSchool(mediaAssets, tenantId), isNull(mediaAssets.deletedAt), inArray(mediaAssets.id, owned), scope.onlyIf));
+      .where(and(eq(mediaAssets.tenantId, tenantId), isNull(mediaAssets.deletedAt), inArray(mediaAssets.id, owned)));
   });
 }
 
@@ -229,8 +227,8 @@ export function permanentDeletionStatements(ctx: SchoolCtx, target: { id: string
           .set({ [propertyOf(entry.table, entry.column)]: null })
           .where(eq(entry.column, target.id)),
   ));
-  statements.push(ctx.db.delete(emailOutbox).where(and(inSchool(emailOutbox, ctx.tenantId), eq(emailOutbox.toEmail, target.email))));
-  statements.push(ctx.db.delete(users).where(and(eq(users.id, target.id), inSchool(users, ctx.tenantId))));
+  statements.push(ctx.db.delete(emailOutbox).where(and(eq(emailOutbox.tenantId, ctx.tenantId), eq(emailOutbox.toEmail, target.email))));
+  statements.push(ctx.db.delete(users).where(and(eq(users.id, target.id), eq(users.tenantId, ctx.tenantId))));
   return statements;
 }
 

@@ -1,5 +1,4 @@
 import { actingUserId } from "../../core/school";
-import { billingOpen } from "../tenants/school-chunks";
 import { is, SQL, sql } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
@@ -132,14 +131,6 @@ export async function enqueue(
   const actorId = definition.category !== "security" && "actor" in ctx ? actingUserId(ctx.actor) : null;
   const billingExempt = definition.category === "security" || definition.category === "billing";
 
-  // In a school's context the school was live when it was read from the control database (its
-  // shard has no tenants table); the billing gate is decided here from the same read.
-  const summary = "tenant" in ctx ? ctx.tenant : null;
-  if (summary && summary.id !== tenantId) throw new Error(`${code}: a school context enqueues for its own school only`);
-  if (summary && !billingExempt && !billingOpen(summary, now)) return nothing(ctx);
-  const liveSchool = summary
-    ? sql``
-    : sql`AND EXISTS (SELECT 1 FROM tenants t WHERE t.id = ${tenantId} AND t.deleted_at IS NULL ${billingExempt ? sql`` : sql`AND ${billingOpenSql(sql`t`, now)}`})`;
   const statement = batchable(ctx, sql`
     INSERT INTO notification_outbox (id, tenant_id, user_id, event_code, category, title, body, deep_link, data, aggregate_type, aggregate_id, dedupe_key, status, attempts, created_at)
     SELECT ${sqlUuidv7(now)}, r.tenant_id, r.id, ${code}, ${definition.category}, ${fill(rendered.title)}, ${fill(rendered.body)}, ${options.deepLink ?? null},
@@ -149,7 +140,7 @@ export async function enqueue(
       AND r.id IN (${recipientIds(recipients, tenantId)})
       ${actorId ? sql`AND r.id <> ${actorId}` : sql``}
       AND ${reachableSql(sql`r`, tenantId, exclude)}
-      ${liveSchool}
+      AND EXISTS (SELECT 1 FROM tenants t WHERE t.id = ${tenantId} AND t.deleted_at IS NULL ${billingExempt ? sql`` : sql`AND ${billingOpenSql(sql`t`, now)}`})
       ${options.when ? sql`AND (${options.when})` : sql``}
     ON CONFLICT (dedupe_key) DO NOTHING`);
   markQueued(ctx, tenantId);

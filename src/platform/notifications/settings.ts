@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { notificationEventSettings, tenants } from "../../db/schema";
 import type { Locale } from "../../core/env";
-import type { SchoolActor, SchoolCtx, ServiceContext } from "../../core/http/context";
+import type { ServiceContext } from "../../core/http/context";
 import { idIn } from "../../core/db/conditions";
 import type { EventDefinition, Template } from "./catalog";
 
@@ -47,7 +47,7 @@ const cache = new WeakMap<object, Map<string, Promise<SchoolEvent | null>>>();
  * request or job that enqueues the same event several times reads them once. Null for a deleted
  * or unknown school, which produces nothing.
  */
-export function schoolEvent(ctx: ServiceContext | SchoolCtx<SchoolActor>, tenantId: string, definition: EventDefinition): Promise<SchoolEvent | null> {
+export function schoolEvent(ctx: ServiceContext, tenantId: string, definition: EventDefinition): Promise<SchoolEvent | null> {
   const perContext = cache.get(ctx) ?? new Map<string, Promise<SchoolEvent | null>>();
   cache.set(ctx, perContext);
   const key = `${tenantId} ${definition.code}`;
@@ -59,34 +59,26 @@ export function schoolEvent(ctx: ServiceContext | SchoolCtx<SchoolActor>, tenant
   return found;
 }
 
-function schoolEventsQuery(ctx: ServiceContext | SchoolCtx<SchoolActor>, tenantIds: readonly string[], definition: EventDefinition) {
-  const settings = {
-    tenantId: notificationEventSettings.tenantId,
-    enabled: notificationEventSettings.enabled,
-    config: notificationEventSettings.config,
-    titleTemplate: notificationEventSettings.titleTemplate,
-    bodyTemplate: notificationEventSettings.bodyTemplate,
-  };
-  if ("tenant" in ctx) {
-    // A school's shard has no tenants table: the school's title and zone come with its context,
-    // and a school without a settings row gets the defaults (`rememberSchoolEvents`).
-    if (tenantIds.some((id) => id !== ctx.tenantId)) throw new Error("a school context reads its own school's settings only");
-    return ctx.db
-      .select(settings)
-      .from(notificationEventSettings)
-      .where(and(eq(notificationEventSettings.tenantId, ctx.tenantId), eq(notificationEventSettings.code, definition.code)));
-  }
+function schoolEventsQuery(ctx: ServiceContext, tenantIds: readonly string[], definition: EventDefinition) {
   return ctx.db
-    .select({ ...settings, tenantId: tenants.id, title: tenants.title, timezone: tenants.timezone })
+    .select({
+      tenantId: tenants.id,
+      title: tenants.title,
+      timezone: tenants.timezone,
+      enabled: notificationEventSettings.enabled,
+      config: notificationEventSettings.config,
+      titleTemplate: notificationEventSettings.titleTemplate,
+      bodyTemplate: notificationEventSettings.bodyTemplate,
+    })
     .from(tenants)
     .leftJoin(notificationEventSettings, and(eq(notificationEventSettings.tenantId, tenants.id), eq(notificationEventSettings.code, definition.code)))
     .where(and(idIn(tenants.id, tenantIds), isNull(tenants.deletedAt)));
 }
 
-type SchoolEventRow = Pick<SettingsRow, "enabled" | "config" | "titleTemplate" | "bodyTemplate"> & { tenantId: string | null; title?: string; timezone?: string };
+type SchoolEventRow = Awaited<ReturnType<typeof schoolEventsQuery>>[number];
 
 /** `schoolEvent` for many schools in one query (scans), remembered for the context's later enqueues. */
-export async function loadSchoolEvents(ctx: ServiceContext | SchoolCtx<SchoolActor>, tenantIds: readonly string[], definition: EventDefinition): Promise<Map<string, SchoolEvent>> {
+export async function loadSchoolEvents(ctx: ServiceContext, tenantIds: readonly string[], definition: EventDefinition): Promise<Map<string, SchoolEvent>> {
   if (tenantIds.length === 0) return new Map();
   return rememberSchoolEvents(ctx, definition, await schoolEventsQuery(ctx, tenantIds, definition));
 }
@@ -96,7 +88,7 @@ export async function loadSchoolEvents(ctx: ServiceContext | SchoolCtx<SchoolAct
  * caller runs anyway, and a function to hand it the batch's results: a producer that may enqueue
  * in a later batch then pays no round trip of its own for the settings.
  */
-export function prefetchSchoolEvents(ctx: ServiceContext | SchoolCtx<SchoolActor>, tenantId: string, definitions: readonly EventDefinition[]) {
+export function prefetchSchoolEvents(ctx: ServiceContext, tenantId: string, definitions: readonly EventDefinition[]) {
   return {
     statements: definitions.map((definition) => schoolEventsQuery(ctx, [tenantId], definition)),
     remember(results: readonly unknown[]): void {
@@ -114,22 +106,18 @@ function cacheOf(ctx: ServiceContext): Map<string, Promise<SchoolEvent | null>> 
   return perContext;
 }
 
-function rememberSchoolEvents(ctx: ServiceContext | SchoolCtx<SchoolActor>, definition: EventDefinition, found: readonly SchoolEventRow[]): Map<string, SchoolEvent> {
-  const rows =
-    "tenant" in ctx
-      ? [{ ...(found[0] ?? { enabled: null, config: null, titleTemplate: null, bodyTemplate: null }), tenantId: ctx.tenantId, title: ctx.tenant.title, timezone: ctx.tenant.timezone }]
-      : found;
+function rememberSchoolEvents(ctx: ServiceContext, definition: EventDefinition, rows: readonly SchoolEventRow[]): Map<string, SchoolEvent> {
   const out = new Map<string, SchoolEvent>();
   const perContext = cacheOf(ctx);
   for (const row of rows) {
     const event: SchoolEvent = {
-      tenantId: row.tenantId!,
-      title: row.title!,
-      timezone: row.timezone!,
+      tenantId: row.tenantId,
+      title: row.title,
+      timezone: row.timezone,
       event: effectiveEvent(definition, row, ctx.config.defaultEmailLocale),
     };
-    out.set(event.tenantId, event);
-    perContext.set(`${event.tenantId} ${definition.code}`, Promise.resolve(event));
+    out.set(row.tenantId, event);
+    perContext.set(`${row.tenantId} ${definition.code}`, Promise.resolve(event));
   }
   return out;
 }

@@ -104,7 +104,6 @@ function stalledReminders(ctx: School, tenantId: string, now: number, inactiveDa
     { course_title: pick("title"), inactive_days: inactiveDays, pct: pick("pct") },
     { id: pick("course_id") },
     sql`${`${STALLED}:`} || ${pick("enrollment_id")} || ':' || ${pick("last_ms")}`,
-    { tenantId },
   );
 }
 
@@ -131,7 +130,6 @@ function stalledDigest(ctx: School, tenantId: string, now: number, inactiveDays:
     { stalled_count: sql`(SELECT COUNT(*) FROM (${students}) n WHERE n.student_id IN (${curatorStudentsSql(tenantId)}))`, inactive_days: inactiveDays },
     { id: tenantId },
     { exact: sql`${`${DIGEST}:`} || r.id || ${`:${today}`}` },
-    { tenantId },
   );
 }
 

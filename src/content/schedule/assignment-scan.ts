@@ -91,7 +91,6 @@ async function reminderPush(ctx: SchoolCtx<SystemActor>, d: AssignmentDeadline, 
     { assignment_title: d.assignmentTitle, course_title: d.courseTitle, deadline: timestamp(d.at), days_left: due.daysLeft },
     { id: d.assignmentId },
     dedupe,
-    { tenantId: d.tenantId },
   );
 }
 
@@ -106,7 +105,6 @@ async function missedPush(ctx: SchoolCtx<SystemActor>, d: AssignmentDeadline, se
     { assignment_title: d.assignmentTitle, deadline: timestamp(d.at), missed_count: curatedCountSql(d.tenantId, missed) },
     { id: d.assignmentId },
     `${ASSIGNMENT_MISSED}:${d.assignmentId}:${d.at}`,
-    { tenantId: d.tenantId },
   );
 }
 

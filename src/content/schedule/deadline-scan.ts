@@ -114,7 +114,6 @@ async function openingPush(ctx: School, b: BoundaryRow, settings: Settings, now:
     variables,
     { id: b.nodeId },
     `${code}:${b.nodeId}:${b.at}`,
-    { tenantId: b.tenantId },
   );
 }
 
@@ -132,7 +131,6 @@ async function reminderPush(ctx: School, b: BoundaryRow, settings: Settings, now
     { lesson_title: b.nodeTitle, course_title: b.courseTitle, deadline: timestamp(b.at), days_left: due.daysLeft },
     { id: b.nodeId },
     dedupe,
-    { tenantId: b.tenantId },
   );
 }
 
@@ -147,7 +145,6 @@ async function missedPush(ctx: School, b: BoundaryRow, settings: Settings, now: 
     { lesson_title: b.nodeTitle, course_title: b.courseTitle, deadline: timestamp(b.at), missed_count: curatedCountSql(b.tenantId, missed) },
     { id: b.nodeId },
     `${MISSED}:${b.nodeId}:${b.at}`,
-    { tenantId: b.tenantId },
   );
 }
 

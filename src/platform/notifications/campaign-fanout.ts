@@ -2,12 +2,11 @@ import { and, eq, sql } from "drizzle-orm";
 import { notificationCampaigns } from "../../db/schema";
 import { batchable, runBatch } from "../../core/db/batch";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
-import { billingOpen } from "../tenants/school-chunks";
 import { log } from "../../core/lib/log";
 import { campaignProgressStatements } from "./campaign-progress";
 import { CAMPAIGN_EVENT_CODE } from "./catalog";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
-import { reachableSql, sendDispatch } from "./enqueue";
+import { billingOpen, reachableSql, sendDispatch } from "./enqueue";
 
 /** Recipients turned into outbox rows per queue message. */
 export const FANOUT_CHUNK = 500;

@@ -41,8 +41,3 @@ export async function* schoolChunks(ctx: ServiceContext, job: string, where?: SQ
     }
   }
 }
-
-/** The billing gate of a school summary: open unless suspended or past the expiry (`billingOpenSql` in JS). */
-export function billingOpen(school: { planState: string; expiresAt: number | null }, now: number): boolean {
-  return school.planState !== "suspended" && (school.expiresAt === null || school.expiresAt > now);
-}

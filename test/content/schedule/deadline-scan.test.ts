@@ -136,6 +136,20 @@ describe("deadline scan: lesson.deadline_reminder (#21)", () => {
     ]);
   });
 
+  it("one cron run reminds the students of schools on different shards", async () => {
+    const deadline = Date.parse("2031-03-11T12:00:00Z");
+    const schools = [await school({ shard: "DB_SCHOOLS_0" }), await school({ shard: "DB_SCHOOLS_1" })];
+    const late: string[] = [];
+    for (const { school: s, tree } of schools) {
+      await window(s.id, tree, "lesson", { endsAt: deadline });
+      late.push((await student(s.id, tree)).id);
+    }
+
+    await runAt(T);
+    expect(await recipients(schools[0]!.school.id, "lesson.deadline_reminder")).toEqual([late[0]]);
+    expect(await recipients(schools[1]!.school.id, "lesson.deadline_reminder")).toEqual([late[1]]);
+  });
+
   it("a school whose billing gate is closed is skipped", async () => {
     const { school: s, tree } = await school({ planState: "suspended" });
     await window(s.id, tree, "lesson", { endsAt: Date.parse("2031-03-11T12:00:00Z") });

@@ -26,11 +26,11 @@ function schoolEvents(school: SchoolCtx<SystemActor>, now: number): BatchItem {
   );
 }
 
-/** Events of no school (the platform's own) on one shard, by the time-ordered primary key. */
-function platformEvents(school: SchoolCtx<SystemActor>, now: number): BatchItem {
+/** Events of no school (the superadmin's), in the control database, by the time-ordered primary key. */
+function platformEvents(ctx: ServiceContext, now: number): BatchItem {
   const cutoff = now - DEFAULT_DEVICE_POLICY.eventRetentionDays * DAY_MS;
   return batchable(
-    school,
+    ctx,
     sql`DELETE FROM device_events WHERE id IN (
           SELECT e.id FROM device_events e WHERE e.tenant_id IS NULL AND e.id < ${uuidv7Floor(cutoff)} AND e.created_at < ${cutoff}
           LIMIT ${PURGE_CHUNK})`,
@@ -47,16 +47,18 @@ function platformEvents(school: SchoolCtx<SystemActor>, now: number): BatchItem 
 export async function purgeDeviceEvents(ctx: ServiceContext): Promise<number> {
   const now = ctx.clock.now();
   let purged = 0;
-  let shardDone = "";
-  for await (const { shard, schools } of schoolChunks(ctx, "device_events_purge")) {
+  for (let round = 0; round < 10; round++) {
+    const count = changedRows((await runBatch(ctx, [platformEvents(ctx, now)]))[0]);
+    purged += count;
+    if (count < PURGE_CHUNK) break;
+  }
+  for await (const { schools } of schoolChunks(ctx, "device_events_purge")) {
     if (purged >= MAX_PURGED) break;
-    const first = shard !== shardDone;
-    shardDone = shard;
     const tokens = schools.map((school) =>
       batchable(school, sql`DELETE FROM device_replacement_tokens WHERE tenant_id = ${school.tenantId} AND expires_at < ${now - DAY_MS}`),
     );
-    const results = await runBatch(schools[0]!, [...schools.map((school) => schoolEvents(school, now)), ...tokens, ...(first ? [platformEvents(schools[0]!, now)] : [])]);
-    purged += results.filter((_, i) => i < schools.length || i >= 2 * schools.length).reduce<number>((sum, result) => sum + changedRows(result), 0);
+    const results = await runBatch(schools[0]!, [...schools.map((school) => schoolEvents(school, now)), ...tokens]);
+    purged += results.slice(0, schools.length).reduce<number>((sum, result) => sum + changedRows(result), 0);
     for (let round = schools.filter((_, i) => changedRows(results[i]) === PURGE_CHUNK); round.length > 0 && purged < MAX_PURGED; ) {
       const again = await runBatch(round[0]!, round.map((school) => schoolEvents(school, now)));
       purged += again.reduce<number>((sum, result) => sum + changedRows(result), 0);

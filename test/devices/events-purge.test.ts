@@ -21,7 +21,7 @@ async function insertEvent(tenantId: string | null, userId: string, createdAt: n
 async function remaining(ids: string[]) {
   const placeholders = ids.map(() => "?").join(",");
   const found = new Set<string>();
-  for (const binding of [env.DB, env.DB_SCHOOLS_0, env.DB_SCHOOLS_1]) {
+  for (const binding of [env.DB, env.DB_SCHOOLS_0, env.DB_SCHOOLS_1!]) {
     const { results } = await binding.prepare(`SELECT id FROM device_events WHERE id IN (${placeholders})`).bind(...ids).all<{ id: string }>();
     for (const row of results) found.add(row.id);
   }

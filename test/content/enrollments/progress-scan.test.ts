@@ -220,7 +220,7 @@ describe("progress scan: statements", () => {
       const tree = await insertCourseTree(id, { status: "published" });
       for (let i = 0; i < students; i++) await insertEnrollment(id, tree.courseId, (await student(id)).id, { enrolledAt: SIX_PM - 10 * DAY_MS });
       // The control database (the school lists) and both shards (the school's statements).
-      const counters = (["DB", "DB_SCHOOLS_0", "DB_SCHOOLS_1"] as const).map((name) => countingD1(env[name]));
+      const counters = (["DB", "DB_SCHOOLS_0", "DB_SCHOOLS_1"] as const).map((name) => countingD1(env[name]!));
       at(SIX_PM + 3 * HOUR_MS);
       await runProgressScan(serviceContext({ ...scanContext().env, DB: counters[0]!.db, DB_SCHOOLS_0: counters[1]!.db, DB_SCHOOLS_1: counters[2]!.db }));
       const queued = (await stalled(id)).length;

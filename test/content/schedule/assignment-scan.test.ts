@@ -260,7 +260,7 @@ describe("deadline scan: assignment statements", () => {
       for (let i = 0; i < students; i++) await student(s.id, tree);
       at(T);
       // The control database (the school lists) and both shards (the schools' statements).
-      const counters = (["DB", "DB_SCHOOLS_0", "DB_SCHOOLS_1"] as const).map((name) => [name, countingD1(env[name])] as const);
+      const counters = (["DB", "DB_SCHOOLS_0", "DB_SCHOOLS_1"] as const).map((name) => [name, countingD1(env[name]!)] as const);
       const written = await runDeadlineScan(serviceContext({ ...env, ...Object.fromEntries(counters.map(([name, counting]) => [name, counting.db])) }));
       const sum = (key: "prepare" | "batch") => counters.reduce((total, [, counting]) => total + counting.counts[key], 0);
       return { written, prepare: sum("prepare"), batch: sum("batch") };

@@ -24,6 +24,6 @@ describe("OpenAPI description of the users area", () => {
     ];
     for (const [path, method] of expected) expect(paths[path]?.[method]?.summary, `${method} ${path}`).toEqual(expect.any(String));
     expect(Object.keys(paths).length).toBe(10);
-    expect(paths["/t/users"]!.get!.parameters!.map((p) => p.name).sort()).toEqual(["X-Tenant-Subdomain", "limit", "page", "q", "role", "status"]);
+    expect(paths["/t/users"]!.get!.parameters!.map((p) => p.name).sort()).toEqual(["X-D1-Bookmark", "X-Tenant-Subdomain", "limit", "page", "q", "role", "status"]);
   });
 });

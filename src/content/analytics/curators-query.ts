@@ -3,6 +3,7 @@ import { sqlLiteral } from "../../core/db/sql-ids";
 import { assignmentClosingSql } from "../assignments/deadline";
 import { activeStudentSql } from "../common/access";
 import type { Period } from "./window";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The one statement behind GET /analytics/curators: every figure of every row and of the summary,
@@ -46,21 +47,21 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
   const content = selection.content;
   const scoped = (condition: SQL) => (content ? condition : sql``);
 
-  const completed = sql`EXISTS (SELECT 1 FROM block_completions bc WHERE bc.tenant_id = ${t} AND bc.student_id = st.id AND ${within(sql`bc.completed_at`)}
+  const completed = sql`EXISTS (SELECT 1 FROM block_completions bc WHERE ${inSchool("bc", t)} AND bc.student_id = st.id AND ${within(sql`bc.completed_at`)}
       ${scoped(sql`AND bc.block_id IN (SELECT id FROM scope)`)})`;
   // Quiz attempts inside an exam are the exam's work: they count as exam activity, not as quizzes.
-  const quizAttempt = (condition: SQL) => sql`EXISTS (SELECT 1 FROM quiz_attempts qa WHERE qa.tenant_id = ${t} AND qa.user_id = st.id AND qa.exam_attempt_id IS NULL AND ${condition}
+  const quizAttempt = (condition: SQL) => sql`EXISTS (SELECT 1 FROM quiz_attempts qa WHERE ${inSchool("qa", t)} AND qa.user_id = st.id AND qa.exam_attempt_id IS NULL AND ${condition}
       ${scoped(sql`AND qa.quiz_id IN (SELECT ref_id FROM scope WHERE type = 'quiz_ref')`)})`;
-  const examAttempt = (condition: SQL) => sql`EXISTS (SELECT 1 FROM exam_attempts ea WHERE ea.tenant_id = ${t} AND ea.user_id = st.id AND ${condition})`;
-  const handedIn = (extra: SQL) => sql`EXISTS (SELECT 1 FROM submissions ls WHERE ls.tenant_id = ${t} AND ls.student_id = st.id AND ${within(sql`ls.submitted_at`)}
+  const examAttempt = (condition: SQL) => sql`EXISTS (SELECT 1 FROM exam_attempts ea WHERE ${inSchool("ea", t)} AND ea.user_id = st.id AND ${condition})`;
+  const handedIn = (extra: SQL) => sql`EXISTS (SELECT 1 FROM submissions ls WHERE ${inSchool("ls", t)} AND ls.student_id = st.id AND ${within(sql`ls.submitted_at`)}
       ${scoped(sql`AND ls.assignment_id IN (SELECT ref_id FROM scope WHERE type = 'assignment_ref')`)} ${extra})`;
   // Late as the worksheet reads it: handed in after the student's effective closing date. The
   // exact rule runs per hand-in, so it runs only past the earliest end of any window on a lesson
   // holding the assignment (or its module or course): a student's closing date is never earlier
   // than that, and hand-ins before it, the usual case, cost one index probe.
   const earliestEnd = sql`(SELECT min(lw.ends_at) FROM blocks lb
-      JOIN schedule_windows lw ON lw.tenant_id = ${t} AND lw.course_id = lb.course_id AND lw.deleted_at IS NULL AND lw.node_id IN (lb.course_id, lb.module_id, lb.lesson_id)
-    WHERE lb.tenant_id = ${t} AND lb.ref_id = ls.assignment_id AND lb.type = 'assignment_ref' AND lb.deleted_at IS NULL)`;
+      JOIN schedule_windows lw ON ${inSchool("lw", t)} AND lw.course_id = lb.course_id AND lw.deleted_at IS NULL AND lw.node_id IN (lb.course_id, lb.module_id, lb.lesson_id)
+    WHERE ${inSchool("lb", t)} AND lb.ref_id = ls.assignment_id AND lb.type = 'assignment_ref' AND lb.deleted_at IS NULL)`;
   const late = sql`AND ls.submitted_at > ${earliestEnd} AND ls.submitted_at > ${assignmentClosingSql(t, sql`ls.assignment_id`, sql`st.id`)}`;
 
   const activity = [
@@ -74,18 +75,18 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
   // indexes, never a probe per group member per curator.
   return sql`WITH
     cur AS MATERIALIZED (SELECT u.id, u.first_name, u.last_name, u.email FROM users u
-      WHERE u.tenant_id = ${t} AND u.role = 'curator' AND u.deleted_at IS NULL AND u.is_active = 1 ${onlyCurator}),
-    in_group AS (SELECT gm.user_id FROM group_members gm JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${t} AND g.deleted_at IS NULL
-      WHERE gm.tenant_id = ${t} AND gm.group_id = ${selection.groupId ?? null}),
+      WHERE ${inSchool("u", t)} AND u.role = 'curator' AND u.deleted_at IS NULL AND u.is_active = 1 ${onlyCurator}),
+    in_group AS (SELECT gm.user_id FROM group_members gm JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", t)}
+      WHERE ${inSchool("gm", t)} AND gm.group_id = ${selection.groupId ?? null}),
     pairs AS MATERIALIZED (
       SELECT c.id AS curator_id, s.id AS student_id FROM cur c
         CROSS JOIN users s ON s.individual_curator_id = c.id AND ${activeStudentSql(t, sql`s`)}
         WHERE 1 ${inGroup}
       UNION
       SELECT c.id, s.id FROM cur c
-        CROSS JOIN group_curators gc ON gc.curator_id = c.id AND gc.tenant_id = ${t}
-        CROSS JOIN groups g ON g.id = gc.group_id AND g.tenant_id = ${t} AND g.deleted_at IS NULL
-        CROSS JOIN group_members gm ON gm.group_id = gc.group_id AND gm.tenant_id = ${t}
+        CROSS JOIN group_curators gc ON gc.curator_id = c.id AND ${inSchool("gc", t)}
+        CROSS JOIN groups g ON g.id = gc.group_id AND ${liveInSchool("g", t)}
+        CROSS JOIN group_members gm ON gm.group_id = gc.group_id AND ${inSchool("gm", t)}
         CROSS JOIN users s ON s.id = gm.user_id AND ${activeStudentSql(t, sql`s`)}
         WHERE 1 ${inGroup}),
     scope AS MATERIALIZED (${contentBlocksSql(t, content)}),
@@ -120,8 +121,8 @@ function contentBlocksSql(t: SQL, content: CuratorSelection["content"]): SQL {
     content.lessonId === undefined ? null : sql`AND b.lesson_id = ${content.lessonId}`,
   ].filter((condition) => condition !== null);
   return sql`SELECT b.id, b.type, b.ref_id FROM blocks b
-      JOIN lessons l ON l.id = b.lesson_id AND l.tenant_id = ${t} AND l.deleted_at IS NULL
-      JOIN course_modules m ON m.id = b.module_id AND m.tenant_id = ${t} AND m.deleted_at IS NULL
-      JOIN courses c ON c.id = b.course_id AND c.tenant_id = ${t} AND c.deleted_at IS NULL
-    WHERE b.tenant_id = ${t} AND b.deleted_at IS NULL ${sql.join(conditions, sql` `)}`;
+      JOIN lessons l ON l.id = b.lesson_id AND ${liveInSchool("l", t)}
+      JOIN course_modules m ON m.id = b.module_id AND ${liveInSchool("m", t)}
+      JOIN courses c ON c.id = b.course_id AND ${liveInSchool("c", t)}
+    WHERE ${liveInSchool("b", t)} ${sql.join(conditions, sql` `)}`;
 }

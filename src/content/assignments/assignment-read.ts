@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import { containsText } from "../../core/db/conditions";
+import { containsText, inSchool, liveInSchool } from "../../core/db/conditions";
 import { percent } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -22,7 +22,7 @@ type Caller = Pick<SchoolCtx, "tenantId" | "actor">;
 
 /** The assignment (alias `a`) is one the caller may read: a live one of the school; for a student, one that targets them. */
 export function assignmentVisibleSql(ctx: Caller): SQL {
-  const live = sql`a.tenant_id = ${ctx.tenantId} AND a.deleted_at IS NULL`;
+  const live = sql`${liveInSchool("a", ctx.tenantId)}`;
   return isStaff(ctx.actor) ? live : sql`${live} AND ${assignmentTargetsStudentSql(ctx.tenantId, sql`a.id`, ctx.actor.userId)}`;
 }
 
@@ -30,7 +30,7 @@ const ASSIGNMENT_COLUMNS = sql`a.id, a.title, a.instructions, a.max_score_hundre
 
 /** The student's latest attempt (highest attempt number) at the assignment `a`. */
 function latestSubmissionSql(ctx: Caller, column: SQL): SQL {
-  return sql`(SELECT ${column} FROM submissions ms WHERE ms.tenant_id = ${ctx.tenantId} AND ms.assignment_id = a.id AND ms.student_id = ${ctx.actor.userId}
+  return sql`(SELECT ${column} FROM submissions ms WHERE ${inSchool("ms", ctx.tenantId)} AND ms.assignment_id = a.id AND ms.student_id = ${ctx.actor.userId}
     ORDER BY ms.attempt DESC LIMIT 1)`;
 }
 
@@ -53,8 +53,8 @@ export function attachmentsStatement(ctx: SchoolCtx, ids: readonly string[]): Ba
   return batchable(
     ctx,
     sql`SELECT aa.id, aa.assignment_id, aa.media_asset_id, aa.position, m.filename, m.size_bytes AS size, m.kind, m.mime
-      FROM assignment_attachments aa JOIN media_assets m ON m.id = aa.media_asset_id AND m.tenant_id = ${t}
-      WHERE aa.tenant_id = ${t} AND aa.assignment_id IN (SELECT a.id FROM assignments a WHERE a.id IN ${idsJson(ids)} AND ${assignmentVisibleSql(ctx)})
+      FROM assignment_attachments aa JOIN media_assets m ON m.id = aa.media_asset_id AND ${inSchool("m", t)}
+      WHERE ${inSchool("aa", t)} AND aa.assignment_id IN (SELECT a.id FROM assignments a WHERE a.id IN ${idsJson(ids)} AND ${assignmentVisibleSql(ctx)})
       ORDER BY aa.assignment_id, aa.position, aa.id`,
   );
 }
@@ -125,7 +125,7 @@ export async function assignmentProgress(ctx: SchoolCtx) {
   const t = ctx.tenantId;
   const [row] = await ctx.db.all<{ accessible: number; completed: number | null }>(
     sql`SELECT count(*) AS accessible,
-        sum(EXISTS (SELECT 1 FROM submissions ps WHERE ps.tenant_id = ${t} AND ps.assignment_id = a.id AND ps.student_id = ${ctx.actor.userId} AND ps.status <> 'draft')) AS completed
+        sum(EXISTS (SELECT 1 FROM submissions ps WHERE ${inSchool("ps", t)} AND ps.assignment_id = a.id AND ps.student_id = ${ctx.actor.userId} AND ps.status <> 'draft')) AS completed
       FROM assignments a WHERE ${assignmentVisibleSql(ctx)}`,
   );
   const accessible = row?.accessible ?? 0;

@@ -9,6 +9,7 @@ import { assignmentOr404, getAssignment, readAssignments } from "./assignment-re
 import { assignmentsErrors } from "./errors";
 import { presentAssignment, type AssignmentView } from "./present";
 import type { CreateAssignmentBody, UpdateAssignmentBody } from "./schemas";
+import { liveInSchool } from "../../core/db/conditions";
 
 const DEFAULT_MAX_SCORE_HUNDREDTHS = 10_000;
 
@@ -77,7 +78,7 @@ export async function updateAssignment(ctx: SchoolCtx, input: { id: string; body
 export async function deleteAssignment(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const now = ctx.clock.now();
   const result = await ctx.db.run(
-    sql`UPDATE assignments SET deleted_at = ${now}, updated_at = ${now} WHERE id = ${input.id} AND tenant_id = ${ctx.tenantId} AND deleted_at IS NULL`,
+    sql`UPDATE assignments SET deleted_at = ${now}, updated_at = ${now} WHERE id = ${input.id} AND ${liveInSchool(ctx.tenantId)}`,
   );
   if (changedRows(result) === 0) throw new ApiError(assignmentsErrors.ASSIGNMENT_NOT_FOUND);
 }

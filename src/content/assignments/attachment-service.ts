@@ -11,9 +11,10 @@ import { appendPosition } from "../common/ordering";
 import { assignmentInStudentCourseSql, assignmentTargetsStudentSql } from "./access";
 import { assignmentsErrors } from "./errors";
 import { presentAttachment, type AttachmentRow, type AttachmentView } from "./present";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 const liveAssignmentSql = (tenantId: string, id: string) =>
-  sql`EXISTS (SELECT 1 FROM assignments a WHERE a.id = ${id} AND a.tenant_id = ${tenantId} AND a.deleted_at IS NULL)`;
+  sql`EXISTS (SELECT 1 FROM assignments a WHERE a.id = ${id} AND ${liveInSchool("a", tenantId)})`;
 
 /**
  * POST /t/assignments/:id/attachments: one batch. The INSERT holds only for a live assignment and
@@ -28,7 +29,7 @@ export async function addAttachment(ctx: SchoolCtx, input: { id: string; body: {
   const now = ctx.clock.now();
   const attachmentId = uuidv7(now);
   const position = body.position ?? appendPosition(t, { table: assignmentAttachments, parent: { column: assignmentAttachments.assignmentId, id } });
-  const assetOk = sql`EXISTS (SELECT 1 FROM media_assets m WHERE m.id = ${body.media_asset_id} AND m.tenant_id = ${t} AND m.status = 'confirmed' AND m.deleted_at IS NULL)`;
+  const assetOk = sql`EXISTS (SELECT 1 FROM media_assets m WHERE m.id = ${body.media_asset_id} AND ${inSchool("m", t)} AND m.status = 'confirmed' AND m.deleted_at IS NULL)`;
   const [inserted, checks, created] = await runBatch(ctx, [
     batchable(
       ctx,
@@ -41,8 +42,8 @@ export async function addAttachment(ctx: SchoolCtx, input: { id: string; body: {
     batchable(
       ctx,
       sql`SELECT aa.id, aa.assignment_id, aa.media_asset_id, aa.position, m.filename, m.size_bytes AS size, m.kind, m.mime
-        FROM assignment_attachments aa JOIN media_assets m ON m.id = aa.media_asset_id AND m.tenant_id = ${t}
-        WHERE aa.id = ${attachmentId} AND aa.tenant_id = ${t}`,
+        FROM assignment_attachments aa JOIN media_assets m ON m.id = aa.media_asset_id AND ${inSchool("m", t)}
+        WHERE aa.id = ${attachmentId} AND ${inSchool("aa", t)}`,
     ),
   ]);
   const row = rowsOf<AttachmentRow>(created)[0];
@@ -65,7 +66,7 @@ export async function removeAttachment(ctx: SchoolCtx, input: { id: string; atta
   const { id, attachmentId } = input;
   const t = ctx.tenantId;
   const [deleted, checks] = await runBatch(ctx, [
-    batchable(ctx, sql`DELETE FROM assignment_attachments WHERE id = ${attachmentId} AND tenant_id = ${t} AND assignment_id = ${id} AND ${liveAssignmentSql(t, id)}`),
+    batchable(ctx, sql`DELETE FROM assignment_attachments WHERE id = ${attachmentId} AND ${inSchool(t)} AND assignment_id = ${id} AND ${liveAssignmentSql(t, id)}`),
     batchable(ctx, sql`SELECT ${liveAssignmentSql(t, id)} AS assignment_ok`),
   ]);
   if (changedRows(deleted) === 1) return;
@@ -91,8 +92,8 @@ export async function downloadAttachment(ctx: SchoolCtx, input: { id: string; at
   const [row] = await ctx.db.all<{ targeted: number; in_course: number; media_asset_id: string | null }>(
     sql`SELECT ${student ? assignmentTargetsStudentSql(t, sql`a.id`, me) : sql`1`} AS targeted,
         ${student ? assignmentInStudentCourseSql(t, sql`a.id`, me) : sql`0`} AS in_course,
-        (SELECT aa.media_asset_id FROM assignment_attachments aa WHERE aa.id = ${attachmentId} AND aa.tenant_id = ${t} AND aa.assignment_id = a.id) AS media_asset_id
-      FROM assignments a WHERE a.id = ${id} AND a.tenant_id = ${t} AND a.deleted_at IS NULL`,
+        (SELECT aa.media_asset_id FROM assignment_attachments aa WHERE aa.id = ${attachmentId} AND ${inSchool("aa", t)} AND aa.assignment_id = a.id) AS media_asset_id
+      FROM assignments a WHERE a.id = ${id} AND ${liveInSchool("a", t)}`,
   );
   if (!row || !row.targeted) throw new ApiError(assignmentsErrors.ASSIGNMENT_NOT_FOUND);
   const allowed = student ? row.in_course === 1 : passesGate(manageCourses, ctx.actor);

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { registerBlockRef } from "../courses/references";
 import { assignmentsForEmbed } from "./assignment-read";
+import { liveInSchool } from "../../core/db/conditions";
 
 /**
  * What assignments tell the course tree (loaded with the assignment routes): an `assignment_ref`
@@ -9,6 +10,6 @@ import { assignmentsForEmbed } from "./assignment-read";
  * (no attachments; a student it does not target gets nothing).
  */
 registerBlockRef("assignment_ref", {
-  exists: (tenantId, id) => sql`EXISTS (SELECT 1 FROM assignments ra WHERE ra.id = ${id} AND ra.tenant_id = ${tenantId} AND ra.deleted_at IS NULL)`,
+  exists: (tenantId, id) => sql`EXISTS (SELECT 1 FROM assignments ra WHERE ra.id = ${id} AND ${liveInSchool("ra", tenantId)})`,
   embed: assignmentsForEmbed,
 });

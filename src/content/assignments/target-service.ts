@@ -7,6 +7,7 @@ import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { groupsErrors } from "../groups/errors";
 import { assignmentsErrors } from "./errors";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * An assignment's group targets: the allow-list of groups whose students may submit. Only targets
@@ -14,14 +15,14 @@ import { assignmentsErrors } from "./errors";
  */
 
 const liveAssignmentSql = (tenantId: string, id: string) =>
-  sql`EXISTS (SELECT 1 FROM assignments a WHERE a.id = ${id} AND a.tenant_id = ${tenantId} AND a.deleted_at IS NULL)`;
+  sql`EXISTS (SELECT 1 FROM assignments a WHERE a.id = ${id} AND ${liveInSchool("a", tenantId)})`;
 
 function targetsStatement(ctx: SchoolCtx, id: string): BatchItem {
   const t = ctx.tenantId;
   return batchable(
     ctx,
-    sql`SELECT agt.group_id FROM assignment_group_targets agt JOIN groups g ON g.id = agt.group_id AND g.tenant_id = ${t} AND g.deleted_at IS NULL
-      WHERE agt.tenant_id = ${t} AND agt.assignment_id = ${id} AND ${liveAssignmentSql(t, id)}
+    sql`SELECT agt.group_id FROM assignment_group_targets agt JOIN groups g ON g.id = agt.group_id AND ${liveInSchool("g", t)}
+      WHERE ${inSchool("agt", t)} AND agt.assignment_id = ${id} AND ${liveAssignmentSql(t, id)}
       ORDER BY agt.group_id`,
   );
 }
@@ -56,8 +57,8 @@ export async function putGroupTargets(ctx: SchoolCtx, input: { id: string; body:
   const wantedJson = JSON.stringify(wanted);
   const prefetch = prefetchSchoolEvents(ctx, t, [ASSIGNED]);
   const reads = await runBatch(ctx, [
-    batchable(ctx, sql`SELECT a.title FROM assignments a WHERE a.id = ${id} AND a.tenant_id = ${t} AND a.deleted_at IS NULL`),
-    batchable(ctx, sql`SELECT g.id, g.name FROM groups g WHERE g.tenant_id = ${t} AND g.deleted_at IS NULL AND g.id IN (SELECT value FROM json_each(${wantedJson}))`),
+    batchable(ctx, sql`SELECT a.title FROM assignments a WHERE a.id = ${id} AND ${liveInSchool("a", t)}`),
+    batchable(ctx, sql`SELECT g.id, g.name FROM groups g WHERE ${liveInSchool("g", t)} AND g.id IN (SELECT value FROM json_each(${wantedJson}))`),
     targetsStatement(ctx, id),
     ...(prefetch.statements as BatchItem[]),
   ]);
@@ -83,7 +84,7 @@ export async function putGroupTargets(ctx: SchoolCtx, input: { id: string; body:
           { id },
           `assignment.assigned:${id}:${groupId}:${now}`,
           {
-            when: sql`EXISTS (SELECT 1 FROM assignment_group_targets nt WHERE nt.tenant_id = ${t} AND nt.assignment_id = ${id} AND nt.group_id = ${groupId} AND nt.created_at = ${now})`,
+            when: sql`EXISTS (SELECT 1 FROM assignment_group_targets nt WHERE ${inSchool("nt", t)} AND nt.assignment_id = ${id} AND nt.group_id = ${groupId} AND nt.created_at = ${now})`,
           },
         ),
       ),
@@ -91,14 +92,14 @@ export async function putGroupTargets(ctx: SchoolCtx, input: { id: string; body:
   const results = await runBatch(ctx, [
     batchable(
       ctx,
-      sql`DELETE FROM assignment_group_targets WHERE tenant_id = ${t} AND assignment_id = ${id}
+      sql`DELETE FROM assignment_group_targets WHERE ${inSchool(t)} AND assignment_id = ${id}
         AND group_id NOT IN (SELECT value FROM json_each(${wantedJson})) AND ${live}`,
     ),
     batchable(
       ctx,
       sql`INSERT INTO assignment_group_targets (tenant_id, assignment_id, group_id, created_at)
         SELECT ${t}, ${id}, j.value, ${now} FROM json_each(${wantedJson}) j
-        WHERE ${live} AND EXISTS (SELECT 1 FROM groups g WHERE g.id = j.value AND g.tenant_id = ${t} AND g.deleted_at IS NULL)
+        WHERE ${live} AND EXISTS (SELECT 1 FROM groups g WHERE g.id = j.value AND ${liveInSchool("g", t)})
         ON CONFLICT (tenant_id, assignment_id, group_id) DO NOTHING`,
     ),
     ...pushes,

@@ -16,6 +16,7 @@ import { deadlineCtx, finalizeClosed } from "./finalize";
 import { journal, journalStart } from "./journal";
 import type { JournalQuestion, JournalView } from "./journal-state";
 import { ATTEMPT_COLUMNS, answerRowsSql, attemptRowSql, presentInProgress, presentSubmitted, type AnswerRow, type AttemptRow, type AttemptView } from "./present";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Starting and reading quiz attempts (docs/decisions.md, Quiz attempts). A start is one read batch
@@ -54,14 +55,14 @@ function questionsSql(ctx: SchoolCtx, quizId: ReturnType<typeof sql> | string) {
   return batchable(
     ctx,
     sql`SELECT q.id, q.type, q.points_hundredths FROM quiz_questions q
-      WHERE q.tenant_id = ${ctx.tenantId} AND q.deleted_at IS NULL AND q.quiz_id = ${quizId} ORDER BY q.position, q.id`,
+      WHERE ${liveInSchool("q", ctx.tenantId)} AND q.quiz_id = ${quizId} ORDER BY q.position, q.id`,
   );
 }
 
 function inProgressSql(ctx: SchoolCtx, quizId: string) {
   return batchable(
     ctx,
-    sql`SELECT ${ATTEMPT_COLUMNS} FROM quiz_attempts a WHERE a.tenant_id = ${ctx.tenantId} AND a.quiz_id = ${quizId}
+    sql`SELECT ${ATTEMPT_COLUMNS} FROM quiz_attempts a WHERE ${inSchool("a", ctx.tenantId)} AND a.quiz_id = ${quizId}
       AND a.user_id = ${ctx.actor.userId} AND a.status = 'in_progress' AND a.exam_attempt_id IS NULL`,
   );
 }
@@ -81,7 +82,7 @@ export async function startAttempt(ctx: SchoolCtx, input: { quizId: string }): P
   const lessons = sql`SELECT ql.id, ql.module_id, ql.course_id, ql.locked, ${lessonChainWindowsSql(ctx, sql`ql`)} AS windows
     FROM (${quizAccessLessonsSql(ctx.tenantId, quizId, ctx.actor.userId)}) ql`;
   const reads = await runBatch(ctx, [
-    batchable(ctx, sql`SELECT q.max_attempts, q.time_limit_seconds, ${usedSql(ctx, quizId)} AS used FROM quizzes q WHERE q.id = ${quizId} AND q.tenant_id = ${ctx.tenantId} AND q.deleted_at IS NULL`),
+    batchable(ctx, sql`SELECT q.max_attempts, q.time_limit_seconds, ${usedSql(ctx, quizId)} AS used FROM quizzes q WHERE q.id = ${quizId} AND ${liveInSchool("q", ctx.tenantId)}`),
     inProgressSql(ctx, quizId),
     questionsSql(ctx, quizId),
     batchable(ctx, student ? lessons : sql`SELECT 1 WHERE 0`),
@@ -120,9 +121,9 @@ export async function startAttempt(ctx: SchoolCtx, input: { quizId: string }): P
         createdAt: now,
         updatedAt: now,
       },
-      sql`${limit} AND NOT EXISTS (SELECT 1 FROM quiz_attempts p WHERE p.tenant_id = ${ctx.tenantId} AND p.quiz_id = ${quizId}
+      sql`${limit} AND NOT EXISTS (SELECT 1 FROM quiz_attempts p WHERE ${inSchool("p", ctx.tenantId)} AND p.quiz_id = ${quizId}
           AND p.user_id = ${ctx.actor.userId} AND p.status = 'in_progress' AND p.exam_attempt_id IS NULL)
-        AND EXISTS (SELECT 1 FROM quizzes lq WHERE lq.id = ${quizId} AND lq.tenant_id = ${ctx.tenantId} AND lq.deleted_at IS NULL)`,
+        AND EXISTS (SELECT 1 FROM quizzes lq WHERE lq.id = ${quizId} AND ${liveInSchool("lq", ctx.tenantId)})`,
     ),
     inProgressSql(ctx, quizId),
   ]);
@@ -139,9 +140,9 @@ export async function startAttempt(ctx: SchoolCtx, input: { quizId: string }): P
 export async function getAttempt(ctx: SchoolCtx, input: { id: string }): Promise<AttemptView> {
   const scope = restrictedScope(ctx);
   const staff = isStaff(ctx.actor) ? (scopeCondition(sql`a.user_id`, scope) ?? sql`1`) : sql`0`;
-  const quizOf = sql`(SELECT qa.quiz_id FROM quiz_attempts qa WHERE qa.id = ${input.id} AND qa.tenant_id = ${ctx.tenantId})`;
+  const quizOf = sql`(SELECT qa.quiz_id FROM quiz_attempts qa WHERE qa.id = ${input.id} AND ${inSchool("qa", ctx.tenantId)})`;
   const results = await runBatch(ctx, [
-    batchable(ctx, sql`SELECT ${ATTEMPT_COLUMNS} FROM quiz_attempts a WHERE a.id = ${input.id} AND a.tenant_id = ${ctx.tenantId} AND (a.user_id = ${ctx.actor.userId} OR ${staff})`),
+    batchable(ctx, sql`SELECT ${ATTEMPT_COLUMNS} FROM quiz_attempts a WHERE a.id = ${input.id} AND ${inSchool("a", ctx.tenantId)} AND (a.user_id = ${ctx.actor.userId} OR ${staff})`),
     answerRowsSql(ctx, input.id),
     questionsSql(ctx, quizOf),
   ]);

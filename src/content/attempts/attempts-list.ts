@@ -8,6 +8,7 @@ import { isoOrNull } from "../../core/lib/clock";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
 import { quizzesErrors } from "../quizzes/errors";
 import type { ListQuizAttemptsQuery, QuizAttemptRow } from "./grading-schemas";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 interface AttemptListRow {
   attempt_id: string;
@@ -39,8 +40,8 @@ function attemptsFromSql(ctx: SchoolCtx, quizId: string, query: ListQuizAttempts
   const scope = scopeCondition(sql`a.user_id`, restrictedScope(ctx));
   if (scope) filters.push(scope);
   return sql`FROM quiz_attempts a
-      JOIN users u ON u.id = a.user_id AND u.tenant_id = ${tenantId} AND u.deleted_at IS NULL
-    WHERE a.tenant_id = ${tenantId} AND a.quiz_id = ${quizId} AND a.status = 'submitted' AND a.exam_attempt_id IS NULL
+      JOIN users u ON u.id = a.user_id AND ${liveInSchool("u", tenantId)}
+    WHERE ${inSchool("a", tenantId)} AND a.quiz_id = ${quizId} AND a.status = 'submitted' AND a.exam_attempt_id IS NULL
       ${filters.length > 0 ? sql`AND ${sql.join(filters, sql` AND `)}` : sql``}`;
 }
 
@@ -72,7 +73,7 @@ export async function listQuizAttempts(ctx: SchoolCtx, input: { quizId: string; 
   const { quizId, query } = input;
   const from = attemptsFromSql(ctx, quizId, query);
   const results = await runBatch(ctx, [
-    batchable(ctx, sql`SELECT q.id FROM quizzes q WHERE q.id = ${quizId} AND q.tenant_id = ${tenantId} AND q.deleted_at IS NULL`),
+    batchable(ctx, sql`SELECT q.id FROM quizzes q WHERE q.id = ${quizId} AND ${liveInSchool("q", tenantId)}`),
     batchable(
       ctx,
       sql`SELECT a.id AS attempt_id, a.user_id AS student_id, u.email, u.first_name, u.last_name, a.actor_role,

@@ -3,6 +3,7 @@ import { parseHundredths } from "../../core/db/decimal";
 import { ApiError } from "../../core/http/errors";
 import { registerAudienceField, uuidValues, type AudienceRule, type CompileContext } from "../../platform/notifications/audience";
 import { notificationsErrors } from "../../platform/notifications/errors";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * What quiz attempts add to campaign audiences (loaded with the grading routes): the fields
@@ -19,7 +20,7 @@ const FINISHED = sql`qa.status = 'submitted' AND qa.exam_attempt_id IS NULL AND 
  * settled one. An attempt waiting for a grade has no result yet; NULL when no attempt has one.
  */
 export function quizResultPctSql(tenantId: string, quiz: SQL, studentId: SQL): SQL {
-  const settled = sql`qa.tenant_id = ${tenantId} AND qa.quiz_id = ${quiz}.id AND qa.user_id = ${studentId} AND ${FINISHED} AND qa.pending_review = 0`;
+  const settled = sql`${inSchool("qa", tenantId)} AND qa.quiz_id = ${quiz}.id AND qa.user_id = ${studentId} AND ${FINISHED} AND qa.pending_review = 0`;
   return sql`(CASE ${quiz}.retake_policy
       WHEN 'last' THEN (SELECT qa.score_pct_hundredths FROM quiz_attempts qa WHERE ${settled} ORDER BY qa.submitted_at DESC, qa.id DESC LIMIT 1)
       ELSE (SELECT max(qa.score_pct_hundredths) FROM quiz_attempts qa WHERE ${settled}) END)`;
@@ -27,12 +28,12 @@ export function quizResultPctSql(tenantId: string, quiz: SQL, studentId: SQL): S
 
 /** The live quizzes of the school the rule lists, alias `q`, for an `EXISTS (SELECT 1 … AND …)`. */
 const listedQuizzes = (rule: AudienceRule, at: CompileContext) => sql`FROM quizzes q
-    WHERE q.tenant_id = ${at.tenantId} AND q.deleted_at IS NULL
+    WHERE ${liveInSchool("q", at.tenantId)}
       AND q.id IN (SELECT value FROM json_each(${JSON.stringify(uuidValues(rule))}))`;
 
 /** The student finished an attempt of one of the listed quizzes. */
 const attemptedAny = (rule: AudienceRule, at: CompileContext) => sql`EXISTS (SELECT 1 ${listedQuizzes(rule, at)}
-      AND EXISTS (SELECT 1 FROM quiz_attempts qa WHERE qa.tenant_id = ${at.tenantId} AND qa.quiz_id = q.id AND qa.user_id = u.id AND ${FINISHED}))`;
+      AND EXISTS (SELECT 1 FROM quiz_attempts qa WHERE ${inSchool("qa", at.tenantId)} AND qa.quiz_id = q.id AND qa.user_id = u.id AND ${FINISHED}))`;
 
 /** `value`: a percentage 0..100 with at most two decimals (number or string), as hundredths. */
 export function percentValue(rule: AudienceRule): number {

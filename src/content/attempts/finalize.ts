@@ -15,6 +15,7 @@ import { readPayload, type Response } from "./payloads";
 import { ATTEMPT_COLUMNS, answerRowsSql, attemptRowSql, type AnswerRow, type AttemptRow } from "./present";
 import { scoreAnswer, type ScoringQuestion } from "./scoring";
 import { prepareSettle, settleStatements, type SettleCtx, type SettlePlan, type SettleTarget } from "./settle";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The one finalize every path shares (submit, and past the deadline a read, a save, a submit or
@@ -48,7 +49,7 @@ export function deadlineCtx(ctx: SettleCtx): SettleCtx {
 
 /** The quiz's live rows, keyed to the attempt by id (so the reads need not know the quiz). */
 export function quizOfAttemptSql(ctx: SettleCtx, attemptId: string): SQL {
-  return sql`(SELECT fa.quiz_id FROM quiz_attempts fa WHERE fa.id = ${attemptId} AND fa.tenant_id = ${ctx.tenantId})`;
+  return sql`(SELECT fa.quiz_id FROM quiz_attempts fa WHERE fa.id = ${attemptId} AND ${inSchool("fa", ctx.tenantId)})`;
 }
 
 /** Reads for a finalize, for the caller's read batch; `target` null leaves out settle's reads (not a student's attempt). */
@@ -60,17 +61,17 @@ export function scoringReads(ctx: SettleCtx, attemptId: string, target: SettleTa
       ctx,
       sql`SELECT ${ATTEMPT_COLUMNS}, q.deleted_at AS quiz_deleted_at, q.default_scoring_mode
         FROM quiz_attempts a JOIN quizzes q ON q.id = a.quiz_id AND q.tenant_id = a.tenant_id
-        WHERE a.id = ${attemptId} AND a.tenant_id = ${ctx.tenantId}`,
+        WHERE a.id = ${attemptId} AND ${inSchool("a", ctx.tenantId)}`,
     ),
     batchable(
       ctx,
       sql`SELECT q.id, q.type, q.points_hundredths, q.scoring_mode, q.correct_text FROM quiz_questions q
-        WHERE q.tenant_id = ${ctx.tenantId} AND q.deleted_at IS NULL AND q.quiz_id = ${quizId} ORDER BY q.position, q.id`,
+        WHERE ${liveInSchool("q", ctx.tenantId)} AND q.quiz_id = ${quizId} ORDER BY q.position, q.id`,
     ),
-    batchable(ctx, sql`SELECT qa.question_id, qa.id, qa.is_correct FROM quiz_answers qa WHERE qa.tenant_id = ${ctx.tenantId} AND qa.deleted_at IS NULL AND qa.quiz_id = ${quizId}`),
+    batchable(ctx, sql`SELECT qa.question_id, qa.id, qa.is_correct FROM quiz_answers qa WHERE ${liveInSchool("qa", ctx.tenantId)} AND qa.quiz_id = ${quizId}`),
     batchable(
       ctx,
-      sql`SELECT m.question_id, m.id, m.left_text IS NOT NULL AS has_left FROM quiz_matches m WHERE m.tenant_id = ${ctx.tenantId} AND m.deleted_at IS NULL AND m.quiz_id = ${quizId}`,
+      sql`SELECT m.question_id, m.id, m.left_text IS NOT NULL AS has_left FROM quiz_matches m WHERE ${liveInSchool("m", ctx.tenantId)} AND m.quiz_id = ${quizId}`,
     ),
     ...(prep?.statements ?? []),
   ];
@@ -159,7 +160,7 @@ export async function finalizeWrites(ctx: SettleCtx, data: ScoringData, view: Jo
   const attempt = data.attempt!;
   const closure = view.closure!;
   const now = ctx.clock.now();
-  const open = sql`EXISTS (SELECT 1 FROM quiz_attempts wa WHERE wa.id = ${attempt.id} AND wa.tenant_id = ${ctx.tenantId} AND wa.status = 'in_progress')`;
+  const open = sql`EXISTS (SELECT 1 FROM quiz_attempts wa WHERE wa.id = ${attempt.id} AND ${inSchool("wa", ctx.tenantId)} AND wa.status = 'in_progress')`;
   const inserts = chunks(await scoredAnswers(ctx, data, view)).map((rows) =>
     batchable(
       ctx,
@@ -176,7 +177,7 @@ export async function finalizeWrites(ctx: SettleCtx, data: ScoringData, view: Jo
     ctx,
     sql`UPDATE quiz_attempts SET status = 'submitted', submitted_at = ${closure.submittedAt}, auto_finalized = ${closure.autoFinalized ? 1 : 0},
         max_score_hundredths = ${maxScore}, updated_at = ${now}
-      WHERE id = ${attempt.id} AND tenant_id = ${ctx.tenantId} AND status = 'in_progress'`,
+      WHERE id = ${attempt.id} AND ${inSchool(ctx.tenantId)} AND status = 'in_progress'`,
   );
   const settle = await settleStatements(ctx, settleTarget(attempt), data.plan, { finalized: closure.autoFinalized ? "auto_finalized" : "submitted" });
   return [...inserts, submit, ...settle, attemptRowSql(ctx, attempt.id), answerRowsSql(ctx, attempt.id)];

@@ -12,6 +12,7 @@ import { attemptsErrors as e } from "./errors";
 import type { GradeBody } from "./grading-schemas";
 import { answerRowsSql, ATTEMPT_COLUMNS, attemptRowSql, presentSubmitted, type AnswerRow, type AttemptRow } from "./present";
 import { prepareSettle, settleStatements, type SettleTarget } from "./settle";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * `POST /attempts/:id/grade` (view_analytics; a restricted curator only for their own students):
@@ -46,9 +47,9 @@ interface Grade {
 function gradableQuestionsSql(ctx: SchoolCtx, attemptId: string): SQL {
   const { tenantId } = ctx;
   return sql`SELECT q.id, q.points_hundredths FROM quiz_questions q
-    WHERE q.tenant_id = ${tenantId}
-      AND q.quiz_id = (SELECT ga.quiz_id FROM quiz_attempts ga WHERE ga.id = ${attemptId} AND ga.tenant_id = ${tenantId})
-      AND (q.deleted_at IS NULL OR EXISTS (SELECT 1 FROM quiz_attempt_answers gq WHERE gq.tenant_id = ${tenantId} AND gq.attempt_id = ${attemptId} AND gq.question_id = q.id))`;
+    WHERE ${inSchool("q", tenantId)}
+      AND q.quiz_id = (SELECT ga.quiz_id FROM quiz_attempts ga WHERE ga.id = ${attemptId} AND ${inSchool("ga", tenantId)})
+      AND (q.deleted_at IS NULL OR EXISTS (SELECT 1 FROM quiz_attempt_answers gq WHERE ${inSchool("gq", tenantId)} AND gq.attempt_id = ${attemptId} AND gq.question_id = q.id))`;
 }
 
 /** The checks of the body against the quiz, in the contract's order of identifiers. */
@@ -92,7 +93,7 @@ function gradesStatement(ctx: SchoolCtx, attempt: AttemptRow, grades: readonly G
       SELECT g.value ->> '$.id', a.tenant_id, a.id, a.quiz_id, a.user_id, g.value ->> '$.question_id', '{}', NULL,
         g.value ->> '$.awarded', g.value ->> '$.correct', ${feedback}, ${ctx.actor.userId}, ${now}, ${now}
       FROM json_each(${JSON.stringify(items)}) g
-        JOIN quiz_attempts a ON a.id = ${attempt.id} AND a.tenant_id = ${tenantId} AND a.status = 'submitted'
+        JOIN quiz_attempts a ON a.id = ${attempt.id} AND ${inSchool("a", tenantId)} AND a.status = 'submitted'
       WHERE true
       ON CONFLICT (attempt_id, question_id) DO UPDATE SET
         awarded_hundredths = excluded.awarded_hundredths,
@@ -114,9 +115,9 @@ function gradesStatement(ctx: SchoolCtx, attempt: AttemptRow, grades: readonly G
 async function gradedPush(ctx: SchoolCtx, attempt: AttemptRow, quizTitle: string, now: number): Promise<BatchItem[]> {
   if (attempt.actor_role !== "student" || attempt.exam_attempt_id !== null) return [];
   const { tenantId } = ctx;
-  const column = (name: string) => sql`(SELECT ${sql.raw(`gv.${name}`)} FROM quiz_attempts gv WHERE gv.id = ${attempt.id} AND gv.tenant_id = ${tenantId})`;
-  const when = sql`EXISTS (SELECT 1 FROM quiz_attempts gs WHERE gs.id = ${attempt.id} AND gs.tenant_id = ${tenantId} AND gs.status = 'submitted' AND gs.pending_review = 0)
-    AND EXISTS (SELECT 1 FROM quiz_attempt_answers gn WHERE gn.tenant_id = ${tenantId} AND gn.attempt_id = ${attempt.id} AND gn.graded_at = ${now} AND gn.graded_by = ${ctx.actor.userId})`;
+  const column = (name: string) => sql`(SELECT ${sql.raw(`gv.${name}`)} FROM quiz_attempts gv WHERE gv.id = ${attempt.id} AND ${inSchool("gv", tenantId)})`;
+  const when = sql`EXISTS (SELECT 1 FROM quiz_attempts gs WHERE gs.id = ${attempt.id} AND ${inSchool("gs", tenantId)} AND gs.status = 'submitted' AND gs.pending_review = 0)
+    AND EXISTS (SELECT 1 FROM quiz_attempt_answers gn WHERE ${inSchool("gn", tenantId)} AND gn.attempt_id = ${attempt.id} AND gn.graded_at = ${now} AND gn.graded_by = ${ctx.actor.userId})`;
   return [
     await enqueue(
       ctx,
@@ -144,8 +145,8 @@ export async function gradeAttempt(ctx: SchoolCtx, input: { attemptId: string; b
     batchable(
       ctx,
       sql`SELECT ${ATTEMPT_COLUMNS}, q.title AS quiz_title
-        FROM quiz_attempts a JOIN quizzes q ON q.id = a.quiz_id AND q.tenant_id = ${tenantId}
-        WHERE a.id = ${attemptId} AND a.tenant_id = ${tenantId} ${inScope ? sql`AND ${inScope}` : sql``}`,
+        FROM quiz_attempts a JOIN quizzes q ON q.id = a.quiz_id AND ${inSchool("q", tenantId)}
+        WHERE a.id = ${attemptId} AND ${inSchool("a", tenantId)} ${inScope ? sql`AND ${inScope}` : sql``}`,
     ),
     batchable(ctx, gradableQuestionsSql(ctx, attemptId)),
     ...(prefetch.statements as BatchItem[]),

@@ -6,6 +6,7 @@ import { iso, isoOrNull } from "../../core/lib/clock";
 import type { JournalEntry } from "./journal-state";
 import { remainingSeconds } from "./journal-state";
 import { storedPayload } from "./payloads";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * The attempt as every attempt endpoint answers it (docs/decisions.md, Quiz attempts). In
@@ -51,7 +52,7 @@ type Ctx = SchoolCtx<SchoolActor>;
 
 /** The attempt row (alias `a`) of the school. */
 export function attemptRowSql(ctx: Ctx, attemptId: string): BatchItem {
-  return batchable(ctx, sql`SELECT ${ATTEMPT_COLUMNS} FROM quiz_attempts a WHERE a.id = ${attemptId} AND a.tenant_id = ${ctx.tenantId}`);
+  return batchable(ctx, sql`SELECT ${ATTEMPT_COLUMNS} FROM quiz_attempts a WHERE a.id = ${attemptId} AND ${inSchool("a", ctx.tenantId)}`);
 }
 
 /** The attempt's stored answers in question order (answers to questions deleted since come last). */
@@ -59,8 +60,8 @@ export function answerRowsSql(ctx: Ctx, attemptId: string): BatchItem {
   return batchable(
     ctx,
     sql`SELECT aa.question_id, aa.payload, aa.awarded_hundredths, aa.is_correct, aa.feedback
-      FROM quiz_attempt_answers aa LEFT JOIN quiz_questions aq ON aq.id = aa.question_id AND aq.tenant_id = ${ctx.tenantId}
-      WHERE aa.tenant_id = ${ctx.tenantId} AND aa.attempt_id = ${attemptId}
+      FROM quiz_attempt_answers aa LEFT JOIN quiz_questions aq ON aq.id = aa.question_id AND ${inSchool("aq", ctx.tenantId)}
+      WHERE ${inSchool("aa", ctx.tenantId)} AND aa.attempt_id = ${attemptId}
       ORDER BY aq.deleted_at IS NOT NULL, aq.position, aa.question_id`,
   );
 }

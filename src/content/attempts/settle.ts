@@ -8,6 +8,7 @@ import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { COMPLETION_EVENTS } from "../courses/completion-service";
 import { RATING_RULE_EVENTS, scoredAward } from "../rating/award";
 import { completionPlan, refCompletionStatements, type CompletionCourses, type RefCompletion } from "../common/ref-completion";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Settling a submitted attempt from its stored answers (`quiz_attempt_answers`), as statements for
@@ -79,7 +80,7 @@ function quizCompletion(ctx: SettleCtx, target: SettleTarget): RefCompletion {
     source: "quiz",
     refId: target.quizId,
     studentId: target.userId,
-    passed: sql`EXISTS (SELECT 1 FROM quizzes lq WHERE lq.id = ${target.quizId} AND lq.tenant_id = ${ctx.tenantId} AND lq.deleted_at IS NULL)
+    passed: sql`EXISTS (SELECT 1 FROM quizzes lq WHERE lq.id = ${target.quizId} AND ${liveInSchool("lq", ctx.tenantId)})
       AND ${attemptIs(ctx, target, sql`sa.passed = 1`)}`,
   };
 }
@@ -112,26 +113,26 @@ function scoresStatement(ctx: SettleCtx, target: SettleTarget, now: number): Bat
         passed = CASE WHEN s.pending = 1 THEN NULL WHEN q.passing_score IS NULL THEN 1 WHEN ${pct} >= q.passing_score * 100 THEN 1 ELSE 0 END,
         updated_at = ${now}
       FROM (SELECT COALESCE(SUM(sa.awarded_hundredths), 0) AS score, EXISTS (SELECT 1 FROM quiz_attempt_answers sp
-                WHERE sp.tenant_id = ${ctx.tenantId} AND sp.attempt_id = ${target.attemptId} AND sp.awarded_hundredths IS NULL) AS pending
-            FROM quiz_attempt_answers sa WHERE sa.tenant_id = ${ctx.tenantId} AND sa.attempt_id = ${target.attemptId}) s,
+                WHERE ${inSchool("sp", ctx.tenantId)} AND sp.attempt_id = ${target.attemptId} AND sp.awarded_hundredths IS NULL) AS pending
+            FROM quiz_attempt_answers sa WHERE ${inSchool("sa", ctx.tenantId)} AND sa.attempt_id = ${target.attemptId}) s,
         quizzes q
-      WHERE quiz_attempts.id = ${target.attemptId} AND quiz_attempts.tenant_id = ${ctx.tenantId} AND quiz_attempts.status = 'submitted'
-        AND q.id = quiz_attempts.quiz_id AND q.tenant_id = ${ctx.tenantId}`,
+      WHERE quiz_attempts.id = ${target.attemptId} AND ${inSchool("quiz_attempts", ctx.tenantId)} AND quiz_attempts.status = 'submitted'
+        AND q.id = quiz_attempts.quiz_id AND ${inSchool("q", ctx.tenantId)}`,
   );
 }
 
 /** SQL true when the attempt is submitted and `condition` (over alias `sa`) holds. */
 function attemptIs(ctx: SettleCtx, target: SettleTarget, condition: SQL): SQL {
-  return sql`EXISTS (SELECT 1 FROM quiz_attempts sa WHERE sa.id = ${target.attemptId} AND sa.tenant_id = ${ctx.tenantId} AND sa.status = 'submitted' AND ${condition})`;
+  return sql`EXISTS (SELECT 1 FROM quiz_attempts sa WHERE sa.id = ${target.attemptId} AND ${inSchool("sa", ctx.tenantId)} AND sa.status = 'submitted' AND ${condition})`;
 }
 
 async function quizEvents(ctx: SettleCtx, target: SettleTarget, finalized: SettleOptions["finalized"]): Promise<BatchItem[]> {
   const { tenantId } = ctx;
   const { attemptId, userId } = target;
-  const column = (name: string) => sql`(SELECT ${sql.raw(`va.${name}`)} FROM quiz_attempts va WHERE va.id = ${attemptId} AND va.tenant_id = ${tenantId})`;
-  const quizTitle = sql`(SELECT vq.title FROM quizzes vq WHERE vq.id = ${target.quizId} AND vq.tenant_id = ${tenantId})`;
-  const maxAttempts = sql`(SELECT vq.max_attempts FROM quizzes vq WHERE vq.id = ${target.quizId} AND vq.tenant_id = ${tenantId})`;
-  const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${userId} AND su.tenant_id = ${tenantId})`;
+  const column = (name: string) => sql`(SELECT ${sql.raw(`va.${name}`)} FROM quiz_attempts va WHERE va.id = ${attemptId} AND ${inSchool("va", tenantId)})`;
+  const quizTitle = sql`(SELECT vq.title FROM quizzes vq WHERE vq.id = ${target.quizId} AND ${inSchool("vq", tenantId)})`;
+  const maxAttempts = sql`(SELECT vq.max_attempts FROM quizzes vq WHERE vq.id = ${target.quizId} AND ${inSchool("vq", tenantId)})`;
+  const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${userId} AND ${inSchool("su", tenantId)})`;
   const student = { token: "student" as const, studentId: userId };
   const aggregate = { id: attemptId };
   const out: BatchItem[] = [];
@@ -149,7 +150,7 @@ async function quizEvents(ctx: SettleCtx, target: SettleTarget, finalized: Settl
     );
   }
   if (finalized !== undefined) {
-    const pendingCount = sql`(SELECT count(*) FROM quiz_attempt_answers pa WHERE pa.tenant_id = ${tenantId} AND pa.attempt_id = ${attemptId} AND pa.awarded_hundredths IS NULL)`;
+    const pendingCount = sql`(SELECT count(*) FROM quiz_attempt_answers pa WHERE ${inSchool("pa", tenantId)} AND pa.attempt_id = ${attemptId} AND pa.awarded_hundredths IS NULL)`;
     out.push(
       await enqueue(
         ctx,
@@ -162,7 +163,7 @@ async function quizEvents(ctx: SettleCtx, target: SettleTarget, finalized: Settl
       ),
     );
   }
-  const others = sql`FROM quiz_attempts xa WHERE xa.tenant_id = ${tenantId} AND xa.quiz_id = ${target.quizId} AND xa.user_id = ${userId}
+  const others = sql`FROM quiz_attempts xa WHERE ${inSchool("xa", tenantId)} AND xa.quiz_id = ${target.quizId} AND xa.user_id = ${userId}
     AND xa.exam_attempt_id IS NULL AND xa.status = 'submitted'`;
   const exhausted = sql`${attemptIs(ctx, target, sql`sa.passed = 0`)}
     AND ${maxAttempts} IS NOT NULL
@@ -190,7 +191,7 @@ export interface SettleOptions {
 /** The attempt's award, after the scores statement whose figures it reads. */
 function quizAward(ctx: SettleCtx, target: SettleTarget): Promise<BatchItem[]> {
   const { tenantId } = ctx;
-  const column = (name: string) => sql`(SELECT ${sql.raw(`ra.${name}`)} FROM quiz_attempts ra WHERE ra.id = ${target.attemptId} AND ra.tenant_id = ${tenantId})`;
+  const column = (name: string) => sql`(SELECT ${sql.raw(`ra.${name}`)} FROM quiz_attempts ra WHERE ra.id = ${target.attemptId} AND ${inSchool("ra", tenantId)})`;
   return scoredAward(ctx, {
     sourceType: "quiz",
     targetId: target.quizId,
@@ -198,9 +199,9 @@ function quizAward(ctx: SettleCtx, target: SettleTarget): Promise<BatchItem[]> {
     sourceKey: `quiz_attempt:${target.attemptId}`,
     scorePct: column("score_pct_hundredths"),
     passed: column("passed"),
-    passingScore: sql`(SELECT rq.passing_score FROM quizzes rq WHERE rq.id = ${target.quizId} AND rq.tenant_id = ${tenantId})`,
+    passingScore: sql`(SELECT rq.passing_score FROM quizzes rq WHERE rq.id = ${target.quizId} AND ${inSchool("rq", tenantId)})`,
     when: sql`${attemptIs(ctx, target, sql`sa.pending_review = 0`)}
-      AND EXISTS (SELECT 1 FROM quizzes rq WHERE rq.id = ${target.quizId} AND rq.tenant_id = ${tenantId} AND rq.deleted_at IS NULL)`,
+      AND EXISTS (SELECT 1 FROM quizzes rq WHERE rq.id = ${target.quizId} AND ${liveInSchool("rq", tenantId)})`,
   });
 }
 

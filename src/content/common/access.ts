@@ -28,11 +28,11 @@ export function courseVisibleSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, cou
  * student is a member of one of them.
  */
 export function lessonVisibleToSql(tenantId: string | SQL, lessonId: SQL, studentId: string | SQL): SQL {
-  return sql`(NOT EXISTS (SELECT 1 FROM lesson_groups lg JOIN groups g ON g.id = lg.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
-                          WHERE lg.tenant_id = ${tenantId} AND lg.lesson_id = ${lessonId})
-          OR EXISTS (SELECT 1 FROM lesson_groups lg JOIN groups g ON g.id = lg.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
-                       JOIN group_members gm ON gm.group_id = lg.group_id AND gm.tenant_id = ${tenantId} AND gm.user_id = ${studentId}
-                     WHERE lg.tenant_id = ${tenantId} AND lg.lesson_id = ${lessonId}))`;
+  return sql`(NOT EXISTS (SELECT 1 FROM lesson_groups lg JOIN groups g ON g.id = lg.group_id AND ${liveInSchool("g", tenantId)}
+                          WHERE ${inSchool("lg", tenantId)} AND lg.lesson_id = ${lessonId})
+          OR EXISTS (SELECT 1 FROM lesson_groups lg JOIN groups g ON g.id = lg.group_id AND ${liveInSchool("g", tenantId)}
+                       JOIN group_members gm ON gm.group_id = lg.group_id AND ${inSchool("gm", tenantId)} AND gm.user_id = ${studentId}
+                     WHERE ${inSchool("lg", tenantId)} AND lg.lesson_id = ${lessonId}))`;
 }
 
 /** The caller sees the lesson: always for staff, through lesson access groups for a student. */
@@ -42,10 +42,10 @@ export function lessonVisibleSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, les
 
 /** The id of the student's active enrollment in the course (SQL scalar, NULL when none). */
 export function activeEnrollmentIdSql(tenantId: string | SQL, courseId: string | SQL, studentId: string | SQL): SQL {
-  return sql`(SELECT e.id FROM enrollments e WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.student_id = ${studentId} AND e.removed_at IS NULL)`;
+  return sql`(SELECT e.id FROM enrollments e WHERE ${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.student_id = ${studentId} AND e.removed_at IS NULL)`;
 }
 
 /** `u` (an alias of `users`) is an active student of the school: who rankings and analytics count. */
 export function activeStudentSql(tenantId: string | SQL, u: SQL = sql`u`): SQL {
-  return sql`${u}.tenant_id = ${tenantId} AND ${u}.role = 'student' AND ${u}.deleted_at IS NULL AND ${u}.is_active = 1`;
+  return sql`${inSchool(u, tenantId)} AND ${u}.role = 'student' AND ${u}.deleted_at IS NULL AND ${u}.is_active = 1`;
 }

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { formatHundredths, roundDiv } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * What quiz and exam analytics share: which attempts a figure counts, the mean of stored
@@ -34,8 +35,8 @@ export function countedAttemptsSql(ctx: SchoolCtx, counted: CountedAttempts, ext
     extra,
   ].filter((filter): filter is SQL => filter !== undefined);
   return sql`FROM ${sql.raw(counted.table)} ${a}
-      JOIN users u ON u.id = ${a}.user_id AND u.tenant_id = ${t} AND u.deleted_at IS NULL
-    WHERE ${a}.tenant_id = ${t} AND ${counted.of}
+      JOIN users u ON u.id = ${a}.user_id AND ${liveInSchool("u", t)}
+    WHERE ${inSchool(a, t)} AND ${counted.of}
       ${filters.length > 0 ? sql`AND ${sql.join(filters, sql` AND `)}` : sql``}`;
 }
 

@@ -49,8 +49,8 @@ export function earlierIncompleteSql(tenantId: string | SQL, studentId: string |
   return sql`EXISTS (SELECT 1 FROM blocks b
       JOIN lessons l ON l.id = b.lesson_id AND l.deleted_at IS NULL
       JOIN course_modules m ON m.id = b.module_id AND m.deleted_at IS NULL
-    WHERE ${inSchool(sql`b`, tenantId)} AND b.course_id = ${t}.course_id AND b.deleted_at IS NULL
+    WHERE ${inSchool("b", tenantId)} AND b.course_id = ${t}.course_id AND b.deleted_at IS NULL
       AND (m.position, m.id, l.position, l.id, b.position, b.id) < (${tm}.position, ${tm}.id, ${tl}.position, ${tl}.id, ${t}.position, ${t}.id)
       AND ${visible(sql`l.id`)}
-      AND NOT EXISTS (SELECT 1 FROM block_completions bc WHERE bc.tenant_id = ${tenantId} AND bc.block_id = b.id AND bc.student_id = ${studentId}))`;
+      AND NOT EXISTS (SELECT 1 FROM block_completions bc WHERE ${inSchool("bc", tenantId)} AND bc.block_id = b.id AND bc.student_id = ${studentId}))`;
 }

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import type { ServiceContext } from "../../core/http/context";
 import { courseMatch, type CourseRef } from "./course-set";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Progress of enrollments (docs/decisions.md, course tree): one UPDATE recounts, for every
@@ -21,10 +22,10 @@ export function recomputeProgress(
   },
 ): BatchItem {
   const { tenantId, courseId } = input;
-  const total = sql`(SELECT count(*) FROM blocks b WHERE b.tenant_id = ${tenantId} AND b.course_id = enrollments.course_id AND b.deleted_at IS NULL)`;
+  const total = sql`(SELECT count(*) FROM blocks b WHERE ${inSchool("b", tenantId)} AND b.course_id = enrollments.course_id AND b.deleted_at IS NULL)`;
   const done = sql`(SELECT count(*) FROM block_completions bc
-      JOIN blocks b ON b.id = bc.block_id AND b.tenant_id = ${tenantId} AND b.deleted_at IS NULL
-    WHERE bc.tenant_id = ${tenantId} AND bc.student_id = enrollments.student_id AND bc.course_id = enrollments.course_id)`;
+      JOIN blocks b ON b.id = bc.block_id AND ${liveInSchool("b", tenantId)}
+    WHERE ${inSchool("bc", tenantId)} AND bc.student_id = enrollments.student_id AND bc.course_id = enrollments.course_id)`;
   const now = ctx.clock.now();
   return batchable(
     ctx,
@@ -33,7 +34,7 @@ export function recomputeProgress(
           total_blocks = ${total},
           completed_at = COALESCE(completed_at, CASE WHEN ${total} > 0 AND ${done} >= ${total} THEN ${now} END),
           updated_at = ${now}
-      WHERE tenant_id = ${tenantId} AND ${courseMatch(sql`course_id`, courseId)}
+      WHERE ${inSchool(tenantId)} AND ${courseMatch(sql`course_id`, courseId)}
         ${input.studentId === undefined ? sql`` : sql`AND student_id = ${input.studentId}`}
         ${input.studentIds === undefined ? sql`` : sql`AND student_id IN (${input.studentIds})`}`,
   );

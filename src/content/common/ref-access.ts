@@ -3,6 +3,7 @@ import type { RefBlockType } from "../courses/references";
 import { chainNotStartedSql } from "../schedule/availability";
 import { activeEnrollmentIdSql, lessonVisibleToSql } from "./access";
 import { earlierIncompleteSql } from "./locks";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * How a student reaches an object named by reference blocks (a quiz, an assignment, an exam): a
@@ -21,10 +22,10 @@ import { earlierIncompleteSql } from "./locks";
  */
 export function refAccessPathSql(type: RefBlockType, tenantId: string | SQL, refId: SQL | string, studentId: SQL | string): SQL {
   return sql`FROM blocks qa_b
-      JOIN lessons qa_l ON qa_l.id = qa_b.lesson_id AND qa_l.tenant_id = ${tenantId} AND qa_l.deleted_at IS NULL
-      JOIN course_modules qa_m ON qa_m.id = qa_b.module_id AND qa_m.tenant_id = ${tenantId} AND qa_m.deleted_at IS NULL
-      JOIN courses qa_c ON qa_c.id = qa_b.course_id AND qa_c.tenant_id = ${tenantId} AND qa_c.deleted_at IS NULL AND qa_c.status = 'published'
-    WHERE qa_b.tenant_id = ${tenantId} AND qa_b.ref_id = ${refId} AND qa_b.type = ${type} AND qa_b.deleted_at IS NULL
+      JOIN lessons qa_l ON qa_l.id = qa_b.lesson_id AND ${liveInSchool("qa_l", tenantId)}
+      JOIN course_modules qa_m ON qa_m.id = qa_b.module_id AND ${liveInSchool("qa_m", tenantId)}
+      JOIN courses qa_c ON qa_c.id = qa_b.course_id AND ${liveInSchool("qa_c", tenantId)} AND qa_c.status = 'published'
+    WHERE ${inSchool("qa_b", tenantId)} AND qa_b.ref_id = ${refId} AND qa_b.type = ${type} AND qa_b.deleted_at IS NULL
       AND ${activeEnrollmentIdSql(tenantId, sql`qa_c.id`, studentId)} IS NOT NULL
       AND ${lessonVisibleToSql(tenantId, sql`qa_l.id`, studentId)}`;
 }

@@ -9,6 +9,7 @@ import { completionAwards } from "../rating/award";
 import { lessonVisibleToSql } from "./access";
 import { earlierIncompleteSql } from "./locks";
 import { recomputeProgress } from "./progress";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Completion of reference blocks by a passed attempt (docs/decisions.md, Completion): a passed quiz
@@ -51,8 +52,8 @@ export type CompletionCourses = { courseId: string; enrollmentId: string; pathId
  */
 function completableBlocksSql(ctx: RefCtx, ref: RefCompletion): SQL {
   const visible = (lessonId: SQL) => lessonVisibleToSql(ctx.tenantId, lessonId, ref.studentId);
-  return sql`t.tenant_id = ${ctx.tenantId} AND t.type = ${ref.blockType} AND t.ref_id = ${ref.refId} AND t.deleted_at IS NULL
-    AND c.tenant_id = ${ctx.tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
+  return sql`${inSchool("t", ctx.tenantId)} AND t.type = ${ref.blockType} AND t.ref_id = ${ref.refId} AND t.deleted_at IS NULL
+    AND ${liveInSchool("c", ctx.tenantId)} AND c.status = 'published'
     AND ${visible(sql`tl.id`)}
     AND NOT (c.sequential_required = 1 AND ${earlierIncompleteSql(ctx.tenantId, ref.studentId, visible)})`;
 }
@@ -63,9 +64,9 @@ export function completionPlan(ctx: RefCtx, ref: RefCompletion): { statement: Ba
     ctx,
     sql`SELECT sc.id AS course_id, se.id AS enrollment_id, ${publishedPathsHoldingSql(ctx.tenantId, sql`sc.id`)} AS path_ids
       FROM courses sc
-        JOIN enrollments se ON se.tenant_id = ${ctx.tenantId} AND se.course_id = sc.id AND se.student_id = ${ref.studentId}
+        JOIN enrollments se ON ${inSchool("se", ctx.tenantId)} AND se.course_id = sc.id AND se.student_id = ${ref.studentId}
           AND se.removed_at IS NULL AND se.completed_at IS NULL
-      WHERE sc.tenant_id = ${ctx.tenantId} AND sc.deleted_at IS NULL AND sc.status = 'published'
+      WHERE ${liveInSchool("sc", ctx.tenantId)} AND sc.status = 'published'
         AND EXISTS (SELECT 1 FROM ${BLOCK_FROM} WHERE t.course_id = sc.id AND ${completableBlocksSql(ctx, ref)})
       ORDER BY sc.id`,
   );
@@ -84,7 +85,7 @@ function completionsStatement(ctx: RefCtx, ref: RefCompletion, now: number): Bat
     sql`INSERT INTO block_completions (id, tenant_id, course_id, lesson_id, block_id, student_id, enrollment_id, source, completed_at)
       SELECT ${sqlUuidv7(now)}, t.tenant_id, t.course_id, t.lesson_id, t.id, ${ref.studentId}, e.id, ${ref.source}, ${now}
       FROM ${BLOCK_FROM}
-        JOIN enrollments e ON e.tenant_id = ${ctx.tenantId} AND e.course_id = t.course_id AND e.student_id = ${ref.studentId} AND e.removed_at IS NULL
+        JOIN enrollments e ON ${inSchool("e", ctx.tenantId)} AND e.course_id = t.course_id AND e.student_id = ${ref.studentId} AND e.removed_at IS NULL
       WHERE ${completableBlocksSql(ctx, ref)} AND ${ref.passed}
       ON CONFLICT (block_id, student_id) DO NOTHING`,
   );
@@ -94,9 +95,9 @@ async function completionPushes(ctx: RefCtx, ref: RefCompletion, courses: Comple
   const out: BatchItem[] = [];
   for (const course of courses) {
     // This batch completed a block of the course and its recount completed the enrollment.
-    const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.tenant_id = ${ctx.tenantId} AND nc.student_id = ${ref.studentId}
+    const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE ${inSchool("nc", ctx.tenantId)} AND nc.student_id = ${ref.studentId}
         AND nc.course_id = ${course.courseId} AND nc.source = ${ref.source} AND nc.completed_at = ${now})
-      AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.id = ${course.enrollmentId} AND ce.tenant_id = ${ctx.tenantId} AND ce.completed_at >= ${now})`;
+      AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.id = ${course.enrollmentId} AND ${inSchool("ce", ctx.tenantId)} AND ce.completed_at >= ${now})`;
     out.push(...(await courseCompletionPushes(ctx, { id: course.courseId, enrollmentId: course.enrollmentId, pathIds: course.pathIds, studentId: ref.studentId, when })));
   }
   return out;
@@ -104,7 +105,7 @@ async function completionPushes(ctx: RefCtx, ref: RefCompletion, courses: Comple
 
 /** The completion, the recount of the courses holding the reference, the completion pushes and the completion awards, for the write batch. */
 export async function refCompletionStatements(ctx: RefCtx, ref: RefCompletion, courses: CompletionCourses, now: number): Promise<BatchItem[]> {
-  const refCourses = sql`SELECT qb.course_id FROM blocks qb WHERE qb.tenant_id = ${ctx.tenantId} AND qb.type = ${ref.blockType} AND qb.ref_id = ${ref.refId} AND qb.deleted_at IS NULL`;
+  const refCourses = sql`SELECT qb.course_id FROM blocks qb WHERE ${inSchool("qb", ctx.tenantId)} AND qb.type = ${ref.blockType} AND qb.ref_id = ${ref.refId} AND qb.deleted_at IS NULL`;
   return [
     completionsStatement(ctx, ref, now),
     recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: { in: refCourses }, studentId: ref.studentId }),

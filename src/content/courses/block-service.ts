@@ -15,6 +15,7 @@ import { blockType, validPayload, type ValidPayload } from "./block-types";
 import { coursesErrors } from "./errors";
 import { blockRow, type RawBlock } from "./lesson-content";
 import { blockRefExistsSql, isRefBlockType } from "./references";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Authoring of blocks (staff with manage_courses). Each write is one batch of conditional
@@ -60,9 +61,9 @@ export async function createBlock(ctx: SchoolCtx, input: { lessonId: string; bod
   const id = uuidv7();
   const now = ctx.clock.now();
   const lessonId = input.lessonId;
-  const lessonLive = sql`EXISTS (SELECT 1 FROM lessons WHERE id = ${lessonId} AND tenant_id = ${tenantId} AND deleted_at IS NULL)`;
+  const lessonLive = sql`EXISTS (SELECT 1 FROM lessons WHERE id = ${lessonId} AND ${liveInSchool(tenantId)})`;
   const writable = sql`${lessonLive} AND ${refHolds(ctx, type, valid.refId)}`;
-  const siblings = sql`tenant_id = ${tenantId} AND lesson_id = ${lessonId} AND deleted_at IS NULL`;
+  const siblings = sql`${inSchool(tenantId)} AND lesson_id = ${lessonId} AND deleted_at IS NULL`;
   const count = sql`(SELECT count(*) FROM blocks WHERE ${siblings})`;
   const requested = input.body.position;
 
@@ -87,8 +88,8 @@ export async function createBlock(ctx: SchoolCtx, input: { lessonId: string; bod
       {
         id,
         tenantId,
-        courseId: sql`(SELECT course_id FROM lessons WHERE id = ${lessonId})`,
-        moduleId: sql`(SELECT module_id FROM lessons WHERE id = ${lessonId})`,
+        courseId: sql`(SELECT course_id FROM lessons WHERE id = ${lessonId} AND ${inSchool(tenantId)})`,
+        moduleId: sql`(SELECT module_id FROM lessons WHERE id = ${lessonId} AND ${inSchool(tenantId)})`,
         lessonId,
         type,
         payload: valid.payload,
@@ -99,7 +100,7 @@ export async function createBlock(ctx: SchoolCtx, input: { lessonId: string; bod
       },
       writable,
     ),
-    recomputeCourseProgress(ctx, tenantId, sql`(SELECT course_id FROM blocks WHERE id = ${id})`),
+    recomputeCourseProgress(ctx, tenantId, sql`(SELECT course_id FROM blocks WHERE id = ${id} AND ${inSchool(tenantId)})`),
     blockById(ctx, id),
     batchable(ctx, sql`SELECT ${lessonLive} AS live`),
   );
@@ -129,7 +130,7 @@ export async function updateBlock(ctx: SchoolCtx, input: { id: string; body: z.i
     batchable(
       ctx,
       sql`UPDATE blocks SET payload = ${JSON.stringify(valid.payload)}, ref_id = ${valid.refId}, updated_at = ${now}
-        WHERE id = ${input.id} AND tenant_id = ${ctx.tenantId} AND deleted_at IS NULL AND ${refHolds(ctx, current.type, valid.refId)}`,
+        WHERE id = ${input.id} AND ${liveInSchool(ctx.tenantId)} AND ${refHolds(ctx, current.type, valid.refId)}`,
     ),
     blockById(ctx, input.id),
   ]);
@@ -143,8 +144,8 @@ export async function updateBlock(ctx: SchoolCtx, input: { id: string; body: z.i
 export async function deleteBlock(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const now = ctx.clock.now();
   const [deleted] = await runBatch(ctx, [
-    batchable(ctx, sql`UPDATE blocks SET deleted_at = ${now}, updated_at = ${now} WHERE id = ${input.id} AND tenant_id = ${ctx.tenantId} AND deleted_at IS NULL`),
-    recomputeCourseProgress(ctx, ctx.tenantId, sql`(SELECT course_id FROM blocks WHERE id = ${input.id} AND tenant_id = ${ctx.tenantId} AND deleted_at = ${now})`),
+    batchable(ctx, sql`UPDATE blocks SET deleted_at = ${now}, updated_at = ${now} WHERE id = ${input.id} AND ${liveInSchool(ctx.tenantId)}`),
+    recomputeCourseProgress(ctx, ctx.tenantId, sql`(SELECT course_id FROM blocks WHERE id = ${input.id} AND ${inSchool(ctx.tenantId)} AND deleted_at = ${now})`),
   ]);
   if (changedRows(deleted) === 0) throw new ApiError(coursesErrors.BLOCK_NOT_FOUND);
 }

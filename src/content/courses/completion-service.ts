@@ -16,6 +16,7 @@ import { MANUAL_BLOCK_TYPES } from "./block-types";
 import { coursesErrors } from "./errors";
 import { BLOCK_FROM, blockLockedSql, contentAccessSql, liveBlockSql } from "./lesson-content";
 import { assignmentSubmittedSql } from "./references";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * `POST /blocks/:id/complete`. Every rule is a condition of one conditional INSERT (the block is
@@ -61,8 +62,8 @@ function submittedSql(ctx: SchoolCtx): SQL {
  */
 function completesLessonSql(ctx: SchoolCtx): SQL {
   return sql`NOT EXISTS (SELECT 1 FROM blocks ob
-      WHERE ob.tenant_id = ${ctx.tenantId} AND ob.lesson_id = t.lesson_id AND ob.deleted_at IS NULL AND ob.id <> t.id
-        AND NOT EXISTS (SELECT 1 FROM block_completions oc WHERE oc.tenant_id = ${ctx.tenantId} AND oc.block_id = ob.id AND oc.student_id = ${ctx.actor.userId}))`;
+      WHERE ${inSchool("ob", ctx.tenantId)} AND ob.lesson_id = t.lesson_id AND ob.deleted_at IS NULL AND ob.id <> t.id
+        AND NOT EXISTS (SELECT 1 FROM block_completions oc WHERE ${inSchool("oc", ctx.tenantId)} AND oc.block_id = ob.id AND oc.student_id = ${ctx.actor.userId}))`;
 }
 
 function insertCompletion(ctx: SchoolCtx, input: { id: string; blockId: string; now: number; completingLesson: boolean }): BatchItem {
@@ -106,7 +107,7 @@ function readOutcome(ctx: SchoolCtx, blockId: string): BatchItem {
         bc.id AS completion_id, bc.source AS completion_source, bc.completed_at AS completion_at,
         e.blocks_completed, e.total_blocks, e.completed_at, ${publishedPathsHoldingSql(ctx.tenantId, sql`t.course_id`)} AS path_ids
       FROM ${BLOCK_FROM} ${enrollmentJoin(ctx)}
-        LEFT JOIN block_completions bc ON bc.tenant_id = ${ctx.tenantId} AND bc.block_id = t.id AND bc.student_id = ${ctx.actor.userId}
+        LEFT JOIN block_completions bc ON ${inSchool("bc", ctx.tenantId)} AND bc.block_id = t.id AND bc.student_id = ${ctx.actor.userId}
       WHERE ${liveBlockSql(ctx, blockId)} AND ${contentAccessSql(ctx)}`,
   );
 }
@@ -121,7 +122,7 @@ async function attempt(ctx: SchoolCtx, blockId: string, course?: { id: string; e
   const statements: BatchItem[] = [
     ...((prefetch?.statements ?? []) as BatchItem[]),
     insertCompletion(ctx, { id, blockId, now, completingLesson: course !== undefined }),
-    recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: sql`(SELECT course_id FROM block_completions WHERE id = ${id})`, studentId }),
+    recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: sql`(SELECT course_id FROM block_completions WHERE id = ${id} AND ${inSchool(ctx.tenantId)})`, studentId }),
   ];
   if (course) {
     statements.push(
@@ -151,8 +152,8 @@ async function completionPushes(
   ctx: SchoolCtx,
   input: { id: string; enrollmentId: string; pathIds: string[]; completionId: string; studentId: string; now: number },
 ): Promise<BatchItem[]> {
-  const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.id = ${input.completionId})
-    AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.id = ${input.enrollmentId} AND ce.tenant_id = ${ctx.tenantId} AND ce.completed_at >= ${input.now})`;
+  const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.id = ${input.completionId} AND ${inSchool("nc", ctx.tenantId)})
+    AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.id = ${input.enrollmentId} AND ${inSchool("ce", ctx.tenantId)} AND ce.completed_at >= ${input.now})`;
   return courseCompletionPushes(ctx, { ...input, when });
 }
 
@@ -167,8 +168,8 @@ export async function courseCompletionPushes(
   input: { id: string; enrollmentId: string; pathIds: readonly string[]; studentId: string; when: SQL },
 ): Promise<BatchItem[]> {
   const { when } = input;
-  const courseTitle = sql`(SELECT ct.title FROM courses ct WHERE ct.id = ${input.id} AND ct.tenant_id = ${ctx.tenantId})`;
-  const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${input.studentId} AND su.tenant_id = ${ctx.tenantId})`;
+  const courseTitle = sql`(SELECT ct.title FROM courses ct WHERE ct.id = ${input.id} AND ${inSchool("ct", ctx.tenantId)})`;
+  const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${input.studentId} AND ${inSchool("su", ctx.tenantId)})`;
   const paths = await pathCompletionPushes(ctx, { courseId: input.id, studentId: input.studentId, pathIds: input.pathIds, when });
   const unless = (superseded: SQL | null) => (superseded ? sql`${when} AND NOT ${superseded}` : when);
   return [
@@ -226,9 +227,9 @@ export async function myCompletions(ctx: SchoolCtx, input: { id: string }) {
   const userId = ctx.actor.userId;
   const rows = await ctx.db.all<{ block_id: string | null }>(
     sql`SELECT bc.block_id FROM courses c
-        JOIN enrollments e ON e.tenant_id = ${tenantId} AND e.course_id = c.id AND e.student_id = ${userId} AND e.removed_at IS NULL
-        LEFT JOIN block_completions bc ON bc.tenant_id = ${tenantId} AND bc.course_id = c.id AND bc.student_id = ${userId}
-          AND EXISTS (SELECT 1 FROM blocks b WHERE b.id = bc.block_id AND b.tenant_id = ${tenantId} AND b.deleted_at IS NULL)
+        JOIN enrollments e ON ${inSchool("e", tenantId)} AND e.course_id = c.id AND e.student_id = ${userId} AND e.removed_at IS NULL
+        LEFT JOIN block_completions bc ON ${inSchool("bc", tenantId)} AND bc.course_id = c.id AND bc.student_id = ${userId}
+          AND EXISTS (SELECT 1 FROM blocks b WHERE b.id = bc.block_id AND ${liveInSchool("b", tenantId)})
       WHERE c.id = ${input.id} AND ${courseVisibleSql(ctx, sql`c`)}
       ORDER BY bc.completed_at, bc.block_id`,
   );

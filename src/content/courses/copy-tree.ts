@@ -5,6 +5,7 @@ import type { SchoolCtx } from "../../core/http/context";
 import { courseModules, lessons } from "../../db/schema";
 import { appendPosition } from "../common/ordering";
 import { recomputeCourseProgress } from "../common/progress";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * Deep copies of the course tree as a fixed number of set-based statements, whatever the tree's
@@ -53,14 +54,14 @@ const TABLES: Record<Level, SQL> = { modules: sql`course_modules`, lessons: sql`
 function mapStatement(ctx: SchoolCtx, plan: CopyPlan, now: number): BatchItem {
   const t = ctx.tenantId;
   const when = plan.when ?? sql`1`;
-  const root = sql`${sql.raw(plan.root.table)} r WHERE r.tenant_id = ${t} AND r.id = ${plan.root.oldId} AND r.deleted_at IS NULL AND ${when}`;
+  const root = sql`${sql.raw(plan.root.table)} r WHERE ${inSchool("r", t)} AND r.id = ${plan.root.oldId} AND r.deleted_at IS NULL AND ${when}`;
   const parts: SQL[] = [sql`SELECT ${t}, ${plan.copyId}, r.id, ${plan.copyId} FROM ${root}`];
   for (const level of ["modules", "lessons", "blocks"] as const) {
     const under = plan.children[level];
     if (!under) continue;
     // Only under a live root: a row is never copied without its copied parent.
     parts.push(sql`SELECT ${t}, ${plan.copyId}, x.id, ${sqlUuidv7(now)} FROM ${TABLES[level]} x
-        WHERE x.tenant_id = ${t} AND ${under} AND x.deleted_at IS NULL AND EXISTS (SELECT 1 FROM ${root})`);
+        WHERE ${inSchool("x", t)} AND ${under} AND x.deleted_at IS NULL AND EXISTS (SELECT 1 FROM ${root})`);
   }
   return batchable(ctx, sql`INSERT INTO tree_copy_map (tenant_id, copy_id, old_id, new_id) ${sql.join(parts, sql` UNION ALL `)}`);
 }
@@ -69,7 +70,7 @@ function mapStatement(ctx: SchoolCtx, plan: CopyPlan, now: number): BatchItem {
 function parentJoin(ctx: SchoolCtx, plan: CopyPlan, alias: string, column: string): { join: SQL; value: SQL } {
   const p = sql.raw(`p_${column}`);
   return {
-    join: sql`LEFT JOIN tree_copy_map ${p} ON ${p}.copy_id = ${plan.copyId} AND ${p}.old_id = ${sql.raw(`${alias}.${column}`)} AND ${p}.tenant_id = ${ctx.tenantId}`,
+    join: sql`LEFT JOIN tree_copy_map ${p} ON ${p}.copy_id = ${plan.copyId} AND ${p}.old_id = ${sql.raw(`${alias}.${column}`)} AND ${inSchool(p, ctx.tenantId)}`,
     value: sql`COALESCE(${p}.new_id, ${sql.raw(`${alias}.${column}`)})`,
   };
 }
@@ -99,7 +100,7 @@ function copyStatements(ctx: SchoolCtx, plan: CopyPlan): BatchItem[] {
         sql`INSERT INTO course_modules (id, tenant_id, course_id, title, description, position, cover_image_id, created_at, updated_at)
           SELECT self.new_id, x.tenant_id, ${course.value}, ${title}, x.description, ${position}, x.cover_image_id, ${now}, ${now}
           FROM course_modules x ${selfJoin(ctx, plan)} ${course.join}
-          WHERE x.tenant_id = ${t}`,
+          WHERE ${inSchool("x", t)}`,
       ),
     );
   }
@@ -113,7 +114,7 @@ function copyStatements(ctx: SchoolCtx, plan: CopyPlan): BatchItem[] {
         sql`INSERT INTO lessons (id, tenant_id, course_id, module_id, title, position, screenshot_protection_enabled, cover_image_id, created_at, updated_at)
           SELECT self.new_id, x.tenant_id, ${course.value}, ${module.value}, ${title}, ${position}, x.screenshot_protection_enabled, x.cover_image_id, ${now}, ${now}
           FROM lessons x ${selfJoin(ctx, plan)} ${course.join} ${module.join}
-          WHERE x.tenant_id = ${t}`,
+          WHERE ${inSchool("x", t)}`,
       ),
     );
   }
@@ -127,7 +128,7 @@ function copyStatements(ctx: SchoolCtx, plan: CopyPlan): BatchItem[] {
         sql`INSERT INTO blocks (id, tenant_id, course_id, module_id, lesson_id, type, payload, ref_id, position, created_at, updated_at)
           SELECT self.new_id, x.tenant_id, ${course.value}, ${module.value}, ${lesson.value}, x.type, x.payload, x.ref_id, x.position, ${now}, ${now}
           FROM blocks x ${selfJoin(ctx, plan)} ${course.join} ${module.join} ${lesson.join}
-          WHERE x.tenant_id = ${t}`,
+          WHERE ${inSchool("x", t)}`,
       ),
     );
   }
@@ -136,10 +137,10 @@ function copyStatements(ctx: SchoolCtx, plan: CopyPlan): BatchItem[] {
       ctx,
       sql`INSERT INTO lesson_groups (tenant_id, lesson_id, group_id, created_at)
         SELECT lg.tenant_id, m.new_id, lg.group_id, ${now}
-        FROM lesson_groups lg JOIN tree_copy_map m ON m.copy_id = ${plan.copyId} AND m.old_id = lg.lesson_id AND m.tenant_id = ${t}
-        WHERE lg.tenant_id = ${t}`,
+        FROM lesson_groups lg JOIN tree_copy_map m ON m.copy_id = ${plan.copyId} AND m.old_id = lg.lesson_id AND ${inSchool("m", t)}
+        WHERE ${inSchool("lg", t)}`,
     ),
-    batchable(ctx, sql`DELETE FROM tree_copy_map WHERE tenant_id = ${t} AND copy_id = ${plan.copyId}`),
+    batchable(ctx, sql`DELETE FROM tree_copy_map WHERE ${inSchool(t)} AND copy_id = ${plan.copyId}`),
   );
   return statements;
 }
@@ -153,7 +154,7 @@ function copyStatements(ctx: SchoolCtx, plan: CopyPlan): BatchItem[] {
  */
 export function copyCourseStatements(ctx: SchoolCtx, input: { sourceCourseId: string; targetCourseId: string; when?: SQL }): BatchItem[] {
   const { sourceCourseId, targetCourseId } = input;
-  const targetExists = sql`EXISTS (SELECT 1 FROM courses tc WHERE tc.tenant_id = ${ctx.tenantId} AND tc.id = ${targetCourseId} AND tc.deleted_at IS NULL)`;
+  const targetExists = sql`EXISTS (SELECT 1 FROM courses tc WHERE ${inSchool("tc", ctx.tenantId)} AND tc.id = ${targetCourseId} AND tc.deleted_at IS NULL)`;
   return copyStatements(ctx, {
     copyId: targetCourseId,
     root: { table: "courses", oldId: sourceCourseId },

@@ -11,6 +11,7 @@ import { presentCourseDetail } from "./course-present";
 import { courseDetailStatement, type CourseDetailRow } from "./course-read";
 import { SLUG_MAX } from "./course-schemas";
 import { coursesErrors } from "./errors";
+import { inSchool } from "../../core/db/conditions";
 
 /** Slugs of the copies of a course: `<slug>-copy`, then `-copy-2`, `-copy-3`…, within the slug limit. */
 function copySlug(slug: string, n: number): string {
@@ -48,8 +49,8 @@ export async function duplicateCourse(ctx: SchoolCtx, input: { id: string }) {
         .select({ slug: courses.slug })
         .from(courses)
         .where(
-          sql`${courses.tenantId} = ${ctx.tenantId} AND ${courses.deletedAt} IS NULL
-            AND instr(${courses.slug}, (SELECT substr(s.slug, 1, ${SLUG_PREFIX}) FROM courses s WHERE s.tenant_id = ${ctx.tenantId} AND s.id = ${input.id})) = 1`,
+          sql`${inSchool(courses, ctx.tenantId)} AND ${courses.deletedAt} IS NULL
+            AND instr(${courses.slug}, (SELECT substr(s.slug, 1, ${SLUG_PREFIX}) FROM courses s WHERE ${inSchool("s", ctx.tenantId)} AND s.id = ${input.id})) = 1`,
         ),
     ]);
     if (!found[0]) throw new ApiError(coursesErrors.COURSE_NOT_FOUND);
@@ -61,7 +62,7 @@ export async function duplicateCourse(ctx: SchoolCtx, input: { id: string }) {
       sql`INSERT INTO courses (id, tenant_id, title, slug, description, status, sequential_required, position, cover_image_id, created_by, created_at, updated_at)
         SELECT ${id}, s.tenant_id, ${copyTitleSql(sql`s.title`)}, ${slug}, s.description, 'draft', s.sequential_required,
                ${appendPosition(ctx.tenantId, { table: courses })}, s.cover_image_id, ${ctx.actor.userId}, ${now}, ${now}
-        FROM courses s WHERE s.tenant_id = ${ctx.tenantId} AND s.id = ${input.id} AND s.deleted_at IS NULL`,
+        FROM courses s WHERE ${inSchool("s", ctx.tenantId)} AND s.id = ${input.id} AND s.deleted_at IS NULL`,
     );
     try {
       const results = await runBatch(ctx, [insert, ...copyCourseStatements(ctx, { sourceCourseId: input.id, targetCourseId: id }), courseDetailStatement(ctx, id)]);

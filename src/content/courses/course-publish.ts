@@ -1,5 +1,5 @@
-import { and, eq, ne, sql } from "drizzle-orm";
-import { idIn } from "../../core/db/conditions";
+import { and, ne, sql } from "drizzle-orm";
+import { idIn, inSchool } from "../../core/db/conditions";
 import { liveRowWhere } from "../../core/db/live-row";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -31,7 +31,7 @@ export async function bulkSetCourseStatus(ctx: SchoolCtx, input: { ids: readonly
   const changed = await ctx.db
     .update(courses)
     .set({ status: input.status, updatedAt: ctx.clock.now() })
-    .where(and(eq(courses.tenantId, ctx.tenantId), sql`${courses.deletedAt} IS NULL`, ne(courses.status, input.status), idIn(courses.id, ids)))
+    .where(and(inSchool(courses, ctx.tenantId), sql`${courses.deletedAt} IS NULL`, ne(courses.status, input.status), idIn(courses.id, ids)))
     .returning({ id: courses.id });
   const done = new Set(changed.map((row) => row.id));
   return { affected: done.size, skipped: ids.filter((id) => !done.has(id)) };

@@ -33,7 +33,7 @@ export const courseColumns = {
 function ownEnrollment(ctx: Caller): SQL {
   if (isStaff(ctx.actor)) return sql`0`;
   return and(
-    eq(enrollments.tenantId, ctx.tenantId),
+    inSchool(enrollments, ctx.tenantId),
     eq(enrollments.courseId, courses.id),
     eq(enrollments.studentId, ctx.actor.userId),
     isNull(enrollments.removedAt),
@@ -59,11 +59,11 @@ function courseWindow(ctx: Caller) {
 }
 
 function liveBlocks(tenantId: string) {
-  return sql<number>`(SELECT count(*) FROM blocks b WHERE b.tenant_id = ${tenantId} AND b.course_id = ${courses.id} AND b.deleted_at IS NULL)`.as("live_blocks");
+  return sql<number>`(SELECT count(*) FROM blocks b WHERE ${inSchool("b", tenantId)} AND b.course_id = ${courses.id} AND b.deleted_at IS NULL)`.as("live_blocks");
 }
 
 function activeEnrollments(tenantId: string, completedOnly = false) {
-  return sql<number>`(SELECT count(*) FROM enrollments ae WHERE ae.tenant_id = ${tenantId} AND ae.course_id = ${courses.id} AND ae.removed_at IS NULL
+  return sql<number>`(SELECT count(*) FROM enrollments ae WHERE ${inSchool("ae", tenantId)} AND ae.course_id = ${courses.id} AND ae.removed_at IS NULL
     ${completedOnly ? sql`AND ae.completed_at IS NOT NULL` : sql``})`.as(completedOnly ? "completed_enrollments" : "active_enrollments");
 }
 
@@ -139,20 +139,20 @@ export function courseDetailStatement(ctx: Caller, id: string) {
       ...enrollmentColumns,
       courseWindow: courseWindow(ctx),
       totalBlocks: liveBlocks(t),
-      totalLessons: sql<number>`(SELECT count(*) FROM lessons tl WHERE tl.tenant_id = ${t} AND tl.course_id = ${courses.id} AND tl.deleted_at IS NULL)`.as("live_lessons"),
+      totalLessons: sql<number>`(SELECT count(*) FROM lessons tl WHERE ${inSchool("tl", t)} AND tl.course_id = ${courses.id} AND tl.deleted_at IS NULL)`.as("live_lessons"),
       totalStudents: activeEnrollments(t),
       resumeModuleId: sql<string | null>`${resumeModule.id}`.as("resume_module_id"),
       resumeLessonId: sql<string | null>`${resumeLesson.id}`.as("resume_lesson_id"),
       resumeLessonIndex: sql<number | null>`CASE WHEN ${resumeModule.id} IS NOT NULL THEN (SELECT count(*) FROM lessons il
           JOIN course_modules im ON im.id = il.module_id AND im.deleted_at IS NULL
-        WHERE il.tenant_id = ${t} AND il.course_id = ${courses.id} AND il.deleted_at IS NULL
+        WHERE ${inSchool("il", t)} AND il.course_id = ${courses.id} AND il.deleted_at IS NULL
           AND (im.position, im.id, il.position, il.id) < (${resumeModule.position}, ${resumeModule.id}, ${resumeLesson.position}, ${resumeLesson.id})) END`.as("resume_lesson_index"),
     })
     .from(courses)
     .leftJoin(enrollments, ownEnrollment(ctx))
-    .leftJoin(resumeBlock, and(eq(resumeBlock.id, enrollments.lastAccessedBlockId), eq(resumeBlock.tenantId, t), eq(resumeBlock.courseId, courses.id)))
-    .leftJoin(resumeLesson, and(eq(resumeLesson.id, resumeBlock.lessonId), eq(resumeLesson.tenantId, t), isNull(resumeLesson.deletedAt)))
-    .leftJoin(resumeModule, and(eq(resumeModule.id, resumeLesson.moduleId), eq(resumeModule.tenantId, t), isNull(resumeModule.deletedAt)))
+    .leftJoin(resumeBlock, and(eq(resumeBlock.id, enrollments.lastAccessedBlockId), inSchool(resumeBlock, t), eq(resumeBlock.courseId, courses.id)))
+    .leftJoin(resumeLesson, and(eq(resumeLesson.id, resumeBlock.lessonId), inSchool(resumeLesson, t), isNull(resumeLesson.deletedAt)))
+    .leftJoin(resumeModule, and(eq(resumeModule.id, resumeLesson.moduleId), inSchool(resumeModule, t), isNull(resumeModule.deletedAt)))
     .where(and(courseVisibleSql(ctx, sql`courses`), eq(courses.id, id)))
     .limit(1);
 }

@@ -13,6 +13,7 @@ import { presentCourseDetail, presentNewCourse } from "./course-present";
 import { courseColumns, courseDetailStatement, type CourseDetailRow } from "./course-read";
 import type { CourseCoverImageBody, CreateCourseBody, UpdateCourseBody } from "./course-schemas";
 import { coursesErrors } from "./errors";
+import { inSchool } from "../../core/db/conditions";
 
 /** A slug taken by another live course of the school (the unique index `courses_slug_live`) is 400 `duplicate_slug`. */
 async function slugChecked<T>(write: Promise<T>): Promise<T> {
@@ -105,13 +106,13 @@ export async function deleteCourse(ctx: SchoolCtx, input: { id: string }): Promi
   const now = ctx.clock.now();
   const free = held(sql`${id}`).map((holds) => sql`AND NOT (${holds})`);
   // The children follow only a deletion this batch made.
-  const deletedNow = sql`(SELECT c.deleted_at FROM courses c WHERE c.tenant_id = ${ctx.tenantId} AND c.id = ${id}) = ${now}`;
+  const deletedNow = sql`(SELECT c.deleted_at FROM courses c WHERE ${inSchool("c", ctx.tenantId)} AND c.id = ${id}) = ${now}`;
   const cascade = (table: SQL) =>
     batchable(ctx, sql`UPDATE ${table} SET deleted_at = ${now}, updated_at = ${now}
-      WHERE tenant_id = ${ctx.tenantId} AND course_id = ${id} AND deleted_at IS NULL AND ${deletedNow}`);
+      WHERE ${inSchool(ctx.tenantId)} AND course_id = ${id} AND deleted_at IS NULL AND ${deletedNow}`);
   const [deleted] = await runBatch(ctx, [
     batchable(ctx, sql`UPDATE courses SET deleted_at = ${now}, updated_at = ${now}
-      WHERE tenant_id = ${ctx.tenantId} AND id = ${id} AND deleted_at IS NULL ${sql.join(free, sql` `)}`),
+      WHERE ${inSchool(ctx.tenantId)} AND id = ${id} AND deleted_at IS NULL ${sql.join(free, sql` `)}`),
     cascade(sql`course_modules`),
     cascade(sql`lessons`),
     cascade(sql`blocks`),

@@ -9,6 +9,7 @@ import { COURSE_ORDER, earlierIncompleteSql } from "../common/locks";
 import { loadEmbeds, presentBlock, type BlockRow } from "./block-present";
 import { coursesErrors } from "./errors";
 import { presentLessonFields, type LessonRow } from "./tree-present";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The content of a course: full lesson and block reads, and the resume point they record. Each
@@ -59,9 +60,9 @@ function listLockedSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, courseId: SQL
   const firstOpen = sql`(SELECT m.position, m.id, l.position, l.id, b.position, b.id FROM blocks b
       JOIN lessons l ON l.id = b.lesson_id AND l.deleted_at IS NULL
       JOIN course_modules m ON m.id = b.module_id AND m.deleted_at IS NULL
-    WHERE b.tenant_id = ${tenantId} AND b.course_id = ${courseId} AND b.deleted_at IS NULL
+    WHERE ${inSchool("b", tenantId)} AND b.course_id = ${courseId} AND b.deleted_at IS NULL
       AND ${visibleTo(ctx)(sql`l.id`)}
-      AND NOT EXISTS (SELECT 1 FROM block_completions bc WHERE bc.tenant_id = ${tenantId} AND bc.block_id = b.id AND bc.student_id = ${ctx.actor.userId})
+      AND NOT EXISTS (SELECT 1 FROM block_completions bc WHERE ${inSchool("bc", tenantId)} AND bc.block_id = b.id AND bc.student_id = ${ctx.actor.userId})
     ORDER BY ${COURSE_ORDER} LIMIT 1)`;
   return sql`(c.sequential_required = 1 AND COALESCE((tm.position, tm.id, tl.position, tl.id, t.position, t.id) > ${firstOpen}, 0))`;
 }
@@ -75,7 +76,7 @@ function resumeStatement(ctx: SchoolCtx, blockId: SQL): BatchItem {
   return batchable(
     ctx,
     sql`UPDATE enrollments SET last_accessed_block_id = ${blockId}, last_accessed_at = ${now}
-      WHERE tenant_id = ${ctx.tenantId} AND student_id = ${ctx.actor.userId} AND removed_at IS NULL
+      WHERE ${inSchool(ctx.tenantId)} AND student_id = ${ctx.actor.userId} AND removed_at IS NULL
         AND course_id = (SELECT t.course_id FROM ${BLOCK_FROM}
           WHERE ${liveBlockSql(ctx, blockId)} AND ${contentAccessSql(ctx)} AND NOT ${blockLockedSql(ctx)})`,
   );
@@ -171,12 +172,12 @@ interface RawLesson {
 /** The lesson and its blocks in one batch (with the student's resume point), or 404 `lesson_not_found`. */
 async function readLesson(ctx: SchoolCtx, lessonId: string) {
   const { tenantId } = ctx;
-  const lessonCourse = sql`(SELECT course_id FROM lessons WHERE id = ${lessonId} AND tenant_id = ${tenantId})`;
-  const liveBlocks = sql`FROM blocks lb WHERE lb.tenant_id = ${tenantId} AND lb.lesson_id = tl.id AND lb.deleted_at IS NULL`;
+  const lessonCourse = sql`(SELECT course_id FROM lessons WHERE id = ${lessonId} AND ${inSchool(tenantId)})`;
+  const liveBlocks = sql`FROM blocks lb WHERE ${inSchool("lb", tenantId)} AND lb.lesson_id = tl.id AND lb.deleted_at IS NULL`;
   const passed = isStaff(ctx.actor)
     ? sql`0`
     : sql`(EXISTS (SELECT 1 ${liveBlocks}) AND NOT EXISTS (SELECT 1 ${liveBlocks}
-        AND NOT EXISTS (SELECT 1 FROM block_completions bc WHERE bc.tenant_id = ${tenantId} AND bc.block_id = lb.id AND bc.student_id = ${ctx.actor.userId})))`;
+        AND NOT EXISTS (SELECT 1 FROM block_completions bc WHERE ${inSchool("bc", tenantId)} AND bc.block_id = lb.id AND bc.student_id = ${ctx.actor.userId})))`;
   const statements = [
     batchable(
       ctx,
@@ -185,17 +186,17 @@ async function readLesson(ctx: SchoolCtx, lessonId: string) {
         FROM lessons tl
           JOIN course_modules tm ON tm.id = tl.module_id AND tm.deleted_at IS NULL
           JOIN courses c ON c.id = tl.course_id
-        WHERE tl.id = ${lessonId} AND tl.tenant_id = ${tenantId} AND tl.deleted_at IS NULL AND ${contentAccessSql(ctx)}`,
+        WHERE tl.id = ${lessonId} AND ${liveInSchool("tl", tenantId)} AND ${contentAccessSql(ctx)}`,
     ),
     batchable(
       ctx,
       sql`SELECT ${BLOCK_COLUMNS}, ${listLockedSql(ctx, lessonCourse)} AS locked FROM ${BLOCK_FROM}
-        WHERE t.tenant_id = ${tenantId} AND t.lesson_id = ${lessonId} AND t.deleted_at IS NULL
+        WHERE ${inSchool("t", tenantId)} AND t.lesson_id = ${lessonId} AND t.deleted_at IS NULL
         ORDER BY t.position, t.id`,
     ),
   ];
   if (!isStaff(ctx.actor)) {
-    const firstBlock = sql`(SELECT fb.id FROM blocks fb WHERE fb.tenant_id = ${tenantId} AND fb.lesson_id = ${lessonId} AND fb.deleted_at IS NULL ORDER BY fb.position, fb.id LIMIT 1)`;
+    const firstBlock = sql`(SELECT fb.id FROM blocks fb WHERE ${inSchool("fb", tenantId)} AND fb.lesson_id = ${lessonId} AND fb.deleted_at IS NULL ORDER BY fb.position, fb.id LIMIT 1)`;
     statements.unshift(resumeStatement(ctx, firstBlock));
   }
   const results = await runBatch(ctx, statements);

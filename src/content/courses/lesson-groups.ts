@@ -5,6 +5,7 @@ import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { groups, lessonGroups, lessons } from "../../db/schema";
 import { coursesErrors } from "./errors";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Lesson access groups: a lesson whose list names a live group is visible to students only
@@ -18,8 +19,8 @@ function queries(ctx: SchoolCtx, lessonId: string) {
     ctx.db
       .select({ groupId: lessonGroups.groupId })
       .from(lessonGroups)
-      .innerJoin(groups, and(eq(groups.id, lessonGroups.groupId), eq(groups.tenantId, ctx.tenantId), isNull(groups.deletedAt)))
-      .where(and(eq(lessonGroups.tenantId, ctx.tenantId), eq(lessonGroups.lessonId, lessonId)))
+      .innerJoin(groups, and(eq(groups.id, lessonGroups.groupId), inSchool(groups, ctx.tenantId), isNull(groups.deletedAt)))
+      .where(and(inSchool(lessonGroups, ctx.tenantId), eq(lessonGroups.lessonId, lessonId)))
       .orderBy(asc(lessonGroups.createdAt), asc(lessonGroups.groupId)),
   ] as const;
 }
@@ -46,11 +47,11 @@ export async function replaceLessonGroups(ctx: SchoolCtx, input: { id: string; g
   const t = ctx.tenantId;
   const ids = [...new Set(input.groupIds)];
   const json = JSON.stringify(ids);
-  const named = sql`g.tenant_id = ${t} AND g.deleted_at IS NULL AND g.id IN (SELECT value FROM json_each(${json}))`;
-  const allowed = sql`EXISTS (SELECT 1 FROM lessons l WHERE l.id = ${input.id} AND l.tenant_id = ${t} AND l.deleted_at IS NULL)
+  const named = sql`${liveInSchool("g", t)} AND g.id IN (SELECT value FROM json_each(${json}))`;
+  const allowed = sql`EXISTS (SELECT 1 FROM lessons l WHERE l.id = ${input.id} AND ${liveInSchool("l", t)})
     AND (SELECT COUNT(*) FROM groups g WHERE ${named}) = ${ids.length}`;
   const results = await runBatch(ctx, [
-    batchable(ctx, sql`DELETE FROM lesson_groups WHERE tenant_id = ${t} AND lesson_id = ${input.id} AND ${allowed}`),
+    batchable(ctx, sql`DELETE FROM lesson_groups WHERE ${inSchool(t)} AND lesson_id = ${input.id} AND ${allowed}`),
     batchable(
       ctx,
       sql`INSERT INTO lesson_groups (tenant_id, lesson_id, group_id, created_at)

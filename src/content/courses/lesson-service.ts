@@ -11,6 +11,7 @@ import { recomputeCourseProgress } from "../common/progress";
 import { copyLessonStatements } from "./copy-tree";
 import { coursesErrors } from "./errors";
 import { presentCover, presentLessonFields, presentLightBlock, questionCountSql } from "./tree-present";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Authoring of lessons (manage_courses). Writes are one batch with conditional statements; a verb
@@ -23,7 +24,7 @@ function lessonQueries(ctx: SchoolCtx, id: string) {
     ctx.db
       .select({ id: blocks.id, type: blocks.type, position: blocks.position, payload: blocks.payload, questionCount: questionCountSql(ctx.tenantId, sql`blocks`) })
       .from(blocks)
-      .where(and(eq(blocks.tenantId, ctx.tenantId), eq(blocks.lessonId, id), isNull(blocks.deletedAt)))
+      .where(and(inSchool(blocks, ctx.tenantId), eq(blocks.lessonId, id), isNull(blocks.deletedAt)))
       .orderBy(asc(blocks.position), asc(blocks.id)),
   ] as const;
 }
@@ -54,7 +55,7 @@ export async function createLesson(ctx: SchoolCtx, input: { moduleId: string; bo
   const row = {
     id,
     tenantId: t,
-    courseId: sql`(SELECT course_id FROM course_modules WHERE id = ${input.moduleId} AND tenant_id = ${t})`,
+    courseId: sql`(SELECT course_id FROM course_modules WHERE id = ${input.moduleId} AND ${inSchool(t)})`,
     moduleId: input.moduleId,
     title: input.body.title,
     position: appendPosition(t, { table: lessons, parent: { column: lessons.moduleId, id: input.moduleId } }),
@@ -63,7 +64,7 @@ export async function createLesson(ctx: SchoolCtx, input: { moduleId: string; bo
     createdAt: now,
     updatedAt: now,
   };
-  const moduleLive = sql`EXISTS (SELECT 1 FROM course_modules m WHERE m.id = ${input.moduleId} AND m.tenant_id = ${t} AND m.deleted_at IS NULL)`;
+  const moduleLive = sql`EXISTS (SELECT 1 FROM course_modules m WHERE m.id = ${input.moduleId} AND ${liveInSchool("m", t)})`;
   return lessonAfter(ctx, id, [insertWhere(ctx, lessons, row, moduleLive)], coursesErrors.MODULE_NOT_FOUND);
 }
 
@@ -81,10 +82,10 @@ export async function updateLesson(ctx: SchoolCtx, input: { id: string; body: { 
 export async function deleteLesson(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const now = ctx.clock.now();
   const t = ctx.tenantId;
-  const courseId = sql`(SELECT course_id FROM lessons WHERE id = ${input.id} AND tenant_id = ${t})`;
+  const courseId = sql`(SELECT course_id FROM lessons WHERE id = ${input.id} AND ${inSchool(t)})`;
   const [deleted] = await runBatch(ctx, [
     ctx.db.update(lessons).set({ deletedAt: now }).where(liveRowWhere(lessons, t, input.id)),
-    ctx.db.update(blocks).set({ deletedAt: now }).where(and(eq(blocks.tenantId, t), eq(blocks.lessonId, input.id), isNull(blocks.deletedAt))),
+    ctx.db.update(blocks).set({ deletedAt: now }).where(and(inSchool(blocks, t), eq(blocks.lessonId, input.id), isNull(blocks.deletedAt))),
     recomputeCourseProgress(ctx, t, courseId),
   ]);
   if (changedRows(deleted) === 0) throw new ApiError(coursesErrors.LESSON_NOT_FOUND);

@@ -7,6 +7,7 @@ import { courseVisibleSql, isStaff, lessonVisibleSql } from "../common/access";
 import { sequentialLocks } from "../common/locks";
 import { coursesErrors } from "./errors";
 import { presentLessonFields, presentLightBlock, presentModule, questionCountSql, type LessonRow, type LessonView, type LightBlockRow, type ModuleRow } from "./tree-present";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The outline of a course as the module index, a module and a module's lesson list show it, read
@@ -29,7 +30,7 @@ export type TreeScope = { courseId: string } | { moduleId: string };
 
 function courseIdOf(ctx: SchoolCtx, scope: TreeScope): SQL | string {
   if ("courseId" in scope) return scope.courseId;
-  return sql`(SELECT course_id FROM course_modules WHERE id = ${scope.moduleId} AND tenant_id = ${ctx.tenantId})`;
+  return sql`(SELECT course_id FROM course_modules WHERE id = ${scope.moduleId} AND ${inSchool(ctx.tenantId)})`;
 }
 
 /**
@@ -44,30 +45,30 @@ export function treeStatement(ctx: SchoolCtx, scope: TreeScope): BatchItem {
   const byModule = "moduleId" in scope;
   const course = byModule
     ? sql`SELECT json_object('id', c.id, 'sequential', c.sequential_required) FROM course_modules cm JOIN courses c ON c.id = cm.course_id
-          WHERE cm.id = ${scope.moduleId} AND cm.tenant_id = ${tenantId} AND cm.deleted_at IS NULL AND ${courseVisibleSql(ctx, sql`c`)}`
+          WHERE cm.id = ${scope.moduleId} AND ${liveInSchool("cm", tenantId)} AND ${courseVisibleSql(ctx, sql`c`)}`
     : sql`SELECT json_object('id', c.id, 'sequential', c.sequential_required) FROM courses c WHERE c.id = ${scope.courseId} AND ${courseVisibleSql(ctx, sql`c`)}`;
   const modules = sql`SELECT json_group_array(json_array(m.id, m.tenant_id, m.course_id, m.title, m.description, m.position, m.cover_image_id, m.created_at, m.updated_at))
-    FROM (SELECT * FROM course_modules m WHERE m.tenant_id = ${tenantId} AND ${byModule ? sql`m.id = ${scope.moduleId}` : sql`m.course_id = ${courseId}`} AND m.deleted_at IS NULL
+    FROM (SELECT * FROM course_modules m WHERE ${inSchool("m", tenantId)} AND ${byModule ? sql`m.id = ${scope.moduleId}` : sql`m.course_id = ${courseId}`} AND m.deleted_at IS NULL
           ORDER BY m.position, m.id) m`;
   // The lessons the caller sees, once: the lesson list reads the scope's, the blocks (course order)
   // every one a student's locks depend on (the whole course), or only the module's for staff.
   const lessonScope = staff && byModule ? sql`l.module_id = ${scope.moduleId}` : sql`l.course_id = ${courseId}`;
   const visible = sql`SELECT l.*, m.position AS module_position FROM lessons l
-      JOIN course_modules m ON m.id = l.module_id AND m.tenant_id = ${tenantId} AND m.deleted_at IS NULL
-    WHERE l.tenant_id = ${tenantId} AND ${lessonScope} AND l.deleted_at IS NULL AND ${lessonVisibleSql(ctx, sql`l.id`)}`;
+      JOIN course_modules m ON m.id = l.module_id AND ${liveInSchool("m", tenantId)}
+    WHERE ${inSchool("l", tenantId)} AND ${lessonScope} AND l.deleted_at IS NULL AND ${lessonVisibleSql(ctx, sql`l.id`)}`;
   const lessonRows = sql`SELECT json_group_array(json_array(l.id, l.module_id, l.course_id, l.title, l.position, l.screenshot_protection_enabled, l.cover_image_id, l.created_at, l.updated_at))
     FROM (SELECT * FROM visible_lessons l ${byModule ? sql`WHERE l.module_id = ${scope.moduleId}` : sql``} ORDER BY l.position, l.id) l`;
   const blockRows = sql`SELECT json_group_array(json_array(b.id, b.lesson_id, b.type, b.position, json(b.payload), ${questionCountSql(tenantId, sql`b`)}))
     FROM (SELECT b.* FROM blocks b JOIN visible_lessons l ON l.id = b.lesson_id
-      WHERE b.tenant_id = ${tenantId} AND ${staff && byModule ? sql`b.module_id = ${scope.moduleId}` : sql`b.course_id = ${courseId}`} AND b.deleted_at IS NULL
+      WHERE ${inSchool("b", tenantId)} AND ${staff && byModule ? sql`b.module_id = ${scope.moduleId}` : sql`b.course_id = ${courseId}`} AND b.deleted_at IS NULL
       ORDER BY l.module_position, l.module_id, l.position, l.id, b.position, b.id) b`;
   // Staff have no enrollment or completions to read.
   const enrollment = staff
     ? sql`SELECT NULL`
-    : sql`SELECT e.id FROM enrollments e WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.student_id = ${ctx.actor.userId} AND e.removed_at IS NULL`;
+    : sql`SELECT e.id FROM enrollments e WHERE ${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.student_id = ${ctx.actor.userId} AND e.removed_at IS NULL`;
   const completions = staff
     ? sql`SELECT '[]'`
-    : sql`SELECT json_group_array(bc.block_id) FROM block_completions bc WHERE bc.tenant_id = ${tenantId} AND bc.student_id = ${ctx.actor.userId} AND bc.course_id = ${courseId}`;
+    : sql`SELECT json_group_array(bc.block_id) FROM block_completions bc WHERE ${inSchool("bc", tenantId)} AND bc.student_id = ${ctx.actor.userId} AND bc.course_id = ${courseId}`;
   const windows = staff ? sql`'[]'` : effectiveWindowsJsonSql(tenantId, courseId, ctx.actor.userId);
   return batchable(
     ctx,

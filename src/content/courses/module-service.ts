@@ -12,6 +12,7 @@ import { copyModuleStatements } from "./copy-tree";
 import { coursesErrors } from "./errors";
 import { readTreeAfter } from "./module-index";
 import { presentCover, presentModule } from "./tree-present";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Authoring of modules (manage_courses). Each write is one batch whose statements carry their own
@@ -20,7 +21,7 @@ import { presentCover, presentModule } from "./tree-present";
  */
 
 function liveCourseSql(tenantId: string, courseId: string) {
-  return sql`EXISTS (SELECT 1 FROM courses c WHERE c.id = ${courseId} AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL)`;
+  return sql`EXISTS (SELECT 1 FROM courses c WHERE c.id = ${courseId} AND ${liveInSchool("c", tenantId)})`;
 }
 
 /** POST /courses/:id/modules: appended after the course's live modules. */
@@ -65,11 +66,11 @@ export async function updateModule(ctx: SchoolCtx, input: { id: string; body: { 
 export async function deleteModule(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const now = ctx.clock.now();
   const t = ctx.tenantId;
-  const courseId = sql`(SELECT course_id FROM course_modules WHERE id = ${input.id} AND tenant_id = ${t})`;
+  const courseId = sql`(SELECT course_id FROM course_modules WHERE id = ${input.id} AND ${inSchool(t)})`;
   const [deleted] = await runBatch(ctx, [
     ctx.db.update(courseModules).set({ deletedAt: now }).where(liveRowWhere(courseModules, t, input.id)),
-    ctx.db.update(lessons).set({ deletedAt: now }).where(and(eq(lessons.tenantId, t), eq(lessons.moduleId, input.id), isNull(lessons.deletedAt))),
-    ctx.db.update(blocks).set({ deletedAt: now }).where(and(eq(blocks.tenantId, t), eq(blocks.moduleId, input.id), isNull(blocks.deletedAt))),
+    ctx.db.update(lessons).set({ deletedAt: now }).where(and(inSchool(lessons, t), eq(lessons.moduleId, input.id), isNull(lessons.deletedAt))),
+    ctx.db.update(blocks).set({ deletedAt: now }).where(and(inSchool(blocks, t), eq(blocks.moduleId, input.id), isNull(blocks.deletedAt))),
     recomputeCourseProgress(ctx, t, courseId),
   ]);
   if (changedRows(deleted) === 0) throw new ApiError(coursesErrors.MODULE_NOT_FOUND);

@@ -13,10 +13,11 @@ import { toEnrollment, type EnrollmentRow } from "./present";
 import { courseEnrolledPush, courseUnenrolledPush } from "./pushes";
 import { BULK_ENROLL_CAP } from "./schemas";
 import { addSources, openEnrollments, removeSources, settleRemovedAt, sourceKey } from "./sources";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /** The course is live and published in the school: open for enrollment. */
 export function courseOpenSql(tenantId: string, courseId: string): SQL {
-  return sql`EXISTS (SELECT 1 FROM courses c WHERE c.id = ${courseId} AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published')`;
+  return sql`EXISTS (SELECT 1 FROM courses c WHERE c.id = ${courseId} AND ${liveInSchool("c", tenantId)} AND c.status = 'published')`;
 }
 
 /**
@@ -46,12 +47,12 @@ export async function selfEnroll(ctx: SchoolCtx, input: { courseId: string }) {
   const me = sql`SELECT ${studentId}`;
   const scope = { tenantId, courseId, now };
   const enrollmentSelect = sql`SELECT e.id, e.student_id, e.course_id, e.enrolled_at, e.enrolled_by, e.last_accessed_block_id
-    FROM enrollments e WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.student_id = ${studentId}`;
+    FROM enrollments e WHERE ${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.student_id = ${studentId}`;
   const results = await runBatch(ctx, [
     batchable(
       ctx,
       sql`SELECT ${courseOpenSql(tenantId, courseId)} AS open, ${lock ?? sql`0`} AS locked,
-        EXISTS (SELECT 1 FROM enrollments e WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.student_id = ${studentId}) AS existed`,
+        EXISTS (SELECT 1 FROM enrollments e WHERE ${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.student_id = ${studentId}) AS existed`,
     ),
     openEnrollments(ctx, { ...scope, students: me, enrolledBy: null, when: open }),
     addSources(ctx, { ...scope, students: me, source: { kind: "direct" }, createdBy: null, when: open }),
@@ -93,11 +94,11 @@ export async function bulkEnroll(ctx: SchoolCtx, input: { courseId: string; stud
   const range = { tenantId, courseId, now };
   // The enrollments this batch opened: their access starts now and the caller gave it.
   const opened = sql`SELECT e.student_id FROM enrollments e
-    WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.removed_at IS NULL
+    WHERE ${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.removed_at IS NULL
       AND e.enrolled_at = ${now} AND e.enrolled_by = ${actor.userId} AND e.student_id IN (${requested})`;
   const notice = await courseEnrolledPush(ctx, { courseId, students: opened, now });
   const results = await runBatch(ctx, [
-    batchable(ctx, sql`SELECT c.status FROM courses c WHERE c.id = ${courseId} AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL`),
+    batchable(ctx, sql`SELECT c.status FROM courses c WHERE c.id = ${courseId} AND ${liveInSchool("c", tenantId)}`),
     batchable(ctx, classification(ctx, courseId, json)),
     openEnrollments(ctx, { ...range, students: allowed, enrolledBy: actor.userId, when: open }),
     addSources(ctx, { ...range, students: allowed, source: { kind: "direct" }, createdBy: actor.userId, onlyNew: true, when: open }),
@@ -128,7 +129,7 @@ function classification(ctx: SchoolCtx, courseId: string, json: string): SQL {
   const inScope = scopeCondition(sql`u.id`, restrictedScope(ctx));
   return classifyStudentIds(ctx, json, [
     ...(inScope ? [sql`WHEN NOT (${inScope}) THEN 'not_in_scope'`] : []),
-    sql`WHEN EXISTS (SELECT 1 FROM enrollments e WHERE e.tenant_id = ${ctx.tenantId} AND e.course_id = ${courseId} AND e.student_id = u.id AND e.removed_at IS NULL)
+    sql`WHEN EXISTS (SELECT 1 FROM enrollments e WHERE ${inSchool("e", ctx.tenantId)} AND e.course_id = ${courseId} AND e.student_id = u.id AND e.removed_at IS NULL)
           THEN 'already_enrolled'`,
   ]);
 }
@@ -147,8 +148,8 @@ export async function removeEnrollment(ctx: SchoolCtx, input: { courseId: string
   const studentId = input.studentId.toLowerCase();
   const now = ctx.clock.now();
   const inScope = scopeCondition(sql`e.student_id`, restrictedScope(ctx));
-  const target = sql`e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.student_id = ${studentId} AND e.removed_at IS NULL
-    AND EXISTS (SELECT 1 FROM courses c WHERE c.id = e.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL)
+  const target = sql`${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.student_id = ${studentId} AND e.removed_at IS NULL
+    AND EXISTS (SELECT 1 FROM courses c WHERE c.id = e.course_id AND ${liveInSchool("c", tenantId)})
     ${inScope ? sql`AND ${inScope}` : sql``}`;
   const removable = [sourceKey({ kind: "direct" }), sourceKey({ kind: "legacy" })];
   const student = sql`SELECT ${studentId}`;
@@ -156,7 +157,7 @@ export async function removeEnrollment(ctx: SchoolCtx, input: { courseId: string
     courseId,
     students: student,
     now,
-    when: sql`EXISTS (SELECT 1 FROM enrollments e WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.student_id = ${studentId} AND e.removed_at = ${now})`,
+    when: sql`EXISTS (SELECT 1 FROM enrollments e WHERE ${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.student_id = ${studentId} AND e.removed_at = ${now})`,
   });
   const results = await runBatch(ctx, [
     batchable(

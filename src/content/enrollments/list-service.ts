@@ -1,6 +1,6 @@
 import { or, sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, rowsOf } from "../../core/db/batch";
-import { containsText } from "../../core/db/conditions";
+import { containsText, inSchool, liveInSchool } from "../../core/db/conditions";
 import { formatHundredths, roundDiv } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -54,8 +54,8 @@ export function courseEnrollmentsSql(ctx: SchoolCtx, input: { courseId: string; 
   const picked = sql`SELECT e.id AS enrollment_id, e.student_id, e.course_id, u.email AS student_email, u.first_name AS student_first_name,
         u.last_name AS student_last_name, e.enrolled_at, e.enrolled_by, e.blocks_completed, e.total_blocks,
         e.last_accessed_at, e.completed_at
-      FROM enrollments e JOIN users u ON u.id = e.student_id AND u.tenant_id = ${tenantId} AND u.deleted_at IS NULL
-      WHERE e.tenant_id = ${tenantId} AND e.course_id = ${input.courseId} AND e.removed_at IS NULL
+      FROM enrollments e JOIN users u ON u.id = e.student_id AND ${liveInSchool("u", tenantId)}
+      WHERE ${inSchool("e", tenantId)} AND e.course_id = ${input.courseId} AND e.removed_at IS NULL
         ${inScope ? sql`AND ${inScope}` : sql``}
         ${search ? sql`AND ${search}` : sql``}
         ${window}`;
@@ -135,8 +135,8 @@ export async function myCourses(ctx: SchoolCtx, input: { limit: number; offset: 
     SELECT e.course_id, c.title AS course_title, c.status AS course_status, c.cover_image_id, e.id AS enrollment_id,
       e.enrolled_at, e.last_accessed_block_id, e.last_accessed_at, e.blocks_completed, e.total_blocks, e.completed_at,
       ${activitySql(tenantId)} AS activity
-    FROM enrollments e JOIN courses c ON c.id = e.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL
-    WHERE e.tenant_id = ${tenantId} AND e.student_id = ${ctx.actor.userId} AND e.removed_at IS NULL
+    FROM enrollments e JOIN courses c ON c.id = e.course_id AND ${liveInSchool("c", tenantId)}
+    WHERE ${inSchool("e", tenantId)} AND e.student_id = ${ctx.actor.userId} AND e.removed_at IS NULL
     ORDER BY activity DESC NULLS LAST, e.enrolled_at DESC, e.id DESC
     LIMIT ${input.limit} OFFSET ${input.offset}`);
   return rows.map(toStudentCourseRow);

@@ -8,6 +8,7 @@ import { prefetchSchoolEvents, schoolEvent } from "../../platform/notifications/
 import { schoolChunks } from "../../platform/tenants/school-chunks";
 import { nodeWindowSql } from "../schedule/availability";
 import { activitySql } from "./status";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 const STALLED = "progress.stalled";
 const DIGEST = "progress.students_stalled";
@@ -70,9 +71,9 @@ function stalledSql(tenantId: string, now: number, inactiveDays: number, began: 
              MAX(e.enrolled_at, COALESCE(${activitySql(tenantId)}, 0)) AS last_ms,
              ${nodeWindowSql(tenantId, sql`e.course_id`, sql`e.student_id`, sql`e.course_id`)} AS win
       FROM enrollments e
-      JOIN courses c ON c.id = e.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
-      JOIN users u ON u.id = e.student_id AND u.tenant_id = ${tenantId} AND u.role = 'student' AND u.deleted_at IS NULL AND u.is_active = 1
-      WHERE e.tenant_id = ${tenantId} ${student ? sql`AND e.student_id = ${student}` : sql``} AND e.removed_at IS NULL AND e.completed_at IS NULL) x
+      JOIN courses c ON c.id = e.course_id AND ${liveInSchool("c", tenantId)} AND c.status = 'published'
+      JOIN users u ON u.id = e.student_id AND ${inSchool("u", tenantId)} AND u.role = 'student' AND u.deleted_at IS NULL AND u.is_active = 1
+      WHERE ${inSchool("e", tenantId)} ${student ? sql`AND e.student_id = ${student}` : sql``} AND e.removed_at IS NULL AND e.completed_at IS NULL) x
     WHERE x.last_ms + ${idle} <= ${began.before} ${began.from === undefined ? sql`` : sql`AND x.last_ms + ${idle} >= ${began.from}`}
       AND (x.win IS NULL OR (
         NOT (${start} IS NOT NULL AND ${now} < ${start} AND COALESCE(json_extract(x.win, '$[2]'), 0) = 0)
@@ -96,7 +97,7 @@ function stalledReminders(ctx: School, tenantId: string, now: number, inactiveDa
     sql`(SELECT p.${sql.raw(column)} FROM (${pending(sql`r.id`)}) p ORDER BY p.last_ms, p.enrollment_id LIMIT 1)`;
   const students = sql`SELECT q.student_id FROM (${pending()}) q
     WHERE NOT EXISTS (SELECT 1 FROM notification_outbox o
-      WHERE o.tenant_id = ${tenantId} AND o.user_id = q.student_id AND o.event_code = ${STALLED} AND o.created_at >= ${dayStart})`;
+      WHERE ${inSchool("o", tenantId)} AND o.user_id = q.student_id AND o.event_code = ${STALLED} AND o.created_at >= ${dayStart})`;
   return enqueue(
     ctx,
     STALLED,
@@ -109,12 +110,12 @@ function stalledReminders(ctx: School, tenantId: string, now: number, inactiveDa
 
 /** The students of the curator `r` (rule 2: individually assigned, or members of the curator's live groups). */
 function curatorStudentsSql(tenantId: string): SQL {
-  return sql`SELECT s.id FROM users s WHERE s.tenant_id = ${tenantId} AND s.individual_curator_id = r.id AND s.role = 'student'
+  return sql`SELECT s.id FROM users s WHERE ${inSchool("s", tenantId)} AND s.individual_curator_id = r.id AND s.role = 'student'
     UNION
     SELECT gm.user_id FROM group_members gm
-      JOIN group_curators gc ON gc.group_id = gm.group_id AND gc.curator_id = r.id AND gc.tenant_id = ${tenantId}
-      JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
-    WHERE gm.tenant_id = ${tenantId}`;
+      JOIN group_curators gc ON gc.group_id = gm.group_id AND gc.curator_id = r.id AND ${inSchool("gc", tenantId)}
+      JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", tenantId)}
+    WHERE ${inSchool("gm", tenantId)}`;
 }
 
 /**

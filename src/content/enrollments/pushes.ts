@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
 import type { SchoolCtx } from "../../core/http/context";
 import { enqueue } from "../../platform/notifications/enqueue";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * The two course pushes (#31, #32) over a set of students, for the batch of whichever write gives
@@ -10,7 +11,7 @@ import { enqueue } from "../../platform/notifications/enqueue";
  * `removed_at` the write stores, so a retry writes nothing and a later genuine repeat sends again.
  */
 
-const courseTitleSql = (tenantId: string, courseId: string) => sql`(SELECT c.title FROM courses c WHERE c.id = ${courseId} AND c.tenant_id = ${tenantId})`;
+const courseTitleSql = (tenantId: string, courseId: string) => sql`(SELECT c.title FROM courses c WHERE c.id = ${courseId} AND ${inSchool("c", tenantId)})`;
 
 interface CoursePush {
   courseId: string;

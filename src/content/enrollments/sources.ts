@@ -3,6 +3,7 @@ import { batchable, type BatchItem } from "../../core/db/batch";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
 import type { ServiceContext } from "../../core/http/context";
 import { courseMatch, isCourseSet, type CourseSet } from "../common/course-set";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * Access to a course, as statements for the caller's batch (docs/decisions.md, enrollments):
@@ -48,13 +49,13 @@ export function openEnrollments(
 ): BatchItem {
   const { tenantId, courseId, now } = scope;
   // A set of courses makes one row per student and course.
-  const courses = isCourseSet(courseId) ? sql`JOIN courses c ON c.tenant_id = ${tenantId} AND c.id IN (${courseId.in})` : sql``;
+  const courses = isCourseSet(courseId) ? sql`JOIN courses c ON ${inSchool("c", tenantId)} AND c.id IN (${courseId.in})` : sql``;
   return batchable(
     ctx,
     sql`INSERT INTO enrollments (id, tenant_id, course_id, student_id, enrolled_at, enrolled_by, removed_at, blocks_completed, total_blocks, created_at, updated_at)
       SELECT ${sqlUuidv7(now)}, ${tenantId}, ${isCourseSet(courseId) ? sql`c.id` : courseId}, u.id, ${now}, ${scope.enrolledBy}, NULL, 0, 0, ${now}, ${now}
       FROM users u ${courses}
-      WHERE u.tenant_id = ${tenantId} AND u.role = 'student' AND u.deleted_at IS NULL AND u.id IN (${scope.students}) ${extra(scope.when)}
+      WHERE ${inSchool("u", tenantId)} AND u.role = 'student' AND u.deleted_at IS NULL AND u.id IN (${scope.students}) ${extra(scope.when)}
       ON CONFLICT (course_id, student_id) DO UPDATE
         SET removed_at = NULL, enrolled_at = excluded.enrolled_at, enrolled_by = excluded.enrolled_by, updated_at = excluded.updated_at
         WHERE enrollments.removed_at IS NOT NULL`,
@@ -77,7 +78,7 @@ export function addSources(
     sql`INSERT INTO enrollment_sources (tenant_id, enrollment_id, course_id, student_id, kind, group_id, source_key, created_by, created_at)
       SELECT e.tenant_id, e.id, e.course_id, e.student_id, ${source.kind}, ${groupId}, ${sourceKey(source)}, ${scope.createdBy}, ${now}
       FROM enrollments e
-      WHERE e.tenant_id = ${tenantId} AND ${courseMatch(sql`e.course_id`, courseId)} AND e.removed_at IS NULL AND e.student_id IN (${scope.students})
+      WHERE ${inSchool("e", tenantId)} AND ${courseMatch(sql`e.course_id`, courseId)} AND e.removed_at IS NULL AND e.student_id IN (${scope.students})
         ${scope.onlyNew ? sql`AND NOT EXISTS (SELECT 1 FROM enrollment_sources s WHERE s.enrollment_id = e.id)` : sql``}
         ${extra(scope.when)}
       ON CONFLICT (enrollment_id, source_key) DO NOTHING`,
@@ -90,7 +91,7 @@ export function removeSources(ctx: ServiceContext, scope: Omit<CourseScope, "now
   return batchable(
     ctx,
     sql`DELETE FROM enrollment_sources
-      WHERE tenant_id = ${tenantId} AND ${courseMatch(sql`course_id`, courseId)}
+      WHERE ${inSchool(tenantId)} AND ${courseMatch(sql`course_id`, courseId)}
         AND source_key IN (SELECT value FROM json_each(${JSON.stringify(scope.keys)}))
         ${scope.students ? sql`AND student_id IN (${scope.students})` : sql``}
         ${extra(scope.when)}`,
@@ -107,7 +108,7 @@ export function settleRemovedAt(ctx: ServiceContext, scope: CourseScope & { stud
   return batchable(
     ctx,
     sql`UPDATE enrollments SET removed_at = ${now}, updated_at = ${now}
-      WHERE tenant_id = ${tenantId} AND ${courseMatch(sql`course_id`, courseId)} AND removed_at IS NULL
+      WHERE ${inSchool(tenantId)} AND ${courseMatch(sql`course_id`, courseId)} AND removed_at IS NULL
         ${scope.students ? sql`AND student_id IN (${scope.students})` : sql``}
         AND NOT EXISTS (SELECT 1 FROM enrollment_sources s WHERE s.enrollment_id = enrollments.id)`,
   );

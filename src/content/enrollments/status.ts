@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { DAY_MS } from "../../core/lib/clock";
 import { nodeWindowSql } from "../schedule/availability";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * The curator's view of an enrollment (docs/decisions.md, enrollments): `done` once the course is
@@ -20,7 +21,7 @@ export const RISK_IDLE_DAYS = 7;
  */
 export function activitySql(tenantId: string, e: SQL = sql`e`): SQL {
   const latestCompletion = sql`(SELECT MAX(bc.completed_at) FROM block_completions bc
-    WHERE bc.tenant_id = ${tenantId} AND bc.student_id = ${e}.student_id AND bc.course_id = ${e}.course_id)`;
+    WHERE ${inSchool("bc", tenantId)} AND bc.student_id = ${e}.student_id AND bc.course_id = ${e}.course_id)`;
   return sql`NULLIF(MAX(COALESCE(${e}.last_accessed_at, 0), COALESCE(${latestCompletion}, 0)), 0)`;
 }
 

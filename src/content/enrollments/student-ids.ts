@@ -20,6 +20,6 @@ export function classifyStudentIds(ctx: Pick<SchoolCtx, "tenantId">, json: strin
         ${sql.join([...reasons], sql` `)}
       END AS reason
     FROM json_each(${json}) r
-      LEFT JOIN users u ON u.id = r.value AND u.tenant_id = ${tenantId} AND u.deleted_at IS NULL
+      LEFT JOIN users u ON u.id = r.value AND ${liveInSchool("u", tenantId)}
     ORDER BY r.key`;
 }

@@ -6,6 +6,7 @@ import { ApiError } from "../../core/http/errors";
 import { bucketCountsSql, countedAttemptsSql as countedSql, meanPct, scoreDistribution } from "../common/analytics";
 import type { ExamAnalytics, ExamAnalyticsQuery } from "./analytics-schemas";
 import { examsErrors } from "./errors";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 interface TotalsRow {
   attempt_count: number;
@@ -51,7 +52,7 @@ export async function examAnalytics(ctx: SchoolCtx, input: { examId: string; que
   const { examId, query } = input;
   const pct = sql`coalesce(ea.final_score_pct_hundredths, 0)`;
   const [exam, totals, sections, buckets] = await runBatch(ctx, [
-    batchable(ctx, sql`SELECT e.passing_score FROM exams e WHERE e.id = ${examId} AND e.tenant_id = ${t} AND e.deleted_at IS NULL`),
+    batchable(ctx, sql`SELECT e.passing_score FROM exams e WHERE e.id = ${examId} AND ${liveInSchool("e", t)}`),
     batchable(
       ctx,
       sql`SELECT count(*) AS attempt_count,
@@ -67,10 +68,10 @@ export async function examAnalytics(ctx: SchoolCtx, input: { examId: string; que
       sql`SELECT s.id AS section_id, s.title, s.weight,
           coalesce(sum(${SECTION_PCT}), 0) AS pct_sum
         FROM exam_sections s
-          LEFT JOIN exam_section_attempts esa ON esa.tenant_id = ${t} AND esa.exam_section_id = s.id
+          LEFT JOIN exam_section_attempts esa ON ${inSchool("esa", t)} AND esa.exam_section_id = s.id
             AND esa.exam_attempt_id IN (SELECT ea.id ${countedAttemptsSql(ctx, examId, query, SUBMITTED)})
-          LEFT JOIN quiz_attempts qa ON qa.tenant_id = ${t} AND qa.id = esa.quiz_attempt_id AND qa.exam_attempt_id = esa.exam_attempt_id
-        WHERE s.tenant_id = ${t} AND s.exam_id = ${examId} AND s.deleted_at IS NULL
+          LEFT JOIN quiz_attempts qa ON ${inSchool("qa", t)} AND qa.id = esa.quiz_attempt_id AND qa.exam_attempt_id = esa.exam_attempt_id
+        WHERE ${inSchool("s", t)} AND s.exam_id = ${examId} AND s.deleted_at IS NULL
         GROUP BY s.id
         ORDER BY s.position, s.id`,
     ),

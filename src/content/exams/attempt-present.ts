@@ -6,6 +6,7 @@ import { iso, isoOrNull } from "../../core/lib/clock";
 import { remainingSeconds } from "../attempts/journal-state";
 import type { SectionScore } from "./exam-scoring";
 import { attemptSectionsJsonSql, presentSectionFigures, type SectionFiguresRow } from "./result";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * The exam attempt as every exam-attempt endpoint answers it (docs/decisions.md, Exam attempts):
@@ -47,7 +48,7 @@ export interface SectionAttemptRow {
 
 /** The exam attempt (alias `ea`) of the school; `condition` narrows it (owner, scope, status). */
 export function examAttemptSql(ctx: Ctx, attemptId: string, condition: SQL = sql`1`): BatchItem {
-  return batchable(ctx, sql`SELECT ${EXAM_ATTEMPT_COLUMNS} FROM exam_attempts ea WHERE ea.id = ${attemptId} AND ea.tenant_id = ${ctx.tenantId} AND ${condition}`);
+  return batchable(ctx, sql`SELECT ${EXAM_ATTEMPT_COLUMNS} FROM exam_attempts ea WHERE ea.id = ${attemptId} AND ${inSchool("ea", ctx.tenantId)} AND ${condition}`);
 }
 
 /** The sections opened in the attempt, by the position they had when opened. */
@@ -55,7 +56,7 @@ export function sectionAttemptsSql(ctx: Ctx, attemptId: string | SQL): BatchItem
   return batchable(
     ctx,
     sql`SELECT esa.id, esa.exam_section_id, esa.quiz_attempt_id, esa.position FROM exam_section_attempts esa
-      WHERE esa.tenant_id = ${ctx.tenantId} AND esa.exam_attempt_id = ${attemptId} ORDER BY esa.position, esa.created_at, esa.id`,
+      WHERE ${inSchool("esa", ctx.tenantId)} AND esa.exam_attempt_id = ${attemptId} ORDER BY esa.position, esa.created_at, esa.id`,
   );
 }
 
@@ -68,7 +69,7 @@ export function sectionResultsSql(ctx: Ctx, attemptId: string | SQL): BatchItem 
   return batchable(
     ctx,
     sql`SELECT ${attemptSectionsJsonSql(ctx.tenantId, sql`ra.exam_id`, sql`ra.id`)} AS sections
-      FROM exam_attempts ra WHERE ra.id = ${attemptId} AND ra.tenant_id = ${ctx.tenantId}`,
+      FROM exam_attempts ra WHERE ra.id = ${attemptId} AND ${inSchool("ra", ctx.tenantId)}`,
   );
 }
 

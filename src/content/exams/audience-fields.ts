@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { registerAudienceField, uuidValues, type AudienceRule, type CompileContext } from "../../platform/notifications/audience";
 import { percentValue } from "../attempts/audience";
 import { resultAttemptIdSql } from "./result";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * What exam attempts add to campaign audiences (loaded with the analytics route): the fields
@@ -20,17 +21,17 @@ const FINISHED = sql`ea.status = 'submitted' AND ea.actor_role = 'student'`;
  */
 function examResultPctSql(tenantId: string, exam: SQL, studentId: SQL): SQL {
   return sql`(SELECT r.final_score_pct_hundredths FROM exam_attempts r
-      WHERE r.tenant_id = ${tenantId} AND r.id = ${resultAttemptIdSql(tenantId, exam, studentId)})`;
+      WHERE ${inSchool("r", tenantId)} AND r.id = ${resultAttemptIdSql(tenantId, exam, studentId)})`;
 }
 
 /** The live exams of the school the rule lists, alias `x`, for an `EXISTS (SELECT 1 … AND …)`. */
 const listedExams = (rule: AudienceRule, at: CompileContext) => sql`FROM exams x
-    WHERE x.tenant_id = ${at.tenantId} AND x.deleted_at IS NULL
+    WHERE ${liveInSchool("x", at.tenantId)}
       AND x.id IN (SELECT value FROM json_each(${JSON.stringify(uuidValues(rule))}))`;
 
 /** The student submitted an attempt of one of the listed exams. */
 const attemptedAny = (rule: AudienceRule, at: CompileContext) => sql`EXISTS (SELECT 1 ${listedExams(rule, at)}
-      AND EXISTS (SELECT 1 FROM exam_attempts ea WHERE ea.tenant_id = ${at.tenantId} AND ea.exam_id = x.id AND ea.user_id = u.id AND ${FINISHED}))`;
+      AND EXISTS (SELECT 1 FROM exam_attempts ea WHERE ${inSchool("ea", at.tenantId)} AND ea.exam_id = x.id AND ea.user_id = u.id AND ${FINISHED}))`;
 
 /** The student's result on one of the listed exams lies on the rule's side of the bound. */
 const scoredAny = (rule: AudienceRule, at: CompileContext, comparison: "gte" | "lte") => {

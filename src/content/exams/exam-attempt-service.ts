@@ -25,6 +25,7 @@ import {
 import { examsErrors } from "./errors";
 import { finishClosed, type FinishedExam } from "./exam-finalize";
 import { timer, timerStart } from "./timer";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Starting, reading and submitting exam attempts (docs/decisions.md, Exam attempts). A start is one
@@ -63,7 +64,7 @@ export async function finishIfDue(ctx: SchoolCtx, row: ExamAttemptRow): Promise<
 /** The caller's attempt in progress of the exam (alias `ea`). */
 function inProgressSql(ctx: SchoolCtx, examId: string): SQL {
   return sql`SELECT ${EXAM_ATTEMPT_COLUMNS} FROM exam_attempts ea
-    WHERE ea.tenant_id = ${ctx.tenantId} AND ea.exam_id = ${examId} AND ea.user_id = ${ctx.actor.userId} AND ea.status = 'in_progress'`;
+    WHERE ${inSchool("ea", ctx.tenantId)} AND ea.exam_id = ${examId} AND ea.user_id = ${ctx.actor.userId} AND ea.status = 'in_progress'`;
 }
 
 function inProgressIdSql(ctx: SchoolCtx, examId: string): SQL {
@@ -95,7 +96,7 @@ export async function startExamAttempt(ctx: SchoolCtx, input: { examId: string }
     batchable(
       ctx,
       sql`SELECT e.status, e.time_limit_seconds, e.max_attempts, ${usedSql(ctx, examId)} AS used
-        FROM exams e WHERE e.id = ${examId} AND e.tenant_id = ${ctx.tenantId} AND e.deleted_at IS NULL`,
+        FROM exams e WHERE e.id = ${examId} AND ${liveInSchool("e", ctx.tenantId)}`,
     ),
     batchable(ctx, inProgressSql(ctx, examId)),
     sectionAttemptsSql(ctx, inProgressIdSql(ctx, examId)),
@@ -134,9 +135,9 @@ export async function startExamAttempt(ctx: SchoolCtx, input: { examId: string }
         createdAt: now,
         updatedAt: now,
       },
-      sql`${limit} AND NOT EXISTS (SELECT 1 FROM exam_attempts p WHERE p.tenant_id = ${ctx.tenantId} AND p.exam_id = ${examId}
+      sql`${limit} AND NOT EXISTS (SELECT 1 FROM exam_attempts p WHERE ${inSchool("p", ctx.tenantId)} AND p.exam_id = ${examId}
           AND p.user_id = ${ctx.actor.userId} AND p.status = 'in_progress')
-        AND EXISTS (SELECT 1 FROM exams le WHERE le.id = ${examId} AND le.tenant_id = ${ctx.tenantId} AND le.deleted_at IS NULL AND le.status = 'published')`,
+        AND EXISTS (SELECT 1 FROM exams le WHERE le.id = ${examId} AND ${liveInSchool("le", ctx.tenantId)} AND le.status = 'published')`,
     ),
     batchable(ctx, inProgressSql(ctx, examId)),
     sectionAttemptsSql(ctx, inProgressIdSql(ctx, examId)),

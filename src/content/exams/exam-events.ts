@@ -10,6 +10,7 @@ import { dispatchQueued, enqueue, timestamp } from "../../platform/notifications
 import { schoolEvent } from "../../platform/notifications/settings";
 import type { SettleCtx } from "../attempts/settle";
 import type { TimerStart, TimerView } from "./timer-state";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * The exam attempt's pushes (docs/decisions.md, Exam attempts). Only a student's attempt tells
@@ -32,7 +33,7 @@ export interface ExamFacts {
 }
 
 function studentNameSql(tenantId: string, userId: string): SQL {
-  return sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${userId} AND su.tenant_id = ${tenantId})`;
+  return sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${userId} AND ${inSchool("su", tenantId)})`;
 }
 
 /** #42, #44 and #45 for the finish's write batch, after its UPDATE of the attempt. */
@@ -40,8 +41,8 @@ export async function examFinishEvents(ctx: SettleCtx, view: TimerView, exam: Ex
   const { tenantId } = ctx;
   const { examAttemptId: id, examId, userId } = view.start;
   const finished = (condition: SQL = sql`1`) =>
-    sql`EXISTS (SELECT 1 FROM exam_attempts fa WHERE fa.id = ${id} AND fa.tenant_id = ${tenantId} AND fa.status = 'submitted' AND ${condition})`;
-  const others = sql`FROM exam_attempts xa WHERE xa.tenant_id = ${tenantId} AND xa.exam_id = ${examId} AND xa.user_id = ${userId} AND xa.status = 'submitted'`;
+    sql`EXISTS (SELECT 1 FROM exam_attempts fa WHERE fa.id = ${id} AND ${inSchool("fa", tenantId)} AND fa.status = 'submitted' AND ${condition})`;
+  const others = sql`FROM exam_attempts xa WHERE ${inSchool("xa", tenantId)} AND xa.exam_id = ${examId} AND xa.user_id = ${userId} AND xa.status = 'submitted'`;
   const exhausted =
     exam.maxAttempts === null
       ? sql`0`
@@ -96,10 +97,10 @@ export async function sendTimeWarning(env: Env, start: TimerStart): Promise<void
   if (!ctx) return;
   const now = ctx.clock.now();
   const statements: BatchItem[] = [
-    batchable(ctx, sql`UPDATE exam_attempts SET warned_at = ${now} WHERE id = ${id} AND tenant_id = ${tenantId} AND status = 'in_progress' AND warned_at IS NULL`),
+    batchable(ctx, sql`UPDATE exam_attempts SET warned_at = ${now} WHERE id = ${id} AND ${inSchool(tenantId)} AND status = 'in_progress' AND warned_at IS NULL`),
   ];
   if (start.actorRole === "student") {
-    const examTitle = sql`(SELECT we.title FROM exams we WHERE we.id = ${start.examId} AND we.tenant_id = ${tenantId})`;
+    const examTitle = sql`(SELECT we.title FROM exams we WHERE we.id = ${start.examId} AND ${inSchool("we", tenantId)})`;
     statements.push(
       await enqueue(
         ctx,
@@ -108,7 +109,7 @@ export async function sendTimeWarning(env: Env, start: TimerStart): Promise<void
         { exam_title: examTitle, minutes_left: Math.max(1, Math.ceil((start.deadlineAt - now) / MINUTE_MS)), deadline: timestamp(start.deadlineAt) },
         { id },
         `exam.time_warning:${id}`,
-        { when: sql`EXISTS (SELECT 1 FROM exam_attempts wa WHERE wa.id = ${id} AND wa.tenant_id = ${tenantId} AND wa.warned_at = ${now})` },
+        { when: sql`EXISTS (SELECT 1 FROM exam_attempts wa WHERE wa.id = ${id} AND ${inSchool("wa", tenantId)} AND wa.warned_at = ${now})` },
       ),
     );
   }

@@ -30,6 +30,7 @@ import { examFigures, type ExamFigures } from "./exam-scoring";
 import type { SectionFiguresRow } from "./result";
 import { timer } from "./timer";
 import type { TimerView } from "./timer-state";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The one finish every path shares (docs/decisions.md, Exam attempts): a submit, and past
@@ -74,8 +75,8 @@ function examCompletion(ctx: SettleCtx, view: TimerView): RefCompletion {
     source: "exam",
     refId: examId,
     studentId: userId,
-    passed: sql`EXISTS (SELECT 1 FROM exams le WHERE le.id = ${examId} AND le.tenant_id = ${ctx.tenantId} AND le.deleted_at IS NULL)
-      AND EXISTS (SELECT 1 FROM exam_attempts pa WHERE pa.id = ${examAttemptId} AND pa.tenant_id = ${ctx.tenantId} AND pa.status = 'submitted' AND pa.passed = 1)`,
+    passed: sql`EXISTS (SELECT 1 FROM exams le WHERE le.id = ${examId} AND ${liveInSchool("le", ctx.tenantId)})
+      AND EXISTS (SELECT 1 FROM exam_attempts pa WHERE pa.id = ${examAttemptId} AND ${inSchool("pa", ctx.tenantId)} AND pa.status = 'submitted' AND pa.passed = 1)`,
   };
 }
 
@@ -88,7 +89,7 @@ async function readAttempt(ctx: SettleCtx, view: TimerView) {
   const extra: BatchItem[] = student ? [...(prefetch.statements as BatchItem[]), plan.statement] : [];
   const results = await runBatch(ctx, [
     examAttemptSql(ctx, examAttemptId),
-    batchable(ctx, sql`SELECT e.title, e.passing_score, e.max_attempts FROM exams e WHERE e.id = ${examId} AND e.tenant_id = ${ctx.tenantId}`),
+    batchable(ctx, sql`SELECT e.title, e.passing_score, e.max_attempts FROM exams e WHERE e.id = ${examId} AND ${inSchool("e", ctx.tenantId)}`),
     sectionAttemptsSql(ctx, examAttemptId),
     sectionResultsSql(ctx, examAttemptId),
     ...extra,
@@ -154,7 +155,7 @@ function finalUpdate(ctx: SettleCtx, view: TimerView, figures: ExamFigures, now:
     sql`UPDATE exam_attempts SET status = 'submitted', submitted_at = ${closure.submittedAt}, auto_finalized = ${closure.autoFinalized ? 1 : 0},
         final_score_hundredths = ${figures.finalScoreHundredths}, final_max_hundredths = ${figures.finalMaxHundredths},
         final_score_pct_hundredths = ${figures.finalPctHundredths}, passed = ${figures.passed ? 1 : 0}, updated_at = ${now}
-      WHERE id = ${view.start.examAttemptId} AND tenant_id = ${ctx.tenantId} AND status = 'in_progress'`,
+      WHERE id = ${view.start.examAttemptId} AND ${inSchool(ctx.tenantId)} AND status = 'in_progress'`,
   );
 }
 
@@ -162,7 +163,7 @@ function finalUpdate(ctx: SettleCtx, view: TimerView, figures: ExamFigures, now:
 function examAward(ctx: SettleCtx, view: TimerView): Promise<BatchItem[]> {
   const { tenantId } = ctx;
   const { examAttemptId, examId, userId } = view.start;
-  const column = (name: string) => sql`(SELECT ${sql.raw(`ra.${name}`)} FROM exam_attempts ra WHERE ra.id = ${examAttemptId} AND ra.tenant_id = ${tenantId})`;
+  const column = (name: string) => sql`(SELECT ${sql.raw(`ra.${name}`)} FROM exam_attempts ra WHERE ra.id = ${examAttemptId} AND ${inSchool("ra", tenantId)})`;
   return scoredAward(ctx, {
     sourceType: "exam",
     targetId: examId,
@@ -170,9 +171,9 @@ function examAward(ctx: SettleCtx, view: TimerView): Promise<BatchItem[]> {
     sourceKey: `exam_attempt:${examAttemptId}`,
     scorePct: column("final_score_pct_hundredths"),
     passed: column("passed"),
-    passingScore: sql`(SELECT re.passing_score FROM exams re WHERE re.id = ${examId} AND re.tenant_id = ${tenantId})`,
-    when: sql`EXISTS (SELECT 1 FROM exam_attempts ra WHERE ra.id = ${examAttemptId} AND ra.tenant_id = ${tenantId} AND ra.status = 'submitted')
-      AND EXISTS (SELECT 1 FROM exams re WHERE re.id = ${examId} AND re.tenant_id = ${tenantId} AND re.deleted_at IS NULL)`,
+    passingScore: sql`(SELECT re.passing_score FROM exams re WHERE re.id = ${examId} AND ${inSchool("re", tenantId)})`,
+    when: sql`EXISTS (SELECT 1 FROM exam_attempts ra WHERE ra.id = ${examAttemptId} AND ${inSchool("ra", tenantId)} AND ra.status = 'submitted')
+      AND EXISTS (SELECT 1 FROM exams re WHERE re.id = ${examId} AND ${liveInSchool("re", tenantId)})`,
   });
 }
 

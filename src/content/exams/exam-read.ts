@@ -9,6 +9,7 @@ import { examsErrors } from "./errors";
 import { presentExam, presentExamListItem, type ExamListRow, type ExamRow, type ExamView, type SectionRow, type StudentExamRow } from "./present";
 import { resultJsonSql } from "./result";
 import type { ListExamsQuery } from "./schemas";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The exam reads as raw statements over the alias `e`, so a write puts them in its own batch (the
@@ -20,7 +21,7 @@ type Caller = Pick<SchoolCtx, "tenantId" | "actor">;
 
 /** The exam (alias `e`) is one the caller may read: a live exam of the school; for a student, a published one. */
 export function examVisibleSql(ctx: Caller): SQL {
-  const live = sql`e.tenant_id = ${ctx.tenantId} AND e.deleted_at IS NULL`;
+  const live = sql`${liveInSchool("e", ctx.tenantId)}`;
   return isStaff(ctx.actor) ? live : sql`${live} AND e.status = 'published'`;
 }
 
@@ -32,9 +33,9 @@ function studentColumnsSql(ctx: Caller): SQL {
   const t = ctx.tenantId;
   const me = ctx.actor.userId;
   return sql`,
-    (SELECT count(*) FROM exam_attempts ca WHERE ca.tenant_id = ${t} AND ca.exam_id = e.id AND ca.user_id = ${me} AND ca.status = 'submitted') AS attempts_count,
+    (SELECT count(*) FROM exam_attempts ca WHERE ${inSchool("ca", t)} AND ca.exam_id = e.id AND ca.user_id = ${me} AND ca.status = 'submitted') AS attempts_count,
     (SELECT json_object('attempt_id', pa.id, 'started_at', pa.started_at, 'deadline_at', pa.deadline_at) FROM exam_attempts pa
-      WHERE pa.tenant_id = ${t} AND pa.exam_id = e.id AND pa.user_id = ${me} AND pa.status = 'in_progress'
+      WHERE ${inSchool("pa", t)} AND pa.exam_id = e.id AND pa.user_id = ${me} AND pa.status = 'in_progress'
       ORDER BY pa.started_at DESC, pa.id DESC LIMIT 1) AS in_progress,
     ${resultJsonSql(t, sql`e`, me)} AS result`;
 }
@@ -53,9 +54,9 @@ export function sectionsStatement(ctx: SchoolCtx, ids: readonly string[]): Batch
   return batchable(
     ctx,
     sql`SELECT s.id, s.exam_id, s.quiz_id, s.title, s.position, s.weight,
-        (SELECT count(*) FROM quiz_questions qq WHERE qq.tenant_id = ${t} AND qq.quiz_id = s.quiz_id AND qq.deleted_at IS NULL) AS question_count
+        (SELECT count(*) FROM quiz_questions qq WHERE ${inSchool("qq", t)} AND qq.quiz_id = s.quiz_id AND qq.deleted_at IS NULL) AS question_count
       FROM exam_sections s
-      WHERE s.tenant_id = ${t} AND s.deleted_at IS NULL AND s.exam_id IN (SELECT e.id FROM exams e WHERE e.id IN ${idsJson(ids)} AND ${examVisibleSql(ctx)})
+      WHERE ${liveInSchool("s", t)} AND s.exam_id IN (SELECT e.id FROM exams e WHERE e.id IN ${idsJson(ids)} AND ${examVisibleSql(ctx)})
       ORDER BY s.exam_id, s.position, s.id`,
   );
 }
@@ -109,7 +110,7 @@ export async function listExams(ctx: SchoolCtx, input: { query: z.infer<typeof L
   const t = ctx.tenantId;
   const rows = await ctx.db.all<ExamListRow>(
     sql`SELECT ${EXAM_COLUMNS},
-        (SELECT count(*) FROM exam_sections s WHERE s.tenant_id = ${t} AND s.exam_id = e.id AND s.deleted_at IS NULL) AS section_count
+        (SELECT count(*) FROM exam_sections s WHERE ${inSchool("s", t)} AND s.exam_id = e.id AND s.deleted_at IS NULL) AS section_count
       FROM exams e WHERE ${examVisibleSql(ctx)} ${status ? sql`AND e.status = ${status}` : sql``}
       ORDER BY e.created_at DESC, e.id DESC`,
   );

@@ -11,6 +11,7 @@ import { examsErrors } from "./errors";
 import { examOr404, getExam, readExams } from "./exam-read";
 import { presentExam } from "./present";
 import type { CreateExamBody, UpdateExamBody } from "./schemas";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /** POST /t/exams: one statement; a new exam is a draft without sections. */
 export async function createExam(ctx: SchoolCtx, input: { body: z.infer<typeof CreateExamBody> }) {
@@ -97,7 +98,7 @@ export async function updateExam(ctx: SchoolCtx, input: { id: string; body: Upda
 }
 
 const noAttemptInProgress = (tenantId: string, id: string) =>
-  sql`NOT EXISTS (SELECT 1 FROM exam_attempts a WHERE a.tenant_id = ${tenantId} AND a.exam_id = ${id} AND a.status = 'in_progress')`;
+  sql`NOT EXISTS (SELECT 1 FROM exam_attempts a WHERE ${inSchool("a", tenantId)} AND a.exam_id = ${id} AND a.status = 'in_progress')`;
 
 /**
  * DELETE /t/exams/:id: soft, with its sections (same timestamp), in one batch, refused while an
@@ -110,18 +111,18 @@ export async function deleteExam(ctx: SchoolCtx, input: { id: string }): Promise
   const now = ctx.clock.now();
   const [deleted] = await runBatch(ctx, [
     batchable(ctx, sql`UPDATE exams SET deleted_at = ${now}, updated_at = ${now}
-      WHERE id = ${id} AND tenant_id = ${t} AND deleted_at IS NULL AND ${noAttemptInProgress(t, id)}`),
+      WHERE id = ${id} AND ${liveInSchool(t)} AND ${noAttemptInProgress(t, id)}`),
     batchable(ctx, sql`UPDATE exam_sections SET deleted_at = ${now}, updated_at = ${now}
-      WHERE tenant_id = ${t} AND exam_id = ${id} AND deleted_at IS NULL
-        AND EXISTS (SELECT 1 FROM exams e WHERE e.id = ${id} AND e.tenant_id = ${t} AND e.deleted_at = ${now})`),
+      WHERE ${inSchool(t)} AND exam_id = ${id} AND deleted_at IS NULL
+        AND EXISTS (SELECT 1 FROM exams e WHERE e.id = ${id} AND ${inSchool("e", t)} AND e.deleted_at = ${now})`),
   ]);
   if (changedRows(deleted) === 1) return { deleted: true };
-  const [row] = await ctx.db.all<{ id: string }>(sql`SELECT id FROM exams WHERE id = ${id} AND tenant_id = ${t} AND deleted_at IS NULL`);
+  const [row] = await ctx.db.all<{ id: string }>(sql`SELECT id FROM exams WHERE id = ${id} AND ${liveInSchool(t)}`);
   throw new ApiError(row ? examsErrors.EXAM_HAS_IN_PROGRESS_ATTEMPTS : examsErrors.EXAM_NOT_FOUND);
 }
 
 const hasLiveSection = (tenantId: string, id: string) =>
-  sql`EXISTS (SELECT 1 FROM exam_sections s WHERE s.tenant_id = ${tenantId} AND s.exam_id = ${id} AND s.deleted_at IS NULL)`;
+  sql`EXISTS (SELECT 1 FROM exam_sections s WHERE ${inSchool("s", tenantId)} AND s.exam_id = ${id} AND s.deleted_at IS NULL)`;
 
 /**
  * `exam.published` (#41) to the school's students, on the exam's first publication only: the
@@ -129,7 +130,7 @@ const hasLiveSection = (tenantId: string, id: string) =>
  */
 function publishedPush(ctx: SchoolCtx, id: string, now: number): Promise<BatchItem> {
   const t = ctx.tenantId;
-  const exam = (column: SQL) => sql`(SELECT ${column} FROM exams pe WHERE pe.id = ${id} AND pe.tenant_id = ${t})`;
+  const exam = (column: SQL) => sql`(SELECT ${column} FROM exams pe WHERE pe.id = ${id} AND ${inSchool("pe", t)})`;
   return enqueue(
     ctx,
     "exam.published",
@@ -138,7 +139,7 @@ function publishedPush(ctx: SchoolCtx, id: string, now: number): Promise<BatchIt
     { exam_title: exam(sql`pe.title`), time_limit_minutes: exam(sql`(pe.time_limit_seconds + 59) / 60`) },
     { id },
     `exam.published:${id}`,
-    { when: sql`EXISTS (SELECT 1 FROM exams pe WHERE pe.id = ${id} AND pe.tenant_id = ${t} AND pe.deleted_at IS NULL AND pe.status = 'published' AND pe.published_at = ${now})` },
+    { when: sql`EXISTS (SELECT 1 FROM exams pe WHERE pe.id = ${id} AND ${liveInSchool("pe", t)} AND pe.status = 'published' AND pe.published_at = ${now})` },
   );
 }
 
@@ -153,14 +154,14 @@ export async function publishExam(ctx: SchoolCtx, input: { id: string }): Promis
   const now = ctx.clock.now();
   const [published] = await runBatch(ctx, [
     batchable(ctx, sql`UPDATE exams SET status = 'published', published_at = COALESCE(published_at, ${now}), updated_at = ${now}
-      WHERE id = ${id} AND tenant_id = ${t} AND deleted_at IS NULL AND status = 'draft' AND ${hasLiveSection(t, id)}`),
+      WHERE id = ${id} AND ${liveInSchool(t)} AND status = 'draft' AND ${hasLiveSection(t, id)}`),
     await publishedPush(ctx, id, now),
   ]);
   if (changedRows(published) === 1) {
     await dispatchQueued(ctx);
     return { published: true };
   }
-  const [row] = await ctx.db.all<{ status: string }>(sql`SELECT status FROM exams WHERE id = ${id} AND tenant_id = ${t} AND deleted_at IS NULL`);
+  const [row] = await ctx.db.all<{ status: string }>(sql`SELECT status FROM exams WHERE id = ${id} AND ${liveInSchool(t)}`);
   if (!row) throw new ApiError(examsErrors.EXAM_NOT_FOUND);
   throw new ApiError(row.status === "published" ? examsErrors.EXAM_ALREADY_PUBLISHED : examsErrors.EXAM_SECTION_REQUIRED);
 }

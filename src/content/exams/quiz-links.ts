@@ -4,6 +4,7 @@ import { quizzesErrors } from "../quizzes/errors";
 import { registerQuizDeleteGuard, registerQuizExamLinks } from "../quizzes/exam-links";
 import { isStaff } from "../common/access";
 import { examsForEmbed } from "./exam-read";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * What exams tell quizzes and the course tree (loaded with the exam routes). A quiz is used by an
@@ -17,8 +18,8 @@ import { examsForEmbed } from "./exam-read";
 /** `FROM … WHERE …` of the live sections of live exams using the quiz: aliases `ls` (section), `le` (exam). */
 function sectionsUsingSql(tenantId: string, quizId: SQL, examCondition: SQL = sql``): SQL {
   return sql`FROM exam_sections ls
-      JOIN exams le ON le.id = ls.exam_id AND le.tenant_id = ${tenantId} AND le.deleted_at IS NULL ${examCondition}
-    WHERE ls.tenant_id = ${tenantId} AND ls.quiz_id = ${quizId} AND ls.deleted_at IS NULL`;
+      JOIN exams le ON le.id = ls.exam_id AND ${liveInSchool("le", tenantId)} ${examCondition}
+    WHERE ${inSchool("ls", tenantId)} AND ls.quiz_id = ${quizId} AND ls.deleted_at IS NULL`;
 }
 
 const publishedSql = (tenantId: string, quizId: SQL) => sql`EXISTS (SELECT 1 ${sectionsUsingSql(tenantId, quizId, sql`AND le.status = 'published'`)})`;
@@ -41,6 +42,6 @@ registerQuizDeleteGuard({
 });
 
 registerBlockRef("exam_ref", {
-  exists: (tenantId, id) => sql`EXISTS (SELECT 1 FROM exams rx WHERE rx.id = ${id} AND rx.tenant_id = ${tenantId} AND rx.deleted_at IS NULL)`,
+  exists: (tenantId, id) => sql`EXISTS (SELECT 1 FROM exams rx WHERE rx.id = ${id} AND ${liveInSchool("rx", tenantId)})`,
   embed: examsForEmbed,
 });

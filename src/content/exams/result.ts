@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { formatHundredths, formatHundredthsOrNull, roundDiv } from "../../core/db/decimal";
 import { isoOrNull } from "../../core/lib/clock";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * An exam attempt's figures as the exam shows them (the student view's `result`, the finished
@@ -31,9 +32,9 @@ export function attemptSectionsJsonSql(tenantId: string, examId: SQL, attemptId:
         'score_hundredths', x.score, 'max_hundredths', x.max))
       FROM (SELECT xs.id, xs.title, xs.weight, xs.position, xq.score_hundredths AS score, xq.max_score_hundredths AS max
             FROM exam_sections xs
-              LEFT JOIN exam_section_attempts xa ON xa.tenant_id = ${tenantId} AND xa.exam_attempt_id = ${attemptId} AND xa.exam_section_id = xs.id
-              LEFT JOIN quiz_attempts xq ON xq.id = xa.quiz_attempt_id AND xq.tenant_id = ${tenantId}
-            WHERE xs.tenant_id = ${tenantId} AND xs.exam_id = ${examId} AND xs.deleted_at IS NULL
+              LEFT JOIN exam_section_attempts xa ON ${inSchool("xa", tenantId)} AND xa.exam_attempt_id = ${attemptId} AND xa.exam_section_id = xs.id
+              LEFT JOIN quiz_attempts xq ON xq.id = xa.quiz_attempt_id AND ${inSchool("xq", tenantId)}
+            WHERE ${inSchool("xs", tenantId)} AND xs.exam_id = ${examId} AND xs.deleted_at IS NULL
             ORDER BY xs.position, xs.id) x)`;
 }
 
@@ -44,7 +45,7 @@ export function attemptSectionsJsonSql(tenantId: string, examId: SQL, attemptId:
  */
 export function resultAttemptIdSql(tenantId: string, exam: SQL, userId: SQL | string): SQL {
   return sql`(SELECT ra.id FROM exam_attempts ra
-      WHERE ra.tenant_id = ${tenantId} AND ra.exam_id = ${exam}.id AND ra.user_id = ${userId} AND ra.status = 'submitted'
+      WHERE ${inSchool("ra", tenantId)} AND ra.exam_id = ${exam}.id AND ra.user_id = ${userId} AND ra.status = 'submitted'
       ORDER BY CASE WHEN ${exam}.retake_policy = 'last' THEN ra.submitted_at ELSE ra.final_score_pct_hundredths END DESC,
         ra.submitted_at DESC, ra.id DESC
       LIMIT 1)`;
@@ -99,5 +100,5 @@ export function resultJsonSql(tenantId: string, exam: SQL, userId: SQL | string)
   return sql`(SELECT json_object('attempt_id', rr.id, 'submitted_at', rr.submitted_at, 'final_score_hundredths', rr.final_score_hundredths,
         'final_max_hundredths', rr.final_max_hundredths, 'final_score_pct_hundredths', rr.final_score_pct_hundredths, 'passed', rr.passed,
         'sections', json(${attemptSectionsJsonSql(tenantId, sql`rr.exam_id`, sql`rr.id`)}))
-      FROM exam_attempts rr WHERE rr.tenant_id = ${tenantId} AND rr.id = ${resultAttemptIdSql(tenantId, exam, userId)})`;
+      FROM exam_attempts rr WHERE ${inSchool("rr", tenantId)} AND rr.id = ${resultAttemptIdSql(tenantId, exam, userId)})`;
 }

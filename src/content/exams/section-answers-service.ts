@@ -17,6 +17,7 @@ import { examsErrors } from "./errors";
 import { finishIfDue } from "./exam-attempt-service";
 import { finishClosed } from "./exam-finalize";
 import { timer, timerStart } from "./timer";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Sections of an exam attempt (docs/decisions.md, Exam attempts). `go` opens a section: its quiz
@@ -50,15 +51,15 @@ function sectionQuizAttemptSql(ctx: SchoolCtx, examAttemptId: string, sectionId:
   return batchable(
     ctx,
     sql`SELECT ${ATTEMPT_COLUMNS} FROM exam_section_attempts esa
-        JOIN quiz_attempts a ON a.id = esa.quiz_attempt_id AND a.tenant_id = ${ctx.tenantId}
-      WHERE esa.tenant_id = ${ctx.tenantId} AND esa.exam_attempt_id = ${examAttemptId} AND esa.exam_section_id = ${sectionId}`,
+        JOIN quiz_attempts a ON a.id = esa.quiz_attempt_id AND ${inSchool("a", ctx.tenantId)}
+      WHERE ${inSchool("esa", ctx.tenantId)} AND esa.exam_attempt_id = ${examAttemptId} AND esa.exam_section_id = ${sectionId}`,
   );
 }
 
 /** The conditional INSERTs of a section's first `go`: the quiz attempt, then the section attempt naming it. */
 function openSectionStatements(ctx: SchoolCtx, row: ExamAttemptRow, section: LiveSection, now: number): BatchItem[] {
   const quizAttemptId = uuidv7(now);
-  const notOpened = sql`NOT EXISTS (SELECT 1 FROM exam_section_attempts x WHERE x.tenant_id = ${ctx.tenantId} AND x.exam_attempt_id = ${row.id} AND x.exam_section_id = ${section.id})`;
+  const notOpened = sql`NOT EXISTS (SELECT 1 FROM exam_section_attempts x WHERE ${inSchool("x", ctx.tenantId)} AND x.exam_attempt_id = ${row.id} AND x.exam_section_id = ${section.id})`;
   return [
     insertWhere(
       ctx,
@@ -76,13 +77,13 @@ function openSectionStatements(ctx: SchoolCtx, row: ExamAttemptRow, section: Liv
         createdAt: now,
         updatedAt: now,
       },
-      sql`${notOpened} AND EXISTS (SELECT 1 FROM exam_attempts y WHERE y.id = ${row.id} AND y.tenant_id = ${ctx.tenantId} AND y.status = 'in_progress')`,
+      sql`${notOpened} AND EXISTS (SELECT 1 FROM exam_attempts y WHERE y.id = ${row.id} AND ${inSchool("y", ctx.tenantId)} AND y.status = 'in_progress')`,
     ),
     insertWhere(
       ctx,
       examSectionAttempts,
       { id: uuidv7(now), tenantId: ctx.tenantId, examAttemptId: row.id, examSectionId: section.id, quizAttemptId, position: section.position, createdAt: now },
-      sql`${notOpened} AND EXISTS (SELECT 1 FROM quiz_attempts z WHERE z.id = ${quizAttemptId} AND z.tenant_id = ${ctx.tenantId})`,
+      sql`${notOpened} AND EXISTS (SELECT 1 FROM quiz_attempts z WHERE z.id = ${quizAttemptId} AND ${inSchool("z", ctx.tenantId)})`,
     ),
   ];
 }
@@ -152,8 +153,8 @@ export async function saveSectionAnswers(ctx: SchoolCtx, input: { id: string; n:
   const nth = sql`(SELECT s.id ${liveSectionsSql(ctx, input.id)} LIMIT 1 OFFSET ${index})`;
   const [row] = await ctx.db.all<ExamAttemptRow & { section_id: string | null; quiz_attempt_id: string | null }>(
     sql`SELECT ${EXAM_ATTEMPT_COLUMNS}, ${nth} AS section_id,
-        (SELECT esa.quiz_attempt_id FROM exam_section_attempts esa WHERE esa.tenant_id = ${ctx.tenantId} AND esa.exam_attempt_id = ea.id AND esa.exam_section_id = ${nth}) AS quiz_attempt_id
-      FROM exam_attempts ea WHERE ea.id = ${input.id} AND ea.tenant_id = ${ctx.tenantId} AND ${ownedBy(ctx)}`,
+        (SELECT esa.quiz_attempt_id FROM exam_section_attempts esa WHERE ${inSchool("esa", ctx.tenantId)} AND esa.exam_attempt_id = ea.id AND esa.exam_section_id = ${nth}) AS quiz_attempt_id
+      FROM exam_attempts ea WHERE ea.id = ${input.id} AND ${inSchool("ea", ctx.tenantId)} AND ${ownedBy(ctx)}`,
   );
   if (!row) throw new ApiError(examsErrors.EXAM_ATTEMPT_NOT_FOUND);
   if (row.status === "submitted") throw new ApiError(examsErrors.EXAM_ATTEMPT_ALREADY_SUBMITTED);

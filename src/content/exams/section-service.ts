@@ -10,6 +10,7 @@ import { appendPosition, reorderSiblings } from "../common/ordering";
 import { examsErrors } from "./errors";
 import { presentSection } from "./present";
 import { EXAM_LIMITS, type CreateSectionBody, type UpdateSectionBody } from "./schemas";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Sections of an exam. Adding, removing, or changing a section's quiz or weight changes the
@@ -26,10 +27,10 @@ function checkWeight(value: unknown): number {
 }
 
 const liveExam = (tenantId: string, examId: string, extra: SQL = sql``) =>
-  sql`EXISTS (SELECT 1 FROM exams e WHERE e.id = ${examId} AND e.tenant_id = ${tenantId} AND e.deleted_at IS NULL ${extra})`;
+  sql`EXISTS (SELECT 1 FROM exams e WHERE e.id = ${examId} AND ${liveInSchool("e", tenantId)} ${extra})`;
 
 const liveQuiz = (tenantId: string, quizId: SQL | string) =>
-  sql`EXISTS (SELECT 1 FROM quizzes q WHERE q.id = ${quizId} AND q.tenant_id = ${tenantId} AND q.deleted_at IS NULL)`;
+  sql`EXISTS (SELECT 1 FROM quizzes q WHERE q.id = ${quizId} AND ${liveInSchool("q", tenantId)})`;
 
 interface SectionState {
   exam_status: string | null;
@@ -50,12 +51,12 @@ function stateStatement(ctx: SchoolCtx, examId: string, sectionId: string | null
   const t = ctx.tenantId;
   return batchable(
     ctx,
-    sql`SELECT (SELECT e.status FROM exams e WHERE e.id = ${examId} AND e.tenant_id = ${t} AND e.deleted_at IS NULL) AS exam_status,
-        (SELECT count(*) FROM exam_sections c WHERE c.tenant_id = ${t} AND c.exam_id = ${examId} AND c.deleted_at IS NULL) AS live_sections,
+    sql`SELECT (SELECT e.status FROM exams e WHERE e.id = ${examId} AND ${liveInSchool("e", t)}) AS exam_status,
+        (SELECT count(*) FROM exam_sections c WHERE ${inSchool("c", t)} AND c.exam_id = ${examId} AND c.deleted_at IS NULL) AS live_sections,
         ${quizId === null ? sql`1` : liveQuiz(t, quizId)} AS quiz_ok,
         s.id, s.quiz_id, s.title, s.position, s.weight
       FROM (SELECT 1) one
-        LEFT JOIN exam_sections s ON s.id = ${sectionId} AND s.tenant_id = ${t} AND s.exam_id = ${examId} AND s.deleted_at IS NULL`,
+        LEFT JOIN exam_sections s ON s.id = ${sectionId} AND ${inSchool("s", t)} AND s.exam_id = ${examId} AND s.deleted_at IS NULL`,
   );
 }
 
@@ -87,7 +88,7 @@ export async function createSection(ctx: SchoolCtx, input: { examId: string; bod
       examSections,
       { id, tenantId: t, examId, quizId: body.quiz_id, title: body.title, position: appendPosition(t, list), weight, createdAt: now, updatedAt: now },
       sql`${liveExam(t, examId, sql`AND e.status = 'draft'`)} AND ${liveQuiz(t, body.quiz_id)}
-        AND (SELECT count(*) FROM exam_sections c WHERE c.tenant_id = ${t} AND c.exam_id = ${examId} AND c.deleted_at IS NULL) < ${EXAM_LIMITS.sections}`,
+        AND (SELECT count(*) FROM exam_sections c WHERE ${inSchool("c", t)} AND c.exam_id = ${examId} AND c.deleted_at IS NULL) < ${EXAM_LIMITS.sections}`,
     ),
     stateStatement(ctx, examId, id, body.quiz_id),
   ]);
@@ -124,7 +125,7 @@ export async function updateSection(ctx: SchoolCtx, input: { examId: string; sec
     batchable(
       ctx,
       sql`UPDATE exam_sections SET ${sql.join(sets, sql`, `)}, updated_at = ${now}
-        WHERE id = ${sectionId} AND tenant_id = ${t} AND exam_id = ${examId} AND deleted_at IS NULL
+        WHERE id = ${sectionId} AND ${inSchool(t)} AND exam_id = ${examId} AND deleted_at IS NULL
           AND (${liveExam(t, examId, sql`AND e.status = 'draft'`)} OR (${liveExam(t, examId)} AND ${structureKept}))
           ${quizId !== null ? sql`AND ${liveQuiz(t, quizId)}` : sql``}`,
     ),
@@ -144,7 +145,7 @@ export async function deleteSection(ctx: SchoolCtx, input: { examId: string; sec
     batchable(
       ctx,
       sql`UPDATE exam_sections SET deleted_at = ${now}, updated_at = ${now}
-        WHERE id = ${sectionId} AND tenant_id = ${t} AND exam_id = ${examId} AND deleted_at IS NULL AND ${liveExam(t, examId, sql`AND e.status = 'draft'`)}`,
+        WHERE id = ${sectionId} AND ${inSchool(t)} AND exam_id = ${examId} AND deleted_at IS NULL AND ${liveExam(t, examId, sql`AND e.status = 'draft'`)}`,
     ),
   ]);
   if (changedRows(deleted) === 1) return { deleted: true };
@@ -154,7 +155,7 @@ export async function deleteSection(ctx: SchoolCtx, input: { examId: string; sec
 /** POST /t/exams/:id/sections/reorder: every live section exactly once; allowed on a published exam too. */
 export async function reorderSections(ctx: SchoolCtx, input: { examId: string; ids: readonly string[] }) {
   const { examId } = input;
-  const [exam] = await ctx.db.all<{ id: string }>(sql`SELECT id FROM exams WHERE id = ${examId} AND tenant_id = ${ctx.tenantId} AND deleted_at IS NULL`);
+  const [exam] = await ctx.db.all<{ id: string }>(sql`SELECT id FROM exams WHERE id = ${examId} AND ${liveInSchool(ctx.tenantId)}`);
   if (!exam) throw new ApiError(examsErrors.EXAM_NOT_FOUND);
   return reorderSiblings(ctx, { table: examSections, parent: { column: examSections.examId, id: examId } }, input.ids);
 }

@@ -14,7 +14,7 @@ import { memberCountSql } from "./present";
  */
 
 /** A live student of the school (alias `u`). */
-const liveStudent = (tenantId: string, user: SQL) => sql`${user}.tenant_id = ${tenantId} AND ${user}.role = 'student' AND ${user}.deleted_at IS NULL`;
+const liveStudent = (tenantId: string, user: SQL) => sql`${inSchool(user, tenantId)} AND ${user}.role = 'student' AND ${user}.deleted_at IS NULL`;
 
 /**
  * The active enrollments of live students holding the source with this key (SQL) in the course,
@@ -23,9 +23,9 @@ const liveStudent = (tenantId: string, user: SQL) => sql`${user}.tenant_id = ${t
 export function heldSql(tenantId: string, courseId: string, keys: SQL): SQL {
   return sql`SELECT s.source_key, s.student_id, (SELECT count(*) FROM enrollment_sources o WHERE o.enrollment_id = s.enrollment_id) AS sources
     FROM enrollment_sources s
-      JOIN enrollments e ON e.id = s.enrollment_id AND e.tenant_id = ${tenantId} AND e.removed_at IS NULL
+      JOIN enrollments e ON e.id = s.enrollment_id AND ${inSchool("e", tenantId)} AND e.removed_at IS NULL
       JOIN users u ON u.id = s.student_id AND ${liveStudent(tenantId, sql`u`)}
-    WHERE s.tenant_id = ${tenantId} AND s.course_id = ${courseId} AND s.source_key IN (${keys})`;
+    WHERE ${inSchool("s", tenantId)} AND s.course_id = ${courseId} AND s.source_key IN (${keys})`;
 }
 
 /** The group's source key as SQL over a group id column. */
@@ -39,12 +39,12 @@ export interface LinkFilter {
 
 /** The course's links to live groups meeting the filter (alias `l` for the link, `g` for the group). */
 function linksWhere(tenantId: string, courseId: string, filter: LinkFilter): SQL {
-  return sql`l.tenant_id = ${tenantId} AND l.course_id = ${courseId}
+  return sql`${inSchool("l", tenantId)} AND l.course_id = ${courseId}
     ${filter.groupId ? sql`AND l.group_id = ${filter.groupId}` : sql``}
     ${filter.q ? sql`AND ${containsText(sql`g.name`, filter.q)}` : sql``}`;
 }
 
-const linksFrom = (tenantId: string) => sql`course_group_enrollments l JOIN groups g ON g.id = l.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL`;
+const linksFrom = (tenantId: string) => sql`course_group_enrollments l JOIN groups g ON g.id = l.group_id AND ${liveInSchool("g", tenantId)}`;
 
 /**
  * The links as rows of the list, newest first: the links are picked (and materialized) first, so

@@ -14,6 +14,7 @@ import { GROUP_ENROLLMENTS_DEFAULT_LIMIT, GROUP_ENROLLMENTS_MAX_LIMIT } from "./
 import { groupSourceKey, heldSql, linkCountsSql, linkRowsSql, presentLink, type LinkRow } from "./course-group-read";
 import { groupsErrors as e } from "./errors";
 import { groupVisibleSql } from "./scope";
+import { inSchool } from "../../core/db/conditions";
 
 type Lenient = string | string[] | undefined;
 
@@ -55,8 +56,8 @@ export async function listCourseGroups(ctx: SchoolCtx, input: { courseId: string
 /** The group's members who are live students of the school (alias-free: a SELECT of user ids). */
 function liveMembersSql(tenantId: string, groupId: string, extra: SQL = sql``): SQL {
   return sql`SELECT gm.user_id FROM group_members gm
-      JOIN users mu ON mu.id = gm.user_id AND mu.tenant_id = ${tenantId} AND mu.role = 'student' AND mu.deleted_at IS NULL
-    WHERE gm.tenant_id = ${tenantId} AND gm.group_id = ${groupId} ${extra}`;
+      JOIN users mu ON mu.id = gm.user_id AND ${inSchool("mu", tenantId)} AND mu.role = 'student' AND mu.deleted_at IS NULL
+    WHERE ${inSchool("gm", tenantId)} AND gm.group_id = ${groupId} ${extra}`;
 }
 
 /**
@@ -77,17 +78,17 @@ export async function enrollGroup(ctx: SchoolCtx, input: { courseId: string; gro
   const courseOpen = courseOpenSql(tenantId, courseId);
   const groupLive = sql`EXISTS (SELECT 1 FROM groups g WHERE g.id = ${groupId} AND ${groupVisibleSql(ctx, sql`g`)})`;
   const open = sql`${courseOpen} AND ${groupLive}`;
-  const linked = sql`EXISTS (SELECT 1 FROM course_group_enrollments l WHERE l.tenant_id = ${tenantId} AND l.course_id = ${courseId} AND l.group_id = ${groupId})`;
+  const linked = sql`EXISTS (SELECT 1 FROM course_group_enrollments l WHERE ${inSchool("l", tenantId)} AND l.course_id = ${courseId} AND l.group_id = ${groupId})`;
   const members = liveMembersSql(tenantId, groupId);
   const withoutAccess = liveMembersSql(
     tenantId,
     groupId,
-    sql`AND NOT EXISTS (SELECT 1 FROM enrollments ae WHERE ae.tenant_id = ${tenantId} AND ae.course_id = ${courseId} AND ae.student_id = gm.user_id AND ae.removed_at IS NULL)`,
+    sql`AND NOT EXISTS (SELECT 1 FROM enrollments ae WHERE ${inSchool("ae", tenantId)} AND ae.course_id = ${courseId} AND ae.student_id = gm.user_id AND ae.removed_at IS NULL)`,
   );
   const newAccessCount = sql`(SELECT count(*) FROM (${withoutAccess}))`;
   // The enrollments this batch opened: their access starts now and the caller gave it.
   const opened = sql`SELECT e.student_id FROM enrollments e
-    WHERE e.tenant_id = ${tenantId} AND e.course_id = ${courseId} AND e.removed_at IS NULL
+    WHERE ${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.removed_at IS NULL
       AND e.enrolled_at = ${now} AND e.enrolled_by = ${actor.userId} AND e.student_id IN (${members})`;
   const range = { tenantId, courseId, now };
   const source = { kind: "group", groupId } as const;
@@ -98,8 +99,8 @@ export async function enrollGroup(ctx: SchoolCtx, input: { courseId: string; gro
       "group.course_enrolled",
       { token: "group_curators", groupId },
       {
-        group_name: sql`(SELECT g.name FROM groups g WHERE g.id = ${groupId} AND g.tenant_id = ${tenantId})`,
-        course_title: sql`(SELECT c.title FROM courses c WHERE c.id = ${courseId} AND c.tenant_id = ${tenantId})`,
+        group_name: sql`(SELECT g.name FROM groups g WHERE g.id = ${groupId} AND ${inSchool("g", tenantId)})`,
+        course_title: sql`(SELECT c.title FROM courses c WHERE c.id = ${courseId} AND ${inSchool("c", tenantId)})`,
         enrolled_count: newAccessCount,
       },
       { id: groupId },
@@ -152,7 +153,7 @@ export async function unenrollGroup(ctx: SchoolCtx, input: { courseId: string; g
   const now = ctx.clock.now();
   const key = groupSourceKey(groupId);
   const held = heldSql(tenantId, courseId, sql`SELECT ${key}`);
-  const linked = sql`EXISTS (SELECT 1 FROM course_group_enrollments l WHERE l.tenant_id = ${tenantId} AND l.course_id = ${courseId} AND l.group_id = ${groupId})`;
+  const linked = sql`EXISTS (SELECT 1 FROM course_group_enrollments l WHERE ${inSchool("l", tenantId)} AND l.course_id = ${courseId} AND l.group_id = ${groupId})`;
   const losing = sql`SELECT h.student_id FROM (${held}) h WHERE h.sources = 1`;
   const notice = await courseUnenrolledPush(ctx, { courseId, students: losing, now, when: linked });
   const results = await runBatch(ctx, [
@@ -164,8 +165,8 @@ export async function unenrollGroup(ctx: SchoolCtx, input: { courseId: string; g
     notice,
     removeSources(ctx, { tenantId, courseId, keys: [key], when: linked }),
     // The group's sources are held by its members only: adding and removing members keeps them so.
-    settleRemovedAt(ctx, { tenantId, courseId, now, students: sql`SELECT gm.user_id FROM group_members gm WHERE gm.tenant_id = ${tenantId} AND gm.group_id = ${groupId}` }),
-    batchable(ctx, sql`DELETE FROM course_group_enrollments WHERE tenant_id = ${tenantId} AND course_id = ${courseId} AND group_id = ${groupId}`),
+    settleRemovedAt(ctx, { tenantId, courseId, now, students: sql`SELECT gm.user_id FROM group_members gm WHERE ${inSchool("gm", tenantId)} AND gm.group_id = ${groupId}` }),
+    batchable(ctx, sql`DELETE FROM course_group_enrollments WHERE ${inSchool(tenantId)} AND course_id = ${courseId} AND group_id = ${groupId}`),
   ]);
   const before = rowsOf<{ linked: number; removed: number; retained: number }>(results[0])[0]!;
   if (!before.linked) throw new ApiError(e.COURSE_GROUP_ENROLLMENT_NOT_FOUND);

@@ -9,6 +9,7 @@ import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { groupsErrors } from "./errors";
 import { groupSelect, memberCountSql, presentGroup } from "./present";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 const CURATOR_EVENTS = (["group.curator_assigned", "group.curator_changed"] as const).map((code) => eventDefinition(code as EventCode)!);
 
@@ -50,13 +51,13 @@ export async function setGroupCurator(ctx: SchoolCtx, input: { id: string; curat
 
   const now = ctx.clock.now();
   const writable = curatorId === null ? liveGroup(ctx, id) : sql`${liveGroup(ctx, id)} AND ${eligibleCurator(ctx, curatorId)}`;
-  const changing = curatorId === null ? sql`EXISTS (SELECT 1 FROM group_curators gc WHERE gc.tenant_id = ${tenantId} AND gc.group_id = ${id})` : notYetCurator(ctx, id, curatorId);
+  const changing = curatorId === null ? sql`EXISTS (SELECT 1 FROM group_curators gc WHERE ${inSchool("gc", tenantId)} AND gc.group_id = ${id})` : notYetCurator(ctx, id, curatorId);
   // Ahead of the writes: they read the curator row as it was.
   const notices = curatorId === null ? [] : await curatorPushes(ctx, { groupId: id, groupName: group.name, curatorId, now, when: sql`${writable} AND ${changing}` });
   const results = await runBatch(ctx, [
     ...notices,
-    batchable(ctx, sql`UPDATE groups SET updated_at = ${now} WHERE tenant_id = ${tenantId} AND id = ${id} AND deleted_at IS NULL AND ${writable} AND ${changing}`),
-    batchable(ctx, sql`DELETE FROM group_curators WHERE tenant_id = ${tenantId} AND group_id = ${id} AND ${writable}
+    batchable(ctx, sql`UPDATE groups SET updated_at = ${now} WHERE ${inSchool(tenantId)} AND id = ${id} AND deleted_at IS NULL AND ${writable} AND ${changing}`),
+    batchable(ctx, sql`DELETE FROM group_curators WHERE ${inSchool(tenantId)} AND group_id = ${id} AND ${writable}
       ${curatorId === null ? sql`` : sql`AND curator_id <> ${curatorId}`}`),
     ...(curatorId === null
       ? []
@@ -78,7 +79,7 @@ export async function setGroupCurator(ctx: SchoolCtx, input: { id: string; curat
  */
 async function curatorPushes(ctx: SchoolCtx, input: { groupId: string; groupName: string; curatorId: string; now: number; when: SQL }) {
   const { groupId, curatorId, now, when } = input;
-  const curatorName = sql`(SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id = ${curatorId} AND u.tenant_id = ${ctx.tenantId})`;
+  const curatorName = sql`(SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id = ${curatorId} AND ${inSchool("u", ctx.tenantId)})`;
   return [
     await enqueue(
       ctx,

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, changedRows, runBatch } from "../../core/db/batch";
-import { containsText } from "../../core/db/conditions";
+import { containsText, inSchool } from "../../core/db/conditions";
 import { liveRowWhere } from "../../core/db/live-row";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -41,7 +41,7 @@ export async function listGroups(ctx: SchoolCtx, input: { query: z.infer<typeof 
     ctx.db
       .select({ total: count() })
       .from(groups)
-      .where(and(eq(groups.tenantId, ctx.tenantId), ...conditions)),
+      .where(and(inSchool(groups, ctx.tenantId), ...conditions)),
   ]);
   return { groups: await presentGroups(ctx, rows), total: totals[0]?.total ?? 0, limit, offset };
 }
@@ -126,12 +126,12 @@ export async function deleteGroup(ctx: SchoolCtx, input: { id: string }) {
   await check();
   const now = ctx.clock.now();
   // The memberships and the curator row go only with a deletion this batch made.
-  const deletedNow = sql`(SELECT g.deleted_at FROM groups g WHERE g.tenant_id = ${ctx.tenantId} AND g.id = ${id}) = ${now}`;
+  const deletedNow = sql`(SELECT g.deleted_at FROM groups g WHERE ${inSchool("g", ctx.tenantId)} AND g.id = ${id}) = ${now}`;
   const [deleted] = await runBatch(ctx, [
     batchable(ctx, sql`UPDATE groups SET deleted_at = ${now}, updated_at = ${now}
-      WHERE tenant_id = ${ctx.tenantId} AND id = ${id} AND deleted_at IS NULL AND NOT ${hasCourseLinks(ctx, id)}`),
-    batchable(ctx, sql`DELETE FROM group_members WHERE tenant_id = ${ctx.tenantId} AND group_id = ${id} AND ${deletedNow}`),
-    batchable(ctx, sql`DELETE FROM group_curators WHERE tenant_id = ${ctx.tenantId} AND group_id = ${id} AND ${deletedNow}`),
+      WHERE ${inSchool(ctx.tenantId)} AND id = ${id} AND deleted_at IS NULL AND NOT ${hasCourseLinks(ctx, id)}`),
+    batchable(ctx, sql`DELETE FROM group_members WHERE ${inSchool(ctx.tenantId)} AND group_id = ${id} AND ${deletedNow}`),
+    batchable(ctx, sql`DELETE FROM group_curators WHERE ${inSchool(ctx.tenantId)} AND group_id = ${id} AND ${deletedNow}`),
   ]);
   // Deleted or linked since the check: it answers as it now stands.
   if (changedRows(deleted) === 0) await check();
@@ -147,8 +147,8 @@ export async function listUserGroups(ctx: SchoolCtx, input: { id: string }) {
     SELECT g.id AS group_id, g.name, g.description, gm.joined_at
     FROM group_members gm
     JOIN groups g ON g.id = gm.group_id AND ${groupVisibleSql(ctx, sql`g`)}
-    JOIN users s ON s.id = gm.user_id AND s.tenant_id = ${ctx.tenantId} AND s.role = 'student' AND s.deleted_at IS NULL
-    WHERE gm.tenant_id = ${ctx.tenantId} AND gm.user_id = ${input.id}
+    JOIN users s ON s.id = gm.user_id AND ${inSchool("s", ctx.tenantId)} AND s.role = 'student' AND s.deleted_at IS NULL
+    WHERE ${inSchool("gm", ctx.tenantId)} AND gm.user_id = ${input.id}
     ORDER BY gm.joined_at, g.id`);
   return { groups: rows.map((row) => ({ group_id: row.group_id, name: row.name, description: row.description, joined_at: iso(row.joined_at) })) };
 }

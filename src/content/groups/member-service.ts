@@ -12,6 +12,7 @@ import { recomputeProgress } from "../common/progress";
 import { groupsErrors as g } from "./errors";
 import { MEMBER_IDS_CAP } from "./member-schemas";
 import { canListMembers, groupVisibleSql } from "./scope";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /** The group, visible to the caller (live, of the school, in their scope). */
 function groupVisible(ctx: SchoolCtx, groupId: string): SQL {
@@ -23,8 +24,8 @@ function groupCourses(ctx: SchoolCtx, groupId: string): CourseSet {
   const { tenantId } = ctx;
   return {
     in: sql`SELECT cge.course_id FROM course_group_enrollments cge
-      JOIN courses c ON c.id = cge.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL
-      WHERE cge.tenant_id = ${tenantId} AND cge.group_id = ${groupId}`,
+      JOIN courses c ON c.id = cge.course_id AND ${liveInSchool("c", tenantId)}
+      WHERE ${inSchool("cge", tenantId)} AND cge.group_id = ${groupId}`,
   };
 }
 
@@ -32,8 +33,8 @@ function groupCourses(ctx: SchoolCtx, groupId: string): CourseSet {
 function liveMembersSql(ctx: SchoolCtx, groupId: string): SQL {
   const { tenantId } = ctx;
   return sql`FROM group_members gm
-    JOIN users u ON u.id = gm.user_id AND u.tenant_id = ${tenantId} AND u.role = 'student' AND u.deleted_at IS NULL
-    WHERE gm.tenant_id = ${tenantId} AND gm.group_id = ${groupId}`;
+    JOIN users u ON u.id = gm.user_id AND ${inSchool("u", tenantId)} AND u.role = 'student' AND u.deleted_at IS NULL
+    WHERE ${inSchool("gm", tenantId)} AND gm.group_id = ${groupId}`;
 }
 
 interface MemberRow {
@@ -130,7 +131,7 @@ export async function addMembers(ctx: SchoolCtx, input: { groupId: string; stude
   const requested = sql`SELECT value FROM json_each(${json})`;
   // The memberships this batch wrote: they start now.
   const joined = sql`SELECT gm.user_id FROM group_members gm
-    WHERE gm.tenant_id = ${tenantId} AND gm.group_id = ${groupId} AND gm.joined_at = ${now} AND gm.user_id IN (${requested})`;
+    WHERE ${inSchool("gm", tenantId)} AND gm.group_id = ${groupId} AND gm.joined_at = ${now} AND gm.user_id IN (${requested})`;
   const courses = groupCourses(ctx, groupId);
   const access = { tenantId, courseId: courses, now, students: joined };
   const notice = await enqueue(
@@ -138,10 +139,10 @@ export async function addMembers(ctx: SchoolCtx, input: { groupId: string; stude
     "group.member_added",
     { token: "student", studentIds: joined },
     {
-      group_name: sql`(SELECT g.name FROM groups g WHERE g.id = ${groupId} AND g.tenant_id = ${tenantId})`,
+      group_name: sql`(SELECT g.name FROM groups g WHERE g.id = ${groupId} AND ${inSchool("g", tenantId)})`,
       curator_name: sql`(SELECT u.first_name || ' ' || u.last_name FROM group_curators gc
-        JOIN users u ON u.id = gc.curator_id AND u.tenant_id = ${tenantId} AND u.deleted_at IS NULL
-        WHERE gc.tenant_id = ${tenantId} AND gc.group_id = ${groupId} LIMIT 1)`,
+        JOIN users u ON u.id = gc.curator_id AND ${liveInSchool("u", tenantId)}
+        WHERE ${inSchool("gc", tenantId)} AND gc.group_id = ${groupId} LIMIT 1)`,
       courses_count: sql`(SELECT count(*) FROM (${courses.in}))`,
     },
     { id: groupId },
@@ -154,7 +155,7 @@ export async function addMembers(ctx: SchoolCtx, input: { groupId: string; stude
       ctx,
       sql`INSERT INTO group_members (tenant_id, group_id, user_id, joined_at)
         SELECT ${tenantId}, ${groupId}, u.id, ${now} FROM users u
-        WHERE u.tenant_id = ${tenantId} AND u.role = 'student' AND u.deleted_at IS NULL AND u.id IN (${requested})
+        WHERE ${inSchool("u", tenantId)} AND u.role = 'student' AND u.deleted_at IS NULL AND u.id IN (${requested})
           AND ${groupVisible(ctx, groupId)}
         ON CONFLICT (group_id, user_id) DO NOTHING`,
     ),
@@ -183,7 +184,7 @@ export async function addMembers(ctx: SchoolCtx, input: { groupId: string; stude
  */
 function classification(ctx: SchoolCtx, groupId: string, json: string): SQL {
   return classifyStudentIds(ctx, json, [
-    sql`WHEN EXISTS (SELECT 1 FROM group_members gm WHERE gm.tenant_id = ${ctx.tenantId} AND gm.group_id = ${groupId} AND gm.user_id = u.id)
+    sql`WHEN EXISTS (SELECT 1 FROM group_members gm WHERE ${inSchool("gm", ctx.tenantId)} AND gm.group_id = ${groupId} AND gm.user_id = u.id)
           THEN 'already_member'`,
   ]);
 }
@@ -204,14 +205,14 @@ export async function removeMembers(ctx: SchoolCtx, input: { groupId: string; st
   const json = JSON.stringify(ids);
   const now = ctx.clock.now();
   const requested = sql`SELECT value FROM json_each(${json})`;
-  const members = sql`(SELECT count(*) FROM group_members gm WHERE gm.tenant_id = ${tenantId} AND gm.group_id = ${groupId} AND gm.user_id IN (${requested}))`;
+  const members = sql`(SELECT count(*) FROM group_members gm WHERE ${inSchool("gm", tenantId)} AND gm.group_id = ${groupId} AND gm.user_id IN (${requested}))`;
   const applies = sql`${groupVisible(ctx, groupId)} AND ${members} = ${ids.length}`;
   const courses = groupCourses(ctx, groupId);
   const notice = await enqueue(
     ctx,
     "group.member_removed",
     { token: "student", studentIds: requested },
-    { group_name: sql`(SELECT g.name FROM groups g WHERE g.id = ${groupId} AND g.tenant_id = ${tenantId})` },
+    { group_name: sql`(SELECT g.name FROM groups g WHERE g.id = ${groupId} AND ${inSchool("g", tenantId)})` },
     { id: groupId },
     `group.member_removed:${groupId}:${now}`,
     { when: applies },
@@ -221,7 +222,7 @@ export async function removeMembers(ctx: SchoolCtx, input: { groupId: string; st
     notice,
     removeSources(ctx, { tenantId, courseId: courses, keys: [sourceKey({ kind: "group", groupId })], students: requested, when: applies }),
     settleRemovedAt(ctx, { tenantId, courseId: courses, now, students: requested }),
-    batchable(ctx, sql`DELETE FROM group_members WHERE tenant_id = ${tenantId} AND group_id = ${groupId} AND user_id IN (${requested}) AND ${applies}`),
+    batchable(ctx, sql`DELETE FROM group_members WHERE ${inSchool(tenantId)} AND group_id = ${groupId} AND user_id IN (${requested}) AND ${applies}`),
   ]);
   const state = rowsOf<{ found: number; members: number }>(results[0])[0]!;
   if (!state.found) throw new ApiError(g.GROUP_NOT_FOUND);

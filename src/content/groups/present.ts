@@ -4,6 +4,7 @@ import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { groups, users } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
+import { inSchool } from "../../core/db/conditions";
 
 const curator = alias(users, "group_curator");
 
@@ -12,15 +13,15 @@ const curator = alias(users, "group_curator");
  * stray second row could never multiply the group's row.
  */
 function curatorIdSql(tenantId: string, groupId: SQL): SQL {
-  return sql`(SELECT gc.curator_id FROM group_curators gc WHERE gc.tenant_id = ${tenantId} AND gc.group_id = ${groupId}
+  return sql`(SELECT gc.curator_id FROM group_curators gc WHERE ${inSchool("gc", tenantId)} AND gc.group_id = ${groupId}
     ORDER BY gc.created_at, gc.curator_id LIMIT 1)`;
 }
 
 /** Members of the group (its id as SQL) who are live students of the school. */
 export function memberCountSql(tenantId: string, groupId: SQL): SQL<number> {
   return sql<number>`(SELECT count(*) FROM group_members gm
-    JOIN users ms ON ms.id = gm.user_id AND ms.tenant_id = ${tenantId} AND ms.role = 'student' AND ms.deleted_at IS NULL
-    WHERE gm.tenant_id = ${tenantId} AND gm.group_id = ${groupId})`;
+    JOIN users ms ON ms.id = gm.user_id AND ${inSchool("ms", tenantId)} AND ms.role = 'student' AND ms.deleted_at IS NULL
+    WHERE ${inSchool("gm", tenantId)} AND gm.group_id = ${groupId})`;
 }
 
 /**
@@ -50,9 +51,9 @@ export function groupSelect(ctx: Pick<SchoolCtx, "db" | "tenantId">, ...conditio
     .from(groups)
     .leftJoin(
       curator,
-      and(eq(curator.id, curatorIdSql(tenantId, sql`${groups.id}`)), eq(curator.tenantId, tenantId), eq(curator.role, "curator"), isNull(curator.deletedAt)),
+      and(eq(curator.id, curatorIdSql(tenantId, sql`${groups.id}`)), inSchool(curator, tenantId), eq(curator.role, "curator"), isNull(curator.deletedAt)),
     )
-    .where(and(eq(groups.tenantId, tenantId), isNull(groups.deletedAt), ...conditions));
+    .where(and(inSchool(groups, tenantId), isNull(groups.deletedAt), ...conditions));
 }
 
 export type GroupRow = Awaited<ReturnType<ReturnType<typeof groupSelect>["all"]>>[number];

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { SchoolCtx } from "../../core/http/context";
 import { isRestrictedCurator } from "../../platform/auth/curator-scope";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Which groups the caller sees, as a condition on a `groups` alias: admins and curators with
@@ -11,10 +12,10 @@ import { isRestrictedCurator } from "../../platform/auth/curator-scope";
 export function groupVisibleSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, group: SQL): SQL {
   const live = sql`${group}.tenant_id = ${ctx.tenantId} AND ${group}.deleted_at IS NULL`;
   if (ctx.actor.role === "student") {
-    return sql`${live} AND EXISTS (SELECT 1 FROM group_members vm WHERE vm.tenant_id = ${ctx.tenantId} AND vm.group_id = ${group}.id AND vm.user_id = ${ctx.actor.userId})`;
+    return sql`${live} AND EXISTS (SELECT 1 FROM group_members vm WHERE ${inSchool("vm", ctx.tenantId)} AND vm.group_id = ${group}.id AND vm.user_id = ${ctx.actor.userId})`;
   }
   if (isRestrictedCurator(ctx.actor)) {
-    return sql`${live} AND EXISTS (SELECT 1 FROM group_curators vc WHERE vc.tenant_id = ${ctx.tenantId} AND vc.group_id = ${group}.id AND vc.curator_id = ${ctx.actor.userId})`;
+    return sql`${live} AND EXISTS (SELECT 1 FROM group_curators vc WHERE ${inSchool("vc", ctx.tenantId)} AND vc.group_id = ${group}.id AND vc.curator_id = ${ctx.actor.userId})`;
   }
   return live;
 }

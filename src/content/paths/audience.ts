@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { registerAudienceField, uuidValues, type AudienceRule, type CompileContext } from "../../platform/notifications/audience";
 import { registerOptionKind } from "../../platform/notifications/audience-service";
 import { inPathRegistrySql } from "./unlock";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * What learning paths add to campaign audiences (loaded with the paths routes): the field
@@ -10,7 +11,7 @@ import { inPathRegistrySql } from "./unlock";
  */
 
 const inAnyRegistry = (rule: AudienceRule, at: CompileContext) => sql`EXISTS (SELECT 1 FROM learning_paths ap
-    WHERE ap.tenant_id = ${at.tenantId} AND ap.deleted_at IS NULL
+    WHERE ${liveInSchool("ap", at.tenantId)}
       AND ap.id IN (SELECT value FROM json_each(${JSON.stringify(uuidValues(rule))}))
       AND ${inPathRegistrySql(at.tenantId, sql`ap.id`, sql`u.id`)})`;
 
@@ -25,7 +26,7 @@ registerAudienceField("path_enrolled", {
 registerOptionKind(
   "path",
   (ctx) => sql`SELECT p.id, p.title AS label,
-      p.status || ' · ' || (SELECT count(*) FROM learning_path_courses l JOIN courses c ON c.id = l.course_id AND c.tenant_id = ${ctx.tenantId} AND c.deleted_at IS NULL
-        WHERE l.tenant_id = ${ctx.tenantId} AND l.path_id = p.id) || ' courses' AS subtitle
-    FROM learning_paths p WHERE p.tenant_id = ${ctx.tenantId} AND p.deleted_at IS NULL`,
+      p.status || ' · ' || (SELECT count(*) FROM learning_path_courses l JOIN courses c ON c.id = l.course_id AND ${liveInSchool("c", ctx.tenantId)}
+        WHERE ${inSchool("l", ctx.tenantId)} AND l.path_id = p.id) || ' courses' AS subtitle
+    FROM learning_paths p WHERE ${liveInSchool("p", ctx.tenantId)}`,
 );

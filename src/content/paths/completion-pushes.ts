@@ -5,6 +5,7 @@ import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import { schoolEvent } from "../../platform/notifications/settings";
 import { pathCourseStatesSql } from "./unlock";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * What a course completion means for the student's learning paths, written in the batch that sets
@@ -27,10 +28,10 @@ export const PATH_COMPLETION_EVENTS = [eventDefinition("path.course_unlocked")!,
 /** JSON array of the published live paths that hold the course (its id as SQL) among their published courses. */
 export function publishedPathsHoldingSql(tenantId: string, courseId: SQL): SQL {
   return sql`(SELECT json_group_array(hp.id) FROM learning_paths hp
-    WHERE hp.tenant_id = ${tenantId} AND hp.deleted_at IS NULL AND hp.status = 'published'
+    WHERE ${liveInSchool("hp", tenantId)} AND hp.status = 'published'
       AND EXISTS (SELECT 1 FROM learning_path_courses hl
-        JOIN courses hc ON hc.id = hl.course_id AND hc.tenant_id = ${tenantId} AND hc.deleted_at IS NULL AND hc.status = 'published'
-        WHERE hl.tenant_id = ${tenantId} AND hl.path_id = hp.id AND hl.course_id = ${courseId}))`;
+        JOIN courses hc ON hc.id = hl.course_id AND ${liveInSchool("hc", tenantId)} AND hc.status = 'published'
+        WHERE ${inSchool("hl", tenantId)} AND hl.path_id = hp.id AND hl.course_id = ${courseId}))`;
 }
 
 export interface PathCompletion {
@@ -47,7 +48,7 @@ export async function pathCompletionPushes(
 ): Promise<PathCompletion> {
   const { tenantId } = ctx;
   const { courseId, studentId, when } = input;
-  const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${studentId} AND su.tenant_id = ${tenantId})`;
+  const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${studentId} AND ${inSchool("su", tenantId)})`;
   const statements: BatchItem[] = [];
   const completes: SQL[] = [];
   for (const pathId of input.pathIds) {
@@ -57,7 +58,7 @@ export async function pathCompletionPushes(
     const completed = sql`(EXISTS (SELECT 1 FROM (${states}) st WHERE st.course_id = ${courseId})
       AND NOT EXISTS (SELECT 1 FROM (${states}) st WHERE st.status <> 'completed'))`;
     completes.push(completed);
-    const pathTitle = sql`(SELECT tp.title FROM learning_paths tp WHERE tp.id = ${pathId} AND tp.tenant_id = ${tenantId})`;
+    const pathTitle = sql`(SELECT tp.title FROM learning_paths tp WHERE tp.id = ${pathId} AND ${inSchool("tp", tenantId)})`;
     statements.push(
       await enqueue(
         ctx,

@@ -8,6 +8,7 @@ import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { reorderSiblings } from "../common/ordering";
 import { pathsErrors as e } from "./errors";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * A path's course set: replaced whole (PATCH /learning-paths/:id/courses) or reordered. Links are
@@ -30,13 +31,13 @@ async function readReplaceState(ctx: SchoolCtx, pathId: string, json: string): P
   const prefetch = prefetchSchoolEvents(ctx, tenantId, [COURSE_ADDED]);
   const results = await runBatch(ctx, [
     ...(prefetch.statements as BatchItem[]),
-    batchable(ctx, sql`SELECT status FROM learning_paths WHERE id = ${pathId} AND tenant_id = ${tenantId} AND deleted_at IS NULL`),
+    batchable(ctx, sql`SELECT status FROM learning_paths WHERE id = ${pathId} AND ${liveInSchool(tenantId)}`),
     batchable(
       ctx,
       sql`SELECT r.value AS id, c.status FROM json_each(${json}) r
-        LEFT JOIN courses c ON c.id = r.value AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL`,
+        LEFT JOIN courses c ON c.id = r.value AND ${liveInSchool("c", tenantId)}`,
     ),
-    batchable(ctx, sql`SELECT course_id FROM learning_path_courses WHERE tenant_id = ${tenantId} AND path_id = ${pathId}`),
+    batchable(ctx, sql`SELECT course_id FROM learning_path_courses WHERE ${inSchool(tenantId)} AND path_id = ${pathId}`),
   ]);
   prefetch.remember(results);
   const [path, requested, current] = results.slice(-3);
@@ -64,19 +65,19 @@ function check(state: ReplaceState, ids: readonly string[]): void {
 function courseAddedPushes(ctx: SchoolCtx, input: { pathId: string; courseIds: readonly string[]; now: number }): Promise<BatchItem[]> {
   const { tenantId } = ctx;
   const { pathId, now } = input;
-  const pathTitle = sql`(SELECT p.title FROM learning_paths p WHERE p.id = ${pathId} AND p.tenant_id = ${tenantId})`;
+  const pathTitle = sql`(SELECT p.title FROM learning_paths p WHERE p.id = ${pathId} AND ${inSchool("p", tenantId)})`;
   return Promise.all(
     input.courseIds.map((courseId) =>
       enqueue(
         ctx,
         "path.course_added",
         { token: "path_students", pathId },
-        { path_title: pathTitle, course_title: sql`(SELECT c.title FROM courses c WHERE c.id = ${courseId} AND c.tenant_id = ${tenantId})` },
+        { path_title: pathTitle, course_title: sql`(SELECT c.title FROM courses c WHERE c.id = ${courseId} AND ${inSchool("c", tenantId)})` },
         { id: pathId },
         `path.course_added:${pathId}:${courseId}:${now}`,
         {
-          when: sql`EXISTS (SELECT 1 FROM learning_paths p WHERE p.id = ${pathId} AND p.tenant_id = ${tenantId} AND p.deleted_at IS NULL AND p.status = 'published')
-            AND EXISTS (SELECT 1 FROM learning_path_courses l WHERE l.path_id = ${pathId} AND l.course_id = ${courseId} AND l.tenant_id = ${tenantId} AND l.created_at = ${now})`,
+          when: sql`EXISTS (SELECT 1 FROM learning_paths p WHERE p.id = ${pathId} AND ${liveInSchool("p", tenantId)} AND p.status = 'published')
+            AND EXISTS (SELECT 1 FROM learning_path_courses l WHERE l.path_id = ${pathId} AND l.course_id = ${courseId} AND ${inSchool("l", tenantId)} AND l.created_at = ${now})`,
         },
       ),
     ),
@@ -99,16 +100,16 @@ export async function replacePathCourses(ctx: SchoolCtx, input: { id: string; co
     check(state, courseIds);
     const now = ctx.clock.now();
     const added = state.path!.status === "published" ? courseIds.filter((id) => !state.current.has(id) && state.published.has(id)) : [];
-    const applies = sql`EXISTS (SELECT 1 FROM learning_paths p WHERE p.id = ${pathId} AND p.tenant_id = ${tenantId} AND p.deleted_at IS NULL)
-      AND (SELECT count(*) FROM courses c WHERE c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.id IN (SELECT value FROM json_each(${json}))) = ${courseIds.length}`;
+    const applies = sql`EXISTS (SELECT 1 FROM learning_paths p WHERE p.id = ${pathId} AND ${liveInSchool("p", tenantId)})
+      AND (SELECT count(*) FROM courses c WHERE ${liveInSchool("c", tenantId)} AND c.id IN (SELECT value FROM json_each(${json}))) = ${courseIds.length}`;
     const results = await runBatch(ctx, [
       batchable(
         ctx,
-        sql`UPDATE learning_paths SET updated_at = ${now} WHERE id = ${pathId} AND tenant_id = ${tenantId} AND deleted_at IS NULL AND ${applies}`,
+        sql`UPDATE learning_paths SET updated_at = ${now} WHERE id = ${pathId} AND ${liveInSchool(tenantId)} AND ${applies}`,
       ),
       batchable(
         ctx,
-        sql`DELETE FROM learning_path_courses WHERE tenant_id = ${tenantId} AND path_id = ${pathId}
+        sql`DELETE FROM learning_path_courses WHERE ${inSchool(tenantId)} AND path_id = ${pathId}
           AND course_id NOT IN (SELECT value FROM json_each(${json})) AND ${applies}`,
       ),
       batchable(
@@ -135,7 +136,7 @@ export async function replacePathCourses(ctx: SchoolCtx, input: { id: string; co
  */
 export async function reorderPathCourses(ctx: SchoolCtx, input: { id: string; courseIds: readonly string[] }) {
   const { tenantId } = ctx;
-  const [path] = await ctx.db.all<{ id: string }>(sql`SELECT id FROM learning_paths WHERE id = ${input.id} AND tenant_id = ${tenantId} AND deleted_at IS NULL`);
+  const [path] = await ctx.db.all<{ id: string }>(sql`SELECT id FROM learning_paths WHERE id = ${input.id} AND ${liveInSchool(tenantId)}`);
   if (!path) throw new ApiError(e.PATH_NOT_FOUND);
   return reorderSiblings(
     ctx,
@@ -143,7 +144,7 @@ export async function reorderPathCourses(ctx: SchoolCtx, input: { id: string; co
       table: learningPathCourses,
       parent: { column: learningPathCourses.pathId, id: input.id },
       key: learningPathCourses.courseId,
-      where: sql`EXISTS (SELECT 1 FROM courses c WHERE c.id = ${learningPathCourses.courseId} AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL)`,
+      where: sql`EXISTS (SELECT 1 FROM courses c WHERE c.id = ${learningPathCourses.courseId} AND ${liveInSchool("c", tenantId)})`,
     },
     input.courseIds,
   );

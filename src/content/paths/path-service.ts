@@ -26,7 +26,7 @@ export function pathVisibleSql(ctx: SchoolCtx): SQL {
 /** The path's links to courses the caller sees (alias `l`, course `c`), for the path alias `p`. */
 function visibleLinksSql(ctx: SchoolCtx): SQL {
   return sql`learning_path_courses l JOIN courses c ON c.id = l.course_id AND ${courseVisibleSql(ctx, sql`c`)}
-    WHERE l.tenant_id = ${ctx.tenantId} AND l.path_id = p.id`;
+    WHERE ${inSchool("l", ctx.tenantId)} AND l.path_id = p.id`;
 }
 
 /** The columns of `PathRow` over the alias `p`; `withCourses` adds the ordered course list. */
@@ -99,7 +99,7 @@ export async function updatePath(ctx: SchoolCtx, input: { id: string; body: z.in
     batchable(
       ctx,
       sql`UPDATE learning_paths SET ${sql.join(changes, sql`, `)}, updated_at = ${ctx.clock.now()}
-        WHERE id = ${input.id} AND tenant_id = ${ctx.tenantId} AND deleted_at IS NULL`,
+        WHERE id = ${input.id} AND ${liveInSchool(ctx.tenantId)}`,
     ),
     pathDetailStatement(ctx, input.id),
   ]);
@@ -110,7 +110,7 @@ export async function updatePath(ctx: SchoolCtx, input: { id: string; body: z.in
 export async function deletePath(ctx: SchoolCtx, input: { id: string }) {
   const now = ctx.clock.now();
   const [deleted] = await runBatch(ctx, [
-    batchable(ctx, sql`UPDATE learning_paths SET deleted_at = ${now}, updated_at = ${now} WHERE id = ${input.id} AND tenant_id = ${ctx.tenantId} AND deleted_at IS NULL`),
+    batchable(ctx, sql`UPDATE learning_paths SET deleted_at = ${now}, updated_at = ${now} WHERE id = ${input.id} AND ${liveInSchool(ctx.tenantId)}`),
   ]);
   if (changedRows(deleted) === 0) throw new ApiError(e.PATH_NOT_FOUND);
   return { deleted: true as const };
@@ -123,15 +123,15 @@ export async function deletePath(ctx: SchoolCtx, input: { id: string }) {
  */
 export async function publishPath(ctx: SchoolCtx, input: { id: string }) {
   const { tenantId } = ctx;
-  const hasCourse = sql`EXISTS (SELECT 1 FROM learning_path_courses l JOIN courses c ON c.id = l.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL
-    WHERE l.tenant_id = ${tenantId} AND l.path_id = learning_paths.id)`;
+  const hasCourse = sql`EXISTS (SELECT 1 FROM learning_path_courses l JOIN courses c ON c.id = l.course_id AND ${liveInSchool("c", tenantId)}
+    WHERE ${inSchool("l", tenantId)} AND l.path_id = learning_paths.id)`;
   const [, state] = await runBatch(ctx, [
     batchable(
       ctx,
       sql`UPDATE learning_paths SET status = 'published', updated_at = ${ctx.clock.now()}
-        WHERE id = ${input.id} AND tenant_id = ${tenantId} AND deleted_at IS NULL AND status = 'draft' AND ${hasCourse}`,
+        WHERE id = ${input.id} AND ${liveInSchool(tenantId)} AND status = 'draft' AND ${hasCourse}`,
     ),
-    batchable(ctx, sql`SELECT status FROM learning_paths WHERE id = ${input.id} AND tenant_id = ${tenantId} AND deleted_at IS NULL`),
+    batchable(ctx, sql`SELECT status FROM learning_paths WHERE id = ${input.id} AND ${liveInSchool(tenantId)}`),
   ]);
   const row = rowsOf<{ status: string }>(state)[0];
   if (!row) throw new ApiError(e.PATH_NOT_FOUND);
@@ -146,9 +146,9 @@ export async function unpublishPath(ctx: SchoolCtx, input: { id: string }) {
     batchable(
       ctx,
       sql`UPDATE learning_paths SET status = 'draft', updated_at = ${ctx.clock.now()}
-        WHERE id = ${input.id} AND tenant_id = ${tenantId} AND deleted_at IS NULL AND status = 'published'`,
+        WHERE id = ${input.id} AND ${liveInSchool(tenantId)} AND status = 'published'`,
     ),
-    batchable(ctx, sql`SELECT status FROM learning_paths WHERE id = ${input.id} AND tenant_id = ${tenantId} AND deleted_at IS NULL`),
+    batchable(ctx, sql`SELECT status FROM learning_paths WHERE id = ${input.id} AND ${liveInSchool(tenantId)}`),
   ]);
   if (!rowsOf(state)[0]) throw new ApiError(e.PATH_NOT_FOUND);
   return { unpublished: true as const };

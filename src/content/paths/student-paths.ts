@@ -9,6 +9,7 @@ import { pathsErrors as e } from "./errors";
 import { presentPathStudent, presentStudentPaths, type PathStudentRow, type StudentPathRow } from "./present";
 import type { PathStudentsQuery } from "./schemas";
 import { inPathRegistrySql, pathCourseStatesSql, studentCourseIdsSql } from "./unlock";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * GET /students/me/paths: every published path of the school with the caller's status in each of
@@ -23,7 +24,7 @@ export async function myPaths(ctx: SchoolCtx) {
     sql`SELECT p.id AS path_id, p.title AS path_title, p.description AS path_description,
         st.course_id, st.position, st.course_title, st.status, st.unlocked_at, st.completed_at
       FROM learning_paths p LEFT JOIN (${states}) st ON st.path_id = p.id
-      WHERE p.tenant_id = ${tenantId} AND p.deleted_at IS NULL AND p.status = 'published'
+      WHERE ${liveInSchool("p", tenantId)} AND p.status = 'published'
       ORDER BY p.title, p.id, st.position, st.course_id`,
   );
   return { paths: presentStudentPaths(rows) };
@@ -42,13 +43,13 @@ export async function pathStudents(ctx: SchoolCtx, input: { id: string; query: z
   const { limit, offset } = input.query;
   const scope = scopeCondition(sql`u.id`, restrictedScope(ctx));
   const registry = sql`SELECT u.id, u.email, u.first_name, u.last_name, u.is_active FROM users u
-    WHERE u.tenant_id = ${tenantId} AND u.deleted_at IS NULL AND u.role = 'student' AND ${inPathRegistrySql(tenantId, pathId, sql`u.id`)}
+    WHERE ${liveInSchool("u", tenantId)} AND u.role = 'student' AND ${inPathRegistrySql(tenantId, pathId, sql`u.id`)}
       ${scope ? sql`AND ${scope}` : sql``}`;
   const states = pathCourseStatesSql(tenantId, { students: sql`SELECT pg.id FROM page pg`, paths: sql`p.id = ${pathId}` });
   const lastActivity = sql`(SELECT MAX(${activitySql(tenantId, sql`e`)}) FROM enrollments e
-    WHERE e.tenant_id = ${tenantId} AND e.student_id = pg.id AND e.removed_at IS NULL AND e.course_id IN (${studentCourseIdsSql(tenantId, pathId)}))`;
+    WHERE ${inSchool("e", tenantId)} AND e.student_id = pg.id AND e.removed_at IS NULL AND e.course_id IN (${studentCourseIdsSql(tenantId, pathId)}))`;
   const [path, count, page] = await runBatch(ctx, [
-    batchable(ctx, sql`SELECT id FROM learning_paths WHERE id = ${pathId} AND tenant_id = ${tenantId} AND deleted_at IS NULL`),
+    batchable(ctx, sql`SELECT id FROM learning_paths WHERE id = ${pathId} AND ${liveInSchool(tenantId)}`),
     batchable(ctx, sql`SELECT count(*) AS total FROM (${registry})`),
     batchable(
       ctx,

@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The unlock rule of learning paths, written once as a relation every reader and writer of path
@@ -29,18 +30,18 @@ export function pathCourseStatesSql(tenantId: string, input: ({ student: string 
   const who =
     "student" in input
       ? sql`JOIN (SELECT ${input.student} AS id) su`
-      : sql`JOIN users su ON su.tenant_id = ${tenantId} AND su.id IN (${input.students})`;
+      : sql`JOIN users su ON ${inSchool("su", tenantId)} AND su.id IN (${input.students})`;
   const ordered = sql`SELECT s.*,
       LAG(s.course_id) OVER (PARTITION BY s.student_id, s.path_id ORDER BY s.position, s.course_id) AS prev_course_id,
       ${STATUS} AS status
     FROM (
       SELECT l.path_id, l.course_id, l.position, c.title AS course_title, su.id AS student_id, e.enrolled_at, e.completed_at
       FROM learning_path_courses l
-        JOIN learning_paths p ON p.id = l.path_id AND p.tenant_id = ${tenantId} AND p.deleted_at IS NULL
-        JOIN courses c ON c.id = l.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
+        JOIN learning_paths p ON p.id = l.path_id AND ${liveInSchool("p", tenantId)}
+        JOIN courses c ON c.id = l.course_id AND ${liveInSchool("c", tenantId)} AND c.status = 'published'
         ${who}
-        LEFT JOIN enrollments e ON e.tenant_id = ${tenantId} AND e.course_id = l.course_id AND e.student_id = su.id AND e.removed_at IS NULL
-      WHERE l.tenant_id = ${tenantId} AND ${input.paths}
+        LEFT JOIN enrollments e ON ${inSchool("e", tenantId)} AND e.course_id = l.course_id AND e.student_id = su.id AND e.removed_at IS NULL
+      WHERE ${inSchool("l", tenantId)} AND ${input.paths}
     ) s`;
   return sql`SELECT o.*, CASE WHEN o.status = 'locked' THEN NULL ELSE o.enrolled_at END AS unlocked_at FROM (${ordered}) o`;
 }
@@ -53,7 +54,7 @@ export function pathCourseStatesSql(tenantId: string, input: ({ student: string 
 export function courseLockedSql(tenantId: string, courseId: string | SQL, studentId: string | SQL): SQL {
   const states = pathCourseStatesSql(tenantId, {
     student: studentId,
-    paths: sql`p.status = 'published' AND p.id IN (SELECT h.path_id FROM learning_path_courses h WHERE h.tenant_id = ${tenantId} AND h.course_id = ${courseId})`,
+    paths: sql`p.status = 'published' AND p.id IN (SELECT h.path_id FROM learning_path_courses h WHERE ${inSchool("h", tenantId)} AND h.course_id = ${courseId})`,
   });
   return sql`(COALESCE((SELECT MIN(st.status = 'locked') FROM (${states}) st WHERE st.course_id = ${courseId}), 0) = 1)`;
 }
@@ -61,8 +62,8 @@ export function courseLockedSql(tenantId: string, courseId: string | SQL, studen
 /** The live published courses of a path (its id as SQL) as students see them: a SELECT of course ids. */
 export function studentCourseIdsSql(tenantId: string, pathId: string | SQL): SQL {
   return sql`SELECT l.course_id FROM learning_path_courses l
-      JOIN courses c ON c.id = l.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
-    WHERE l.tenant_id = ${tenantId} AND l.path_id = ${pathId}`;
+      JOIN courses c ON c.id = l.course_id AND ${liveInSchool("c", tenantId)} AND c.status = 'published'
+    WHERE ${inSchool("l", tenantId)} AND l.path_id = ${pathId}`;
 }
 
 /**
@@ -71,6 +72,6 @@ export function studentCourseIdsSql(tenantId: string, pathId: string | SQL): SQL
  */
 export function inPathRegistrySql(tenantId: string, pathId: string | SQL, studentId: SQL): SQL {
   return sql`EXISTS (SELECT 1 FROM enrollments re
-    WHERE re.tenant_id = ${tenantId} AND re.student_id = ${studentId} AND re.removed_at IS NULL
+    WHERE ${inSchool("re", tenantId)} AND re.student_id = ${studentId} AND re.removed_at IS NULL
       AND re.course_id IN (${studentCourseIdsSql(tenantId, pathId)}))`;
 }

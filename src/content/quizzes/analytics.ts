@@ -6,6 +6,7 @@ import { ApiError } from "../../core/http/errors";
 import { bucketCountsSql, countedAttemptsSql, meanPct, scoreDistribution } from "../common/analytics";
 import type { QuizAnalytics, QuizAnalyticsQuery } from "./analytics-schemas";
 import { quizzesErrors } from "./errors";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 interface TotalsRow {
   attempt_count: number;
@@ -50,7 +51,7 @@ export async function quizAnalytics(ctx: SchoolCtx, input: { quizId: string; que
   const pct = sql`coalesce(a.score_pct_hundredths, 0)`;
   const settled = attemptsSql(ctx, quizId, query, SETTLED);
   const [quiz, totals, questions, buckets] = await runBatch(ctx, [
-    batchable(ctx, sql`SELECT q.passing_score FROM quizzes q WHERE q.id = ${quizId} AND q.tenant_id = ${t} AND q.deleted_at IS NULL`),
+    batchable(ctx, sql`SELECT q.passing_score FROM quizzes q WHERE q.id = ${quizId} AND ${liveInSchool("q", t)}`),
     batchable(
       ctx,
       sql`SELECT count(*) AS attempt_count,
@@ -72,9 +73,9 @@ export async function quizAnalytics(ctx: SchoolCtx, input: { quizId: string; que
         FROM quiz_questions qq
           LEFT JOIN (SELECT ans.question_id, count(*) AS answered, sum(ans.is_correct = 1) AS correct
               FROM (SELECT a.id ${settled}) c
-                CROSS JOIN quiz_attempt_answers ans ON ans.attempt_id = c.id AND +ans.tenant_id = ${t} AND +ans.quiz_id = ${quizId}
+                CROSS JOIN quiz_attempt_answers ans ON ans.attempt_id = c.id AND +${inSchool("ans", t)} AND +ans.quiz_id = ${quizId}
               GROUP BY ans.question_id) s ON s.question_id = qq.id
-        WHERE qq.tenant_id = ${t} AND qq.quiz_id = ${quizId} AND qq.deleted_at IS NULL
+        WHERE ${inSchool("qq", t)} AND qq.quiz_id = ${quizId} AND qq.deleted_at IS NULL
         ORDER BY qq.position, qq.id`,
     ),
     batchable(ctx, bucketCountsSql(pct, settled)),

@@ -6,6 +6,7 @@ import { iso } from "../../core/lib/clock";
 import { quizAnswers, quizMatches, quizQuestions, type QuestionType, type ScoringMode } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
 import { sealMatchToken } from "./match-tokens";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * Questions as clients read them, staff and student views, for any number of quizzes at once:
@@ -71,7 +72,7 @@ function scopeWhere(ctx: SchoolCtx, scope: QuestionScope, quizId: typeof quizQue
  */
 export function questionQueries(ctx: SchoolCtx, scope: QuestionScope) {
   const t = ctx.tenantId;
-  const liveQuestion = and(eq(quizQuestions.tenantId, t), isNull(quizQuestions.deletedAt));
+  const liveQuestion = and(inSchool(quizQuestions, t), isNull(quizQuestions.deletedAt));
   return [
     ctx.db
       .select()
@@ -82,13 +83,13 @@ export function questionQueries(ctx: SchoolCtx, scope: QuestionScope) {
       .select({ answer: quizAnswers })
       .from(quizAnswers)
       .innerJoin(quizQuestions, eq(quizQuestions.id, quizAnswers.questionId))
-      .where(and(eq(quizAnswers.tenantId, t), isNull(quizAnswers.deletedAt), liveQuestion, scopeWhere(ctx, scope, quizQuestions.quizId, quizQuestions.id)))
+      .where(and(inSchool(quizAnswers, t), isNull(quizAnswers.deletedAt), liveQuestion, scopeWhere(ctx, scope, quizQuestions.quizId, quizQuestions.id)))
       .orderBy(asc(quizAnswers.questionId), asc(quizAnswers.position), asc(quizAnswers.id)),
     ctx.db
       .select({ match: quizMatches })
       .from(quizMatches)
       .innerJoin(quizQuestions, eq(quizQuestions.id, quizMatches.questionId))
-      .where(and(eq(quizMatches.tenantId, t), isNull(quizMatches.deletedAt), liveQuestion, scopeWhere(ctx, scope, quizQuestions.quizId, quizQuestions.id)))
+      .where(and(inSchool(quizMatches, t), isNull(quizMatches.deletedAt), liveQuestion, scopeWhere(ctx, scope, quizQuestions.quizId, quizQuestions.id)))
       .orderBy(asc(quizMatches.questionId), asc(quizMatches.position), asc(quizMatches.id)),
   ] as const;
 }

@@ -11,6 +11,7 @@ import { appendPosition, reorderStatement, siblingKeys, type OrderedList } from 
 import { quizzesErrors } from "./errors";
 import { presentQuestion, questionQueries, type QuestionRows, type StaffQuestion } from "./question-present";
 import { checkNewQuestion, planQuestionUpdate, type CreateQuestionInput, type QuestionUpdatePlan, type UpdateQuestionInput } from "./question-validate";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Authoring of quiz questions (manage_courses). Each write is one batch of conditional statements
@@ -18,7 +19,7 @@ import { checkNewQuestion, planQuestionUpdate, type CreateQuestionInput, type Qu
  * quiz is gone as well: every statement requires the quiz to be live.
  */
 
-const quizLive = (tenantId: string, quizId: SQL) => sql`EXISTS (SELECT 1 FROM quizzes z WHERE z.id = ${quizId} AND z.tenant_id = ${tenantId} AND z.deleted_at IS NULL)`;
+const quizLive = (tenantId: string, quizId: SQL) => sql`EXISTS (SELECT 1 FROM quizzes z WHERE z.id = ${quizId} AND ${liveInSchool("z", tenantId)})`;
 
 const questionsOf = (quizId: string): OrderedList => ({ table: quizQuestions, parent: { column: quizQuestions.quizId, id: quizId } });
 
@@ -79,7 +80,7 @@ async function readForUpdate(ctx: SchoolCtx, id: string) {
     ctx.db
       .select({ id: quizAnswers.id, imageAssetId: quizAnswers.imageAssetId })
       .from(quizAnswers)
-      .where(and(eq(quizAnswers.tenantId, t), eq(quizAnswers.questionId, id), isNull(quizAnswers.deletedAt)))
+      .where(and(inSchool(quizAnswers, t), eq(quizAnswers.questionId, id), isNull(quizAnswers.deletedAt)))
       .orderBy(asc(quizAnswers.position)),
   ]);
   type QuestionRow = { quizId: string; type: StaffQuestion["type"]; prompt: string; imageAssetId: string | null; updatedAt: number };
@@ -98,7 +99,7 @@ async function readForUpdate(ctx: SchoolCtx, id: string) {
 function updateStatements(ctx: SchoolCtx, id: string, read: { quizId: string; updatedAt: number }, plan: QuestionUpdatePlan, now: number): BatchItem[] {
   const t = ctx.tenantId;
   const stamp = Math.max(now, read.updatedAt + 1);
-  const unchanged = sql`EXISTS (SELECT 1 FROM quiz_questions q WHERE q.id = ${id} AND q.tenant_id = ${t} AND q.deleted_at IS NULL AND q.updated_at = ${read.updatedAt} AND ${quizLive(t, sql`q.quiz_id`)})`;
+  const unchanged = sql`EXISTS (SELECT 1 FROM quiz_questions q WHERE q.id = ${id} AND ${liveInSchool("q", t)} AND q.updated_at = ${read.updatedAt} AND ${quizLive(t, sql`q.quiz_id`)})`;
   const statements: BatchItem[] = [];
   if (plan.answers) {
     const { kept, added } = plan.answers;
@@ -107,7 +108,7 @@ function updateStatements(ctx: SchoolCtx, id: string, read: { quizId: string; up
       batchable(
         ctx,
         sql`UPDATE quiz_answers SET deleted_at = ${now}
-          WHERE tenant_id = ${t} AND question_id = ${id} AND deleted_at IS NULL AND id NOT IN (SELECT value FROM json_each(${keepIds})) AND ${unchanged}`,
+          WHERE ${inSchool(t)} AND question_id = ${id} AND deleted_at IS NULL AND id NOT IN (SELECT value FROM json_each(${keepIds})) AND ${unchanged}`,
       ),
     );
     if (kept.length > 0) {
@@ -120,7 +121,7 @@ function updateStatements(ctx: SchoolCtx, id: string, read: { quizId: string; up
             FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.text') AS answer_text, json_extract(value, '$.is_correct') AS is_correct,
                     json_extract(value, '$.position') AS position, json_extract(value, '$.imageMode') AS image_mode, json_extract(value, '$.image') AS image
                   FROM json_each(${JSON.stringify(kept)})) AS src
-            WHERE quiz_answers.id = src.id AND quiz_answers.tenant_id = ${t} AND quiz_answers.question_id = ${id} AND quiz_answers.deleted_at IS NULL AND ${unchanged}`,
+            WHERE quiz_answers.id = src.id AND ${inSchool("quiz_answers", t)} AND quiz_answers.question_id = ${id} AND quiz_answers.deleted_at IS NULL AND ${unchanged}`,
         ),
       );
     }
@@ -138,7 +139,7 @@ function updateStatements(ctx: SchoolCtx, id: string, read: { quizId: string; up
   }
   if (plan.matches) {
     statements.push(
-      batchable(ctx, sql`UPDATE quiz_matches SET deleted_at = ${now} WHERE tenant_id = ${t} AND question_id = ${id} AND deleted_at IS NULL AND ${unchanged}`),
+      batchable(ctx, sql`UPDATE quiz_matches SET deleted_at = ${now} WHERE ${inSchool(t)} AND question_id = ${id} AND deleted_at IS NULL AND ${unchanged}`),
       batchable(
         ctx,
         sql`INSERT INTO quiz_matches (id, tenant_id, quiz_id, question_id, left_text, right_text, position, created_at)
@@ -156,8 +157,8 @@ function updateStatements(ctx: SchoolCtx, id: string, read: { quizId: string; up
     batchable(
       ctx,
       sql`UPDATE quizzes SET updated_at = ${now}
-        WHERE id = ${read.quizId} AND tenant_id = ${t} AND deleted_at IS NULL
-          AND EXISTS (SELECT 1 FROM quiz_questions q WHERE q.id = ${id} AND q.tenant_id = ${t} AND q.deleted_at IS NULL AND q.updated_at = ${stamp})`,
+        WHERE id = ${read.quizId} AND ${liveInSchool(t)}
+          AND EXISTS (SELECT 1 FROM quiz_questions q WHERE q.id = ${id} AND ${liveInSchool("q", t)} AND q.updated_at = ${stamp})`,
     ),
   );
   return statements;
@@ -186,19 +187,19 @@ export async function updateQuestion(ctx: SchoolCtx, input: { id: string; body: 
 export async function deleteQuestion(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const t = ctx.tenantId;
   const now = ctx.clock.now();
-  const deletedNow = sql`EXISTS (SELECT 1 FROM quiz_questions q WHERE q.id = ${input.id} AND q.tenant_id = ${t} AND q.deleted_at = ${now})`;
+  const deletedNow = sql`EXISTS (SELECT 1 FROM quiz_questions q WHERE q.id = ${input.id} AND ${inSchool("q", t)} AND q.deleted_at = ${now})`;
   const [deleted] = await runBatch(ctx, [
     ctx.db
       .update(quizQuestions)
       .set({ deletedAt: now, updatedAt: now })
       .where(and(liveRowWhere(quizQuestions, t, input.id), quizLive(t, sql`${quizQuestions.quizId}`))),
-    batchable(ctx, sql`UPDATE quiz_answers SET deleted_at = ${now} WHERE tenant_id = ${t} AND question_id = ${input.id} AND deleted_at IS NULL AND ${deletedNow}`),
-    batchable(ctx, sql`UPDATE quiz_matches SET deleted_at = ${now} WHERE tenant_id = ${t} AND question_id = ${input.id} AND deleted_at IS NULL AND ${deletedNow}`),
+    batchable(ctx, sql`UPDATE quiz_answers SET deleted_at = ${now} WHERE ${inSchool(t)} AND question_id = ${input.id} AND deleted_at IS NULL AND ${deletedNow}`),
+    batchable(ctx, sql`UPDATE quiz_matches SET deleted_at = ${now} WHERE ${inSchool(t)} AND question_id = ${input.id} AND deleted_at IS NULL AND ${deletedNow}`),
     batchable(
       ctx,
       sql`UPDATE quizzes SET updated_at = ${now}
-        WHERE id = (SELECT q.quiz_id FROM quiz_questions q WHERE q.id = ${input.id} AND q.tenant_id = ${t} AND q.deleted_at = ${now})
-          AND tenant_id = ${t} AND deleted_at IS NULL`,
+        WHERE id = (SELECT q.quiz_id FROM quiz_questions q WHERE q.id = ${input.id} AND ${inSchool("q", t)} AND q.deleted_at = ${now})
+          AND ${liveInSchool(t)}`,
     ),
   ]);
   if (changedRows(deleted) === 0) throw new ApiError(quizzesErrors.QUESTION_NOT_FOUND);
@@ -214,13 +215,13 @@ export async function reorderQuestions(ctx: SchoolCtx, input: { quizId: string; 
   const list = questionsOf(input.quizId);
   checkReorder(input.ids, await siblingKeys(ctx, list));
   const json = JSON.stringify(input.ids);
-  const siblings = sql`tenant_id = ${t} AND quiz_id = ${input.quizId} AND deleted_at IS NULL`;
+  const siblings = sql`${inSchool(t)} AND quiz_id = ${input.quizId} AND deleted_at IS NULL`;
   const [reordered] = await runBatch(ctx, [
     reorderStatement(ctx, list, input.ids),
     batchable(
       ctx,
       sql`UPDATE quizzes SET updated_at = ${ctx.clock.now()}
-        WHERE id = ${input.quizId} AND tenant_id = ${t} AND deleted_at IS NULL
+        WHERE id = ${input.quizId} AND ${liveInSchool(t)}
           AND (SELECT COUNT(*) FROM quiz_questions WHERE ${siblings}) = ${input.ids.length}
           AND (SELECT COUNT(*) FROM quiz_questions WHERE ${siblings} AND id IN (SELECT value FROM json_each(${json}))) = ${input.ids.length}`,
     ),

@@ -22,10 +22,10 @@ function inCourseSql(ctx: SchoolCtx, courseId: string): SQL {
   const t = ctx.tenantId;
   if (!isStaff(ctx.actor)) return sql`EXISTS (SELECT 1 FROM (${quizOpenLessonsSql(t, sql`q.id`, ctx.actor.userId, ctx.clock.now())}) cl WHERE cl.course_id = ${courseId})`;
   return sql`EXISTS (SELECT 1 FROM blocks cb
-      JOIN lessons cl ON cl.id = cb.lesson_id AND cl.tenant_id = ${t} AND cl.deleted_at IS NULL
-      JOIN course_modules cm ON cm.id = cb.module_id AND cm.tenant_id = ${t} AND cm.deleted_at IS NULL
-      JOIN courses cc ON cc.id = cb.course_id AND cc.tenant_id = ${t} AND cc.deleted_at IS NULL
-    WHERE cb.tenant_id = ${t} AND cb.course_id = ${courseId} AND cb.ref_id = q.id AND cb.type = 'quiz_ref' AND cb.deleted_at IS NULL)`;
+      JOIN lessons cl ON cl.id = cb.lesson_id AND ${liveInSchool("cl", t)}
+      JOIN course_modules cm ON cm.id = cb.module_id AND ${liveInSchool("cm", t)}
+      JOIN courses cc ON cc.id = cb.course_id AND ${liveInSchool("cc", t)}
+    WHERE ${inSchool("cb", t)} AND cb.course_id = ${courseId} AND cb.ref_id = q.id AND cb.type = 'quiz_ref' AND cb.deleted_at IS NULL)`;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { RETAKE_POLICIES, ScoringMode } from "../../db/schema";
 import { isStaff } from "../common/access";
 import { quizOpenLessonsSql, studentQuizAccessSql } from "./access";
 import { quizExamLinks } from "./exam-links";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The quiz reads as raw statements over the alias `q`, so a verb puts them in the batch of its
@@ -18,10 +19,10 @@ type Caller = Pick<SchoolCtx, "tenantId" | "actor" | "clock">;
 /** The quiz's live `quiz_ref` blocks in live lessons, modules and courses: aliases `rb`, `rl`, `rm`, `rc`. */
 function liveRefsSql(tenantId: string, quizId: SQL): SQL {
   return sql`blocks rb
-      JOIN lessons rl ON rl.id = rb.lesson_id AND rl.tenant_id = ${tenantId} AND rl.deleted_at IS NULL
-      JOIN course_modules rm ON rm.id = rb.module_id AND rm.tenant_id = ${tenantId} AND rm.deleted_at IS NULL
-      JOIN courses rc ON rc.id = rb.course_id AND rc.tenant_id = ${tenantId} AND rc.deleted_at IS NULL
-    WHERE rb.tenant_id = ${tenantId} AND rb.ref_id = ${quizId} AND rb.type = 'quiz_ref' AND rb.deleted_at IS NULL`;
+      JOIN lessons rl ON rl.id = rb.lesson_id AND ${liveInSchool("rl", tenantId)}
+      JOIN course_modules rm ON rm.id = rb.module_id AND ${liveInSchool("rm", tenantId)}
+      JOIN courses rc ON rc.id = rb.course_id AND ${liveInSchool("rc", tenantId)}
+    WHERE ${inSchool("rb", tenantId)} AND rb.ref_id = ${quizId} AND rb.type = 'quiz_ref' AND rb.deleted_at IS NULL`;
 }
 
 /** SQL true when a live lesson of a published course references the quiz. */
@@ -40,7 +41,7 @@ export function quizPublishedSql(tenantId: string, quizId: SQL): SQL {
  * read by its exam attempt (`liveQuizDetailStatement`), not here.
  */
 export function quizVisibleSql(ctx: Caller): SQL {
-  const live = sql`q.tenant_id = ${ctx.tenantId} AND q.deleted_at IS NULL`;
+  const live = sql`${liveInSchool("q", ctx.tenantId)}`;
   if (isStaff(ctx.actor)) return live;
   return sql`${live} AND ${studentQuizAccessSql(ctx.tenantId, sql`q.id`, ctx.actor.userId, ctx.clock.now())}`;
 }
@@ -108,7 +109,7 @@ export function liveQuizDetailStatement(ctx: SchoolCtx, quizId: string): BatchIt
   return batchable(
     ctx,
     sql`SELECT ${quizColumnsSql(ctx)}, ${courseRefsJsonSql(ctx)} AS course_refs, (${quizExamLinks().refsJson(ctx, sql`q.id`)}) AS exam_refs
-      FROM quizzes q WHERE q.id = ${quizId} AND q.tenant_id = ${ctx.tenantId} AND q.deleted_at IS NULL`,
+      FROM quizzes q WHERE q.id = ${quizId} AND ${liveInSchool("q", ctx.tenantId)}`,
   );
 }
 
@@ -122,10 +123,10 @@ export interface QuizListRow extends QuizRow {
 export function quizListColumnsSql(ctx: Caller, attemptScope: SQL): SQL {
   const t = ctx.tenantId;
   return sql`${quizColumnsSql(ctx)},
-    (SELECT count(*) FROM quiz_questions qq WHERE qq.tenant_id = ${t} AND qq.quiz_id = q.id AND qq.deleted_at IS NULL) AS question_count,
+    (SELECT count(*) FROM quiz_questions qq WHERE ${inSchool("qq", t)} AND qq.quiz_id = q.id AND qq.deleted_at IS NULL) AS question_count,
     (SELECT json_array(count(*),
         coalesce(sum(qa.status = 'submitted' AND qa.pending_review = 0 AND qa.score_pct_hundredths IS NOT NULL), 0),
         coalesce(sum(CASE WHEN qa.status = 'submitted' AND qa.pending_review = 0 THEN qa.score_pct_hundredths END), 0),
         coalesce(sum(qa.status = 'submitted' AND qa.pending_review = 1), 0))
-      FROM quiz_attempts qa WHERE qa.tenant_id = ${t} AND qa.quiz_id = q.id AND qa.exam_attempt_id IS NULL AND ${attemptScope}) AS attempt_stats`;
+      FROM quiz_attempts qa WHERE ${inSchool("qa", t)} AND qa.quiz_id = q.id AND qa.exam_attempt_id IS NULL AND ${attemptScope}) AS attempt_stats`;
 }

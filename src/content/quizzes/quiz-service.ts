@@ -13,6 +13,7 @@ import { presentQuestionRows, questionQueries, type QuestionRows } from "./quest
 import { presentNewQuiz, presentQuizDetail, type QuizDetailView } from "./present";
 import { quizDetailStatement, type QuizDetailRow } from "./quiz-read";
 import type { CreateQuizBody, UpdateQuizBody } from "./schemas";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The quizzes (as the caller may read them) with their questions in the caller's view, after
@@ -107,7 +108,7 @@ export async function deleteQuiz(ctx: SchoolCtx, input: { id: string }): Promise
   const check = async () => {
     const flags = held(sql`q.id`).map((holds, i) => sql`, (${holds}) AS g${sql.raw(String(i))}`);
     const [row] = await ctx.db.all<Record<string, number>>(
-      sql`SELECT q.id ${sql.join(flags, sql``)} FROM quizzes q WHERE q.id = ${id} AND q.tenant_id = ${ctx.tenantId} AND q.deleted_at IS NULL`,
+      sql`SELECT q.id ${sql.join(flags, sql``)} FROM quizzes q WHERE q.id = ${id} AND ${liveInSchool("q", ctx.tenantId)}`,
     );
     if (!row) throw new ApiError(quizzesErrors.QUIZ_NOT_FOUND);
     const blocking = guards.find((_, i) => Number(row[`g${i}`]) === 1);
@@ -118,7 +119,7 @@ export async function deleteQuiz(ctx: SchoolCtx, input: { id: string }): Promise
   const free = held(sql`${id}`).map((holds) => sql` AND NOT (${holds})`);
   const [deleted] = await runBatch(ctx, [
     batchable(ctx, sql`UPDATE quizzes SET deleted_at = ${now}, updated_at = ${now}
-      WHERE tenant_id = ${ctx.tenantId} AND id = ${id} AND deleted_at IS NULL${sql.join(free, sql``)}`),
+      WHERE ${inSchool(ctx.tenantId)} AND id = ${id} AND deleted_at IS NULL${sql.join(free, sql``)}`),
   ]);
   // Deleted or linked since the check: it answers as it now stands.
   if (changedRows(deleted) === 0) await check();

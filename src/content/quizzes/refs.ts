@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { registerBlockRef, registerQuizQuestionCount } from "../courses/references";
 import { quizzesForEmbed } from "./quiz-service";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * What quizzes tell the course tree (loaded with the quiz routes): a `quiz_ref` block names an
@@ -11,11 +12,11 @@ import { quizzesForEmbed } from "./quiz-service";
  */
 
 registerBlockRef("quiz_ref", {
-  exists: (tenantId, id) => sql`EXISTS (SELECT 1 FROM quizzes rq WHERE rq.id = ${id} AND rq.tenant_id = ${tenantId} AND rq.deleted_at IS NULL)`,
+  exists: (tenantId, id) => sql`EXISTS (SELECT 1 FROM quizzes rq WHERE rq.id = ${id} AND ${liveInSchool("rq", tenantId)})`,
   embed: quizzesForEmbed,
 });
 
 registerQuizQuestionCount(
-  (tenantId, quizId) => sql`(SELECT (SELECT count(*) FROM quiz_questions cq WHERE cq.tenant_id = ${tenantId} AND cq.quiz_id = cqz.id AND cq.deleted_at IS NULL)
-    FROM quizzes cqz WHERE cqz.id = ${quizId} AND cqz.tenant_id = ${tenantId} AND cqz.deleted_at IS NULL)`,
+  (tenantId, quizId) => sql`(SELECT (SELECT count(*) FROM quiz_questions cq WHERE ${inSchool("cq", tenantId)} AND cq.quiz_id = cqz.id AND cq.deleted_at IS NULL)
+    FROM quizzes cqz WHERE cqz.id = ${quizId} AND ${liveInSchool("cqz", tenantId)})`,
 );

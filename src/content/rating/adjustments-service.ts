@@ -13,6 +13,7 @@ import { ratingErrors } from "./errors";
 import { decimalTextSql } from "../../core/db/decimal";
 import { schoolTotalSql } from "./ranking";
 import { effectiveRuleSql } from "./rules";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * POST /admin/rating/adjustments (docs/decisions.md, Rating): an admin's signed point event for a
@@ -49,7 +50,7 @@ function stateRead(ctx: SchoolCtx, studentId: string, sourceKey: string): BatchI
   const manual = effectiveRuleSql(ctx.tenantId, "manual", sql`NULL`);
   return batchable(
     ctx,
-    sql`SELECT (SELECT pe.id FROM point_events pe WHERE pe.tenant_id = ${ctx.tenantId} AND pe.source_key = ${sourceKey}) AS event_id,
+    sql`SELECT (SELECT pe.id FROM point_events pe WHERE ${inSchool("pe", ctx.tenantId)} AND pe.source_key = ${sourceKey}) AS event_id,
         ${liveStudentSql(ctx, studentId)} AS student_live, ${manual.enabled} AS enabled
       FROM (SELECT 1) ${manual.joins}`,
   );
@@ -80,8 +81,8 @@ export async function createAdjustment(ctx: SchoolCtx, body: CreateAdjustmentBod
 
   const now = ctx.clock.now();
   const manual = effectiveRuleSql(tenantId, "manual", sql`NULL`);
-  const written = sql`EXISTS (SELECT 1 FROM point_events w WHERE w.tenant_id = ${tenantId} AND w.id = ${id})`;
-  const callPoints = sql`(SELECT cp.points_hundredths FROM point_events cp WHERE cp.tenant_id = ${tenantId} AND cp.id = ${id})`;
+  const written = sql`EXISTS (SELECT 1 FROM point_events w WHERE ${inSchool("w", tenantId)} AND w.id = ${id})`;
+  const callPoints = sql`(SELECT cp.points_hundredths FROM point_events cp WHERE ${inSchool("cp", tenantId)} AND cp.id = ${id})`;
   const results = await runBatch(ctx, [
     batchable(
       ctx,

@@ -12,6 +12,7 @@ import { decimalTextSql } from "../../core/db/decimal";
 import { schoolRankForSql, schoolTotalSql } from "./ranking";
 import { OBJECT_TABLES } from "./labels";
 import { effectiveRuleSql } from "./rules";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The one point-event writer (docs/decisions.md, Rating): statements for the batch of the source
@@ -78,7 +79,7 @@ function insertAwards(ctx: AwardCtx, rows: SourceRows, id: string | SQL, now: nu
   const student = lit(rows.studentId);
   const { sourceType } = rows;
   const rule = effectiveRuleSql(ctx.tenantId, sourceType, sql`x.target_id`);
-  const earlier = sql`FROM point_events pe WHERE pe.tenant_id = ${tenant} AND pe.student_id = ${student} AND pe.source_type = ${lit(sourceType)} AND pe.target_id = a.target_id`;
+  const earlier = sql`FROM point_events pe WHERE ${inSchool("pe", tenant)} AND pe.student_id = ${student} AND pe.source_type = ${lit(sourceType)} AND pe.target_id = a.target_id`;
   return batchable(
     ctx,
     sql`INSERT INTO point_events (id, tenant_id, student_id, source_type, target_id, source_key, points_hundredths, rule_id, reason, actor_user_id, awarded_at)
@@ -132,10 +133,10 @@ export async function topEnteredPush(ctx: AwardCtx, studentId: string, eventId: 
 function pointsAwardedPush(ctx: AwardCtx, sourceType: Exclude<RatingSourceType, "manual">, studentId: string, eventId: string | SQL): Promise<BatchItem> {
   const tenant = lit(ctx.tenantId);
   const event = typeof eventId === "string" ? lit(eventId) : eventId;
-  const points = sql`(SELECT ev.points_hundredths FROM point_events ev WHERE ev.tenant_id = ${tenant} AND ev.id = ${event})`;
+  const points = sql`(SELECT ev.points_hundredths FROM point_events ev WHERE ${inSchool("ev", tenant)} AND ev.id = ${event})`;
   // The object's title, deleted objects included (the event outlives them).
-  const label = sql`(SELECT lt.title FROM ${sql.raw(OBJECT_TABLES[sourceType])} lt WHERE lt.tenant_id = ${tenant}
-      AND lt.id = (SELECT ev.target_id FROM point_events ev WHERE ev.tenant_id = ${tenant} AND ev.id = ${event}))`;
+  const label = sql`(SELECT lt.title FROM ${sql.raw(OBJECT_TABLES[sourceType])} lt WHERE ${inSchool("lt", tenant)}
+      AND lt.id = (SELECT ev.target_id FROM point_events ev WHERE ${inSchool("ev", tenant)} AND ev.id = ${event}))`;
   return enqueue(
     ctx,
     "rating.points_awarded",
@@ -157,7 +158,7 @@ export async function scoredAward(ctx: AwardCtx, award: ScoredAward): Promise<Ba
   const id = uuidv7();
   const select = sql`SELECT ${award.targetId} AS target_id, ${award.sourceKey} AS source_key, (${award.scorePct}) AS pct,
       (${award.passed}) AS passed, (${award.passingScore}) AS passing_score WHERE ${award.when}`;
-  const callPoints = sql`(SELECT cp.points_hundredths FROM point_events cp WHERE cp.tenant_id = ${lit(ctx.tenantId)} AND cp.id = ${lit(id)})`;
+  const callPoints = sql`(SELECT cp.points_hundredths FROM point_events cp WHERE ${inSchool("cp", lit(ctx.tenantId))} AND cp.id = ${lit(id)})`;
   return [
     insertAwards(ctx, { sourceType: award.sourceType, studentId: award.studentId, select }, lit(id), now),
     await pointsAwardedPush(ctx, award.sourceType, award.studentId, id),
@@ -181,29 +182,29 @@ export async function completionAwards(ctx: AwardCtx, input: { studentId: string
   const at = lit(input.now);
   const { studentId, now } = input;
   const fresh = (column: string) =>
-    sql`SELECT ${sql.raw(`nb.${column}`)} FROM block_completions nb WHERE nb.tenant_id = ${tenant} AND nb.student_id = ${student} AND nb.completed_at = ${at}`;
-  const allDone = (column: string, id: SQL) => sql`NOT EXISTS (SELECT 1 FROM blocks ob WHERE ob.tenant_id = ${tenant} AND ${sql.raw(`ob.${column}`)} = ${id} AND ob.deleted_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM block_completions oc WHERE oc.tenant_id = ${tenant} AND oc.block_id = ob.id AND oc.student_id = ${student}))`;
+    sql`SELECT ${sql.raw(`nb.${column}`)} FROM block_completions nb WHERE ${inSchool("nb", tenant)} AND nb.student_id = ${student} AND nb.completed_at = ${at}`;
+  const allDone = (column: string, id: SQL) => sql`NOT EXISTS (SELECT 1 FROM blocks ob WHERE ${inSchool("ob", tenant)} AND ${sql.raw(`ob.${column}`)} = ${id} AND ob.deleted_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM block_completions oc WHERE ${inSchool("oc", tenant)} AND oc.block_id = ob.id AND oc.student_id = ${student}))`;
   const row = (type: string, id: SQL) => sql`${id} AS target_id, ${lit(`${type}:`)} || ${id} || ${lit(`:${studentId}`)} AS source_key, 10000 AS pct, 1 AS passed, NULL AS passing_score`;
   const selects: Record<(typeof COMPLETION_TYPES)[number], SQL> = {
     lesson: sql`SELECT ${row("lesson", sql`l.id`)} FROM lessons l
-      WHERE l.tenant_id = ${tenant} AND l.deleted_at IS NULL AND l.id IN (${fresh("lesson_id")}) AND ${allDone("lesson_id", sql`l.id`)}`,
+      WHERE ${liveInSchool("l", tenant)} AND l.id IN (${fresh("lesson_id")}) AND ${allDone("lesson_id", sql`l.id`)}`,
     module: sql`SELECT ${row("module", sql`m.id`)} FROM course_modules m
-      WHERE m.tenant_id = ${tenant} AND m.deleted_at IS NULL AND ${allDone("module_id", sql`m.id`)}
-        AND m.id IN (SELECT fb.module_id FROM blocks fb WHERE fb.tenant_id = ${tenant} AND fb.id IN (${fresh("block_id")}))`,
+      WHERE ${liveInSchool("m", tenant)} AND ${allDone("module_id", sql`m.id`)}
+        AND m.id IN (SELECT fb.module_id FROM blocks fb WHERE ${inSchool("fb", tenant)} AND fb.id IN (${fresh("block_id")}))`,
     course: sql`SELECT ${row("course", sql`c.id`)} FROM courses c
-      WHERE c.tenant_id = ${tenant} AND c.deleted_at IS NULL AND c.id IN (${fresh("course_id")})
-        AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.tenant_id = ${tenant} AND ce.course_id = c.id AND ce.student_id = ${student}
+      WHERE ${liveInSchool("c", tenant)} AND c.id IN (${fresh("course_id")})
+        AND EXISTS (SELECT 1 FROM enrollments ce WHERE ${inSchool("ce", tenant)} AND ce.course_id = c.id AND ce.student_id = ${student}
           AND ce.removed_at IS NULL AND ce.completed_at IS NOT NULL)`,
   };
   const statements: BatchItem[] = [];
   for (const type of COMPLETION_TYPES) {
     statements.push(insertAwards(ctx, { sourceType: type, studentId, select: selects[type] }, sqlUuidv7(now), now));
-    const first = sql`(SELECT fe.id FROM point_events fe WHERE fe.tenant_id = ${tenant} AND fe.student_id = ${student} AND fe.source_type = ${lit(type)}
+    const first = sql`(SELECT fe.id FROM point_events fe WHERE ${inSchool("fe", tenant)} AND fe.student_id = ${student} AND fe.source_type = ${lit(type)}
         AND fe.awarded_at = ${at} AND fe.points_hundredths > 0 ORDER BY fe.id LIMIT 1)`;
     statements.push(await pointsAwardedPush(ctx, type, studentId, first));
   }
-  const ofBatch = sql`FROM point_events cp WHERE cp.tenant_id = ${tenant} AND cp.student_id = ${student} AND cp.awarded_at = ${at}
+  const ofBatch = sql`FROM point_events cp WHERE ${inSchool("cp", tenant)} AND cp.student_id = ${student} AND cp.awarded_at = ${at}
       AND cp.source_type IN ('lesson', 'module', 'course')`;
   const callPoints = sql`(SELECT SUM(cp.points_hundredths) ${ofBatch})`;
   const last = sql`(SELECT cp.id ${ofBatch} ORDER BY cp.id DESC LIMIT 1)`;

@@ -7,6 +7,7 @@ import { groupsErrors } from "../groups/errors";
 import { ratingErrors as e } from "./errors";
 import { liveModuleSql, visibleGroupSql } from "./leaderboard-service";
 import { optionalUuid, populationSql } from "./scope";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 interface FilterOption {
   id: string;
@@ -28,15 +29,15 @@ export async function getFilterOptions(ctx: SchoolCtx, query: { group_id?: strin
     batchable(
       ctx,
       sql`SELECT o.id, o.title FROM ${sql.raw(table)} o
-        WHERE o.tenant_id = ${tenantId} AND o.deleted_at IS NULL ${inModule ? sql`AND o.id IN (${inModule})` : sql``}
+        WHERE ${liveInSchool("o", tenantId)} ${inModule ? sql`AND o.id IN (${inModule})` : sql``}
           AND EXISTS (SELECT 1 FROM point_events pe JOIN users u ON u.id = pe.student_id AND ${member}
-            WHERE pe.tenant_id = ${tenantId} AND pe.target_id = o.id AND pe.source_type = ${sourceType})
+            WHERE ${inSchool("pe", tenantId)} AND pe.target_id = o.id AND pe.source_type = ${sourceType})
         ORDER BY o.title COLLATE NOCASE, o.id`,
     );
-  const lessons = moduleId ? sql`SELECT ml.id FROM lessons ml WHERE ml.tenant_id = ${tenantId} AND ml.module_id = ${moduleId} AND ml.deleted_at IS NULL` : null;
+  const lessons = moduleId ? sql`SELECT ml.id FROM lessons ml WHERE ${inSchool("ml", tenantId)} AND ml.module_id = ${moduleId} AND ml.deleted_at IS NULL` : null;
   const referenced = (type: string) =>
     lessons
-      ? sql`SELECT mb.ref_id FROM blocks mb WHERE mb.tenant_id = ${tenantId} AND mb.lesson_id IN (${lessons}) AND mb.type = ${type} AND mb.deleted_at IS NULL AND mb.ref_id IS NOT NULL`
+      ? sql`SELECT mb.ref_id FROM blocks mb WHERE ${inSchool("mb", tenantId)} AND mb.lesson_id IN (${lessons}) AND mb.type = ${type} AND mb.deleted_at IS NULL AND mb.ref_id IS NOT NULL`
       : null;
   const checks = [...(groupId ? [batchable(ctx, visibleGroupSql(ctx, groupId))] : []), ...(moduleId ? [batchable(ctx, liveModuleSql(ctx, moduleId))] : [])];
   const results = await runBatch(ctx, [

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { RatingSourceType } from "../../db/schema";
+import { inSchool } from "../../core/db/conditions";
 
 export type RatedObjectType = Exclude<RatingSourceType, "manual">;
 
@@ -15,7 +16,7 @@ export const OBJECT_TABLES: Readonly<Record<RatedObjectType, string>> = {
 
 /** The title of a point event's object (SQL) by its source type, deleted objects included (the events outlive them); NULL for adjustments. */
 export function targetLabelSql(tenantId: string, sourceType: SQL, targetId: SQL): SQL {
-  const title = (table: string) => sql`(SELECT lt.title FROM ${sql.raw(table)} lt WHERE lt.tenant_id = ${tenantId} AND lt.id = ${targetId})`;
+  const title = (table: string) => sql`(SELECT lt.title FROM ${sql.raw(table)} lt WHERE ${inSchool("lt", tenantId)} AND lt.id = ${targetId})`;
   const cases = Object.entries(OBJECT_TABLES).map(([type, table]) => sql` WHEN ${sql.raw(`'${type}'`)} THEN ${title(table)}`);
   return sql`(CASE ${sourceType}${sql.join(cases, sql``)} END)`;
 }

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { SchoolCtx } from "../../core/http/context";
 import type { RatingSourceType } from "../../db/schema";
 import { displayNameSql, populationFromSql, populationSql, ratingView, unrankedSql, windowSql, type TimeWindow } from "./scope";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * The leaderboard's statements. Without event filters the board reads the stored totals
@@ -54,11 +55,11 @@ export function totalsPageSql(ctx: Caller, input: BoardInput): SQL {
   const name = displayNameSql();
   const signed = (condition: SQL) => sql`SELECT * FROM (SELECT t.student_id AS id, t.points_hundredths AS points, u.first_name, u.last_name
       FROM rating_totals t JOIN users u ON u.id = t.student_id AND ${member}
-      WHERE t.tenant_id = ${tenantId} AND ${condition}
+      WHERE ${inSchool("t", tenantId)} AND ${condition}
       ORDER BY t.points_hundredths DESC, ${name}, u.id LIMIT ${input.limit})`;
   return sql`${signed(sql`t.points_hundredths > 0`)}
     UNION ALL SELECT * FROM (SELECT u.id, 0 AS points, u.first_name, u.last_name ${populationFromSql(ctx, input.groupId)}
-      AND NOT EXISTS (SELECT 1 FROM rating_totals z WHERE z.tenant_id = ${tenantId} AND z.student_id = u.id AND z.points_hundredths <> 0)
+      AND NOT EXISTS (SELECT 1 FROM rating_totals z WHERE ${inSchool("z", tenantId)} AND z.student_id = u.id AND z.points_hundredths <> 0)
       ORDER BY ${name}, u.id LIMIT ${input.limit})
     UNION ALL ${signed(sql`t.points_hundredths < 0`)}
     LIMIT ${input.limit}`;
@@ -73,11 +74,11 @@ export function totalsStatsSql(ctx: Caller, input: BoardInput, callerId: string 
   const { tenantId } = ctx;
   const population = populationFromSql(ctx, input.groupId);
   const schoolWide = input.groupId === undefined && ratingView(ctx) !== "restricted";
-  const callerPoints = sql`COALESCE((SELECT ct.points_hundredths FROM rating_totals ct WHERE ct.tenant_id = ${tenantId} AND ct.student_id = ${callerId ?? ""}), 0)`;
+  const callerPoints = sql`COALESCE((SELECT ct.points_hundredths FROM rating_totals ct WHERE ${inSchool("ct", tenantId)} AND ct.student_id = ${callerId ?? ""}), 0)`;
   if (schoolWide) return schoolStatsSql(tenantId, callerId === null ? null : callerPoints);
   const total = sql`(SELECT count(*) ${population})`;
   if (callerId === null) return sql`SELECT ${total} AS total_students, NULL AS caller_points, NULL AS caller_rank`;
-  const above = sql`(SELECT count(*) ${population} AND COALESCE((SELECT pt.points_hundredths FROM rating_totals pt WHERE pt.tenant_id = ${tenantId} AND pt.student_id = u.id), 0) > c.points)`;
+  const above = sql`(SELECT count(*) ${population} AND COALESCE((SELECT pt.points_hundredths FROM rating_totals pt WHERE ${inSchool("pt", tenantId)} AND pt.student_id = u.id), 0) > c.points)`;
   return sql`SELECT c.total_students, c.points AS caller_points, 1 + ${above} AS caller_rank
     FROM (SELECT ${total} AS total_students, ${callerPoints} AS points) c`;
 }
@@ -92,23 +93,23 @@ export function totalsStatsSql(ctx: Caller, input: BoardInput, callerId: string 
  * below zero, the active students without a row (the active students less the ranked rows).
  */
 export function schoolStatsSql(tenantId: string, points: SQL | null): SQL {
-  const rows = (condition: SQL) => sql`EXISTS (SELECT 1 FROM rating_totals z WHERE z.tenant_id = ${tenantId} AND z.student_id = x.id AND ${condition})`;
+  const rows = (condition: SQL) => sql`EXISTS (SELECT 1 FROM rating_totals z WHERE ${inSchool("z", tenantId)} AND z.student_id = x.id AND ${condition})`;
   const counted = (expression: SQL) => sql`COALESCE(sum(CASE WHEN x.id IS NULL THEN 0 ELSE ${expression} END), 0)`;
   return sql`SELECT c.total_students, c.points AS caller_points,
       CASE WHEN c.points IS NULL THEN NULL ELSE 1 + c.rows_above - c.unranked_above
         + CASE WHEN c.points < 0 THEN c.total_students - (c.rows_all - c.unranked_with_row) ELSE 0 END END AS caller_rank
-    FROM (SELECT (SELECT count(*) FROM users s WHERE s.tenant_id = ${tenantId} AND s.role = 'student') - ${counted(sql`x.role = 'student'`)} AS total_students,
+    FROM (SELECT (SELECT count(*) FROM users s WHERE ${inSchool("s", tenantId)} AND s.role = 'student') - ${counted(sql`x.role = 'student'`)} AS total_students,
         p.points,
-        (SELECT count(*) FROM rating_totals t WHERE t.tenant_id = ${tenantId} AND t.points_hundredths > p.points) AS rows_above,
-        (SELECT count(*) FROM rating_totals t WHERE t.tenant_id = ${tenantId}) AS rows_all,
+        (SELECT count(*) FROM rating_totals t WHERE ${inSchool("t", tenantId)} AND t.points_hundredths > p.points) AS rows_above,
+        (SELECT count(*) FROM rating_totals t WHERE ${inSchool("t", tenantId)}) AS rows_all,
         ${counted(sql`${rows(sql`z.points_hundredths > p.points`)}`)} AS unranked_above,
         ${counted(rows(sql`1`))} AS unranked_with_row
-      FROM (SELECT ${points ?? sql`NULL`} AS points) p LEFT JOIN users x ON x.tenant_id = ${tenantId} AND ${unrankedSql()}) c`;
+      FROM (SELECT ${points ?? sql`NULL`} AS points) p LEFT JOIN users x ON ${inSchool("x", tenantId)} AND ${unrankedSql()}) c`;
 }
 
 /** The point event (`pe`) matches the filters (module, object, source types, time window). */
 export function eventFilterSql(tenantId: string, filters: EventFilters): SQL {
-  const parts: SQL[] = [sql`pe.tenant_id = ${tenantId}`, windowSql(filters.window)];
+  const parts: SQL[] = [sql`${inSchool("pe", tenantId)}`, windowSql(filters.window)];
   if (filters.sourceId !== undefined) parts.push(sql`pe.target_id = ${filters.sourceId}`);
   if (filters.sourceTypes !== undefined) parts.push(sql`pe.source_type IN (${sql.join(filters.sourceTypes.map((type) => sql`${type}`), sql`, `)})`);
   if (filters.moduleId !== undefined) parts.push(moduleEventSql(tenantId, filters.moduleId));
@@ -120,9 +121,9 @@ export function eventFilterSql(tenantId: string, filters: EventFilters): SQL {
  * or assignment a live block of those lessons references. Exams stay standalone.
  */
 function moduleEventSql(tenantId: string, moduleId: string): SQL {
-  const liveLessons = sql`SELECT ml.id FROM lessons ml WHERE ml.tenant_id = ${tenantId} AND ml.module_id = ${moduleId} AND ml.deleted_at IS NULL`;
+  const liveLessons = sql`SELECT ml.id FROM lessons ml WHERE ${inSchool("ml", tenantId)} AND ml.module_id = ${moduleId} AND ml.deleted_at IS NULL`;
   const referenced = (type: string) => sql`SELECT mb.ref_id FROM blocks mb
-      WHERE mb.tenant_id = ${tenantId} AND mb.lesson_id IN (${liveLessons}) AND mb.type = ${type} AND mb.deleted_at IS NULL AND mb.ref_id IS NOT NULL`;
+      WHERE ${inSchool("mb", tenantId)} AND mb.lesson_id IN (${liveLessons}) AND mb.type = ${type} AND mb.deleted_at IS NULL AND mb.ref_id IS NOT NULL`;
   return sql`((pe.source_type = 'module' AND pe.target_id = ${moduleId})
       OR (pe.source_type = 'lesson' AND pe.target_id IN (${liveLessons}))
       OR (pe.source_type = 'quiz' AND pe.target_id IN (${referenced("quiz_ref")}))

@@ -11,6 +11,7 @@ import { groupVisibleSql } from "../groups/scope";
 import { ratingErrors as e } from "./errors";
 import { eventsBoardSql, hasEventFilters, totalsPageSql, totalsStatsSql, type BoardInput, type BoardRow, type BoardStats } from "./leaderboard-query";
 import { optionalUuid, parseWindow, ratingView } from "./scope";
+import { liveInSchool } from "../../core/db/conditions";
 
 /** The query of GET /t/rating as the route validated it (the uuids are checked here, each with its own identifier). */
 export interface LeaderboardQuery {

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { activeStudentSql } from "../common/access";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * Ranking over the stored totals (docs/decisions.md, Rating): every active student of the
@@ -10,7 +11,7 @@ import { activeStudentSql } from "../common/access";
 
 /** The student's school total in hundredths (0 without a row). */
 export function schoolTotalSql(tenantId: string, studentId: string | SQL): SQL {
-  return sql`COALESCE((SELECT tt.points_hundredths FROM rating_totals tt WHERE tt.tenant_id = ${tenantId} AND tt.student_id = ${studentId}), 0)`;
+  return sql`COALESCE((SELECT tt.points_hundredths FROM rating_totals tt WHERE ${inSchool("tt", tenantId)} AND tt.student_id = ${studentId}), 0)`;
 }
 
 /**
@@ -20,7 +21,7 @@ export function schoolTotalSql(tenantId: string, studentId: string | SQL): SQL {
  */
 export function schoolRankForSql(tenantId: string, studentId: string | SQL, points: SQL): SQL {
   return sql`(1 + (SELECT count(*) FROM rating_totals rk JOIN users ru ON ru.id = rk.student_id AND ${activeStudentSql(tenantId, sql`ru`)}
-        WHERE rk.tenant_id = ${tenantId} AND rk.points_hundredths > (${points}) AND rk.student_id <> ${studentId})
+        WHERE ${inSchool("rk", tenantId)} AND rk.points_hundredths > (${points}) AND rk.student_id <> ${studentId})
       + CASE WHEN (${points}) < 0 THEN (SELECT count(*) FROM users ru WHERE ${activeStudentSql(tenantId, sql`ru`)} AND ru.id <> ${studentId}
-          AND NOT EXISTS (SELECT 1 FROM rating_totals rk WHERE rk.tenant_id = ${tenantId} AND rk.student_id = ru.id)) ELSE 0 END)`;
+          AND NOT EXISTS (SELECT 1 FROM rating_totals rk WHERE ${inSchool("rk", tenantId)} AND rk.student_id = ru.id)) ELSE 0 END)`;
 }

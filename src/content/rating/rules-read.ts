@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, getTableColumns, isNull, or, sql, type SQL } from "drizzle-orm";
 import { formatHundredths, formatHundredthsOrNull } from "../../core/db/decimal";
 import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { isoOrNull } from "../../core/lib/clock";
@@ -6,6 +6,7 @@ import { RATING_SOURCE_TYPES, ratingRules, type RatingSourceType } from "../../d
 import { targetLabelSql } from "./labels";
 import { BUILT_IN_RULES, type RuleValues } from "./rules";
 import type { RatingRuleView, RuleField } from "./rules-schemas";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * The rules as the admin screen shows them (docs/decisions.md, Rating): per source type, in the
@@ -24,7 +25,7 @@ export function ruleRowsQuery(ctx: ServiceContext, tenantId: string, where: SQL 
       targetTitle: sql<string | null>`${targetLabelSql(tenantId, sql`${ratingRules.sourceType}`, sql`${ratingRules.targetId}`)}`,
     })
     .from(ratingRules)
-    .where(and(eq(ratingRules.tenantId, tenantId), where))
+    .where(and(inSchool(ratingRules, tenantId), where))
     .orderBy(asc(ratingRules.createdAt), asc(ratingRules.id));
 }
 

@@ -9,6 +9,7 @@ import { OBJECT_TABLES, type RatedObjectType } from "./labels";
 import { mergeRule, ruleRowsQuery, type RuleRowWithTitle } from "./rules-read";
 import { BUILT_IN_RULES, type RuleValues } from "./rules";
 import type { RuleBody } from "./rules-schemas";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * The admin's writes of point rules (docs/decisions.md, Rating). A default is one row per school
@@ -158,7 +159,7 @@ export async function putOverrideRule(ctx: SchoolCtx, input: { sourceType: strin
 export async function deleteOverrideRule(ctx: SchoolCtx, input: { sourceType: string; targetId: string }): Promise<{ deleted: true }> {
   const now = ctx.clock.now();
   const result = await ctx.db.run(sql`UPDATE rating_rules SET deleted_at = ${now}, updated_at = ${now}
-    WHERE tenant_id = ${ctx.tenantId} AND source_type = ${input.sourceType} AND target_id = ${input.targetId} AND deleted_at IS NULL`);
+    WHERE ${inSchool(ctx.tenantId)} AND source_type = ${input.sourceType} AND target_id = ${input.targetId} AND deleted_at IS NULL`);
   if (changedRows(result) === 0) throw new ApiError(ratingErrors.RULE_NOT_FOUND);
   return { deleted: true };
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { CalcMode, RatingSourceType, RepeatBehavior, ThresholdSource } from "../../db/schema";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * The point rules of a school (docs/decisions.md, Rating): what each source type awards, from the
@@ -66,8 +67,8 @@ export function effectiveRuleSql(tenantId: string, sourceType: RatingSourceType,
   const builtIn = BUILT_IN_RULES[sourceType];
   const pick = (column: string, fallback: unknown) => sql`COALESCE(${o}.${sql.raw(column)}, ${d}.${sql.raw(column)}, ${fallback})`;
   return {
-    joins: sql`LEFT JOIN rating_rules ${d} ON ${d}.tenant_id = ${tenantId} AND ${d}.source_type = ${sourceType} AND ${d}.target_id IS NULL
-      LEFT JOIN rating_rules ${o} ON ${o}.tenant_id = ${tenantId} AND ${o}.source_type = ${sourceType} AND ${o}.target_id = ${target} AND ${o}.deleted_at IS NULL`,
+    joins: sql`LEFT JOIN rating_rules ${d} ON ${inSchool(d, tenantId)} AND ${d}.source_type = ${sourceType} AND ${d}.target_id IS NULL
+      LEFT JOIN rating_rules ${o} ON ${inSchool(o, tenantId)} AND ${o}.source_type = ${sourceType} AND ${o}.target_id = ${target} AND ${o}.deleted_at IS NULL`,
     id: sql`COALESCE(${o}.id, ${d}.id)`,
     enabled: pick("enabled", builtIn.enabled ? 1 : 0),
     points: pick("points_hundredths", builtIn.points),

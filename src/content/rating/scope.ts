@@ -5,6 +5,7 @@ import { ApiError, type ErrorEntry } from "../../core/http/errors";
 import { UUID_PATTERN } from "../../core/lib/ids";
 import { isRestrictedCurator, restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
 import { activeStudentSql } from "../common/access";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * Who sees which students in the rating reads (docs/decisions.md, Rating): a student the whole
@@ -24,7 +25,7 @@ export function ratingView(ctx: Pick<SchoolCtx, "actor">): RatingView {
  */
 export function populationSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, groupId: string | undefined, u: SQL = sql`u`): SQL {
   const group = groupId
-    ? sql` AND ${u}.id IN (SELECT pg.user_id FROM group_members pg WHERE pg.tenant_id = ${ctx.tenantId} AND pg.group_id = ${groupId})`
+    ? sql` AND ${u}.id IN (SELECT pg.user_id FROM group_members pg WHERE ${inSchool("pg", ctx.tenantId)} AND pg.group_id = ${groupId})`
     : sql``;
   const scope = scopeCondition(sql`${u}.id`, restrictedScope(ctx));
   return sql`${activeStudentSql(ctx.tenantId, u)}${group}${scope ? sql` AND ${scope}` : sql``}`;
@@ -39,7 +40,7 @@ export function populationFromSql(ctx: Pick<SchoolCtx, "actor" | "tenantId">, gr
   const scope = scopeCondition(sql`u.id`, restrictedScope(ctx));
   const where = sql`${activeStudentSql(ctx.tenantId)}${scope ? sql` AND ${scope}` : sql``}`;
   if (!groupId) return sql`FROM users u WHERE ${where}`;
-  return sql`FROM group_members pg CROSS JOIN users u ON u.id = pg.user_id WHERE pg.tenant_id = ${ctx.tenantId} AND pg.group_id = ${groupId} AND ${where}`;
+  return sql`FROM group_members pg CROSS JOIN users u ON u.id = pg.user_id WHERE ${inSchool("pg", ctx.tenantId)} AND pg.group_id = ${groupId} AND ${where}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, rowsOf, runBatch } from "../../core/db/batch";
-import { containsText } from "../../core/db/conditions";
+import { containsText, inSchool, liveInSchool } from "../../core/db/conditions";
 import { formatHundredths } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -42,15 +42,15 @@ export async function getStudentSummary(ctx: SchoolCtx, input: { id: string }) {
     batchable(
       ctx,
       sql`SELECT g.id AS group_id, g.name AS group_name,
-          (SELECT count(*) FROM group_members m JOIN users u ON u.id = m.user_id AND ${activeStudentSql(tenantId)} WHERE m.tenant_id = ${tenantId} AND m.group_id = g.id) AS total_students,
+          (SELECT count(*) FROM group_members m JOIN users u ON u.id = m.user_id AND ${activeStudentSql(tenantId)} WHERE ${inSchool("m", tenantId)} AND m.group_id = g.id) AS total_students,
           CASE WHEN ${active} THEN 1 + (SELECT count(*) FROM group_members m JOIN users u ON u.id = m.user_id AND ${activeStudentSql(tenantId)}
-              JOIN rating_totals t ON t.tenant_id = ${tenantId} AND t.student_id = m.user_id
-            WHERE m.tenant_id = ${tenantId} AND m.group_id = g.id AND t.points_hundredths > (${points}))
+              JOIN rating_totals t ON ${inSchool("t", tenantId)} AND t.student_id = m.user_id
+            WHERE ${inSchool("m", tenantId)} AND m.group_id = g.id AND t.points_hundredths > (${points}))
             + CASE WHEN (${points}) < 0 THEN (SELECT count(*) FROM group_members m JOIN users u ON u.id = m.user_id AND ${activeStudentSql(tenantId)}
-              WHERE m.tenant_id = ${tenantId} AND m.group_id = g.id
-                AND NOT EXISTS (SELECT 1 FROM rating_totals z WHERE z.tenant_id = ${tenantId} AND z.student_id = m.user_id)) ELSE 0 END END AS rank
-        FROM group_members gm JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
-        WHERE gm.tenant_id = ${tenantId} AND gm.user_id = ${input.id}
+              WHERE ${inSchool("m", tenantId)} AND m.group_id = g.id
+                AND NOT EXISTS (SELECT 1 FROM rating_totals z WHERE ${inSchool("z", tenantId)} AND z.student_id = m.user_id)) ELSE 0 END END AS rank
+        FROM group_members gm JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", tenantId)}
+        WHERE ${inSchool("gm", tenantId)} AND gm.user_id = ${input.id}
         ORDER BY g.name COLLATE NOCASE, g.id`,
     ),
   ]);
@@ -107,7 +107,7 @@ export async function listStudentEvents(ctx: SchoolCtx, input: { id: string; que
   const sign = query.sign ?? "all";
   if (!Object.hasOwn(SIGNS, sign)) throw new ApiError(e.INVALID_SIGN);
   const { tenantId } = ctx;
-  const matching = sql`pe.tenant_id = ${tenantId} AND pe.student_id = ${input.id} AND ${windowSql(window)} AND ${SIGNS[sign as keyof typeof SIGNS]}
+  const matching = sql`${inSchool("pe", tenantId)} AND pe.student_id = ${input.id} AND ${windowSql(window)} AND ${SIGNS[sign as keyof typeof SIGNS]}
     ${query.source_type ? sql`AND pe.source_type IN (${sql.join(query.source_type.map((type) => sql`${type}`), sql`, `)})` : sql``}
     ${query.reason_search ? sql`AND ${containsText(sql`pe.reason`, query.reason_search)}` : sql``}`;
   const results = await runBatch(ctx, [

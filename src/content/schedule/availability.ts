@@ -4,6 +4,7 @@ import { ApiError } from "../../core/http/errors";
 import { isoOrNull } from "../../core/lib/clock";
 import { isStaff } from "../common/access";
 import { scheduleErrors } from "./errors";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Availability: which dates apply to a student, and what they close. Every read that shows a
@@ -43,7 +44,7 @@ export interface WindowStatus {
  * `grid_key, course_id, node_id, starts_at, ends_at, allow_before_start, allow_after_end`.
  */
 export function liveWindowsSql(tenantId: string | SQL): SQL {
-  return sql`(SELECT * FROM schedule_windows WHERE tenant_id = ${tenantId} AND deleted_at IS NULL)`;
+  return sql`(SELECT * FROM schedule_windows WHERE ${liveInSchool(tenantId)})`;
 }
 
 interface RuleOptions {
@@ -67,8 +68,8 @@ export function effectiveWindowsSql(tenantId: string | SQL, courseId: string | S
   return sql`WITH sw_course AS (SELECT sws.grid_key, sws.node_id, sws.starts_at, sws.ends_at, sws.allow_before_start, sws.allow_after_end
         FROM ${source} sws WHERE sws.course_id = ${courseId}),
       sw_grids AS (SELECT swg.grid_key FROM sw_course swg
-          JOIN groups swg_g ON swg_g.id = swg.grid_key AND swg_g.tenant_id = ${tenantId} AND swg_g.deleted_at IS NULL
-          JOIN group_members swg_m ON swg_m.group_id = swg.grid_key AND swg_m.tenant_id = ${tenantId} AND swg_m.user_id = ${studentId}
+          JOIN groups swg_g ON swg_g.id = swg.grid_key AND ${liveInSchool("swg_g", tenantId)}
+          JOIN group_members swg_m ON swg_m.group_id = swg.grid_key AND ${inSchool("swg_m", tenantId)} AND swg_m.user_id = ${studentId}
         WHERE swg.grid_key <> '' GROUP BY swg.grid_key)
     SELECT sww.node_id,
       CASE WHEN count(sww.starts_at) = count(*) THEN min(sww.starts_at) END AS starts_at,
@@ -169,7 +170,7 @@ export async function scheduleGate(ctx: SchoolCtx, input: { lessonId: string; fi
   if (isStaff(ctx.actor)) return;
   const [row] = await ctx.db.all<{ course_id: string; module_id: string; windows: string }>(
     sql`SELECT sl.course_id, sl.module_id, ${lessonChainWindowsSql(ctx, sql`sl`)} AS windows
-      FROM lessons sl WHERE sl.id = ${input.lessonId} AND sl.tenant_id = ${ctx.tenantId} AND sl.deleted_at IS NULL`,
+      FROM lessons sl WHERE sl.id = ${input.lessonId} AND ${liveInSchool("sl", ctx.tenantId)}`,
   );
   if (!row) return;
   const chain = [row.course_id, row.module_id, input.lessonId];

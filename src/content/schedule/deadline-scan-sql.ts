@@ -4,6 +4,7 @@ import { assignmentTargetsStudentSql } from "../assignments/access";
 import { assignmentClosingSql } from "../assignments/deadline";
 import { lessonVisibleToSql } from "../common/access";
 import { effectiveWindowsSql } from "./availability";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The deadline scan's sets of students, each one SELECT of user ids over the school's enrollments:
@@ -39,22 +40,22 @@ const closedAt = (now: number) => sql`((w.starts_at > ${lit(now)} AND w.allow_be
 /** Live, active students of the school with an active enrollment in a live published course (alias `e`). */
 function enrolledStudents(tenantId: string, courseId: string, extra: SQL): SQL {
   return sql`SELECT e.student_id FROM enrollments e
-      JOIN courses ec ON ec.id = e.course_id AND ec.tenant_id = ${lit(tenantId)} AND ec.deleted_at IS NULL AND ec.status = 'published'
-      JOIN users eu ON eu.id = e.student_id AND eu.tenant_id = ${lit(tenantId)} AND eu.role = 'student' AND eu.deleted_at IS NULL AND eu.is_active = 1
-    WHERE e.tenant_id = ${lit(tenantId)} AND e.course_id = ${lit(courseId)} AND e.removed_at IS NULL AND ${extra}`;
+      JOIN courses ec ON ec.id = e.course_id AND ${liveInSchool("ec", lit(tenantId))} AND ec.status = 'published'
+      JOIN users eu ON eu.id = e.student_id AND ${inSchool("eu", lit(tenantId))} AND eu.role = 'student' AND eu.deleted_at IS NULL AND eu.is_active = 1
+    WHERE ${inSchool("e", lit(tenantId))} AND e.course_id = ${lit(courseId)} AND e.removed_at IS NULL AND ${extra}`;
 }
 
 /** The lesson is live and the student sees it (lesson access groups). */
 function seesLesson(tenantId: string, lessonId: string): SQL {
-  return sql`EXISTS (SELECT 1 FROM lessons sl WHERE sl.id = ${lit(lessonId)} AND sl.tenant_id = ${lit(tenantId)} AND sl.deleted_at IS NULL)
+  return sql`EXISTS (SELECT 1 FROM lessons sl WHERE sl.id = ${lit(lessonId)} AND ${liveInSchool("sl", lit(tenantId))})
     AND ${lessonVisibleToSql(tenantId, sql`${lit(lessonId)}`, sql`e.student_id`)}`;
 }
 
 /** The student passed the lesson: it has live blocks and the student completed every one. */
 export function passedLessonSql(tenantId: string, lessonId: string, student: SQL): SQL {
-  return sql`(EXISTS (SELECT 1 FROM blocks pb WHERE pb.tenant_id = ${lit(tenantId)} AND pb.lesson_id = ${lit(lessonId)} AND pb.deleted_at IS NULL)
-    AND NOT EXISTS (SELECT 1 FROM blocks pb WHERE pb.tenant_id = ${lit(tenantId)} AND pb.lesson_id = ${lit(lessonId)} AND pb.deleted_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM block_completions pc WHERE pc.tenant_id = ${lit(tenantId)} AND pc.block_id = pb.id AND pc.student_id = ${student})))`;
+  return sql`(EXISTS (SELECT 1 FROM blocks pb WHERE ${inSchool("pb", lit(tenantId))} AND pb.lesson_id = ${lit(lessonId)} AND pb.deleted_at IS NULL)
+    AND NOT EXISTS (SELECT 1 FROM blocks pb WHERE ${inSchool("pb", lit(tenantId))} AND pb.lesson_id = ${lit(lessonId)} AND pb.deleted_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM block_completions pc WHERE ${inSchool("pc", lit(tenantId))} AND pc.block_id = pb.id AND pc.student_id = ${student})))`;
 }
 
 /**
@@ -74,12 +75,12 @@ export function unpassedAtDeadlineSql(boundary: Boundary): SQL {
 
 /** How many of `students` the recipient curator (`r` of the enqueue statement) has in scope. */
 export function curatedCountSql(tenantId: string, students: SQL): SQL {
-  return sql`(SELECT count(*) FROM users ms WHERE ms.tenant_id = ${lit(tenantId)} AND ms.id IN (${students})
+  return sql`(SELECT count(*) FROM users ms WHERE ${inSchool("ms", lit(tenantId))} AND ms.id IN (${students})
     AND (ms.individual_curator_id = r.id
       OR EXISTS (SELECT 1 FROM group_members mgm
-        JOIN groups mg ON mg.id = mgm.group_id AND mg.tenant_id = ${lit(tenantId)} AND mg.deleted_at IS NULL
-        JOIN group_curators mgc ON mgc.group_id = mgm.group_id AND mgc.tenant_id = ${lit(tenantId)} AND mgc.curator_id = r.id
-        WHERE mgm.tenant_id = ${lit(tenantId)} AND mgm.user_id = ms.id)))`;
+        JOIN groups mg ON mg.id = mgm.group_id AND ${liveInSchool("mg", lit(tenantId))}
+        JOIN group_curators mgc ON mgc.group_id = mgm.group_id AND ${inSchool("mgc", lit(tenantId))} AND mgc.curator_id = r.id
+        WHERE ${inSchool("mgm", lit(tenantId))} AND mgm.user_id = ms.id)))`;
 }
 
 export interface Ancestor {
@@ -109,7 +110,7 @@ export function openedStudentsSql(boundary: Boundary, ancestors: readonly Ancest
     const key = sql`${OPENED[ancestor.level]} || ':' || ${lit(ancestor.id)} || ':' || w.starts_at || ':' || e.student_id`;
     const coveredBy = ancestor.announced
       ? sql`OR (w.allow_before_start = 0 AND w.starts_at > ${lit(horizonStart)}
-          AND EXISTS (SELECT 1 FROM schedule_windows aw WHERE aw.tenant_id = ${lit(tenantId)} AND aw.node_id = ${lit(ancestor.id)}
+          AND EXISTS (SELECT 1 FROM schedule_windows aw WHERE ${inSchool("aw", lit(tenantId))} AND aw.node_id = ${lit(ancestor.id)}
             AND aw.deleted_at IS NULL AND aw.starts_at = w.starts_at AND aw.updated_at < aw.starts_at)
           AND (w.starts_at >= ${lit(at)} OR NOT EXISTS (SELECT 1 FROM notification_outbox ao WHERE ao.dedupe_key = ${key})))`
       : sql``;
@@ -138,12 +139,12 @@ export function unsubmittedAtClosingSql(boundary: AssignmentBoundary, handedInBy
   const assignment = lit(boundary.assignmentId);
   const late = handedInBy === undefined ? sql`` : sql`AND us.submitted_at <= ${lit(handedInBy)}`;
   return sql`SELECT DISTINCT e.student_id FROM enrollments e
-      JOIN users eu ON eu.id = e.student_id AND eu.tenant_id = ${tenant} AND eu.role = 'student' AND eu.deleted_at IS NULL AND eu.is_active = 1
-    WHERE e.tenant_id = ${tenant} AND e.removed_at IS NULL
+      JOIN users eu ON eu.id = e.student_id AND ${inSchool("eu", tenant)} AND eu.role = 'student' AND eu.deleted_at IS NULL AND eu.is_active = 1
+    WHERE ${inSchool("e", tenant)} AND e.removed_at IS NULL
       AND e.course_id IN (SELECT ub.course_id FROM blocks ub
-        WHERE ub.tenant_id = ${tenant} AND ub.ref_id = ${assignment} AND ub.type = 'assignment_ref' AND ub.deleted_at IS NULL)
+        WHERE ${inSchool("ub", tenant)} AND ub.ref_id = ${assignment} AND ub.type = 'assignment_ref' AND ub.deleted_at IS NULL)
       AND ${assignmentTargetsStudentSql(boundary.tenantId, assignment, sql`e.student_id`)}
       AND ${assignmentClosingSql(tenant, assignment, sql`e.student_id`)} = ${lit(boundary.at)}
-      AND NOT EXISTS (SELECT 1 FROM submissions us WHERE us.tenant_id = ${tenant} AND us.assignment_id = ${assignment}
+      AND NOT EXISTS (SELECT 1 FROM submissions us WHERE ${inSchool("us", tenant)} AND us.assignment_id = ${assignment}
         AND us.student_id = e.student_id AND us.status <> 'draft' ${late})`;
 }

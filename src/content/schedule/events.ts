@@ -6,6 +6,7 @@ import { lessonVisibleToSql } from "../common/access";
 import { nodeWindowSql } from "./availability";
 import { courseIdSql, gridKeyOf, moduleWindowSql, targetSql, windowExistsSql, type WindowNode } from "./targets";
 import type { WindowValues } from "./window-service";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * #26 `course.window_changed`, #27 `module.window_changed`, #28 `lesson.window_changed`: a PUT or
@@ -23,7 +24,7 @@ const CODES = { course: "course.window_changed", module: "module.window_changed"
 function windowsAfter(ctx: SchoolCtx, node: WindowNode, after: WindowValues | null): SQL {
   const lessons = node.level === "module" && after === null ? sql`OR (level = 'lesson' AND module_id = ${node.nodeId})` : sql``;
   const kept = sql`SELECT grid_key, course_id, node_id, starts_at, ends_at, allow_before_start, allow_after_end FROM schedule_windows
-    WHERE tenant_id = ${ctx.tenantId} AND deleted_at IS NULL AND NOT (grid_key = ${gridKeyOf(node)} AND (node_id = ${node.nodeId} ${lessons}))`;
+    WHERE ${liveInSchool(ctx.tenantId)} AND NOT (grid_key = ${gridKeyOf(node)} AND (node_id = ${node.nodeId} ${lessons}))`;
   if (after === null) return kept;
   // Bound numbers arrive as REAL; the stored columns hold INTEGER, and the comparison is of JSON text.
   const int = (value: number | null) => sql`CAST(${value} AS INTEGER)`;
@@ -40,13 +41,13 @@ function changedStudents(ctx: SchoolCtx, node: WindowNode, after: WindowValues |
   const t = ctx.tenantId;
   const courseId = courseIdSql(ctx, node);
   const inGroup =
-    node.groupId === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM group_members cgm WHERE cgm.tenant_id = ${t} AND cgm.group_id = ${node.groupId} AND cgm.user_id = ce.student_id)`;
+    node.groupId === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM group_members cgm WHERE ${inSchool("cgm", t)} AND cgm.group_id = ${node.groupId} AND cgm.user_id = ce.student_id)`;
   const seesLesson = node.level === "lesson" ? sql`AND ${lessonVisibleToSql(t, sql`${node.nodeId}`, sql`ce.student_id`)}` : sql``;
   const before = nodeWindowSql(t, courseId, sql`ce.student_id`, node.nodeId);
   const afterWindow = nodeWindowSql(t, courseId, sql`ce.student_id`, node.nodeId, sql`sch_after`);
   return sql`WITH sch_after AS (${windowsAfter(ctx, node, after)})
     SELECT ce.student_id FROM enrollments ce
-    WHERE ce.tenant_id = ${t} AND ce.course_id = ${courseId} AND ce.removed_at IS NULL ${inGroup} ${seesLesson}
+    WHERE ${inSchool("ce", t)} AND ce.course_id = ${courseId} AND ce.removed_at IS NULL ${inGroup} ${seesLesson}
       AND ${before} IS NOT ${afterWindow}`;
 }
 

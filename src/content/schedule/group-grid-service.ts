@@ -8,6 +8,7 @@ import { presentWindow, type RawWindow } from "./present";
 import type { GridNodeInput, WindowInput } from "./schemas";
 import { groupNode } from "./targets";
 import { clearWindow, putWindow, WINDOW_COLUMNS } from "./window-service";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * Whole grids (the default grid's schedule tree, a group's grid of a course) and the group-grid
@@ -22,13 +23,13 @@ async function readGrid(ctx: SchoolCtx, input: { courseId: string; groupId: stri
   const t = ctx.tenantId;
   const group = input.groupId === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM groups g WHERE g.id = ${input.groupId} AND ${groupVisibleSql(ctx, sql`g`)})`;
   const [probe, windows] = await runBatch(ctx, [
-    batchable(ctx, sql`SELECT 1 AS found FROM courses c WHERE c.id = ${input.courseId} AND c.tenant_id = ${t} AND c.deleted_at IS NULL ${group}`),
+    batchable(ctx, sql`SELECT 1 AS found FROM courses c WHERE c.id = ${input.courseId} AND ${liveInSchool("c", t)} ${group}`),
     batchable(
       ctx,
       sql`SELECT ${WINDOW_COLUMNS} FROM schedule_windows w
-          LEFT JOIN course_modules m ON m.id = w.module_id AND m.tenant_id = ${t}
-          LEFT JOIN lessons l ON l.id = w.lesson_id AND l.tenant_id = ${t}
-        WHERE w.tenant_id = ${t} AND w.course_id = ${input.courseId} AND w.grid_key = ${input.groupId ?? ""} AND w.deleted_at IS NULL
+          LEFT JOIN course_modules m ON m.id = w.module_id AND ${inSchool("m", t)}
+          LEFT JOIN lessons l ON l.id = w.lesson_id AND ${inSchool("l", t)}
+        WHERE ${inSchool("w", t)} AND w.course_id = ${input.courseId} AND w.grid_key = ${input.groupId ?? ""} AND w.deleted_at IS NULL
           AND (w.level = 'course' OR (m.id IS NOT NULL AND m.deleted_at IS NULL))
           AND (w.level <> 'lesson' OR (l.id IS NOT NULL AND l.deleted_at IS NULL))
         ORDER BY w.level <> 'course', m.position, m.id, w.level = 'lesson', l.position, l.id`,

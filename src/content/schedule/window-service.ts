@@ -9,6 +9,7 @@ import { windowChangedPush } from "./events";
 import { presentWindow, type RawWindow } from "./present";
 import type { WindowInput } from "./schemas";
 import { clearedRowsSql, gridKeyOf, moduleWindowSql, targetSql, windowExistsSql, type WindowNode } from "./targets";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * One window per node and grid: read, set (an upsert, so repeating a PUT changes nothing and a
@@ -51,7 +52,7 @@ function windowSelect(ctx: SchoolCtx, node: WindowNode): BatchItem {
   return batchable(
     ctx,
     sql`SELECT ${WINDOW_COLUMNS} FROM schedule_windows w
-      WHERE w.tenant_id = ${ctx.tenantId} AND w.grid_key = ${gridKeyOf(node)} AND w.node_id = ${node.nodeId} AND w.deleted_at IS NULL`,
+      WHERE ${inSchool("w", ctx.tenantId)} AND w.grid_key = ${gridKeyOf(node)} AND w.node_id = ${node.nodeId} AND w.deleted_at IS NULL`,
   );
 }
 

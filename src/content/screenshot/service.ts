@@ -3,6 +3,7 @@ import { assignments, exams, lessons, quizzes } from "../../db/schema";
 import { batchable, changedRows, rowsOf, runBatch } from "../../core/db/batch";
 import type { SchoolCtx } from "../../core/http/context";
 import { CONTENT_TYPES, type ContentType, type ScreenshotSettings, type ScreenshotUpdateBody, type ScreenshotUpdateResult } from "./schemas";
+import { liveInSchool } from "../../core/db/conditions";
 
 /**
  * The school-wide screenshot policy (the server publishes the flag, the mobile client enforces it).
@@ -22,7 +23,7 @@ interface CountRow {
 function settingsSql(tenantId: string): SQL {
   const parts = CONTENT_TYPES.map(
     (type) => sql`SELECT ${type} AS type, count(*) AS total, sum(screenshot_protection_enabled) AS blocked
-      FROM ${TABLES[type]} WHERE tenant_id = ${tenantId} AND deleted_at IS NULL`,
+      FROM ${TABLES[type]} WHERE ${liveInSchool(tenantId)}`,
   );
   return sql.join(parts, sql` UNION ALL `);
 }
@@ -48,7 +49,7 @@ export async function updateScreenshotProtection(ctx: SchoolCtx, input: { body: 
   const flag = enabled ? 1 : 0;
   const [update, counts] = await runBatch(ctx, [
     batchable(ctx, sql`UPDATE ${TABLES[type]} SET screenshot_protection_enabled = ${flag}
-      WHERE tenant_id = ${ctx.tenantId} AND deleted_at IS NULL AND screenshot_protection_enabled <> ${flag}`),
+      WHERE ${liveInSchool(ctx.tenantId)} AND screenshot_protection_enabled <> ${flag}`),
     batchable(ctx, settingsSql(ctx.tenantId)),
   ]);
   return {

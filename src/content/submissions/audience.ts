@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { registerAudienceField, uuidValues, type AudienceRule, type CompileContext } from "../../platform/notifications/audience";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * What submissions add to campaign audiences (loaded with the submission routes): the field
@@ -9,9 +10,9 @@ import { registerAudienceField, uuidValues, type AudienceRule, type CompileConte
  */
 
 const submittedAny = (rule: AudienceRule, at: CompileContext) => sql`EXISTS (SELECT 1 FROM assignments aa
-    WHERE aa.tenant_id = ${at.tenantId} AND aa.deleted_at IS NULL
+    WHERE ${liveInSchool("aa", at.tenantId)}
       AND aa.id IN (SELECT value FROM json_each(${JSON.stringify(uuidValues(rule))}))
-      AND EXISTS (SELECT 1 FROM submissions asb WHERE asb.tenant_id = ${at.tenantId} AND asb.assignment_id = aa.id AND asb.student_id = u.id
+      AND EXISTS (SELECT 1 FROM submissions asb WHERE ${inSchool("asb", at.tenantId)} AND asb.assignment_id = aa.id AND asb.student_id = u.id
         AND asb.status <> 'draft'))`;
 
 registerAudienceField("assignment_submitted", {

@@ -16,6 +16,7 @@ import { attachIdsStatement, attachStagedStatement, distinctIds, isMultipart, ow
 import { presentRead, latestAttemptSql, submissionReadsWhere } from "./read";
 import type { SubmissionRow, SubmissionView } from "./present";
 import type { CreateSubmissionBody } from "./schemas";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * POST /assignments/:id/submissions (docs/decisions.md, Submissions): the student's draft.
@@ -60,7 +61,7 @@ export async function createSubmission(ctx: SchoolCtx, input: { assignmentId: st
     batchable(
       ctx,
       sql`SELECT a.max_attempts, ${assignmentTargetsStudentSql(ctx.tenantId, sql`a.id`, me)} AS targeted, ${ownAssetsSql(ctx, ids)} AS assets_ok
-        FROM assignments a WHERE a.id = ${assignmentId} AND a.tenant_id = ${ctx.tenantId} AND a.deleted_at IS NULL`,
+        FROM assignments a WHERE a.id = ${assignmentId} AND ${liveInSchool("a", ctx.tenantId)}`,
     ),
     ...submissionReadsWhere(ctx, latest),
     batchable(ctx, assignmentLessonsSql(ctx, assignmentId)),
@@ -103,11 +104,11 @@ async function writeDraft(ctx: SchoolCtx, input: { assignmentId: string; attempt
   const me = ctx.actor.userId;
   const id = uuidv7(now);
   // Nothing of this attempt or later exists, and the one before it (if any) is still rejected.
-  const free = sql`NOT EXISTS (SELECT 1 FROM submissions x WHERE x.tenant_id = ${ctx.tenantId} AND x.assignment_id = ${assignmentId} AND x.student_id = ${me}
+  const free = sql`NOT EXISTS (SELECT 1 FROM submissions x WHERE ${inSchool("x", ctx.tenantId)} AND x.assignment_id = ${assignmentId} AND x.student_id = ${me}
     AND (x.attempt >= ${attempt} OR (x.attempt = ${attempt - 1} AND x.status <> 'rejected')))`;
   const fits = staged.length > 0 ? stagedFitQuotaSql(ctx.tenantId, staged) : sql`1`;
   const allowed = liveAssignmentSql(ctx, assignmentId, sql`(ca.max_attempts IS NULL OR ca.max_attempts >= ${attempt})`);
-  const created = sql`EXISTS (SELECT 1 FROM submissions ns WHERE ns.id = ${id} AND ns.tenant_id = ${ctx.tenantId})`;
+  const created = sql`EXISTS (SELECT 1 FROM submissions ns WHERE ns.id = ${id} AND ${inSchool("ns", ctx.tenantId)})`;
   const statements: BatchItem[] = [
     insertWhere(
       ctx,

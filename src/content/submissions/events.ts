@@ -4,6 +4,7 @@ import type { BatchItem } from "../../core/db/batch";
 import type { SchoolCtx } from "../../core/http/context";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * The submission pushes (docs/decisions.md, Submissions), one statement each for the write batch

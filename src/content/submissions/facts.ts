@@ -3,6 +3,7 @@ import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
 import type { SchoolCtx } from "../../core/http/context";
 import type { SubmissionStatus } from "../../db/schema";
 import type { SubmissionFacts } from "./events";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * What a state change of one submission needs to know before it writes: the submission's state
@@ -38,10 +39,10 @@ export function submissionStateRead(ctx: SchoolCtx, id: string, where: SQL): Bat
   return batchable(
     ctx,
     sql`SELECT s.id, s.assignment_id, s.student_id, s.attempt, s.status, s.feedback, s.reopened_at, a.title, a.max_score_hundredths, a.max_attempts,
-        NOT EXISTS (SELECT 1 FROM submissions n WHERE n.tenant_id = ${t} AND n.assignment_id = s.assignment_id AND n.student_id = s.student_id
+        NOT EXISTS (SELECT 1 FROM submissions n WHERE ${inSchool("n", t)} AND n.assignment_id = s.assignment_id AND n.student_id = s.student_id
           AND n.attempt > s.attempt) AS latest
-      FROM submissions s JOIN assignments a ON a.id = s.assignment_id AND a.tenant_id = ${t} AND a.deleted_at IS NULL
-      WHERE s.tenant_id = ${t} AND s.id = ${id} AND ${where}`,
+      FROM submissions s JOIN assignments a ON a.id = s.assignment_id AND ${liveInSchool("a", t)}
+      WHERE ${inSchool("s", t)} AND s.id = ${id} AND ${where}`,
   );
 }
 

@@ -5,6 +5,7 @@ import { ApiError, coreErrors } from "../../core/http/errors";
 import { checkFileNames, type StagedFile } from "../../platform/media/direct-upload";
 import { formBoundary } from "../../platform/media/multipart";
 import { SUBMISSION_LIMITS } from "./schemas";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * A submission's files: the student's own confirmed assets, named by id (`attachment_ids`) or sent
@@ -56,7 +57,7 @@ export function distinctIds(ids: readonly string[]): string[] {
 /** SQL true when every id names a confirmed live asset of the school that the caller uploaded. */
 export function ownAssetsSql(ctx: SchoolCtx, ids: readonly string[]): SQL {
   if (ids.length === 0) return sql`1`;
-  return sql`(SELECT count(*) FROM media_assets oa WHERE oa.tenant_id = ${ctx.tenantId} AND oa.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))
+  return sql`(SELECT count(*) FROM media_assets oa WHERE ${inSchool("oa", ctx.tenantId)} AND oa.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))
     AND oa.status = 'confirmed' AND oa.deleted_at IS NULL AND oa.uploaded_by_user_id = ${ctx.actor.userId}) = ${ids.length}`;
 }
 
@@ -67,7 +68,7 @@ export function attachIdsStatement(ctx: SchoolCtx, submissionId: string, ids: re
     sql`INSERT INTO submission_attachments (tenant_id, submission_id, student_id, media_asset_id, position, created_at)
       SELECT ${ctx.tenantId}, ${submissionId}, ${ctx.actor.userId}, oa.id, CAST(j.key AS INTEGER), ${now}
       FROM json_each(${JSON.stringify(ids)}) j
-        JOIN media_assets oa ON oa.id = j.value AND oa.tenant_id = ${ctx.tenantId} AND oa.status = 'confirmed' AND oa.deleted_at IS NULL
+        JOIN media_assets oa ON oa.id = j.value AND ${inSchool("oa", ctx.tenantId)} AND oa.status = 'confirmed' AND oa.deleted_at IS NULL
           AND oa.uploaded_by_user_id = ${ctx.actor.userId}
       WHERE ${when}`,
   );

@@ -5,6 +5,7 @@ import { iso, isoOrNull } from "../../core/lib/clock";
 import type { SubmissionStatus } from "../../db/schema";
 import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
 import { mediaUrl } from "../../platform/media/links";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The submission as every endpoint answers it, and who may see one (docs/decisions.md,
@@ -28,7 +29,7 @@ export function managedStudentSql(ctx: Caller, studentId: SQL): SQL {
 
 /** The submission (alias `s`) is one the caller may read: their own, or a student's they manage. */
 export function submissionVisibleSql(ctx: Caller): SQL {
-  const live = sql`s.tenant_id = ${ctx.tenantId}`;
+  const live = sql`${inSchool("s", ctx.tenantId)}`;
   const own = sql`s.student_id = ${ctx.actor.userId}`;
   return managesStudents(ctx) ? sql`${live} AND (${own} OR ${managedStudentSql(ctx, sql`s.student_id`)})` : sql`${live} AND ${own}`;
 }
@@ -67,8 +68,8 @@ export interface SubmissionFileRow {
 /** The files of the submissions `s` selects (a SELECT of ids as SQL), with their assets, in position order. */
 export function submissionFilesSql(tenantId: string, submissionIds: SQL): SQL {
   return sql`SELECT sa.submission_id, sa.media_asset_id, sa.position, m.filename, m.size_bytes AS size, m.kind, m.mime
-    FROM submission_attachments sa JOIN media_assets m ON m.id = sa.media_asset_id AND m.tenant_id = ${tenantId} AND m.deleted_at IS NULL
-    WHERE sa.tenant_id = ${tenantId} AND sa.submission_id IN (${submissionIds})
+    FROM submission_attachments sa JOIN media_assets m ON m.id = sa.media_asset_id AND ${liveInSchool("m", tenantId)}
+    WHERE ${inSchool("sa", tenantId)} AND sa.submission_id IN (${submissionIds})
     ORDER BY sa.submission_id, sa.position, sa.media_asset_id`;
 }
 

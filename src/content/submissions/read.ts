@@ -14,6 +14,7 @@ import {
   type SubmissionRow,
   type SubmissionView,
 } from "./present";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * One submission with its files as two statements, for a read's batch or at the end of a write's
@@ -67,8 +68,8 @@ export async function submissionHistory(ctx: SchoolCtx, input: { assignmentId: s
   if (!own && !managesStudents(ctx)) return { submissions: [] };
   const allowed = own ? sql`1` : managedStudentSql(ctx, sql`s.student_id`);
   const where = sql`s.assignment_id = ${input.assignmentId} AND s.student_id = ${studentId} AND ${allowed}
-    AND EXISTS (SELECT 1 FROM assignments ha WHERE ha.id = s.assignment_id AND ha.tenant_id = ${ctx.tenantId} AND ha.deleted_at IS NULL)`;
-  const matching = sql`FROM submissions s WHERE s.tenant_id = ${ctx.tenantId} AND ${where}`;
+    AND EXISTS (SELECT 1 FROM assignments ha WHERE ha.id = s.assignment_id AND ${liveInSchool("ha", ctx.tenantId)})`;
+  const matching = sql`FROM submissions s WHERE ${inSchool("s", ctx.tenantId)} AND ${where}`;
   const [rows, files] = await runBatch(ctx, [
     batchable(ctx, sql`SELECT ${SUBMISSION_COLUMNS} ${matching} ORDER BY s.attempt DESC`),
     batchable(ctx, submissionFilesSql(ctx.tenantId, sql`SELECT s.id ${matching}`)),

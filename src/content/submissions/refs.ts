@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { registerAssignmentSubmitted } from "../courses/references";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * What submissions tell the course tree (loaded with the submission routes): `POST
@@ -9,6 +10,6 @@ import { registerAssignmentSubmitted } from "../courses/references";
  */
 registerAssignmentSubmitted(
   (tenantId, assignmentId, studentId) =>
-    sql`EXISTS (SELECT 1 FROM submissions rs WHERE rs.tenant_id = ${tenantId} AND rs.assignment_id = ${assignmentId} AND rs.student_id = ${studentId}
+    sql`EXISTS (SELECT 1 FROM submissions rs WHERE ${inSchool("rs", tenantId)} AND rs.assignment_id = ${assignmentId} AND rs.student_id = ${studentId}
       AND rs.status IN ('submitted', 'accepted', 'rejected'))`,
 );

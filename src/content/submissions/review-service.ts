@@ -14,6 +14,7 @@ import { presentRead, submissionReadsWhere } from "./read";
 import type { SubmissionView } from "./present";
 import type { ReviewSubmissionBody } from "./schemas";
 import { submissionFacts } from "./submission-service";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * The curators' side (docs/decisions.md, Submissions): review and reopen, for callers with
@@ -62,7 +63,7 @@ function acceptedAward(ctx: SchoolCtx, state: SubmissionState, score: number, no
     // Assignments have no passing score: the rule's threshold_value decides "passed".
     passed: sql`NULL`,
     passingScore: sql`NULL`,
-    when: sql`EXISTS (SELECT 1 FROM submissions rs WHERE rs.id = ${state.id} AND rs.tenant_id = ${ctx.tenantId} AND rs.status = 'accepted' AND rs.graded_at = ${now})`,
+    when: sql`EXISTS (SELECT 1 FROM submissions rs WHERE rs.id = ${state.id} AND ${inSchool("rs", ctx.tenantId)} AND rs.status = 'accepted' AND rs.graded_at = ${now})`,
   });
 }
 
@@ -82,7 +83,7 @@ export async function reviewSubmission(ctx: SchoolCtx, input: { id: string; body
       ctx,
       sql`UPDATE submissions SET status = ${body.status}, score_hundredths = ${score}, feedback = ${feedback}, graded_by_id = ${ctx.actor.userId},
           graded_at = ${now}, updated_at = ${now}
-        WHERE id = ${id} AND tenant_id = ${ctx.tenantId} AND status = 'submitted'`,
+        WHERE id = ${id} AND ${inSchool(ctx.tenantId)} AND status = 'submitted'`,
     ),
     await reviewedEvent(ctx, submissionFacts(state), { status: body.status, scoreHundredths: score, feedback }, now),
     ...(body.status === "accepted" && score !== null ? await acceptedAward(ctx, state, score, now) : []),
@@ -114,8 +115,8 @@ export async function reopenSubmission(ctx: SchoolCtx, input: { id: string }): P
       ctx,
       sql`UPDATE submissions SET status = 'draft', score_hundredths = NULL, graded_by_id = NULL, graded_at = NULL, submitted_at = NULL,
           reopened_at = ${now}, updated_at = ${now}
-        WHERE id = ${id} AND tenant_id = ${ctx.tenantId} AND status IN ('submitted', 'rejected')
-          AND NOT EXISTS (SELECT 1 FROM submissions n WHERE n.tenant_id = ${ctx.tenantId} AND n.assignment_id = ${state.assignmentId}
+        WHERE id = ${id} AND ${inSchool(ctx.tenantId)} AND status IN ('submitted', 'rejected')
+          AND NOT EXISTS (SELECT 1 FROM submissions n WHERE ${inSchool("n", ctx.tenantId)} AND n.assignment_id = ${state.assignmentId}
             AND n.student_id = ${state.studentId} AND n.attempt > ${state.attempt})`,
     ),
     await reopenedEvent(ctx, submissionFacts(state), now),

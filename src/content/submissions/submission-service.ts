@@ -18,6 +18,7 @@ import { attachIdsStatement, distinctIds, ownAssetsSql } from "./files";
 import { presentRead, submissionReadsWhere } from "./read";
 import type { SubmissionView } from "./present";
 import type { UpdateSubmissionBody } from "./schemas";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * The student's side of a draft (docs/decisions.md, Submissions): PATCH changes its text and files,
@@ -59,11 +60,11 @@ export async function updateSubmission(ctx: SchoolCtx, input: { id: string; body
   const sets = [sql`updated_at = ${now}`];
   if (body.text !== undefined) sets.push(sql`text = ${body.text}`);
   const statements: BatchItem[] = [
-    batchable(ctx, sql`UPDATE submissions SET ${sql.join(sets, sql`, `)} WHERE id = ${id} AND tenant_id = ${ctx.tenantId} AND ${when}`),
+    batchable(ctx, sql`UPDATE submissions SET ${sql.join(sets, sql`, `)} WHERE id = ${id} AND ${inSchool(ctx.tenantId)} AND ${when}`),
   ];
   if (ids) {
     statements.push(
-      batchable(ctx, sql`DELETE FROM submission_attachments WHERE tenant_id = ${ctx.tenantId} AND submission_id = ${id} AND ${when}`),
+      batchable(ctx, sql`DELETE FROM submission_attachments WHERE ${inSchool(ctx.tenantId)} AND submission_id = ${id} AND ${when}`),
       attachIdsStatement(ctx, id, ids, when, now),
     );
   }
@@ -94,7 +95,7 @@ function assignmentCompletion(ctx: SchoolCtx, assignmentId: string | SQL, handed
 export async function submitSubmission(ctx: SchoolCtx, input: { id: string }): Promise<SubmissionView> {
   const { id } = input;
   const own = ownSql(ctx, id);
-  const assignmentOf = sql`(SELECT sa.assignment_id FROM submissions sa WHERE sa.id = ${id} AND sa.tenant_id = ${ctx.tenantId})`;
+  const assignmentOf = sql`(SELECT sa.assignment_id FROM submissions sa WHERE sa.id = ${id} AND ${inSchool("sa", ctx.tenantId)})`;
   // RATING_RULE_EVENTS: the lessons, modules and courses the completion completes award points.
   const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...SUBMISSION_EVENTS.submitted, ...COMPLETION_EVENTS, ...RATING_RULE_EVENTS]);
   const plan = completionPlan(ctx, assignmentCompletion(ctx, assignmentOf, sql`1`));
@@ -120,7 +121,7 @@ export async function submitSubmission(ctx: SchoolCtx, input: { id: string }): P
     batchable(
       ctx,
       sql`UPDATE submissions SET status = 'submitted', submitted_at = ${now}, updated_at = ${now}
-        WHERE id = ${id} AND tenant_id = ${ctx.tenantId} AND student_id = ${ctx.actor.userId} AND status = 'draft'`,
+        WHERE id = ${id} AND ${inSchool(ctx.tenantId)} AND student_id = ${ctx.actor.userId} AND status = 'draft'`,
     ),
     ...(await refCompletionStatements(ctx, assignmentCompletion(ctx, state.assignmentId, handedIn), plan.read(reads[2]), now)),
     await submittedEvent(ctx, submissionFacts(state), now),

@@ -5,6 +5,7 @@ import type { SubmissionStatus } from "../../db/schema";
 import { assignmentClosingSql } from "../assignments/deadline";
 import { managedStudentSql, managesStudents, presentSubmission, SUBMISSION_COLUMNS, submissionFilesSql, type SubmissionFileRow, type SubmissionRow, type SubmissionView } from "./present";
 import { latestAttemptSql, presentAll, submissionReadsWhere } from "./read";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * GET /assignments/:id/submissions. A manager of students gets the worksheet: one row per student
@@ -44,10 +45,10 @@ export async function listSubmissions(
   const t = ctx.tenantId;
   const { status, limit, offset } = input.query;
   const matching = sql`FROM submissions s
-      JOIN users u ON u.id = s.student_id AND u.tenant_id = ${t} AND u.deleted_at IS NULL
-    WHERE s.tenant_id = ${t} AND s.assignment_id = ${input.assignmentId}
-      AND EXISTS (SELECT 1 FROM assignments wa WHERE wa.id = s.assignment_id AND wa.tenant_id = ${t} AND wa.deleted_at IS NULL)
-      AND s.attempt = (SELECT max(m.attempt) FROM submissions m WHERE m.tenant_id = ${t} AND m.assignment_id = s.assignment_id AND m.student_id = s.student_id)
+      JOIN users u ON u.id = s.student_id AND ${liveInSchool("u", t)}
+    WHERE ${inSchool("s", t)} AND s.assignment_id = ${input.assignmentId}
+      AND EXISTS (SELECT 1 FROM assignments wa WHERE wa.id = s.assignment_id AND ${liveInSchool("wa", t)})
+      AND s.attempt = (SELECT max(m.attempt) FROM submissions m WHERE ${inSchool("m", t)} AND m.assignment_id = s.assignment_id AND m.student_id = s.student_id)
       AND ${managedStudentSql(ctx, sql`s.student_id`)}
       ${status ? sql`AND s.status = ${status}` : sql``}`;
   const page = sql`ORDER BY s.updated_at DESC, s.id LIMIT ${limit} OFFSET ${offset}`;
@@ -56,7 +57,7 @@ export async function listSubmissions(
     batchable(
       ctx,
       sql`SELECT ${SUBMISSION_COLUMNS}, u.email AS student_email, u.first_name AS student_first_name, u.last_name AS student_last_name,
-          (SELECT count(*) FROM submissions c WHERE c.tenant_id = ${t} AND c.assignment_id = s.assignment_id AND c.student_id = s.student_id) AS attempt_count,
+          (SELECT count(*) FROM submissions c WHERE ${inSchool("c", t)} AND c.assignment_id = s.assignment_id AND c.student_id = s.student_id) AS attempt_count,
           COALESCE(s.submitted_at IS NOT NULL AND s.submitted_at > ${closing}, 0) AS late
         ${matching} ${page}`,
     ),

@@ -2,6 +2,7 @@ import { and, eq, isNull, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ApiError, type ErrorEntry } from "../lib/errors";
 import type { Db } from "./client";
+import { inSchool } from "./conditions";
 
 /** A school table: rows carry their school, and (for soft-deletable tables) a deletion time. */
 type SchoolTable = SQLiteTable & { id: SQLiteColumn; tenantId: SQLiteColumn; deletedAt?: SQLiteColumn };
@@ -13,7 +14,7 @@ export function notDeleted(table: { deletedAt?: SQLiteColumn }): SQL | undefined
 
 /** The row `id` of the caller's school, not soft-deleted: the one condition every lookup by id starts from. */
 export function liveRowWhere(table: SchoolTable, tenantId: string, id: string): SQL {
-  return and(eq(table.id, id), eq(table.tenantId, tenantId), notDeleted(table))!;
+  return and(eq(table.id, id), inSchool(table, tenantId), notDeleted(table))!;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
+import { shardSession, validBookmark } from "../db/client";
 import { forSchool } from "../school";
-import type { Actor, AppEnv, ServiceContext, SchoolCtx } from "./context";
+import type { Actor, AppEnv, ServiceContext, SchoolCtx, TenantSummary } from "./context";
 import { errorResponses } from "./envelope";
 import { ApiError, coreErrors, type ErrorEntry } from "./errors";
 import { passesGate, type Gate } from "./gates";
@@ -35,6 +36,13 @@ export function accessControl(control: AccessControl): MiddlewareHandler<AppEnv>
 }
 
 export const API_PREFIX = "/api/v1";
+
+/**
+ * Read replicas (./../db/client.ts `shardSession`): every `/t/*` answer carries the bookmark of its
+ * D1 session; a client that sends it back reads at least what that answer saw or wrote. The auth
+ * check and the billing gate read the primary (authenticate does not use the session).
+ */
+export const BOOKMARK_HEADER = "X-D1-Bookmark";
 
 /** The spec's validation identifier per request part; each endpoint names its own spelling. */
 interface ValidationErrors {
@@ -137,8 +145,10 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
     operationId: config.operationId ?? operationIdOf(route.method, route.path),
     // A public operation says so explicitly, so generated clients send no credentials.
     security: config.security ?? (gate.kind === "public" ? [] : [{ bearer: [] }]),
-    ...(meta.family === "tenant" ? { parameters: [...(config.parameters ?? []), { ...TENANT_HEADER_PARAMETER }] as RouteConfig["parameters"] } : {}),
-    responses: withGateResponses(withFailures(config.responses, documented), meta),
+    ...(meta.family === "tenant"
+      ? { parameters: [...(config.parameters ?? []), { ...TENANT_HEADER_PARAMETER }, { ...BOOKMARK_HEADER_PARAMETER }] as RouteConfig["parameters"] }
+      : {}),
+    responses: withGateResponses(withFailures(meta.family === "tenant" ? withBookmarkHeader(config.responses) : config.responses, documented), meta),
     middleware: [guard(meta, denial)],
   }) as unknown as R;
 }
@@ -155,6 +165,30 @@ export const TENANT_HEADER_PARAMETER = {
   description: "The school's subdomain (lower case). May be left out when the request's host is `<school>.APP_DOMAIN`.",
   schema: { type: "string" as const, pattern: "^[a-z0-9]+$", example: "demo" },
 };
+
+const BOOKMARK_DESCRIPTION =
+  "The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote.";
+
+/** `X-D1-Bookmark` on every `/t/*` operation: optional; a malformed value is ignored. */
+export const BOOKMARK_HEADER_PARAMETER = {
+  name: BOOKMARK_HEADER,
+  in: "header" as const,
+  required: false,
+  description:
+    "The `X-D1-Bookmark` of an earlier answer: this request then reads data at least as fresh as that answer's (read your own writes). Without it, reads may be served by a read replica a moment behind. A malformed value is ignored.",
+  schema: { type: "string" as const, maxLength: 300, example: "00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683" },
+};
+
+/** The bookmark header documented on a `/t/*` operation's success answers. */
+function withBookmarkHeader(responses: RouteConfig["responses"]): RouteConfig["responses"] {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) =>
+      status.startsWith("2") && response && !("$ref" in response)
+        ? [status, { ...response, headers: { ...(response.headers as object | undefined), [BOOKMARK_HEADER]: { description: BOOKMARK_DESCRIPTION, schema: { type: "string" } } } }]
+        : [status, response],
+    ),
+  ) as RouteConfig["responses"];
+}
 
 /** A stable operationId from method and path: `GET /t/users/{id}/devices` → `getTUsersByIdDevices`. */
 export function operationIdOf(method: string, path: string): string {
@@ -263,7 +297,16 @@ function guard(meta: RouteMeta, denial: ErrorEntry): MiddlewareHandler<AppEnv> {
       if (!passesGate(meta.gate, actor)) throw new ApiError(denial);
       if (meta.family === "tenant") {
         access.checkBilling(meta.billing, actor, services.clock.now());
-        c.set("tenantCtx", schoolContext(services, actor));
+        const session = shardSession(services.env, schoolOf(actor).shard, {
+          readOnly: meta.method === "GET",
+          bookmark: validBookmark(c.req.header(BOOKMARK_HEADER)),
+        });
+        c.set("tenantCtx", forSchool(services, schoolOf(actor), actor, session.db));
+        if (meta.optionalBody) await emptyBodyAsObject(c);
+        await next();
+        const bookmark = session.bookmark();
+        if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
+        return;
       }
       const pending = access.afterAdmission(services, actor);
       if (pending) afterResponse(c, pending);
@@ -285,12 +328,13 @@ function afterResponse(c: Context<AppEnv>, work: Promise<unknown>): void {
   else void work;
 }
 
-function schoolContext(services: ServiceContext, actor: Actor): SchoolCtx {
-  const tenant = actor.tenant;
+function schoolOf(actor: Actor): TenantSummary {
   // authenticate requires a school on /t/* routes, so this is a programming error, not a 4xx.
-  if (!tenant) throw new Error("a school route was reached without a school");
-  return forSchool(services, tenant, actor);
+  if (!actor.tenant) throw new Error("a school route was reached without a school");
+  return actor.tenant;
 }
+
+
 
 /** The school context of a `/t/*` handler (set by its guard). */
 export function tenantCtx(c: Context<AppEnv>): SchoolCtx {

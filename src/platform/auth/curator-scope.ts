@@ -23,14 +23,14 @@ export function restrictedScope(ctx: Pick<SchoolCtx, "actor" | "tenantId">): Cur
  */
 function curatorStudentIds(scope: CuratorScope): SQL {
   return sql`SELECT s.id FROM users s
-    WHERE s.tenant_id = ${scope.tenantId} AND s.individual_curator_id = ${scope.curatorId}
+    WHERE ${inSchool("s", scope.tenantId)} AND s.individual_curator_id = ${scope.curatorId}
       AND s.role = 'student' AND s.deleted_at IS NULL
     UNION
     SELECT gm.user_id FROM group_members gm
-      JOIN group_curators gc ON gc.group_id = gm.group_id AND gc.curator_id = ${scope.curatorId} AND gc.tenant_id = ${scope.tenantId}
-      JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${scope.tenantId} AND g.deleted_at IS NULL
-      JOIN users s ON s.id = gm.user_id AND s.tenant_id = ${scope.tenantId} AND s.role = 'student' AND s.deleted_at IS NULL
-    WHERE gm.tenant_id = ${scope.tenantId}`;
+      JOIN group_curators gc ON gc.group_id = gm.group_id AND gc.curator_id = ${scope.curatorId} AND ${inSchool("gc", scope.tenantId)}
+      JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", scope.tenantId)}
+      JOIN users s ON s.id = gm.user_id AND ${inSchool("s", scope.tenantId)} AND s.role = 'student' AND s.deleted_at IS NULL
+    WHERE ${inSchool("gm", scope.tenantId)}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { inSchoolCtx } from "../../core/school";
 import { log } from "../../core/lib/log";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { changedRows, insertWhere } from "../../core/db/batch";
@@ -147,8 +148,7 @@ export async function resetPassword(platform: ServiceContext, input: { email: st
     ...(row.tenantId === null
       ? []
       : [
-          await enqueue(ctx, "security.password_reset", { token: "user", userId: row.userId }, { changed_at: iso(now) }, { id: row.userId }, `security.password_reset:${row.userId}:${now}`, {
-            tenantId: row.tenantId,
+          await enqueue(inSchoolCtx(ctx), "security.password_reset", { token: "user", userId: row.userId }, { changed_at: iso(now) }, { id: row.userId }, `security.password_reset:${row.userId}:${now}`, {
             when: consumedHere,
           }),
         ]),

@@ -21,6 +21,7 @@ import { mainDomainUrl } from "../email/links";
 import { authErrors } from "./errors";
 import { hashPassword } from "./password";
 import type { RegisterBody } from "./schemas";
+import { inSchool } from "../../core/db/conditions";
 
 const RESEND_COOLDOWN_MS = MINUTE_MS;
 

@@ -1,3 +1,4 @@
+import { inSchoolCtx } from "../../core/school";
 import { newSessionId, sessionDb } from "./account-db";
 import { forSchool, systemActor } from "../../core/school";
 import { loadSchool } from "../tenants/lookup";
@@ -181,7 +182,7 @@ export async function startSession(
                json_object('limit', ${admission.monitorLimit}, 'active_devices', ${otherActiveDevices} + 1), ${now}
         FROM sessions s WHERE s.id = ${sessionId} AND ${otherActiveDevices} >= ${admission.monitorLimit}`),
     );
-    if (user.tenantId !== null) statements.push(await deviceLimitExceededPush(ctx, { tenantId: user.tenantId, userId: user.id, sessionId, limitEventId, limit: admission.monitorLimit }));
+    if (user.tenantId !== null) statements.push(await deviceLimitExceededPush(inSchoolCtx(ctx), { userId: user.id, sessionId, limitEventId, limit: admission.monitorLimit }));
   }
   statements.push(...((await input.followUps?.({ sessionId, newDeviceId, started, onNewDevice })) ?? []), ...(input.statements ?? []));
   const landed = ctx.db.select({ authDeviceId: sessions.authDeviceId }).from(sessions).where(eq(sessions.id, sessionId));

@@ -15,7 +15,7 @@ import { billingErrors } from "./errors";
 import type { ActivateInput, ExtendBody, PaymentsQuery, TenantsBillingQuery } from "./schemas";
 import { CURRENCY, effectivePlanState, effectivePlanStateSql, newExpirySql } from "./state";
 import { tariffRecord } from "./tariff-service";
-import { containsText } from "../../core/db/conditions";
+import { containsText, inSchool } from "../../core/db/conditions";
 
 /** The dossier embeds the latest payments; the rest are paged by GET /admin/tenants/:id/payments. */
 const DOSSIER_HISTORY = 50;
@@ -128,7 +128,7 @@ export async function billingDossier(ctx: ServiceContext, input: { tenantId: str
     ctx.db
       .select()
       .from(payments)
-      .where(eq(payments.tenantId, input.tenantId))
+      .where(inSchool(payments, input.tenantId))
       .orderBy(...newestFirst)
       .limit(DOSSIER_HISTORY),
   ]);
@@ -161,7 +161,7 @@ export async function listPayments(ctx: ServiceContext, input: { tenantId: strin
     ctx.db
       .select()
       .from(payments)
-      .where(eq(payments.tenantId, input.tenantId))
+      .where(inSchool(payments, input.tenantId))
       .orderBy(...newestFirst)
       .limit(input.page.limit)
       .offset(input.page.offset),
@@ -294,7 +294,7 @@ export async function activate(ctx: ServiceContext, input: { tenantId: string; a
 export async function extend(ctx: ServiceContext, input: { tenantId: string; actorUserId: string; body: z.infer<typeof ExtendBody> }) {
   const { body } = input;
   const now = ctx.clock.now();
-  const latestSnapshot = sql`(SELECT ${payments.tariffTitleSnapshot} FROM ${payments} WHERE ${payments.tenantId} = ${input.tenantId} ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC LIMIT 1)`;
+  const latestSnapshot = sql`(SELECT ${payments.tariffTitleSnapshot} FROM ${payments} WHERE ${inSchool(payments, input.tenantId)} ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC LIMIT 1)`;
   const period: Period = { tariffId: sql`${tenants.currentTariffId}`, titleSnapshot: latestSnapshot, days: body.days, amountCents: body.amount_cents ?? 0 };
   const where = liveTenant(input.tenantId);
   const paymentId = uuidv7(now);

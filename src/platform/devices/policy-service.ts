@@ -9,6 +9,7 @@ import type { DevicePolicyPatch, OverrideBody } from "./schemas";
 import { dispatchQueued, enqueue } from "../notifications/enqueue";
 import { devicesErrors } from "./errors";
 import { found, studentTargetQuery } from "./targets";
+import { inSchool } from "../../core/db/conditions";
 
 type PolicyRow = typeof devicePolicies.$inferSelect;
 
@@ -133,7 +134,7 @@ export async function putOverride(ctx: SchoolCtx, { userId, body }: { userId: st
     ctx.db
       .select()
       .from(deviceLimitOverrides)
-      .where(and(eq(deviceLimitOverrides.tenantId, tenantId), eq(deviceLimitOverrides.userId, userId))),
+      .where(and(inSchool(deviceLimitOverrides, tenantId), eq(deviceLimitOverrides.userId, userId))),
   ]);
   await dispatchQueued(ctx);
   return overrideJson(rows[0]!);
@@ -155,7 +156,7 @@ export async function deleteOverride(ctx: SchoolCtx, { userId }: { userId: strin
       .delete(deviceLimitOverrides)
       .where(
         and(
-          eq(deviceLimitOverrides.tenantId, tenantId),
+          inSchool(deviceLimitOverrides, tenantId),
           eq(deviceLimitOverrides.userId, userId),
           exists(studentTargetQuery(ctx, userId)),
         ),
@@ -176,7 +177,7 @@ export async function deleteOverride(ctx: SchoolCtx, { userId }: { userId: strin
 function deviceLimitChangedPush(ctx: SchoolCtx, input: { userId: string; newLimit: number | null; schoolLimit: number | null; now: number }) {
   const { userId, now } = input;
   const current = sql`(SELECT CASE WHEN o.unlimited_devices = 1 THEN NULL WHEN o.max_active_devices IS NOT NULL THEN o.max_active_devices ELSE ${input.schoolLimit} END
-    FROM (SELECT 1) LEFT JOIN device_limit_overrides o ON o.tenant_id = ${ctx.tenantId} AND o.user_id = ${userId} AND (o.expires_at IS NULL OR o.expires_at > ${now}))`;
+    FROM (SELECT 1) LEFT JOIN device_limit_overrides o ON ${inSchool("o", ctx.tenantId)} AND o.user_id = ${userId} AND (o.expires_at IS NULL OR o.expires_at > ${now}))`;
   return enqueue(
     ctx,
     "account.device_limit_changed",

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle
 import { deviceLimitOverrides, devicePolicies } from "../../db/schema";
 import type { Role, ServiceContext } from "../../core/http/context";
 import { DAY_MS, MINUTE_MS } from "../../core/lib/clock";
+import { inSchool } from "../../core/db/conditions";
 
 export type DevicePolicy = Omit<typeof devicePolicies.$inferSelect, "tenantId" | "updatedAt">;
 export type DeviceLimitOverride = typeof deviceLimitOverrides.$inferSelect;
@@ -27,7 +28,7 @@ export function devicePolicyQuery(ctx: ServiceContext, tenantId: string | null) 
   return ctx.db
     .select()
     .from(devicePolicies)
-    .where(eq(devicePolicies.tenantId, tenantId ?? ""))
+    .where(inSchool(devicePolicies, tenantId ?? ""))
     .limit(1);
 }
 
@@ -44,7 +45,7 @@ export function liveOverrideQuery(ctx: ServiceContext, tenantId: string | null, 
     .from(deviceLimitOverrides)
     .where(
       and(
-        eq(deviceLimitOverrides.tenantId, tenantId ?? ""),
+        inSchool(deviceLimitOverrides, tenantId ?? ""),
         eq(deviceLimitOverrides.userId, userId),
         or(isNull(deviceLimitOverrides.expiresAt), gt(deviceLimitOverrides.expiresAt, now)),
       ),
@@ -94,7 +95,7 @@ const SQL_DEFAULTS = {
  * they run): the school's saved value, else the default. `tenantId` is a value or a column.
  */
 function policyValueSql(column: keyof typeof SQL_DEFAULTS, tenantId: string | SQLWrapper): SQL<number> {
-  return sql<number>`COALESCE((SELECT ${sql.raw(column)} FROM device_policies WHERE tenant_id = ${tenantId}), ${SQL_DEFAULTS[column]})`;
+  return sql<number>`COALESCE((SELECT ${sql.raw(column)} FROM device_policies WHERE ${inSchool(tenantId)}), ${SQL_DEFAULTS[column]})`;
 }
 
 /** `idleWindowMs` in SQL. */

@@ -8,6 +8,7 @@ import { uuidv7 } from "../../core/lib/ids";
 import { batchable } from "../../core/db/batch";
 import { devicesErrors } from "./errors";
 import { pushTokenBinding, pushTokenKeys, sealPushToken, type SealedPushToken } from "./push-token-crypto";
+import { inSchool } from "../../core/db/conditions";
 
 /** The one push provider the contract allows; it is the default of every registration. */
 export const PUSH_PROVIDER_ID = "fcm";
@@ -54,7 +55,7 @@ export function pushRegistrationStatements(
       UPDATE push_devices SET token_ciphertext = NULL, token_hash = NULL, enabled = 0, updated_at = ${now}
       WHERE token_hash = ${input.sealed.hash} AND deleted_at IS NULL AND ${input.refs.started}
         -- Any other binding of this token (another installation, or another user signed in on this one) loses it.
-        AND NOT (tenant_id = ${input.tenantId} AND user_id = ${input.userId} AND installation_id = ${installationId})`),
+        AND NOT (${inSchool(input.tenantId)} AND user_id = ${input.userId} AND installation_id = ${installationId})`),
     batchable(ctx, sql`
       INSERT INTO push_devices (id, tenant_id, user_id, installation_id, provider, platform, token_ciphertext, token_hash, enabled, app_version, last_seen_at, created_at, updated_at)
       SELECT ${uuidv7(now)}, ${input.tenantId}, ${input.userId}, ${installationId}, ${PUSH_PROVIDER_ID}, ${input.platform},

@@ -12,6 +12,7 @@ import { deviceLabelSql, devicePushInstallationSql } from "./new-device-notifica
 import { liveSessionSql } from "./sql";
 import { devicesErrors } from "./errors";
 import { found, ownSchool, studentTargetQuery, userDeviceQuery } from "./targets";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * Ends live sessions with one `session_revoked` event per affected device, in one batch. The
@@ -92,7 +93,7 @@ export async function adminRevokeDevice(ctx: SchoolCtx, { userId, deviceId }: { 
   await studentDevice(ctx, userId, deviceId);
   const before = ctx.clock.now();
   // The session_revoked event this request writes (none when nothing was live): the push's `v`.
-  const eventId = sql`(SELECT e.id FROM device_events e WHERE e.tenant_id = ${ctx.tenantId} AND e.auth_device_id = ${deviceId} AND e.type = 'session_revoked'
+  const eventId = sql`(SELECT e.id FROM device_events e WHERE ${inSchool("e", ctx.tenantId)} AND e.auth_device_id = ${deviceId} AND e.type = 'session_revoked'
     AND e.created_at >= ${before} AND json_extract(e.detail, '$.reason') = 'admin_revoke' ORDER BY e.created_at DESC, e.id DESC LIMIT 1)`;
   const notice = await enqueue(
     ctx,
@@ -116,14 +117,14 @@ export async function adminRevokeAll(ctx: SchoolCtx, { userId }: { userId: strin
   found(await studentTargetQuery(ctx, userId), devicesErrors.STUDENT_NOT_FOUND);
   const before = ctx.clock.now();
   // When this request ended sessions (none when nothing was live): the push's `v`.
-  const revokedAt = sql`(SELECT max(s.revoked_at) FROM sessions s WHERE s.tenant_id = ${ctx.tenantId} AND s.user_id = ${userId}
+  const revokedAt = sql`(SELECT max(s.revoked_at) FROM sessions s WHERE ${inSchool("s", ctx.tenantId)} AND s.user_id = ${userId}
     AND s.revoke_reason = 'admin_revoke_all' AND s.revoked_at >= ${before})`;
   const notice = await enqueue(
     ctx,
     "security.all_sessions_revoked",
     { token: "user", userId },
     {
-      sessions_count: sql`(SELECT count(*) FROM sessions s WHERE s.tenant_id = ${ctx.tenantId} AND s.user_id = ${userId}
+      sessions_count: sql`(SELECT count(*) FROM sessions s WHERE ${inSchool("s", ctx.tenantId)} AND s.user_id = ${userId}
         AND s.revoke_reason = 'admin_revoke_all' AND s.revoked_at = ${revokedAt})`,
     },
     { id: userId },
@@ -167,25 +168,25 @@ export async function blockDevice(ctx: SchoolCtx, { userId, deviceId, reason }: 
       { id: deviceId },
       `security.device_blocked:${deviceId}:${eventId}`,
       // Ahead of the event so the condition reads the state before this block.
-      { when: sql`EXISTS (SELECT 1 FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.tenant_id = ${tenantId} AND d.blocked_at IS NULL)` },
+      { when: sql`EXISTS (SELECT 1 FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND ${inSchool("d", tenantId)} AND d.blocked_at IS NULL)` },
     ),
     batchable(
       ctx,
       sql`
       INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, type, actor_user_id, detail, created_at)
       SELECT ${eventId}, d.tenant_id, d.user_id, d.id, 'device_blocked', ${actor.userId},
-             json_object('reason', ${reason}, 'sessions', (SELECT count(*) FROM sessions s WHERE s.auth_device_id = d.id AND s.tenant_id = ${tenantId} AND ${liveSessionSql(now)})), ${now}
-      FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.tenant_id = ${tenantId} AND d.blocked_at IS NULL`,
+             json_object('reason', ${reason}, 'sessions', (SELECT count(*) FROM sessions s WHERE s.auth_device_id = d.id AND ${inSchool("s", tenantId)} AND ${liveSessionSql(now)})), ${now}
+      FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND ${inSchool("d", tenantId)} AND d.blocked_at IS NULL`,
     ),
     batchable(
       ctx,
       sql`UPDATE auth_devices SET blocked_at = ${now}, block_reason = ${reason}, updated_at = ${now}
-          WHERE id = ${deviceId} AND user_id = ${userId} AND tenant_id = ${tenantId} AND blocked_at IS NULL`,
+          WHERE id = ${deviceId} AND user_id = ${userId} AND ${inSchool(tenantId)} AND blocked_at IS NULL`,
     ),
     batchable(
       ctx,
       sql`UPDATE sessions AS s SET revoked_at = ${now}, revoke_reason = 'device_blocked'
-          WHERE s.user_id = ${userId} AND s.tenant_id = ${tenantId} AND s.auth_device_id = ${deviceId} AND ${liveSessionSql(now)}`,
+          WHERE s.user_id = ${userId} AND ${inSchool("s", tenantId)} AND s.auth_device_id = ${deviceId} AND ${liveSessionSql(now)}`,
     ),
     userDeviceQuery(ctx, tenantId, userId, deviceId),
   ]);
@@ -205,12 +206,12 @@ export async function unblockDevice(ctx: SchoolCtx, { userId, deviceId }: { user
       sql`
       INSERT INTO device_events (id, tenant_id, user_id, auth_device_id, type, actor_user_id, created_at)
       SELECT ${eventId}, d.tenant_id, d.user_id, d.id, 'device_unblocked', ${actor.userId}, ${now}
-      FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND d.tenant_id = ${tenantId} AND d.blocked_at IS NOT NULL`,
+      FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND ${inSchool("d", tenantId)} AND d.blocked_at IS NOT NULL`,
     ),
     batchable(
       ctx,
       sql`UPDATE auth_devices SET blocked_at = NULL, block_reason = NULL, updated_at = ${now}
-          WHERE id = ${deviceId} AND user_id = ${userId} AND tenant_id = ${tenantId} AND blocked_at IS NOT NULL`,
+          WHERE id = ${deviceId} AND user_id = ${userId} AND ${inSchool(tenantId)} AND blocked_at IS NOT NULL`,
     ),
     await enqueue(
       ctx,

@@ -1,3 +1,4 @@
+import { inSchoolCtx } from "../../core/school";
 import { log } from "../../core/lib/log";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { runBatch, type BatchItem } from "../../core/db/batch";
@@ -161,8 +162,8 @@ async function followUps(ctx: ServiceContext, input: SignInInput, policy: Device
       }),
     );
   }
-  if (policy.notifyOnNewDevice) {
-    statements.push(await newDeviceNotificationStatement(ctx, { tenantId: user.tenantId, userId: user.id, device, pushInstallationId: pushInstallation, refs }));
+  if (policy.notifyOnNewDevice && user.tenantId !== null) {
+    statements.push(await newDeviceNotificationStatement(inSchoolCtx(ctx), { userId: user.id, device, pushInstallationId: pushInstallation, refs }));
   }
   return statements;
 }

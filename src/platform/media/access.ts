@@ -16,6 +16,6 @@ export function reachableAsset(ctx: Pick<SchoolCtx, "actor" | "tenantId">): SQL 
   const uploader = mediaAssets.uploadedByUserId;
   if (ctx.actor.role === "student") return sql`${uploader} = ${ctx.actor.userId}`;
   if (!isRestrictedCurator(ctx.actor)) return undefined;
-  const byStudent = sql`EXISTS (SELECT 1 FROM users mu WHERE mu.id = ${uploader} AND ${inSchool(sql`mu`, ctx.tenantId)} AND mu.role = 'student')`;
+  const byStudent = sql`EXISTS (SELECT 1 FROM users mu WHERE mu.id = ${uploader} AND ${inSchool("mu", ctx.tenantId)} AND mu.role = 'student')`;
   return sql`(${uploader} = ${ctx.actor.userId} OR NOT ${byStudent} OR ${scopeCondition(uploader, restrictedScope(ctx))})`;
 }

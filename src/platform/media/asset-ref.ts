@@ -3,6 +3,7 @@ import type { ServiceContext } from "../../core/http/context";
 import { ApiError, type ErrorEntry } from "../../core/http/errors";
 import { isUuid } from "../../core/lib/ids";
 import { mediaAssets, type MediaKind } from "../../db/schema";
+import { inSchool } from "../../core/db/conditions";
 
 /** Ids per check: they travel as bound parameters (D1 takes 100 per statement). */
 const MAX_IDS = 90;
@@ -44,7 +45,7 @@ export function assetRef(kind: MediaKind | "any") {
         .from(mediaAssets)
         .where(
           and(
-            eq(mediaAssets.tenantId, input.tenantId),
+            inSchool(mediaAssets, input.tenantId),
             inArray(mediaAssets.id, ids),
             eq(mediaAssets.status, "confirmed"),
             isNull(mediaAssets.deletedAt),

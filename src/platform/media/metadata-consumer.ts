@@ -11,6 +11,7 @@ import { ebmlDuration } from "./metadata/ebml";
 import { mp4Duration } from "./metadata/mp4";
 import { pdfPageCount } from "./metadata/pdf";
 import { blockReader, r2Reader, type RangeReader } from "./metadata/reader";
+import { inSchool } from "../../core/db/conditions";
 
 /** wrangler.toml: the queue confirm sends `media_metadata` messages to. */
 export const MEDIA_METADATA_QUEUE = "lms-media-metadata";
@@ -44,7 +45,7 @@ export async function readMetadata(kind: MediaKind, mime: string, reader: RangeR
 
 /** Reads the asset's object by ranges and stores what it finds, only onto the version that was confirmed. */
 export async function extractMetadata(ctx: SchoolCtx<SchoolActor>, target: { assetId: string }): Promise<void> {
-  const where = and(eq(mediaAssets.id, target.assetId), eq(mediaAssets.tenantId, ctx.tenantId), isNull(mediaAssets.deletedAt));
+  const where = and(eq(mediaAssets.id, target.assetId), inSchool(mediaAssets, ctx.tenantId), isNull(mediaAssets.deletedAt));
   const [row] = await ctx.db
     .select()
     .from(mediaAssets)

@@ -14,6 +14,7 @@ import { KIND_CAPS, objectKey, UPLOAD_TTL_SECONDS } from "./policy";
 import { presentAsset } from "./present";
 import { presignedPutUrl } from "./r2-presign";
 import { signUploadForm } from "./upload-form";
+import { inSchool } from "../../core/db/conditions";
 
 type AssetRow = typeof mediaAssets.$inferSelect;
 
@@ -23,7 +24,7 @@ type AssetRow = typeof mediaAssets.$inferSelect;
  * one at a time), so no counter can drift.
  */
 export function usedBytes(tenantId: string): SQL<number> {
-  return sql<number>`(SELECT coalesce(sum(u.size_bytes), 0) FROM media_assets AS u WHERE u.tenant_id = ${tenantId} AND u.status = 'confirmed' AND u.deleted_at IS NULL)`;
+  return sql<number>`(SELECT coalesce(sum(u.size_bytes), 0) FROM media_assets AS u WHERE ${inSchool("u", tenantId)} AND u.status = 'confirmed' AND u.deleted_at IS NULL)`;
 }
 
 export function capBytes(tenantId: string): SQL<number> {

@@ -6,6 +6,7 @@ import { mediaErrors } from "./errors";
 import { formBoundary, MultipartError, readFormUntilFile } from "./multipart";
 import { objectKey } from "./policy";
 import { verifyUploadForm } from "./upload-form";
+import { inSchool } from "../../core/db/conditions";
 
 class SizeMismatch extends Error {}
 
@@ -34,7 +35,7 @@ export async function uploadThroughWorker(ctx: ServiceContext, input: { id: stri
     const [row] = await ctx.db
       .select({ status: mediaAssets.status })
       .from(mediaAssets)
-      .where(and(eq(mediaAssets.id, grant.assetId), eq(mediaAssets.tenantId, grant.tenantId), isNull(mediaAssets.deletedAt)))
+      .where(and(eq(mediaAssets.id, grant.assetId), inSchool(mediaAssets, grant.tenantId), isNull(mediaAssets.deletedAt)))
       .limit(1);
     if (!row) throw new ApiError(mediaErrors.MEDIA_NOT_FOUND);
     if (row.status !== "pending") throw new ApiError(mediaErrors.UPLOAD_NOT_PENDING, { message: `The media asset is ${row.status}; it no longer accepts an upload.` });

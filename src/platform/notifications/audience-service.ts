@@ -26,16 +26,16 @@ const OPTION_KINDS: Record<string, OptionKindQuery> = {
     const scope = scopeCondition(sql`u.id`, restrictedScope(ctx));
     return sql`SELECT u.id, u.first_name || ' ' || u.last_name AS label, u.email AS subtitle
       FROM users u
-      WHERE u.tenant_id = ${ctx.tenantId} AND u.role = 'student' AND u.deleted_at IS NULL AND u.is_active = 1 ${scope ? sql`AND ${scope}` : sql``}`;
+      WHERE ${inSchool("u", ctx.tenantId)} AND u.role = 'student' AND u.deleted_at IS NULL AND u.is_active = 1 ${scope ? sql`AND ${scope}` : sql``}`;
   },
   group: (ctx) => {
     const scope = restrictedScope(ctx);
     return sql`SELECT g.id, g.name AS label,
              (SELECT count(*) FROM group_members gm JOIN users s ON s.id = gm.user_id AND s.deleted_at IS NULL AND s.role = 'student'
-               WHERE gm.group_id = g.id AND gm.tenant_id = ${ctx.tenantId}) || ' students' AS subtitle
+               WHERE gm.group_id = g.id AND ${inSchool("gm", ctx.tenantId)}) || ' students' AS subtitle
       FROM groups g
-      WHERE g.tenant_id = ${ctx.tenantId} AND g.deleted_at IS NULL
-        ${scope ? sql`AND g.id IN (SELECT gc.group_id FROM group_curators gc WHERE gc.tenant_id = ${ctx.tenantId} AND gc.curator_id = ${scope.curatorId})` : sql``}`;
+      WHERE ${liveInSchool("g", ctx.tenantId)}
+        ${scope ? sql`AND g.id IN (SELECT gc.group_id FROM group_curators gc WHERE ${inSchool("gc", ctx.tenantId)} AND gc.curator_id = ${scope.curatorId})` : sql``}`;
   },
 };
 

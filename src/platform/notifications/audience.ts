@@ -4,6 +4,7 @@ import { ApiError } from "../../core/http/errors";
 import { UUID_PATTERN } from "../../core/lib/ids";
 import { restrictedScope, scopeCondition } from "../auth/curator-scope";
 import { notificationsErrors as e } from "./errors";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The audience filter: `{match: 'all'|'any', rules: [{field, operator, values | value}]}`, compiled
@@ -72,13 +73,13 @@ function timeValue(rule: AudienceRule): number {
 }
 
 const inGroups = (rule: AudienceRule, at: CompileContext) => sql`EXISTS (SELECT 1 FROM group_members gm
-    JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${at.tenantId} AND g.deleted_at IS NULL
-    WHERE gm.user_id = u.id AND gm.tenant_id = ${at.tenantId} AND gm.group_id IN (SELECT value FROM json_each(${JSON.stringify(uuidValues(rule))})))`;
+    JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", at.tenantId)}
+    WHERE gm.user_id = u.id AND ${inSchool("gm", at.tenantId)} AND gm.group_id IN (SELECT value FROM json_each(${JSON.stringify(uuidValues(rule))})))`;
 
 const hasDevice = (at: CompileContext) => sql`EXISTS (SELECT 1 FROM push_devices d
-    WHERE d.tenant_id = ${at.tenantId} AND d.user_id = u.id AND d.deleted_at IS NULL AND d.enabled = 1 AND d.token_hash IS NOT NULL)`;
+    WHERE ${inSchool("d", at.tenantId)} AND d.user_id = u.id AND d.deleted_at IS NULL AND d.enabled = 1 AND d.token_hash IS NOT NULL)`;
 
-const pushOn = (at: CompileContext) => sql`COALESCE((SELECT p.push_enabled FROM push_preferences p WHERE p.tenant_id = ${at.tenantId} AND p.user_id = u.id), 1) = 1`;
+const pushOn = (at: CompileContext) => sql`COALESCE((SELECT p.push_enabled FROM push_preferences p WHERE ${inSchool("p", at.tenantId)} AND p.user_id = u.id), 1) = 1`;
 
 export const AUDIENCE_FIELDS: Record<string, FieldSpec> = {
   group_id: {
@@ -164,7 +165,7 @@ export function audienceCondition(ctx: SchoolCtx, filter: AudienceFilter): SQL {
   const conditions = filter.rules.map((rule) => AUDIENCE_FIELDS[rule.field]!.operators[rule.operator]!(rule, at));
   const combined = conditions.length === 0 ? sql`1` : sql.join(conditions.map((c) => sql`(${c})`), filter.match === "all" ? sql` AND ` : sql` OR `);
   const scope = scopeCondition(sql`u.id`, restrictedScope(ctx));
-  return sql`u.tenant_id = ${ctx.tenantId} AND u.role = 'student' AND u.deleted_at IS NULL AND u.is_active = 1
+  return sql`${inSchool("u", ctx.tenantId)} AND u.role = 'student' AND u.deleted_at IS NULL AND u.is_active = 1
     ${scope ? sql`AND ${scope}` : sql``}
     AND (${combined})`;
 }

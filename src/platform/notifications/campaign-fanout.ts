@@ -7,6 +7,7 @@ import { campaignProgressStatements } from "./campaign-progress";
 import { CAMPAIGN_EVENT_CODE } from "./catalog";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
 import { billingOpen, reachableSql, sendDispatch } from "./enqueue";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /** Recipients turned into outbox rows per queue message. */
 export const FANOUT_CHUNK = 500;
@@ -34,21 +35,21 @@ export async function fanOutCampaign(ctx: SchoolCtx<SchoolActor>, input: { campa
       .where(
         and(
           eq(notificationCampaigns.id, campaignId),
-          eq(notificationCampaigns.tenantId, tenantId),
+          inSchool(notificationCampaigns, tenantId),
           eq(notificationCampaigns.status, "scheduled"),
           sql`${notificationCampaigns.scheduledAt} <= ${now}`,
         ),
       ),
-    ctx.db.select().from(notificationCampaigns).where(and(eq(notificationCampaigns.id, campaignId), eq(notificationCampaigns.tenantId, tenantId))),
+    ctx.db.select().from(notificationCampaigns).where(and(eq(notificationCampaigns.id, campaignId), inSchool(notificationCampaigns, tenantId))),
   ])).slice(1) as [(typeof notificationCampaigns.$inferSelect)[]];
   const campaign = started[0];
   if (!campaign) return { outcome: "not_found" };
   if (campaign.status === "scheduled") return { outcome: "not_due", scheduledAt: campaign.scheduledAt };
   if (campaign.status !== "processing" || campaign.fannedOutAt !== null) return { outcome: "finished" };
 
-  const processing = sql`EXISTS (SELECT 1 FROM notification_campaigns c WHERE c.id = ${campaignId} AND c.tenant_id = ${tenantId} AND c.status = 'processing')`;
+  const processing = sql`EXISTS (SELECT 1 FROM notification_campaigns c WHERE c.id = ${campaignId} AND ${inSchool("c", tenantId)} AND c.status = 'processing')`;
   const chunk = sql`SELECT user_id FROM notification_campaign_recipients
-    WHERE campaign_id = ${campaignId} AND tenant_id = ${tenantId} AND status = 'pending' ORDER BY user_id LIMIT ${FANOUT_CHUNK}`;
+    WHERE campaign_id = ${campaignId} AND ${inSchool(tenantId)} AND status = 'pending' ORDER BY user_id LIMIT ${FANOUT_CHUNK}`;
   const dedupePrefix = `${CAMPAIGN_EVENT_CODE}:${campaignId}:`;
   const data = JSON.stringify({ event_code: CAMPAIGN_EVENT_CODE, campaign_id: campaignId });
   const results = await runBatch(ctx, [
@@ -57,7 +58,7 @@ export async function fanOutCampaign(ctx: SchoolCtx<SchoolActor>, input: { campa
       SELECT ${sqlUuidv7(now)}, u.tenant_id, u.id, ${CAMPAIGN_EVENT_CODE}, 'campaign', ${campaign.title}, ${campaign.body}, ${campaign.deepLink},
              ${data}, 'campaign', ${campaignId}, ${dedupePrefix} || u.id, 'pending', 0, ${now}, ${campaignId}
       FROM users u
-      WHERE u.id IN (${chunk}) AND u.tenant_id = ${tenantId} AND u.deleted_at IS NULL AND u.is_active = 1
+      WHERE u.id IN (${chunk}) AND ${liveInSchool("u", tenantId)} AND u.is_active = 1
         AND ${reachableSql(sql`u`, tenantId)}
         AND ${open ? sql`1` : sql`0`}
         AND ${processing}
@@ -66,10 +67,10 @@ export async function fanOutCampaign(ctx: SchoolCtx<SchoolActor>, input: { campa
       UPDATE notification_campaign_recipients
       SET status = CASE WHEN EXISTS (SELECT 1 FROM notification_outbox o WHERE o.dedupe_key = ${dedupePrefix} || notification_campaign_recipients.user_id)
                         THEN 'queued' ELSE 'suppressed' END
-      WHERE campaign_id = ${campaignId} AND tenant_id = ${tenantId} AND status = 'pending' AND user_id IN (${chunk}) AND ${processing}`),
+      WHERE campaign_id = ${campaignId} AND ${inSchool(tenantId)} AND status = 'pending' AND user_id IN (${chunk}) AND ${processing}`),
     batchable(ctx, sql`
       UPDATE notification_campaigns SET fanned_out_at = ${now}, updated_at = ${now}
-      WHERE id = ${campaignId} AND tenant_id = ${tenantId} AND status = 'processing' AND fanned_out_at IS NULL
+      WHERE id = ${campaignId} AND ${inSchool(tenantId)} AND status = 'processing' AND fanned_out_at IS NULL
         AND NOT EXISTS (SELECT 1 FROM notification_campaign_recipients r WHERE r.campaign_id = ${campaignId} AND r.status = 'pending')`),
     ...campaignProgressStatements(ctx, tenantId, campaignId),
     ctx.db

@@ -12,6 +12,7 @@ import { isSafeDeepLink } from "./deep-link";
 import { campaignProgressStatements } from "./campaign-progress";
 import { notificationsErrors as e } from "./errors";
 import { BODY_MAX_BYTES, TITLE_MAX_BYTES, utf8Bytes } from "./render";
+import { inSchool } from "../../core/db/conditions";
 
 type CampaignRow = typeof notificationCampaigns.$inferSelect;
 
@@ -101,8 +102,8 @@ export async function createCampaign(ctx: SchoolCtx, input: CampaignInput) {
       SELECT u.tenant_id, ${id}, u.id, 'pending' FROM users u WHERE ${condition}`),
     ctx.db
       .update(notificationCampaigns)
-      .set({ audienceCount: sql`(SELECT count(*) FROM notification_campaign_recipients r WHERE r.campaign_id = ${id})` })
-      .where(eq(notificationCampaigns.id, id))
+      .set({ audienceCount: sql`(SELECT count(*) FROM notification_campaign_recipients r WHERE r.campaign_id = ${id} AND ${inSchool("r", ctx.tenantId)})` })
+      .where(and(eq(notificationCampaigns.id, id), inSchool(notificationCampaigns, ctx.tenantId)))
       .returning(),
   ])) as [unknown, unknown, CampaignRow[]];
   await kickCampaign(ctx, { tenantId: ctx.tenantId, campaignId: id, scheduledAt });
@@ -137,7 +138,7 @@ export async function getCampaign(ctx: SchoolCtx, input: { id: string }) {
   const [row] = await ctx.db
     .select()
     .from(notificationCampaigns)
-    .where(and(eq(notificationCampaigns.id, input.id), eq(notificationCampaigns.tenantId, ctx.tenantId), visibleTo(ctx)));
+    .where(and(eq(notificationCampaigns.id, input.id), inSchool(notificationCampaigns, ctx.tenantId), visibleTo(ctx)));
   if (!row) throw new ApiError(e.CAMPAIGN_NOT_FOUND);
   return { campaign: presentCampaign(row) };
 }
@@ -148,8 +149,8 @@ export async function getCampaign(ctx: SchoolCtx, input: { id: string }) {
  */
 export async function cancelCampaign(ctx: SchoolCtx, input: { id: string }) {
   const now = ctx.clock.now();
-  const mine = and(eq(notificationCampaigns.id, input.id), eq(notificationCampaigns.tenantId, ctx.tenantId), visibleTo(ctx));
-  const cancelled = sql`EXISTS (SELECT 1 FROM notification_campaigns c WHERE c.id = ${input.id} AND c.tenant_id = ${ctx.tenantId} AND c.status = 'cancelled')`;
+  const mine = and(eq(notificationCampaigns.id, input.id), inSchool(notificationCampaigns, ctx.tenantId), visibleTo(ctx));
+  const cancelled = sql`EXISTS (SELECT 1 FROM notification_campaigns c WHERE c.id = ${input.id} AND ${inSchool("c", ctx.tenantId)} AND c.status = 'cancelled')`;
   const results = (await runBatch(ctx, [
     ctx.db
       .update(notificationCampaigns)
@@ -158,10 +159,10 @@ export async function cancelCampaign(ctx: SchoolCtx, input: { id: string }) {
       .returning({ id: notificationCampaigns.id }),
     batchable(ctx, sql`
       UPDATE notification_outbox SET status = 'suppressed', last_error = 'campaign cancelled', lease_until = NULL, settled_at = ${now}
-      WHERE campaign_id = ${input.id} AND tenant_id = ${ctx.tenantId} AND status = 'pending' AND sent_at IS NULL AND ${cancelled}`),
+      WHERE campaign_id = ${input.id} AND ${inSchool(ctx.tenantId)} AND status = 'pending' AND sent_at IS NULL AND ${cancelled}`),
     batchable(ctx, sql`
       UPDATE notification_campaign_recipients SET status = 'suppressed'
-      WHERE campaign_id = ${input.id} AND tenant_id = ${ctx.tenantId} AND status = 'pending' AND ${cancelled}`),
+      WHERE campaign_id = ${input.id} AND ${inSchool(ctx.tenantId)} AND status = 'pending' AND ${cancelled}`),
     ...campaignProgressStatements(ctx, ctx.tenantId, input.id),
     ctx.db.select().from(notificationCampaigns).where(mine),
   ])) as unknown[];

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, isNotNull, sql } from "drizzle-orm";
 import { notificationDeliveries, notificationOutbox, pushDevices, pushPreferences, users } from "../../db/schema";
 import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
-import { idIn } from "../../core/db/conditions";
+import { idIn, inSchool } from "../../core/db/conditions";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { uuidv7 } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
@@ -82,7 +82,7 @@ async function claimPage(ctx: School, tenantId: string): Promise<OutboxRow[]> {
     .where(
       inArray(
         notificationOutbox.id,
-        sql`(SELECT id FROM notification_outbox WHERE tenant_id = ${tenantId} AND status = 'pending' AND attempts < ${MAX_PUSH_ATTEMPTS}
+        sql`(SELECT id FROM notification_outbox WHERE ${inSchool(tenantId)} AND status = 'pending' AND attempts < ${MAX_PUSH_ATTEMPTS}
               AND (lease_until IS NULL OR lease_until <= ${now}) ORDER BY created_at, id LIMIT ${PAGE_SIZE})`,
       ),
     )
@@ -113,14 +113,14 @@ async function deliverRows(ctx: School, tenantId: string, rows: OutboxRow[], pro
     ctx.db
       .select({ id: users.id, pushEnabled: pushPreferences.pushEnabled })
       .from(users)
-      .leftJoin(pushPreferences, and(eq(pushPreferences.tenantId, tenantId), eq(pushPreferences.userId, users.id)))
-      .where(and(idIn(users.id, userIds), eq(users.tenantId, tenantId), isNull(users.deletedAt), eq(users.isActive, true))),
+      .leftJoin(pushPreferences, and(inSchool(pushPreferences, tenantId), eq(pushPreferences.userId, users.id)))
+      .where(and(idIn(users.id, userIds), inSchool(users, tenantId), isNull(users.deletedAt), eq(users.isActive, true))),
     ctx.db
       .select()
       .from(pushDevices)
       .where(
         and(
-          eq(pushDevices.tenantId, tenantId),
+          inSchool(pushDevices, tenantId),
           idIn(pushDevices.userId, userIds),
           isNull(pushDevices.deletedAt),
           eq(pushDevices.enabled, true),
@@ -263,7 +263,7 @@ async function settle(ctx: School, tenantId: string, plans: RowPlan[], attempts:
     );
   }
   if (disable.length > 0) {
-    statements.push(ctx.db.update(pushDevices).set({ enabled: false, updatedAt: now }).where(and(eq(pushDevices.tenantId, tenantId), idIn(pushDevices.id, disable))));
+    statements.push(ctx.db.update(pushDevices).set({ enabled: false, updatedAt: now }).where(and(inSchool(pushDevices, tenantId), idIn(pushDevices.id, disable))));
   }
 
   const delivered = new Set(attempts.filter((a) => a.result.ok).map((a) => a.row.id));

@@ -9,6 +9,7 @@ import { eventDefinition, TIMESTAMP_VARIABLES, type EventCode } from "./catalog"
 import { recipientIds, type Recipients } from "./recipients";
 import { renderPush } from "./render";
 import { schoolEvent } from "./settings";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /** What the event is about: `data` carries `<type>_id`; the type defaults to the catalog's. */
 export interface Aggregate {
@@ -135,7 +136,7 @@ export async function enqueue(
     SELECT ${sqlUuidv7(now)}, r.tenant_id, r.id, ${code}, ${definition.category}, ${fill(rendered.title)}, ${fill(rendered.body)}, ${options.deepLink ?? null},
            ${dataSql}, ${aggregateType}, ${aggregate.id}, ${dedupeSql}, 'pending', 0, ${now}
     FROM users r
-    WHERE r.tenant_id = ${tenantId} AND r.deleted_at IS NULL ${options.activatesRecipients ? sql`` : sql`AND r.is_active = 1`}
+    WHERE ${liveInSchool("r", tenantId)} ${options.activatesRecipients ? sql`` : sql`AND r.is_active = 1`}
       AND r.id IN (${recipientIds(recipients, tenantId)})
       ${actorId ? sql`AND r.id <> ${actorId}` : sql``}
       AND ${reachableSql(sql`r`, tenantId, exclude)}
@@ -177,8 +178,8 @@ function utcOffsetMinutes(at: number, timeZone: string): number {
  * device with a token, other than the excluded installation.
  */
 export function reachableSql(user: SQL, tenantId: string, excludeInstallationId: string | SQL | null = null): SQL {
-  return sql`COALESCE((SELECT p.push_enabled FROM push_preferences p WHERE p.tenant_id = ${tenantId} AND p.user_id = ${user}.id), 1) = 1
-    AND EXISTS (SELECT 1 FROM push_devices d WHERE d.tenant_id = ${tenantId} AND d.user_id = ${user}.id AND d.deleted_at IS NULL
+  return sql`COALESCE((SELECT p.push_enabled FROM push_preferences p WHERE ${inSchool("p", tenantId)} AND p.user_id = ${user}.id), 1) = 1
+    AND EXISTS (SELECT 1 FROM push_devices d WHERE ${inSchool("d", tenantId)} AND d.user_id = ${user}.id AND d.deleted_at IS NULL
                 AND d.enabled = 1 AND d.token_hash IS NOT NULL
                 ${excludeInstallationId === null ? sql`` : sql`AND d.installation_id IS NOT ${excludeInstallationId}`})`;
 }

@@ -6,6 +6,7 @@ import { EVENT_CATALOG, eventDefinition, type EventDefinition } from "./catalog"
 import { notificationsErrors as e } from "./errors";
 import { BODY_MAX_BYTES, PLACEHOLDER, TITLE_MAX_BYTES, utf8Bytes } from "./render";
 import { effectiveEvent, type EffectiveEvent } from "./settings";
+import { inSchool } from "../../core/db/conditions";
 
 function present(event: EffectiveEvent) {
   const d = event.definition;
@@ -63,7 +64,7 @@ export async function updateEvent(ctx: SchoolCtx, input: { code: string; patch: 
     ...(title !== undefined ? { titleTemplate: title } : {}),
     ...(body !== undefined ? { bodyTemplate: body } : {}),
   };
-  const key = and(eq(notificationEventSettings.tenantId, ctx.tenantId), eq(notificationEventSettings.code, definition.code));
+  const key = and(inSchool(notificationEventSettings, ctx.tenantId), eq(notificationEventSettings.code, definition.code));
   let row: typeof notificationEventSettings.$inferSelect | undefined;
   if (Object.keys(changes).length === 0) {
     [row] = await ctx.db.select().from(notificationEventSettings).where(key);

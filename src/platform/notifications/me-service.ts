@@ -10,6 +10,7 @@ import { pageOffset } from "../../core/http/pagination";
 import { PUSH_PROVIDER_ID } from "../devices/push-registration";
 import { pushTokenBinding, pushTokenKeys, sealPushToken, type SealedPushToken } from "../devices/push-token-crypto";
 import { notificationsErrors as e } from "./errors";
+import { inSchool } from "../../core/db/conditions";
 
 /** The caller as a member of the school: the superadmin has no push registry anywhere. */
 function member(ctx: SchoolCtx): { tenantId: string; userId: string } {
@@ -25,7 +26,7 @@ export async function getPreferences(ctx: SchoolCtx) {
   const [row] = await ctx.db
     .select({ pushEnabled: pushPreferences.pushEnabled, updatedAt: pushPreferences.updatedAt })
     .from(pushPreferences)
-    .where(and(eq(pushPreferences.tenantId, me.tenantId), eq(pushPreferences.userId, me.userId)));
+    .where(and(inSchool(pushPreferences, me.tenantId), eq(pushPreferences.userId, me.userId)));
   return { preference: { push_enabled: row?.pushEnabled ?? true, updated_at: isoOrNull(row?.updatedAt) } };
 }
 
@@ -51,7 +52,7 @@ export async function updatePreferences(ctx: SchoolCtx, input: { pushEnabled: bo
  */
 export async function myNotifications(ctx: SchoolCtx, input: { page: number; limit: number }) {
   const me = member(ctx);
-  const where = and(eq(notificationOutbox.tenantId, me.tenantId), eq(notificationOutbox.userId, me.userId), isNotNull(notificationOutbox.sentAt));
+  const where = and(inSchool(notificationOutbox, me.tenantId), eq(notificationOutbox.userId, me.userId), isNotNull(notificationOutbox.sentAt));
   const rows = await ctx.db
     .select({
       id: notificationOutbox.id,
@@ -114,7 +115,7 @@ export function presentPushDevice(row: PushDeviceRow) {
 }
 
 const devicesOf = (me: { tenantId: string; userId: string }) =>
-  and(eq(pushDevices.tenantId, me.tenantId), eq(pushDevices.userId, me.userId), isNull(pushDevices.deletedAt));
+  and(inSchool(pushDevices, me.tenantId), eq(pushDevices.userId, me.userId), isNull(pushDevices.deletedAt));
 
 export async function myPushDevices(ctx: SchoolCtx) {
   const me = member(ctx);
@@ -136,7 +137,7 @@ function releaseTokenElsewhere(ctx: SchoolCtx, hash: string, keep: { deviceId?: 
   return batchable(ctx, sql`
     UPDATE push_devices SET token_ciphertext = NULL, token_hash = NULL, enabled = 0, updated_at = ${now}
     WHERE token_hash = ${hash} AND deleted_at IS NULL
-      AND NOT (tenant_id = ${keep.tenantId} AND user_id = ${keep.userId} AND provider = ${PUSH_PROVIDER_ID} AND installation_id = ${keep.installationId})`);
+      AND NOT (${inSchool(keep.tenantId)} AND user_id = ${keep.userId} AND provider = ${PUSH_PROVIDER_ID} AND installation_id = ${keep.installationId})`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { RecipientToken } from "./catalog";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The recipients of an event, one shape per token of the catalog. Each resolves to a subquery of
@@ -42,16 +43,16 @@ type Resolver<T extends ResolvedToken> = (recipients: Extract<Recipients, { toke
 /** A student's curators: the individual curator and the curators of the student's live groups. */
 function studentCurators(studentIds: SQL, tenantId: string): SQL {
   return sql`SELECT s.individual_curator_id FROM users s
-      WHERE s.id IN (${studentIds}) AND s.tenant_id = ${tenantId} AND s.role = 'student' AND s.individual_curator_id IS NOT NULL
+      WHERE s.id IN (${studentIds}) AND ${inSchool("s", tenantId)} AND s.role = 'student' AND s.individual_curator_id IS NOT NULL
     UNION
     SELECT gc.curator_id FROM group_members gm
-      JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
-      JOIN group_curators gc ON gc.group_id = gm.group_id AND gc.tenant_id = ${tenantId}
-    WHERE gm.user_id IN (${studentIds}) AND gm.tenant_id = ${tenantId}`;
+      JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", tenantId)}
+      JOIN group_curators gc ON gc.group_id = gm.group_id AND ${inSchool("gc", tenantId)}
+    WHERE gm.user_id IN (${studentIds}) AND ${inSchool("gm", tenantId)}`;
 }
 
 const withRole = (ids: SQL, tenantId: string, role: string) =>
-  sql`SELECT u.id FROM users u WHERE u.tenant_id = ${tenantId} AND u.role = ${role} AND u.id IN (${ids})`;
+  sql`SELECT u.id FROM users u WHERE ${inSchool("u", tenantId)} AND u.role = ${role} AND u.id IN (${ids})`;
 
 /** One resolver per token: adding a token is one entry here and one member of `Recipients`. */
 const RESOLVERS: { [T in ResolvedToken]: Resolver<T> } = {
@@ -60,30 +61,30 @@ const RESOLVERS: { [T in ResolvedToken]: Resolver<T> } = {
   student: (r, tenantId) => withRole("studentIds" in r ? r.studentIds : sql`SELECT ${r.studentId}`, tenantId, "student"),
   students: (r, tenantId) => withRole(r.studentIds, tenantId, "student"),
   curator: (r, tenantId) => withRole(sql`SELECT ${r.curatorId}`, tenantId, "curator"),
-  school_admins: (_r, tenantId) => sql`SELECT u.id FROM users u WHERE u.tenant_id = ${tenantId} AND u.role = 'admin'`,
-  school_students: (_r, tenantId) => sql`SELECT u.id FROM users u WHERE u.tenant_id = ${tenantId} AND u.role = 'student'`,
+  school_admins: (_r, tenantId) => sql`SELECT u.id FROM users u WHERE ${inSchool("u", tenantId)} AND u.role = 'admin'`,
+  school_students: (_r, tenantId) => sql`SELECT u.id FROM users u WHERE ${inSchool("u", tenantId)} AND u.role = 'student'`,
   student_curators: (r, tenantId) =>
     withRole(studentCurators("studentIds" in r ? r.studentIds : sql`SELECT ${r.studentId}`, tenantId), tenantId, "curator"),
   student_curators_or_admins: (r, tenantId) => {
     const curators = withRole(studentCurators(sql`SELECT ${r.studentId}`, tenantId), tenantId, "curator");
     return sql`${curators}
       UNION
-      SELECT a.id FROM users a WHERE a.tenant_id = ${tenantId} AND a.role = 'admin'
+      SELECT a.id FROM users a WHERE ${inSchool("a", tenantId)} AND a.role = 'admin'
         AND NOT EXISTS (SELECT 1 FROM users c WHERE c.id IN (${curators}) AND c.deleted_at IS NULL AND c.is_active = 1)`;
   },
   group_members: (r, tenantId) => sql`SELECT gm.user_id FROM group_members gm
-      JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
+      JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", tenantId)}
       JOIN users u ON u.id = gm.user_id AND u.role = 'student'
-    WHERE gm.group_id = ${r.groupId} AND gm.tenant_id = ${tenantId}`,
+    WHERE gm.group_id = ${r.groupId} AND ${inSchool("gm", tenantId)}`,
   group_curators: (r, tenantId) => sql`SELECT gc.curator_id FROM group_curators gc
-      JOIN groups g ON g.id = gc.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
+      JOIN groups g ON g.id = gc.group_id AND ${liveInSchool("g", tenantId)}
       JOIN users u ON u.id = gc.curator_id AND u.role = 'curator'
-    WHERE gc.group_id = ${r.groupId} AND gc.tenant_id = ${tenantId}`,
+    WHERE gc.group_id = ${r.groupId} AND ${inSchool("gc", tenantId)}`,
   path_students: (r, tenantId) => sql`SELECT e.student_id FROM learning_path_courses l
-      JOIN courses c ON c.id = l.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
-      JOIN enrollments e ON e.tenant_id = ${tenantId} AND e.course_id = l.course_id AND e.removed_at IS NULL
+      JOIN courses c ON c.id = l.course_id AND ${liveInSchool("c", tenantId)} AND c.status = 'published'
+      JOIN enrollments e ON ${inSchool("e", tenantId)} AND e.course_id = l.course_id AND e.removed_at IS NULL
       JOIN users u ON u.id = e.student_id AND u.role = 'student'
-    WHERE l.path_id = ${r.pathId} AND l.tenant_id = ${tenantId}`,
+    WHERE l.path_id = ${r.pathId} AND ${inSchool("l", tenantId)}`,
 };
 
 export function recipientIds(recipients: Recipients, tenantId: string): SQL {

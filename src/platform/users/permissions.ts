@@ -7,6 +7,7 @@ import { iso } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
 import { dispatchQueued, enqueue } from "../notifications/enqueue";
 import { usersErrors } from "./errors";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * A new curator's flags (the spec leaves them open; docs/decisions.md): least privilege, read-only
@@ -41,7 +42,7 @@ function curatorSetInsert(ctx: SchoolCtx, input: { userId: string; flags: Permis
     sql`SELECT ${uuidv7(input.now)}, tenant_id, id, ${Number(f.can_manage_courses)}, ${Number(f.can_manage_students)}, ${Number(f.can_manage_groups)},
       ${Number(f.can_view_analytics)}, ${Number(f.can_manage_exams)}, ${Number(f.can_manage_notifications)}, ${input.now}, ${input.now}
     FROM users
-    WHERE id = ${input.userId} AND tenant_id = ${ctx.tenantId} AND role = 'curator' AND deleted_at IS NULL`,
+    WHERE id = ${input.userId} AND ${inSchool(ctx.tenantId)} AND role = 'curator' AND deleted_at IS NULL`,
   );
 }
 
@@ -50,7 +51,7 @@ export function permissionsQuery(ctx: SchoolCtx, userId: string) {
   return ctx.db
     .select()
     .from(curatorPermissions)
-    .where(and(eq(curatorPermissions.tenantId, ctx.tenantId), eq(curatorPermissions.userId, userId)))
+    .where(and(inSchool(curatorPermissions, ctx.tenantId), eq(curatorPermissions.userId, userId)))
     .limit(1);
 }
 
@@ -105,8 +106,8 @@ export async function replacePermissions(ctx: SchoolCtx, input: { userId: string
     `account.permissions_changed:${input.userId}:${now}`,
     // Ahead of the upsert: it reads the flags this request is about to replace.
     {
-      when: sql`EXISTS (SELECT 1 FROM users u WHERE u.id = ${input.userId} AND u.tenant_id = ${ctx.tenantId} AND u.role = 'curator' AND u.deleted_at IS NULL)
-        AND NOT EXISTS (SELECT 1 FROM curator_permissions p WHERE p.user_id = ${input.userId}
+      when: sql`EXISTS (SELECT 1 FROM users u WHERE u.id = ${input.userId} AND ${inSchool("u", ctx.tenantId)} AND u.role = 'curator' AND u.deleted_at IS NULL)
+        AND NOT EXISTS (SELECT 1 FROM curator_permissions p WHERE p.user_id = ${input.userId} AND ${inSchool("p", ctx.tenantId)}
           AND p.can_manage_courses = ${f.can_manage_courses ? 1 : 0} AND p.can_manage_students = ${f.can_manage_students ? 1 : 0}
           AND p.can_manage_groups = ${f.can_manage_groups ? 1 : 0} AND p.can_view_analytics = ${f.can_view_analytics ? 1 : 0}
           AND p.can_manage_exams = ${f.can_manage_exams ? 1 : 0} AND p.can_manage_notifications = ${f.can_manage_notifications ? 1 : 0})`,

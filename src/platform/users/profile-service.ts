@@ -17,6 +17,7 @@ import { imageRef } from "../media/asset-ref";
 import { usersErrors } from "./errors";
 import { toUserObject, userColumns, type UserRow } from "./read";
 import type { PasswordChangeBody, ProfilePatchBody } from "./schemas";
+import { inSchool } from "../../core/db/conditions";
 
 /** The caller's own live account in the addressed school; the superadmin has none there. */
 function self(ctx: SchoolCtx) {
@@ -97,7 +98,7 @@ export async function changeOwnPassword(ctx: SchoolCtx, input: { body: z.infer<t
     .set({ passwordHash: newHash, updatedAt: now })
     .where(and(self(ctx), eq(users.passwordHash, account.passwordHash)))
     .returning({ id: users.id });
-  const changedByThisRequest = sql`EXISTS (SELECT 1 FROM users WHERE id = ${actor.userId} AND tenant_id = ${ctx.tenantId} AND password_hash = ${newHash})`;
+  const changedByThisRequest = sql`EXISTS (SELECT 1 FROM users WHERE id = ${actor.userId} AND ${inSchool(ctx.tenantId)} AND password_hash = ${newHash})`;
 
   const notice = await enqueue(
     ctx,

@@ -4,6 +4,7 @@ import { users } from "../../db/schema";
 import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { isoOrNull, iso } from "../../core/lib/clock";
 import { mediaUrl } from "../media/links";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /** The columns of the user object (spec, Resources: User). */
 export const userColumns = {
@@ -29,7 +30,7 @@ type School = { tenantId: string | Placeholder };
 
 /** Live (not deleted) users of the caller's school that also meet `conditions`. */
 export function liveUsers(school: School, ...conditions: (SQL | undefined)[]): SQL {
-  return and(eq(users.tenantId, school.tenantId), isNull(users.deletedAt), ...conditions)!;
+  return and(inSchool(users, school.tenantId), isNull(users.deletedAt), ...conditions)!;
 }
 
 /**
@@ -52,8 +53,8 @@ export function detailQuery(ctx: Pick<SchoolCtx, "db"> & School, conditions?: SQ
       // the few memberships of a user are put in join order in JS (`toUserDetails`).
       groupsJson: sql<string>`(SELECT json_group_array(json_array(g.id, g.name, g.logo, gm.joined_at))
           FROM group_members gm
-          JOIN groups g ON g.id = gm.group_id AND g.tenant_id = ${tenantId} AND g.deleted_at IS NULL
-          WHERE gm.tenant_id = ${tenantId} AND gm.user_id = ${users.id})`.as("groups_json"),
+          JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", tenantId)}
+          WHERE ${inSchool("gm", tenantId)} AND gm.user_id = ${users.id})`.as("groups_json"),
       // A scalar subquery runs once per statement; a window count would make SQLite build every
       // matching row (groups included) before the LIMIT.
       total: (options.withTotal ? sql<number>`(SELECT count(*) FROM ${users} WHERE ${liveUsers(ctx, conditions)})` : sql<number>`0`).as("total"),

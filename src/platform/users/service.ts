@@ -15,10 +15,10 @@ import type { Db, SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { uuidv7 } from "../../core/lib/ids";
-import { permanentDeletionStatements } from "./personal-data";
+import { permanentDeletionControlStatement, permanentDeletionStatements } from "./personal-data";
 import { usersErrors } from "./errors";
 import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject } from "./permissions";
-import { containsText, idIn } from "../../core/db/conditions";
+import { containsText, idIn, inSchool, liveInSchool } from "../../core/db/conditions";
 import { detailQuery, liveUsers, toUserDetails, toUserObject, userColumns } from "./read";
 import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from "./schemas";
 
@@ -33,7 +33,7 @@ function revokeSessionsStatements(ctx: SchoolCtx, input: { userIds: readonly str
     userIds: input.userIds,
     reason: input.reason,
     actorUserId: ctx.actor.userId,
-    scope: sql`s.user_id IN (SELECT id FROM users WHERE tenant_id = ${ctx.tenantId} AND (is_active = 0 OR deleted_at IS NOT NULL))`,
+    scope: sql`s.user_id IN (SELECT id FROM users WHERE ${inSchool(ctx.tenantId)} AND (is_active = 0 OR deleted_at IS NOT NULL))`,
   });
 }
 
@@ -215,8 +215,8 @@ export async function softDeleteUser(ctx: SchoolCtx, input: { id: string }) {
 }
 
 /**
- * DELETE /t/users/:id/permanent (admin): the account and every personal-data row in one batch
- * (src/platform/users/personal-data.ts). A soft-deleted user of the school can still be purged.
+ * DELETE /t/users/:id/permanent (admin): the account and every personal-data row in one batch of
+ * the school's shard (src/platform/users/personal-data.ts). A soft-deleted user of the school can still be purged.
  */
 export async function permanentlyDeleteUser(ctx: SchoolCtx, input: { id: string }) {
   const { id } = input;
@@ -224,10 +224,11 @@ export async function permanentlyDeleteUser(ctx: SchoolCtx, input: { id: string 
   const [target] = await ctx.db
     .select({ id: users.id, email: users.email })
     .from(users)
-    .where(and(eq(users.id, id), eq(users.tenantId, ctx.tenantId)))
+    .where(and(eq(users.id, id), inSchool(users, ctx.tenantId)))
     .limit(1);
   if (!target) throw new ApiError(usersErrors.PURGE_TARGET_NOT_FOUND);
-  await runBatch(ctx, permanentDeletionStatements(ctx, target));
+  // Two databases: the account's rows in the shard, its sign-in counter in control (harmless alone).
+  await Promise.all([runBatch(ctx, permanentDeletionStatements(ctx, target)), permanentDeletionControlStatement(ctx, target)]);
   return { deleted: true as const, permanent: true as const };
 }
 
@@ -255,7 +256,7 @@ export async function changeRole(ctx: SchoolCtx, input: { id: string; role: Scho
     { school_title: ctx.tenant.title, role },
     { id },
     `account.role_changed:${id}:${now}`,
-    { when: sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND tenant_id = ${tenantId} AND role = ${role} AND updated_at = ${now} AND deleted_at IS NULL)` },
+    { when: sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND ${inSchool(tenantId)} AND role = ${role} AND updated_at = ${now} AND deleted_at IS NULL)` },
   );
   if (role === "curator") {
     const [updated, , sets] = await ctx.db.batch([update, defaultPermissionsStatement(ctx, { userId: id, now }), permissionsQuery(ctx, id), notice]);
@@ -265,14 +266,14 @@ export async function changeRole(ctx: SchoolCtx, input: { id: string; role: Scho
     return { ...(await toUserObject(ctx, row)), permissions: sets[0] ? toPermissionsObject(sets[0]) : null };
   }
   // The curator's assignments go only if the role change above happened (a 404 changes nothing).
-  const changed = sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND tenant_id = ${tenantId} AND role = ${role} AND deleted_at IS NULL)`;
+  const changed = sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND ${inSchool(tenantId)} AND role = ${role} AND deleted_at IS NULL)`;
   const [updated] = await ctx.db.batch([
     update,
     ctx.db
       .update(users)
       .set({ individualCuratorId: null, updatedAt: now })
-      .where(and(eq(users.tenantId, tenantId), eq(users.individualCuratorId, id), changed)),
-    ctx.db.delete(groupCurators).where(and(eq(groupCurators.tenantId, tenantId), eq(groupCurators.curatorId, id), changed)),
+      .where(and(inSchool(users, tenantId), eq(users.individualCuratorId, id), changed)),
+    ctx.db.delete(groupCurators).where(and(inSchool(groupCurators, tenantId), eq(groupCurators.curatorId, id), changed)),
     notice,
   ]);
   const row = updated[0];
@@ -292,7 +293,7 @@ export async function assignCurator(ctx: SchoolCtx, input: { id: string; curator
   const curatorEligible =
     curatorId === null
       ? undefined
-      : sql`EXISTS (SELECT 1 FROM users c WHERE c.id = ${curatorId} AND c.tenant_id = ${tenantId} AND c.role = 'curator' AND c.deleted_at IS NULL)`;
+      : sql`EXISTS (SELECT 1 FROM users c WHERE c.id = ${curatorId} AND ${inSchool("c", tenantId)} AND c.role = 'curator' AND c.deleted_at IS NULL)`;
   const isStudent = and(eq(users.id, id), eq(users.role, "student"));
   // Ahead of the update: only a new, different curator is news, and only if the update can land.
   const assignment =
@@ -302,7 +303,7 @@ export async function assignCurator(ctx: SchoolCtx, input: { id: string; curator
           studentId: id,
           curatorId,
           now,
-          when: sql`${curatorEligible} AND EXISTS (SELECT 1 FROM users s WHERE s.id = ${id} AND s.tenant_id = ${tenantId} AND s.role = 'student'
+          when: sql`${curatorEligible} AND EXISTS (SELECT 1 FROM users s WHERE s.id = ${id} AND ${inSchool("s", tenantId)} AND s.role = 'student'
             AND s.deleted_at IS NULL AND s.individual_curator_id IS NOT ${curatorId})`,
         });
   const results = await runBatch(ctx, [
@@ -379,7 +380,7 @@ function activatedPush(ctx: SchoolCtx, userId: string, now: number) {
     { school_title: ctx.tenant.title },
     { id: userId },
     `account.activated:${userId}:${now}`,
-    { activatesRecipients: true, when: sql`EXISTS (SELECT 1 FROM users u WHERE u.id = ${userId} AND u.tenant_id = ${ctx.tenantId} AND u.deleted_at IS NULL AND u.is_active = 0)` },
+    { activatesRecipients: true, when: sql`EXISTS (SELECT 1 FROM users u WHERE u.id = ${userId} AND ${liveInSchool("u", ctx.tenantId)} AND u.is_active = 0)` },
   );
 }
 

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
+import { inSchool } from "../../core/db/conditions";
 import type { SchoolCtx, SystemActor } from "../../core/http/context";
 import { DAY_MS } from "../../core/lib/clock";
 import { eventDefinition, type EventCode } from "../../platform/notifications/catalog";
@@ -72,7 +73,7 @@ export function assignmentDeadlines(school: SchoolCtx<SystemActor>, result: unkn
 export function reminderDaysSql(tenantId: string, code: EventCode): SQL {
   const fallback = eventDefinition(code)!.defaultConfig.days_before as number;
   return sql`COALESCE((SELECT CAST(json_extract(ns.config, '$.days_before') AS INTEGER) FROM notification_event_settings ns
-    WHERE ns.tenant_id = ${tenantId} AND ns.code = ${code}), ${fallback})`;
+    WHERE ${inSchool("ns", tenantId)} AND ns.code = ${code}), ${fallback})`;
 }
 
 type Settings = Partial<Record<EventCode, Map<string, SchoolEvent>>>;

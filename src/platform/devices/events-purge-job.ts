@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, changedRows, runBatch, type BatchItem } from "../../core/db/batch";
+import { inSchool } from "../../core/db/conditions";
 import { DEFAULT_DEVICE_POLICY } from "./policy";
 import type { SchoolCtx, ServiceContext, SystemActor } from "../../core/http/context";
 import { DAY_MS } from "../../core/lib/clock";
@@ -55,7 +56,7 @@ export async function purgeDeviceEvents(ctx: ServiceContext): Promise<number> {
   for await (const { schools } of schoolChunks(ctx, "device_events_purge")) {
     if (purged >= MAX_PURGED) break;
     const tokens = schools.map((school) =>
-      batchable(school, sql`DELETE FROM device_replacement_tokens WHERE tenant_id = ${school.tenantId} AND expires_at < ${now - DAY_MS}`),
+      batchable(school, sql`DELETE FROM device_replacement_tokens WHERE ${inSchool(school.tenantId)} AND expires_at < ${now - DAY_MS}`),
     );
     const results = await runBatch(schools[0]!, [...schools.map((school) => schoolEvents(school, now)), ...tokens]);
     purged += results.slice(0, schools.length).reduce<number>((sum, result) => sum + changedRows(result), 0);

@@ -2,8 +2,10 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { emailOutbox } from "../src/db/schema";
 import { outboxLeaseFree } from "../src/platform/email/outbox";
 import type { Env, EmailMessage } from "../src/core/env";
-import type { ServiceContext } from "../src/core/http/context";
+import type { SchoolActor, SchoolCtx, ServiceContext } from "../src/core/http/context";
 import { serviceContext } from "../src/core/http/request-context";
+import { systemActor } from "../src/core/school";
+import { forSchoolId } from "../src/platform/tenants/lookup";
 import { mailProvider } from "./providers";
 import type { FetchFn, MailProvider, SendResult } from "./providers/types";
 import { log } from "../src/core/lib/log";
@@ -31,6 +33,26 @@ const defaultDeps: OutboxDeps = { fetch: (input, init) => fetch(input, init) };
 
 type OutboxRow = typeof emailOutbox.$inferSelect;
 
+/** Where a row is: the control database (a platform context) or a school's shard (its school context). */
+type OutboxCtx = ServiceContext | SchoolCtx<SchoolActor>;
+
+/**
+ * The context of the database a message's row is in: the school's (one control read) when the
+ * message names a shard, else the control database. Null when the school is gone or no longer on
+ * that shard: nothing is left to send from there.
+ */
+async function outboxCtx(ctx: ServiceContext, body: Partial<EmailMessage>): Promise<OutboxCtx | null> {
+  if (body.shard === undefined && body.tenant_id === undefined) return ctx;
+  if (typeof body.tenant_id !== "string" || typeof body.shard !== "string") return null;
+  const school = await forSchoolId(ctx, body.tenant_id, systemActor("email_outbox"));
+  return school?.tenant.shard === body.shard ? school : null;
+}
+
+/** The row by id, within its school when it is a school's (every school query carries the tenant condition). */
+function rowIs(ctx: OutboxCtx, outboxId: string) {
+  return and(eq(emailOutbox.id, outboxId), "tenantId" in ctx ? eq(emailOutbox.tenantId, ctx.tenantId) : undefined);
+}
+
 /**
  * Delivers outbox emails. The row, not the message, is the source of truth: a message only says
  * "look at row X", so redeliveries, sweep re-enqueues and concurrent consumers all meet at the
@@ -52,10 +74,16 @@ export async function handleOutboxBatch(batch: MessageBatch<EmailMessage>, env: 
   }
 }
 
-async function deliver(ctx: ServiceContext, provider: MailProvider, message: Message<EmailMessage>): Promise<void> {
+async function deliver(platform: ServiceContext, provider: MailProvider, message: Message<EmailMessage>): Promise<void> {
   const outboxId = outboxIdOf(message.body);
   if (!outboxId) {
     log.warn("outbox message without an outbox id dropped", { message_id: message.id });
+    message.ack();
+    return;
+  }
+  const ctx = await outboxCtx(platform, message.body);
+  if (!ctx) {
+    log.warn("outbox message of a school that is gone dropped", { message_id: message.id, outbox_id: outboxId });
     message.ack();
     return;
   }
@@ -95,22 +123,22 @@ async function deliver(ctx: ServiceContext, provider: MailProvider, message: Mes
 }
 
 /** Takes the row for LEASE_MS if it is pending and nobody holds it; the changed-row count decides, not a prior read. */
-async function claim(ctx: ServiceContext, outboxId: string): Promise<OutboxRow | undefined> {
+async function claim(ctx: OutboxCtx, outboxId: string): Promise<OutboxRow | undefined> {
   const now = ctx.clock.now();
   const [row] = await ctx.db
     .update(emailOutbox)
     .set({ leaseUntil: now + LEASE_MS, attempts: sql`${emailOutbox.attempts} + 1` })
-    .where(and(eq(emailOutbox.id, outboxId), eq(emailOutbox.status, "pending"), outboxLeaseFree(now)))
+    .where(and(rowIs(ctx, outboxId), eq(emailOutbox.status, "pending"), outboxLeaseFree(now)))
     .returning();
   return row;
 }
 
 /** Not claimed: already settled (ack, so a redelivered message sends once) or leased elsewhere (come back when the lease ends). */
-async function settleUnclaimed(ctx: ServiceContext, message: Message<EmailMessage>, outboxId: string): Promise<void> {
+async function settleUnclaimed(ctx: OutboxCtx, message: Message<EmailMessage>, outboxId: string): Promise<void> {
   const [row] = await ctx.db
     .select({ status: emailOutbox.status, leaseUntil: emailOutbox.leaseUntil })
     .from(emailOutbox)
-    .where(eq(emailOutbox.id, outboxId))
+    .where(rowIs(ctx, outboxId))
     .limit(1);
   if (!row || row.status !== "pending") {
     if (!row) log.warn("outbox row not found", { outbox_id: outboxId });
@@ -121,7 +149,7 @@ async function settleUnclaimed(ctx: ServiceContext, message: Message<EmailMessag
   message.retry({ delaySeconds: Math.max(1, Math.ceil(remainingMs / 1000)) });
 }
 
-async function markSent(ctx: ServiceContext, row: OutboxRow, providerMessageId: string | null): Promise<void> {
+async function markSent(ctx: OutboxCtx, row: OutboxRow, providerMessageId: string | null): Promise<void> {
   await ctx.db
     .update(emailOutbox)
     .set({
@@ -133,15 +161,15 @@ async function markSent(ctx: ServiceContext, row: OutboxRow, providerMessageId: 
       // is out they only widen what a database leak exposes. The dev mailbox needs them, so it keeps them.
       ...(ctx.config.devMailbox ? {} : { textBody: null, htmlBody: null, meta: null }),
     })
-    .where(eq(emailOutbox.id, row.id));
+    .where(rowIs(ctx, row.id));
 }
 
 /**
  * Terminal: the sweep ignores `failed` rows. Bodies stay so an operator can set the row back to
  * `pending` once the cause (say, a missing API key) is fixed; the secrets in them expire anyway.
  */
-async function markFailed(ctx: ServiceContext, row: OutboxRow, error: string): Promise<void> {
-  await ctx.db.update(emailOutbox).set({ status: "failed", lastError: error, leaseUntil: null }).where(eq(emailOutbox.id, row.id));
+async function markFailed(ctx: OutboxCtx, row: OutboxRow, error: string): Promise<void> {
+  await ctx.db.update(emailOutbox).set({ status: "failed", lastError: error, leaseUntil: null }).where(rowIs(ctx, row.id));
   log.error("email delivery failed", { outbox_id: row.id, kind: row.kind, attempts: row.attempts, error });
 }
 
@@ -149,9 +177,9 @@ async function markFailed(ctx: ServiceContext, row: OutboxRow, error: string): P
  * The lease turns into "not before the retry is due", so neither the sweep nor a duplicate message
  * sends ahead of the backoff. A second of slack keeps the delayed message itself from bouncing.
  */
-async function scheduleRetry(ctx: ServiceContext, row: OutboxRow, error: string, delaySeconds: number): Promise<void> {
+async function scheduleRetry(ctx: OutboxCtx, row: OutboxRow, error: string, delaySeconds: number): Promise<void> {
   const notBefore = ctx.clock.now() + delaySeconds * 1000 - 1000;
-  await ctx.db.update(emailOutbox).set({ lastError: error, leaseUntil: notBefore }).where(eq(emailOutbox.id, row.id));
+  await ctx.db.update(emailOutbox).set({ lastError: error, leaseUntil: notBefore }).where(rowIs(ctx, row.id));
 }
 
 /**
@@ -160,22 +188,33 @@ async function scheduleRetry(ctx: ServiceContext, row: OutboxRow, error: string,
  * delivery is on them.
  */
 export async function handleOutboxDeadLetters(batch: MessageBatch<EmailMessage>, env: Env): Promise<void> {
-  const ctx = serviceContext(env);
-  const ids = [...new Set(batch.messages.map((message) => outboxIdOf(message.body)).filter((id): id is string => id !== null))];
-  const now = ctx.clock.now();
-  const marked =
-    ids.length === 0
-      ? []
-      : await ctx.db
-          .update(emailOutbox)
-          .set({
-            status: "failed",
-            leaseUntil: null,
-            lastError: sql`'dead-lettered: queue retries exhausted' || coalesce('; last error: ' || ${emailOutbox.lastError}, '')`,
-          })
-          .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.status, "pending"), outboxLeaseFree(now)))
-          .returning({ id: emailOutbox.id });
-  const markedIds = new Set(marked.map((row) => row.id));
+  const platform = serviceContext(env);
+  const now = platform.clock.now();
+  // One UPDATE per database the rows are in (the control database, or a school's shard).
+  const byPlace = new Map<string, { body: EmailMessage; ids: Set<string> }>();
+  for (const message of batch.messages) {
+    const outboxId = outboxIdOf(message.body);
+    if (outboxId === null) continue;
+    const place = `${message.body.shard ?? ""} ${message.body.tenant_id ?? ""}`;
+    const entry = byPlace.get(place) ?? { body: message.body, ids: new Set<string>() };
+    entry.ids.add(outboxId);
+    byPlace.set(place, entry);
+  }
+  const markedIds = new Set<string>();
+  for (const { body, ids } of byPlace.values()) {
+    const ctx = await outboxCtx(platform, body);
+    if (!ctx) continue;
+    const marked = await ctx.db
+      .update(emailOutbox)
+      .set({
+        status: "failed",
+        leaseUntil: null,
+        lastError: sql`'dead-lettered: queue retries exhausted' || coalesce('; last error: ' || ${emailOutbox.lastError}, '')`,
+      })
+      .where(and(inArray(emailOutbox.id, [...ids]), "tenantId" in ctx ? eq(emailOutbox.tenantId, ctx.tenantId) : undefined, eq(emailOutbox.status, "pending"), outboxLeaseFree(now)))
+      .returning({ id: emailOutbox.id });
+    for (const row of marked) markedIds.add(row.id);
+  }
   for (const message of batch.messages) {
     const outboxId = outboxIdOf(message.body);
     log.error("email dead-lettered", {

@@ -1,5 +1,7 @@
 import type { Env, PushMessage } from "../src/core/env";
 import { serviceContext } from "../src/core/http/request-context";
+import { systemActor } from "../src/core/school";
+import { forSchoolId } from "../src/platform/tenants/lookup";
 import { log } from "../src/core/lib/log";
 import { fanOutCampaign } from "../src/platform/notifications/campaign-fanout";
 import { deliverDue } from "../src/platform/notifications/delivery";
@@ -30,10 +32,12 @@ export async function handlePushBatch(batch: MessageBatch<PushMessage>, env: Env
   for (const message of batch.messages) {
     const body = message.body as Partial<PushMessage> | null;
     try {
+      // A school deleted meanwhile has nobody left to push to: the message is dropped.
+      const school = typeof body?.tenant_id === "string" ? await forSchoolId(ctx, body.tenant_id, systemActor(`push_${body.kind}`)) : null;
       if (body?.kind === "push" && typeof body.tenant_id === "string") {
-        await deliverDue(ctx, body.tenant_id, provider);
+        if (school) await deliverDue(school, provider);
       } else if (body?.kind === "campaign" && typeof body.tenant_id === "string" && typeof body.campaign_id === "string") {
-        const step = await fanOutCampaign(ctx, { tenantId: body.tenant_id, campaignId: body.campaign_id });
+        const step: Awaited<ReturnType<typeof fanOutCampaign>> = school ? await fanOutCampaign(school, { campaignId: body.campaign_id }) : { outcome: "not_found" as const };
         if (step.outcome === "not_due" && step.scheduledAt !== undefined) {
           // Delivered early (or the schedule moved): come back at scheduled_at, or let the cron do it.
           const delaySeconds = Math.ceil((step.scheduledAt - ctx.clock.now()) / 1000);

@@ -60,6 +60,12 @@ export interface Env {
 export interface EmailMessage {
   kind: "email";
   outbox_id: string;
+  /**
+   * Where the row is: the school database (`DB_SCHOOLS_n`) of the school it was written for, with
+   * that school's id; both absent for rows of the control database (the superadmin's own mail).
+   */
+  shard?: string;
+  tenant_id?: string;
 }
 
 /** "Read the duration or page count of media asset X": the row says where the object is. */

@@ -17,10 +17,15 @@ async function insertEvent(tenantId: string | null, userId: string, createdAt: n
   return id;
 }
 
+/** The events still present, wherever they are: the control database (no school's) or a school's shard. */
 async function remaining(ids: string[]) {
   const placeholders = ids.map(() => "?").join(",");
-  const { results } = await fixtureD1.prepare(`SELECT id FROM device_events WHERE id IN (${placeholders})`).bind(...ids).all<{ id: string }>();
-  return new Set(results.map((row) => row.id));
+  const found = new Set<string>();
+  for (const binding of [env.DB, env.DB_SCHOOLS_0, env.DB_SCHOOLS_1!]) {
+    const { results } = await binding.prepare(`SELECT id FROM device_events WHERE id IN (${placeholders})`).bind(...ids).all<{ id: string }>();
+    for (const row of results) found.add(row.id);
+  }
+  return found;
 }
 
 describe("device events purge (cron)", () => {

@@ -1,10 +1,11 @@
 import { sql, type SQL } from "drizzle-orm";
 import { runBatch, changedRows, type BatchItem } from "../../core/db/batch";
-import type { ServiceContext } from "../../core/http/context";
+import type { SchoolCtx, ServiceContext, SystemActor } from "../../core/http/context";
 import { DAY_MS, MINUTE_MS } from "../../core/lib/clock";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { billingOpenSql, dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
-import { loadSchoolEvents } from "../../platform/notifications/settings";
+import { prefetchSchoolEvents, schoolEvent } from "../../platform/notifications/settings";
+import { schoolChunks } from "../../platform/tenants/school-chunks";
 import { nodeWindowSql } from "../schedule/availability";
 import { activitySql } from "./status";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
@@ -84,7 +85,7 @@ function stalledSql(tenantId: string, now: number, inactiveDays: number, began: 
  * longest idle first, so the student's other courses get their turn on later days), unless the
  * student already got one since local midnight.
  */
-function stalledReminders(ctx: ServiceContext, tenantId: string, now: number, inactiveDays: number, dayStart: number): Promise<BatchItem> {
+function stalledReminders(ctx: School, tenantId: string, now: number, inactiveDays: number, dayStart: number): Promise<BatchItem> {
   // The statement repeats these subqueries (a pick per variable); their values are written inline
   // (escaped) so it stays under D1's limit of bound parameters.
   const pending = (student?: SQL) =>
@@ -104,7 +105,6 @@ function stalledReminders(ctx: ServiceContext, tenantId: string, now: number, in
     { course_title: pick("title"), inactive_days: inactiveDays, pct: pick("pct") },
     { id: pick("course_id") },
     sql`${`${STALLED}:`} || ${pick("enrollment_id")} || ':' || ${pick("last_ms")}`,
-    { tenantId },
   );
 }
 
@@ -122,7 +122,7 @@ function curatorStudentsSql(tenantId: string): SQL {
  * #36 for one school: each curator of a student whose stalled episode began in the 24 hours up to
  * today's send time gets the count of those students among their own, once per local date.
  */
-function stalledDigest(ctx: ServiceContext, tenantId: string, now: number, inactiveDays: number, today: string, sendAt: number, sentYesterday: number): Promise<BatchItem> {
+function stalledDigest(ctx: School, tenantId: string, now: number, inactiveDays: number, today: string, sendAt: number, sentYesterday: number): Promise<BatchItem> {
   const students = sql`SELECT DISTINCT d.student_id FROM (${stalledSql(tenantId, now, inactiveDays, { from: sentYesterday, before: sendAt - 1 })}) d`.inlineParams();
   return enqueue(
     ctx,
@@ -131,7 +131,6 @@ function stalledDigest(ctx: ServiceContext, tenantId: string, now: number, inact
     { stalled_count: sql`(SELECT COUNT(*) FROM (${students}) n WHERE n.student_id IN (${curatorStudentsSql(tenantId)}))`, inactive_days: inactiveDays },
     { id: tenantId },
     { exact: sql`${`${DIGEST}:`} || r.id || ${`:${today}`}` },
-    { tenantId },
   );
 }
 
@@ -145,40 +144,51 @@ export function schoolsForRun<T>(schools: T[], now: number): T[] {
 /**
  * The progress scan (cron): school by school, in each school's time zone, #35 from its
  * `send_at_local` and #36 from 09:00 on. Schools whose billing gate is closed are skipped; a
- * disabled event produces nothing. Dedupe keys make a re-run insert nothing.
+ * disabled event produces nothing. Dedupe keys make a re-run insert nothing. The open schools are
+ * listed shard by shard from the control database (`schoolChunks`); the run's slice of them is
+ * then worked shard by shard: one batch reads their settings, one writes their pushes.
  */
 export async function runProgressScan(ctx: ServiceContext): Promise<{ queued: number }> {
   const now = ctx.clock.now();
-  const open = await ctx.db.all<{ id: string; timezone: string }>(
-    sql`SELECT t.id, t.timezone FROM tenants t WHERE t.deleted_at IS NULL AND ${billingOpenSql(sql`t`, now)} ORDER BY t.id`,
-  );
-  const schools = schoolsForRun(open, now);
-  if (schools.length === 0) return { queued: 0 };
-  const ids = schools.map((school) => school.id);
-  const [stalledEvents, digestEvents] = await Promise.all([
-    loadSchoolEvents(ctx, ids, eventDefinition(STALLED)!),
-    loadSchoolEvents(ctx, ids, eventDefinition(DIGEST)!),
-  ]);
+  const open: School[] = [];
+  for await (const { schools } of schoolChunks(ctx, "progress_scan", billingOpenSql(sql`tenants`, now))) open.push(...schools);
+  const picked = schoolsForRun(open, now);
+  let queued = 0;
+  for (const shard of new Set(picked.map((school) => school.tenant.shard))) {
+    queued += await scanShard(picked.filter((school) => school.tenant.shard === shard), now);
+  }
+  return { queued };
+}
+
+type School = SchoolCtx<SystemActor>;
+
+/** The run's schools of one shard. */
+async function scanShard(schools: School[], now: number): Promise<number> {
+  const definitions = [eventDefinition(STALLED)!, eventDefinition(DIGEST)!];
+  const prefetches = schools.map((school) => prefetchSchoolEvents(school, school.tenantId, definitions));
+  const read = await runBatch(schools[0]!, prefetches.flatMap((prefetch) => prefetch.statements));
+  prefetches.forEach((prefetch, i) => prefetch.remember(read.slice(i * definitions.length, (i + 1) * definitions.length)));
 
   const statements: BatchItem[] = [];
   for (const school of schools) {
-    const stalled = stalledEvents.get(school.id);
+    const stalled = await schoolEvent(school, school.tenantId, definitions[0]!);
     if (!stalled) continue;
+    const timezone = school.tenant.timezone;
     const config = stalled.event.config as { inactive_days: number; send_at_local: string };
-    const local = localParts(now, school.timezone);
+    const local = localParts(now, timezone);
     if (stalled.event.enabled && local.time >= config.send_at_local) {
-      statements.push(await stalledReminders(ctx, school.id, now, config.inactive_days, localInstant(local.date, "00:00", school.timezone)));
+      statements.push(await stalledReminders(school, school.tenantId, now, config.inactive_days, localInstant(local.date, "00:00", timezone)));
     }
-    if (digestEvents.get(school.id)?.event.enabled && local.time >= DIGEST_AT_LOCAL) {
-      const sendAt = localInstant(local.date, DIGEST_AT_LOCAL, school.timezone);
-      const sentYesterday = localInstant(previousDate(local.date), DIGEST_AT_LOCAL, school.timezone);
-      statements.push(await stalledDigest(ctx, school.id, now, config.inactive_days, local.date, sendAt, sentYesterday));
+    if ((await schoolEvent(school, school.tenantId, definitions[1]!))?.event.enabled && local.time >= DIGEST_AT_LOCAL) {
+      const sendAt = localInstant(local.date, DIGEST_AT_LOCAL, timezone);
+      const sentYesterday = localInstant(previousDate(local.date), DIGEST_AT_LOCAL, timezone);
+      statements.push(await stalledDigest(school, school.tenantId, now, config.inactive_days, local.date, sendAt, sentYesterday));
     }
   }
   let queued = 0;
   for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) {
-    for (const result of await runBatch(ctx, statements.slice(i, i + STATEMENTS_PER_BATCH))) queued += changedRows(result);
+    for (const result of await runBatch(schools[0]!, statements.slice(i, i + STATEMENTS_PER_BATCH))) queued += changedRows(result);
   }
-  await dispatchQueued(ctx);
-  return { queued };
+  await Promise.all(schools.map((school) => dispatchQueued(school)));
+  return queued;
 }

@@ -1,10 +1,10 @@
-import { sql } from "drizzle-orm";
-import type { BatchItem } from "../../core/db/batch";
-import type { ServiceContext } from "../../core/http/context";
+import { sql, type SQL } from "drizzle-orm";
+import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
+import { inSchool } from "../../core/db/conditions";
+import type { SchoolCtx, SystemActor } from "../../core/http/context";
 import { DAY_MS } from "../../core/lib/clock";
-import { log } from "../../core/lib/log";
-import type { EventCode } from "../../platform/notifications/catalog";
-import { billingOpenSql, enqueue, timestamp } from "../../platform/notifications/enqueue";
+import { eventDefinition, type EventCode } from "../../platform/notifications/catalog";
+import { enqueue, timestamp } from "../../platform/notifications/enqueue";
 import type { SchoolEvent } from "../../platform/notifications/settings";
 import { curatedCountSql, unsubmittedAtClosingSql, type AssignmentBoundary } from "./deadline-scan-sql";
 import { deadlineHandledUntil, HELD, HORIZON, passedDue, reminderConfig, reminderDue } from "./deadline-scan-timing";
@@ -30,41 +30,56 @@ export interface AssignmentDeadline extends AssignmentBoundary {
 }
 
 /**
- * The assignment closing dates that may be due, of live schools whose billing gate is open, for
- * live assignments held by live blocks in live lessons of live published courses: passed ones of
- * the horizon plus the quiet-hours hold (digests), coming ones within `aheadDays` local days and
- * two (reminders). Marked ones are left out; passed ones first, then the nearest.
+ * The statement reading one school's assignment closing dates that may be due, for live
+ * assignments held by live blocks in live lessons of live published courses: passed ones of the
+ * horizon plus the quiet-hours hold (digests), coming ones within the school's reminder
+ * `days_before` local days and two (reminders). Marked ones are left out; passed ones first, then
+ * the nearest. The school's billing gate was checked on the control database (`schoolChunks`).
  */
-export async function dueAssignmentDeadlines(ctx: ServiceContext, now: number, aheadDays: number, limit: number): Promise<AssignmentDeadline[]> {
+export function dueAssignmentDeadlinesSql(school: SchoolCtx<SystemActor>, now: number, limit: number): BatchItem {
+  const tenantId = school.tenantId;
   const past = now - HORIZON - HELD;
-  const ahead = now + (aheadDays + 2) * DAY_MS;
-  const rows = await ctx.db.all<{ tenant_id: string; timezone: string; assignment_id: string; assignment_title: string; at: number; course_title: string }>(
-    sql`SELECT w.tenant_id, t.timezone, a.id AS assignment_id, a.title AS assignment_title, w.ends_at AS at, min(c.title) AS course_title
+  const ahead = sql`${now} + (${reminderDaysSql(tenantId, ASSIGNMENT_REMINDER)} + 2) * ${DAY_MS}`;
+  return batchable(
+    school,
+    sql`SELECT a.id AS assignment_id, a.title AS assignment_title, w.ends_at AS at, min(c.title) AS course_title
       FROM schedule_windows w
-      JOIN tenants t ON t.id = w.tenant_id AND t.deleted_at IS NULL AND ${billingOpenSql(sql`t`, now)}
       JOIN courses c ON c.id = w.course_id AND c.tenant_id = w.tenant_id AND c.deleted_at IS NULL AND c.status = 'published'
       JOIN blocks b ON b.tenant_id = w.tenant_id AND b.course_id = w.course_id AND b.type = 'assignment_ref' AND b.deleted_at IS NULL
         AND (w.level = 'course' OR (w.level = 'module' AND b.module_id = w.node_id) OR (w.level = 'lesson' AND b.lesson_id = w.node_id))
       JOIN lessons l ON l.id = b.lesson_id AND l.tenant_id = w.tenant_id AND l.deleted_at IS NULL
       JOIN course_modules m ON m.id = b.module_id AND m.tenant_id = w.tenant_id AND m.deleted_at IS NULL
       JOIN assignments a ON a.id = b.ref_id AND a.tenant_id = w.tenant_id AND a.deleted_at IS NULL
-      WHERE w.deleted_at IS NULL AND w.allow_after_end = 0 AND w.ends_at > ${past} AND w.ends_at <= ${ahead}
+      WHERE w.tenant_id = ${tenantId} AND w.deleted_at IS NULL AND w.allow_after_end = 0 AND w.ends_at > ${past} AND w.ends_at <= ${ahead}
         AND (w.ends_at > ${now} OR w.updated_at < w.ends_at)
         AND NOT EXISTS (SELECT 1 FROM scan_marks s WHERE s.mark_key = 'assignment:' || a.id || ':' || w.ends_at AND s.until > ${now})
-      GROUP BY w.tenant_id, a.id, w.ends_at
+      GROUP BY a.id, w.ends_at
       ORDER BY w.ends_at > ${now}, w.ends_at
       LIMIT ${limit}`,
   );
-  if (rows.length === limit) log.warn("deadline scan: assignment deadline limit reached; the rest waits for the next runs", { limit });
-  return rows.map((row) => ({
-    tenantId: row.tenant_id, timezone: row.timezone, assignmentId: row.assignment_id, assignmentTitle: row.assignment_title, at: row.at, courseTitle: row.course_title,
+}
+
+/** The rows of `dueAssignmentDeadlinesSql` as closing dates of the school. */
+export function assignmentDeadlines(school: SchoolCtx<SystemActor>, result: unknown): AssignmentDeadline[] {
+  return rowsOf<{ assignment_id: string; assignment_title: string; at: number; course_title: string }>(result).map((row) => ({
+    tenantId: school.tenantId, timezone: school.tenant.timezone, assignmentId: row.assignment_id, assignmentTitle: row.assignment_title, at: row.at, courseTitle: row.course_title,
   }));
+}
+
+/**
+ * The school's reminder `days_before` of an event (its override, else the catalog's default), in
+ * SQL: it bounds which deadlines may be due, read inside the boundary statement itself.
+ */
+export function reminderDaysSql(tenantId: string, code: EventCode): SQL {
+  const fallback = eventDefinition(code)!.defaultConfig.days_before as number;
+  return sql`COALESCE((SELECT CAST(json_extract(ns.config, '$.days_before') AS INTEGER) FROM notification_event_settings ns
+    WHERE ${inSchool("ns", tenantId)} AND ns.code = ${code}), ${fallback})`;
 }
 
 type Settings = Partial<Record<EventCode, Map<string, SchoolEvent>>>;
 
 /** The reminder before the closing date: the same timing as the lesson reminder (#21). */
-async function reminderPush(ctx: ServiceContext, d: AssignmentDeadline, settings: Settings, now: number): Promise<BatchItem | null> {
+async function reminderPush(ctx: SchoolCtx<SystemActor>, d: AssignmentDeadline, settings: Settings, now: number): Promise<BatchItem | null> {
   const config = reminderConfig(settings[ASSIGNMENT_REMINDER]?.get(d.tenantId));
   const due = config && reminderDue(config, d.at, now, d.timezone);
   if (!config || !due) return null;
@@ -77,12 +92,11 @@ async function reminderPush(ctx: ServiceContext, d: AssignmentDeadline, settings
     { assignment_title: d.assignmentTitle, course_title: d.courseTitle, deadline: timestamp(d.at), days_left: due.daysLeft },
     { id: d.assignmentId },
     dedupe,
-    { tenantId: d.tenantId },
   );
 }
 
 /** The digest after the closing date: each curator of a student who had not handed in by then, with the count of theirs. */
-async function missedPush(ctx: ServiceContext, d: AssignmentDeadline, settings: Settings, now: number): Promise<BatchItem | null> {
+async function missedPush(ctx: SchoolCtx<SystemActor>, d: AssignmentDeadline, settings: Settings, now: number): Promise<BatchItem | null> {
   if (settings[ASSIGNMENT_MISSED]?.get(d.tenantId)?.event.enabled !== true || !passedDue(d.at, now, d.timezone)) return null;
   const missed = unsubmittedAtClosingSql(d, d.at);
   return enqueue(
@@ -92,12 +106,11 @@ async function missedPush(ctx: ServiceContext, d: AssignmentDeadline, settings: 
     { assignment_title: d.assignmentTitle, deadline: timestamp(d.at), missed_count: curatedCountSql(d.tenantId, missed) },
     { id: d.assignmentId },
     `${ASSIGNMENT_MISSED}:${d.assignmentId}:${d.at}`,
-    { tenantId: d.tenantId },
   );
 }
 
 /** The closing date's push (reminder or digest, by the clock) and when the boundary counts as handled. */
-export async function assignmentDeadlineWork(ctx: ServiceContext, d: AssignmentDeadline, settings: Settings, now: number): Promise<{ push: BatchItem | null; markKey: string; until: number | null }> {
+export async function assignmentDeadlineWork(ctx: SchoolCtx<SystemActor>, d: AssignmentDeadline, settings: Settings, now: number): Promise<{ push: BatchItem | null; markKey: string; until: number | null }> {
   const push = d.at > now ? await reminderPush(ctx, d, settings, now) : await missedPush(ctx, d, settings, now);
   const digestOn = settings[ASSIGNMENT_MISSED]?.get(d.tenantId)?.event.enabled === true;
   const until = deadlineHandledUntil(d.at, d.timezone, settings[ASSIGNMENT_REMINDER]?.get(d.tenantId), digestOn, now);

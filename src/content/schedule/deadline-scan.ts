@@ -1,13 +1,13 @@
-import { and, inArray, isNotNull, sql } from "drizzle-orm";
-import { notificationEventSettings } from "../../db/schema";
-import { batchable, runBatch, changedRows, type BatchItem } from "../../core/db/batch";
-import type { ServiceContext } from "../../core/http/context";
+import { sql } from "drizzle-orm";
+import { batchable, runBatch, changedRows, rowsOf, type BatchItem } from "../../core/db/batch";
+import type { SchoolCtx, ServiceContext, SystemActor } from "../../core/http/context";
 import { DAY_MS } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
 import { eventDefinition, type EventCode } from "../../platform/notifications/catalog";
 import { billingOpenSql, dispatchQueued, enqueue, timestamp } from "../../platform/notifications/enqueue";
-import { loadSchoolEvents, type SchoolEvent } from "../../platform/notifications/settings";
-import { ASSIGNMENT_MISSED, ASSIGNMENT_REMINDER, assignmentDeadlineWork, dueAssignmentDeadlines } from "./assignment-scan";
+import { prefetchSchoolEvents, schoolEvent, type SchoolEvent } from "../../platform/notifications/settings";
+import { schoolChunks } from "../../platform/tenants/school-chunks";
+import { ASSIGNMENT_MISSED, ASSIGNMENT_REMINDER, assignmentDeadlines, assignmentDeadlineWork, dueAssignmentDeadlinesSql, reminderDaysSql, type AssignmentDeadline } from "./assignment-scan";
 import { curatedCountSql, OPENED, openedStudentsSql, unpassedAtDeadlineSql, type Ancestor, type Boundary, type OpeningLevel } from "./deadline-scan-sql";
 import { deadlineHandledUntil, HELD, HORIZON, passedDue, releaseAt, reminderConfig, reminderDue } from "./deadline-scan-timing";
 
@@ -43,54 +43,52 @@ interface BoundaryRow extends Boundary {
   courseTitle: string;
 }
 
-/** Per reminder event, the widest `days_before` any school uses: it bounds which deadlines may be due. */
-async function widestReminders(ctx: ServiceContext): Promise<Record<typeof REMINDER | typeof ASSIGNMENT_REMINDER, number>> {
-  const codes = [REMINDER, ASSIGNMENT_REMINDER] as const;
-  const overrides = await ctx.db
-    .select({ code: notificationEventSettings.code, config: notificationEventSettings.config })
-    .from(notificationEventSettings)
-    .where(and(inArray(notificationEventSettings.code, [...codes]), isNotNull(notificationEventSettings.config)));
-  const widest = (code: (typeof codes)[number]) => {
-    const configured = overrides.filter((row) => row.code === code).map((row) => Number(row.config?.days_before)).filter((days) => Number.isFinite(days));
-    return Math.max(eventDefinition(code)!.defaultConfig.days_before as number, ...configured);
-  };
-  return { [REMINDER]: widest(REMINDER), [ASSIGNMENT_REMINDER]: widest(ASSIGNMENT_REMINDER) };
-}
+type School = SchoolCtx<SystemActor>;
 
 /**
- * Every boundary that may be due, of live schools whose billing gate is open, on live nodes of
- * live published courses: starts (openings) and lesson ends (missed digests) of the horizon plus
- * the quiet-hours hold, and lesson ends of the coming reminder days.
+ * The statement reading one school's boundaries that may be due, on live nodes of live published
+ * courses: starts (openings) and lesson ends (missed digests) of the horizon plus the quiet-hours
+ * hold, and lesson ends of the school's coming reminder days. The school's billing gate was
+ * checked on the control database (`schoolChunks`).
  */
-async function dueBoundaries(ctx: ServiceContext, now: number, reminderDays: number, limit: number): Promise<BoundaryRow[]> {
+function dueBoundariesSql(school: School, now: number, limit: number): BatchItem {
+  const tenantId = school.tenantId;
   const past = now - HORIZON - HELD;
-  const ahead = now + (reminderDays + 2) * DAY_MS;
-  const rows = await ctx.db.all<{
-    tenant_id: string; timezone: string; course_id: string; module_id: string | null; node_id: string; level: OpeningLevel;
-    kind: "start" | "end"; at: number; ends_at: number | null; open_ended: number; node_title: string; course_title: string;
-  }>(sql`SELECT b.tenant_id, t.timezone, b.course_id, b.module_id, b.node_id, b.level, b.kind, b.at,
+  const ahead = sql`${now} + (${reminderDaysSql(tenantId, REMINDER)} + 2) * ${DAY_MS}`;
+  return batchable(school, sql`SELECT b.course_id, b.module_id, b.node_id, b.level, b.kind, b.at,
         max(b.ends_at) AS ends_at, max(b.ends_at IS NULL) AS open_ended, c.title AS course_title,
         COALESCE(m.title, l.title, c.title) AS node_title
-      FROM (SELECT tenant_id, course_id, module_id, node_id, level, 'start' AS kind, starts_at AS at, ends_at FROM schedule_windows
-              WHERE deleted_at IS NULL AND allow_before_start = 0 AND starts_at > ${past} AND starts_at <= ${now} AND updated_at < starts_at
+      FROM (SELECT course_id, module_id, node_id, level, 'start' AS kind, starts_at AS at, ends_at FROM schedule_windows
+              WHERE tenant_id = ${tenantId} AND deleted_at IS NULL AND allow_before_start = 0 AND starts_at > ${past} AND starts_at <= ${now} AND updated_at < starts_at
             UNION ALL
-            SELECT tenant_id, course_id, module_id, node_id, level, 'end', ends_at, ends_at FROM schedule_windows
-              WHERE deleted_at IS NULL AND level = 'lesson' AND allow_after_end = 0 AND ends_at > ${past} AND ends_at <= ${ahead}
+            SELECT course_id, module_id, node_id, level, 'end', ends_at, ends_at FROM schedule_windows
+              WHERE tenant_id = ${tenantId} AND deleted_at IS NULL AND level = 'lesson' AND allow_after_end = 0 AND ends_at > ${past} AND ends_at <= ${ahead}
                 AND (ends_at > ${now} OR updated_at < ends_at)) b
-      JOIN tenants t ON t.id = b.tenant_id AND t.deleted_at IS NULL AND ${billingOpenSql(sql`t`, now)}
-      JOIN courses c ON c.id = b.course_id AND c.tenant_id = b.tenant_id AND c.deleted_at IS NULL AND c.status = 'published'
-      LEFT JOIN course_modules m ON b.level = 'module' AND m.id = b.node_id AND m.deleted_at IS NULL
-      LEFT JOIN lessons l ON b.level = 'lesson' AND l.id = b.node_id AND l.deleted_at IS NULL
+      JOIN courses c ON c.id = b.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
+      LEFT JOIN course_modules m ON b.level = 'module' AND m.id = b.node_id AND m.tenant_id = ${tenantId} AND m.deleted_at IS NULL
+      LEFT JOIN lessons l ON b.level = 'lesson' AND l.id = b.node_id AND l.tenant_id = ${tenantId} AND l.deleted_at IS NULL
       WHERE (b.level = 'course' OR m.id IS NOT NULL OR l.id IS NOT NULL)
         AND NOT EXISTS (SELECT 1 FROM scan_marks s WHERE s.mark_key = b.kind || ':' || b.node_id || ':' || b.at AND s.until > ${now})
-      GROUP BY b.tenant_id, b.node_id, b.kind, b.at
+      GROUP BY b.node_id, b.kind, b.at
       ORDER BY b.at > ${now}, b.at
       LIMIT ${limit}`);
-  if (rows.length === limit) log.warn("deadline scan: boundary limit reached; the rest waits for the next runs", { limit });
-  return rows.map((row) => ({
-    tenantId: row.tenant_id, timezone: row.timezone, courseId: row.course_id, moduleId: row.module_id, nodeId: row.node_id, level: row.level,
+}
+
+/** The rows of `dueBoundariesSql` as boundaries of the school. */
+function boundaries(school: School, result: unknown): BoundaryRow[] {
+  return rowsOf<{
+    course_id: string; module_id: string | null; node_id: string; level: OpeningLevel;
+    kind: "start" | "end"; at: number; ends_at: number | null; open_ended: number; node_title: string; course_title: string;
+  }>(result).map((row) => ({
+    tenantId: school.tenantId, timezone: school.tenant.timezone, courseId: row.course_id, moduleId: row.module_id, nodeId: row.node_id, level: row.level,
     kind: row.kind, at: row.at, endsAt: row.open_ended ? null : row.ends_at, nodeTitle: row.node_title, courseTitle: row.course_title,
   }));
+}
+
+/** Handled boundaries of the school whose marks expired `MARK_RETENTION` ago are forgotten. */
+function forgetMarks(school: School, now: number): BatchItem {
+  return batchable(school, sql`DELETE FROM scan_marks WHERE rowid IN (
+    SELECT rowid FROM scan_marks WHERE tenant_id = ${school.tenantId} AND until < ${now - MARK_RETENTION} LIMIT 1000)`);
 }
 
 type Settings = Partial<Record<EventCode, Map<string, SchoolEvent>>>;
@@ -98,7 +96,7 @@ type Settings = Partial<Record<EventCode, Map<string, SchoolEvent>>>;
 const enabled = (settings: Settings, code: EventCode, tenantId: string) => settings[code]?.get(tenantId)?.event.enabled === true;
 
 /** The opening's push, or null when it is not due or its event is off. */
-async function openingPush(ctx: ServiceContext, b: BoundaryRow, settings: Settings, now: number): Promise<BatchItem | null> {
+async function openingPush(ctx: School, b: BoundaryRow, settings: Settings, now: number): Promise<BatchItem | null> {
   const code = OPENED[b.level];
   if (!enabled(settings, code, b.tenantId) || !passedDue(b.at, now, b.timezone)) return null;
   const ancestors: Ancestor[] = [];
@@ -116,12 +114,11 @@ async function openingPush(ctx: ServiceContext, b: BoundaryRow, settings: Settin
     variables,
     { id: b.nodeId },
     `${code}:${b.nodeId}:${b.at}`,
-    { tenantId: b.tenantId },
   );
 }
 
 /** The reminder before a lesson deadline: due from `send_at_local` on the first local day within `days_before`. */
-async function reminderPush(ctx: ServiceContext, b: BoundaryRow, settings: Settings, now: number): Promise<BatchItem | null> {
+async function reminderPush(ctx: School, b: BoundaryRow, settings: Settings, now: number): Promise<BatchItem | null> {
   const config = reminderConfig(settings[REMINDER]?.get(b.tenantId));
   const due = config && reminderDue(config, b.at, now, b.timezone);
   if (!config || !due) return null;
@@ -134,12 +131,11 @@ async function reminderPush(ctx: ServiceContext, b: BoundaryRow, settings: Setti
     { lesson_title: b.nodeTitle, course_title: b.courseTitle, deadline: timestamp(b.at), days_left: due.daysLeft },
     { id: b.nodeId },
     dedupe,
-    { tenantId: b.tenantId },
   );
 }
 
 /** The digest after a lesson deadline: each curator of a student who missed it, with the count of theirs. */
-async function missedPush(ctx: ServiceContext, b: BoundaryRow, settings: Settings, now: number): Promise<BatchItem | null> {
+async function missedPush(ctx: School, b: BoundaryRow, settings: Settings, now: number): Promise<BatchItem | null> {
   if (!enabled(settings, MISSED, b.tenantId) || !passedDue(b.at, now, b.timezone)) return null;
   const missed = unpassedAtDeadlineSql(b);
   return enqueue(
@@ -149,7 +145,6 @@ async function missedPush(ctx: ServiceContext, b: BoundaryRow, settings: Setting
     { lesson_title: b.nodeTitle, course_title: b.courseTitle, deadline: timestamp(b.at), missed_count: curatedCountSql(b.tenantId, missed) },
     { id: b.nodeId },
     `${MISSED}:${b.nodeId}:${b.at}`,
-    { tenantId: b.tenantId },
   );
 }
 
@@ -158,7 +153,7 @@ async function missedPush(ctx: ServiceContext, b: BoundaryRow, settings: Setting
  * (or alone when its event is off for the school): until the deadline for a reminder, until the
  * next local midnight for a daily one, for good (past the horizon) for openings and digests.
  */
-function mark(ctx: ServiceContext, tenantId: string, key: string, until: number): BatchItem {
+function mark(ctx: School, tenantId: string, key: string, until: number): BatchItem {
   return batchable(ctx, sql`INSERT INTO scan_marks (tenant_id, mark_key, until) VALUES (${tenantId}, ${key}, ${until})
     ON CONFLICT (mark_key) DO UPDATE SET until = excluded.until`);
 }
@@ -172,50 +167,103 @@ function handledUntil(b: BoundaryRow, settings: Settings, now: number): number |
 
 const ORDER: Record<OpeningLevel, number> = { lesson: 0, module: 1, course: 2 };
 
-/** Cron: produce every due deadline-scan push; answers how many outbox rows it wrote. */
+/**
+ * Cron: produce every due deadline-scan push, shard by shard and school by school (schools whose
+ * billing gate is open); answers how many outbox rows it wrote. Per chunk of schools: one batch
+ * reads each school's due boundaries and closing dates (and forgets its old marks), one batch
+ * reads the settings of the schools that have some, then the pushes and marks are written.
+ */
 export async function runDeadlineScan(ctx: ServiceContext, options: { maxBoundaries?: number } = {}): Promise<number> {
   const now = ctx.clock.now();
   const limit = options.maxBoundaries ?? MAX_BOUNDARIES;
-  await ctx.db.run(sql`DELETE FROM scan_marks WHERE rowid IN (SELECT rowid FROM scan_marks WHERE until < ${now - MARK_RETENTION} LIMIT 1000)`);
-  const reminderDays = await widestReminders(ctx);
-  const [boundaries, assignmentDeadlines] = await Promise.all([
-    dueBoundaries(ctx, now, reminderDays[REMINDER], limit),
-    dueAssignmentDeadlines(ctx, now, reminderDays[ASSIGNMENT_REMINDER], limit),
-  ]);
-  if (boundaries.length === 0 && assignmentDeadlines.length === 0) return 0;
-  // Settings only for the kinds of boundary this run has: an assignment-free run reads what it always did.
+  const left = { boundaries: limit, deadlines: limit };
+  let written = 0;
+  for await (const { schools } of schoolChunks(ctx, "deadline_scan", billingOpenSql(sql`tenants`, now))) {
+    if (left.boundaries === 0 && left.deadlines === 0) break;
+    const found = await runBatch(
+      schools[0]!,
+      schools.flatMap((school) => [
+        forgetMarks(school, now),
+        ...(left.boundaries > 0 ? [dueBoundariesSql(school, now, left.boundaries)] : []),
+        ...(left.deadlines > 0 ? [dueAssignmentDeadlinesSql(school, now, left.deadlines)] : []),
+      ]),
+    );
+    const per = found.length / schools.length;
+    const before = { ...left };
+    const work: SchoolWork[] = [];
+    for (const [i, school] of schools.entries()) {
+      const b = left.boundaries > 0 ? boundaries(school, found[i * per + 1]).slice(0, left.boundaries) : [];
+      const d = left.deadlines > 0 ? assignmentDeadlines(school, found[i * per + per - 1]).slice(0, left.deadlines) : [];
+      left.boundaries -= b.length;
+      left.deadlines -= d.length;
+      if (b.length + d.length > 0) work.push({ school, boundaries: b, deadlines: d });
+    }
+    if (left.boundaries === 0 && before.boundaries > 0) log.warn("deadline scan: boundary limit reached; the rest waits for the next runs", { limit });
+    if (left.deadlines === 0 && before.deadlines > 0) log.warn("deadline scan: assignment deadline limit reached; the rest waits for the next runs", { limit });
+    written += await scanChunk(work, now);
+  }
+  return written;
+}
+
+interface SchoolWork {
+  school: School;
+  boundaries: BoundaryRow[];
+  deadlines: AssignmentDeadline[];
+}
+
+/** The chunk's schools with due boundaries: their settings in one batch, then each boundary's push and mark. */
+async function scanChunk(work: SchoolWork[], now: number): Promise<number> {
+  if (work.length === 0) return 0;
+  // Settings only for the kinds of boundary a school has: an assignment-free school reads what it always did.
   const lessonCodes: EventCode[] = [REMINDER, MISSED, OPENED.course, OPENED.module, OPENED.lesson];
   const assignmentCodes: EventCode[] = [ASSIGNMENT_REMINDER, ASSIGNMENT_MISSED];
-  const codes = [...(boundaries.length > 0 ? lessonCodes : []), ...(assignmentDeadlines.length > 0 ? assignmentCodes : [])];
-  const schools = [...new Set([...boundaries, ...assignmentDeadlines].map((b) => b.tenantId))];
-  const loaded = await Promise.all(codes.map((code) => loadSchoolEvents(ctx, schools, eventDefinition(code)!)));
-  const settings: Settings = Object.fromEntries(codes.map((code, i) => [code, loaded[i]!]));
+  const codesOf = (w: SchoolWork) => [...(w.boundaries.length > 0 ? lessonCodes : []), ...(w.deadlines.length > 0 ? assignmentCodes : [])];
+  const prefetches = work.map((w) => prefetchSchoolEvents(w.school, w.school.tenantId, codesOf(w).map((code) => eventDefinition(code)!)));
+  const read = await runBatch(work[0]!.school, prefetches.flatMap((prefetch) => prefetch.statements));
+  let at = 0;
+  for (const prefetch of prefetches) {
+    prefetch.remember(read.slice(at, at + prefetch.statements.length));
+    at += prefetch.statements.length;
+  }
 
-  // Innermost openings first: an outer opening written earlier in the same run would hide nothing.
-  const starts = boundaries.filter((b) => b.kind === "start").sort((x, y) => ORDER[x.level] - ORDER[y.level]);
-  const ends = boundaries.filter((b) => b.kind === "end");
-  const ordered = [...starts, ...ends];
-  const pushes = await Promise.all(
-    ordered.map((b) => (b.kind === "start" ? openingPush(ctx, b, settings, now) : b.at > now ? reminderPush(ctx, b, settings, now) : missedPush(ctx, b, settings, now))),
-  );
-  // A boundary's push and its mark travel in one batch, so a failed batch leaves both unwritten.
-  const work = ordered.map((b, i) => {
-    const until = handledUntil(b, settings, now);
-    return { push: pushes[i] ?? null, mark: until === null ? null : mark(ctx, b.tenantId, `${b.kind}:${b.nodeId}:${b.at}`, until) };
-  });
-  const assignmentWork = await Promise.all(assignmentDeadlines.map((d) => assignmentDeadlineWork(ctx, d, settings, now)));
-  for (const [i, { push, markKey, until }] of assignmentWork.entries()) {
-    work.push({ push, mark: until === null ? null : mark(ctx, assignmentDeadlines[i]!.tenantId, markKey, until) });
+  const items: { push: BatchItem | null; mark: BatchItem | null }[] = [];
+  for (const w of work) {
+    const settings: Settings = {};
+    for (const code of codesOf(w)) {
+      const event = await schoolEvent(w.school, w.school.tenantId, eventDefinition(code)!);
+      settings[code] = new Map(event ? [[w.school.tenantId, event]] : []);
+    }
+    items.push(...(await schoolItems(w, settings, now)));
   }
   let written = 0;
-  for (let i = 0; i < work.length; i += BOUNDARIES_PER_BATCH) {
-    const slice = work.slice(i, i + BOUNDARIES_PER_BATCH);
+  for (let i = 0; i < items.length; i += BOUNDARIES_PER_BATCH) {
+    const slice = items.slice(i, i + BOUNDARIES_PER_BATCH);
     const pushItems = slice.flatMap((w) => (w.push ? [w.push] : []));
     const markItems = slice.flatMap((w) => (w.mark ? [w.mark] : []));
     if (pushItems.length + markItems.length === 0) continue;
-    const results = await runBatch(ctx, [...pushItems, ...markItems]);
+    const results = await runBatch(work[0]!.school, [...pushItems, ...markItems]);
     for (const result of results.slice(0, pushItems.length)) written += changedRows(result);
   }
-  await dispatchQueued(ctx);
+  await Promise.all(work.map((w) => dispatchQueued(w.school)));
   return written;
+}
+
+/** One school's pushes and marks; a boundary's push and its mark travel in one batch, so a failed batch leaves both unwritten. */
+async function schoolItems({ school, boundaries: found, deadlines }: SchoolWork, settings: Settings, now: number) {
+  // Innermost openings first: an outer opening written earlier in the same run would hide nothing.
+  const starts = found.filter((b) => b.kind === "start").sort((x, y) => ORDER[x.level] - ORDER[y.level]);
+  const ends = found.filter((b) => b.kind === "end");
+  const ordered = [...starts, ...ends];
+  const pushes = await Promise.all(
+    ordered.map((b) => (b.kind === "start" ? openingPush(school, b, settings, now) : b.at > now ? reminderPush(school, b, settings, now) : missedPush(school, b, settings, now))),
+  );
+  const items = ordered.map((b, i) => {
+    const until = handledUntil(b, settings, now);
+    return { push: pushes[i] ?? null, mark: until === null ? null : mark(school, b.tenantId, `${b.kind}:${b.nodeId}:${b.at}`, until) };
+  });
+  for (const d of deadlines) {
+    const { push, markKey, until } = await assignmentDeadlineWork(school, d, settings, now);
+    items.push({ push, mark: until === null ? null : mark(school, d.tenantId, markKey, until) });
+  }
+  return items;
 }

@@ -2,8 +2,8 @@ import { log } from "../../core/lib/log";
 import { isNull, lte, or, type SQL } from "drizzle-orm";
 import { insertWhere, type BatchItem } from "../../core/db/batch";
 import { emailOutbox } from "../../db/schema";
-import type { Locale } from "../../core/env";
-import type { ServiceContext } from "../../core/http/context";
+import type { EmailMessage, Locale } from "../../core/env";
+import type { SchoolActor, SchoolCtx, ServiceContext } from "../../core/http/context";
 import { uuidv7 } from "../../core/lib/ids";
 import { renderEmail, type EmailKind, type EmailVariables } from "./templates";
 
@@ -53,10 +53,16 @@ export function queueEmail<K extends EmailKind>(ctx: ServiceContext, input: Emai
   };
 }
 
-export async function enqueueEmails(ctx: ServiceContext, ids: string[]): Promise<void> {
+/**
+ * After the batch that wrote the rows committed: one message per row, saying where the row is (a
+ * school context's rows are in its shard, a platform context's in the control database), so pass
+ * the context that wrote them.
+ */
+export async function enqueueEmails(ctx: ServiceContext | SchoolCtx<SchoolActor>, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
+  const where: Pick<EmailMessage, "shard" | "tenant_id"> = "tenant" in ctx ? { shard: ctx.tenant.shard, tenant_id: ctx.tenantId } : {};
   try {
-    await ctx.env.OUTBOX.sendBatch(ids.map((id) => ({ body: { kind: "email" as const, outbox_id: id } })));
+    await ctx.env.OUTBOX.sendBatch(ids.map((id) => ({ body: { kind: "email" as const, outbox_id: id, ...where } })));
   } catch (err) {
     // The rows are committed; the outbox sweep picks them up.
     log.warn("outbox enqueue failed; left for the sweep", { request_id: ctx.requestId, error: String(err) });

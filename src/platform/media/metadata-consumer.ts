@@ -1,10 +1,12 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Env, QueueMessage } from "../../core/env";
-import type { ServiceContext } from "../../core/http/context";
+import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { serviceContext } from "../../core/http/request-context";
+import { systemActor } from "../../core/school";
 import { isUuid } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
 import { mediaAssets, type MediaKind } from "../../db/schema";
+import { forSchoolId } from "../tenants/lookup";
 import { ebmlDuration } from "./metadata/ebml";
 import { mp4Duration } from "./metadata/mp4";
 import { pdfPageCount } from "./metadata/pdf";
@@ -42,8 +44,8 @@ export async function readMetadata(kind: MediaKind, mime: string, reader: RangeR
 }
 
 /** Reads the asset's object by ranges and stores what it finds, only onto the version that was confirmed. */
-export async function extractMetadata(ctx: ServiceContext, target: { tenantId: string; assetId: string }): Promise<void> {
-  const where = and(eq(mediaAssets.id, target.assetId), inSchool(mediaAssets, target.tenantId), isNull(mediaAssets.deletedAt));
+export async function extractMetadata(ctx: SchoolCtx<SchoolActor>, target: { assetId: string }): Promise<void> {
+  const where = and(eq(mediaAssets.id, target.assetId), inSchool(mediaAssets, ctx.tenantId), isNull(mediaAssets.deletedAt));
   const [row] = await ctx.db
     .select()
     .from(mediaAssets)
@@ -72,7 +74,9 @@ export async function handleMediaMetadataBatch(batch: MessageBatch<QueueMessage>
       continue;
     }
     try {
-      await extractMetadata(ctx, { tenantId: body.tenant_id, assetId: body.asset_id });
+      // A school deleted meanwhile has nothing left to describe.
+      const school = await forSchoolId(ctx, body.tenant_id, systemActor("media_metadata"));
+      if (school) await extractMetadata(school, { assetId: body.asset_id });
       message.ack();
     } catch (err) {
       log.error("media metadata crashed", { asset_id: body.asset_id, message_attempts: message.attempts, error: String(err) });

@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { notificationCampaigns } from "../../db/schema";
 import { batchable, runBatch } from "../../core/db/batch";
-import type { ServiceContext } from "../../core/http/context";
+import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { log } from "../../core/lib/log";
 import { campaignProgressStatements } from "./campaign-progress";
 import { CAMPAIGN_EVENT_CODE } from "./catalog";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
-import { billingOpenSql, reachableSql, sendDispatch } from "./enqueue";
+import { billingOpen, reachableSql, sendDispatch } from "./enqueue";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /** Recipients turned into outbox rows per queue message. */
@@ -21,9 +21,13 @@ export type FanoutOutcome = "not_found" | "not_due" | "finished" | "more" | "don
  * suppressed), all in one batch. Steps are safe to repeat: the dedupe key allows one row per
  * recipient, and only `pending` recipients of a `processing` campaign are taken.
  */
-export async function fanOutCampaign(ctx: ServiceContext, input: { tenantId: string; campaignId: string }): Promise<{ outcome: FanoutOutcome; scheduledAt?: number }> {
+export async function fanOutCampaign(ctx: SchoolCtx<SchoolActor>, input: { campaignId: string }): Promise<{ outcome: FanoutOutcome; scheduledAt?: number }> {
   const now = ctx.clock.now();
-  const { tenantId, campaignId } = input;
+  const { tenantId } = ctx;
+  const { campaignId } = input;
+  // The school's billing gate, as the control database had it when the context was built: a closed
+  // gate writes no rows (the recipients end up suppressed), as the producer helper does.
+  const open = billingOpen(ctx.tenant, now);
   const [started] = (await runBatch(ctx, [
     ctx.db
       .update(notificationCampaigns)
@@ -56,7 +60,7 @@ export async function fanOutCampaign(ctx: ServiceContext, input: { tenantId: str
       FROM users u
       WHERE u.id IN (${chunk}) AND ${liveInSchool("u", tenantId)} AND u.is_active = 1
         AND ${reachableSql(sql`u`, tenantId)}
-        AND EXISTS (SELECT 1 FROM tenants t WHERE t.id = ${tenantId} AND t.deleted_at IS NULL AND ${billingOpenSql(sql`t`, now)})
+        AND ${open ? sql`1` : sql`0`}
         AND ${processing}
       ON CONFLICT (dedupe_key) DO NOTHING`),
     batchable(ctx, sql`

@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull, isNotNull, sql } from "drizzle-orm";
-import { notificationDeliveries, notificationOutbox, pushDevices, pushPreferences, tenants, users } from "../../db/schema";
+import { notificationDeliveries, notificationOutbox, pushDevices, pushPreferences, users } from "../../db/schema";
 import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
 import { idIn, inSchool } from "../../core/db/conditions";
-import type { ServiceContext } from "../../core/http/context";
+import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { uuidv7 } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
 import { openPushToken, pushTokenBinding, pushTokenKeys } from "../devices/push-token-crypto";
@@ -48,6 +48,9 @@ export function pushBackoffSeconds(attempts: number): number {
   return Math.min(900, 60 * 2 ** Math.max(0, attempts - 1));
 }
 
+/** Delivery runs for one school (a queue message names it), on the school's shard. */
+type School = SchoolCtx<SchoolActor>;
+
 type OutboxRow = typeof notificationOutbox.$inferSelect;
 type DeliveryRow = typeof notificationDeliveries.$inferSelect;
 type DeviceRow = typeof pushDevices.$inferSelect;
@@ -58,7 +61,8 @@ type DeviceRow = typeof pushDevices.$inferSelect;
  * recipient's enabled devices and settles it. Returns the number of rows handled; when the
  * budget runs out with rows still due, another message continues.
  */
-export async function deliverDue(ctx: ServiceContext, tenantId: string, provider: PushProvider): Promise<number> {
+export async function deliverDue(ctx: School, provider: PushProvider): Promise<number> {
+  const { tenantId } = ctx;
   let handled = 0;
   for (let page = 0; page < PAGES_PER_MESSAGE; page++) {
     const rows = await claimPage(ctx, tenantId);
@@ -70,7 +74,7 @@ export async function deliverDue(ctx: ServiceContext, tenantId: string, provider
   return handled;
 }
 
-async function claimPage(ctx: ServiceContext, tenantId: string): Promise<OutboxRow[]> {
+async function claimPage(ctx: School, tenantId: string): Promise<OutboxRow[]> {
   const now = ctx.clock.now();
   return ctx.db
     .update(notificationOutbox)
@@ -94,7 +98,7 @@ interface RowPlan {
   suppressed: string | null;
 }
 
-async function deliverRows(ctx: ServiceContext, tenantId: string, rows: OutboxRow[], provider: PushProvider): Promise<void> {
+async function deliverRows(ctx: School, tenantId: string, rows: OutboxRow[], provider: PushProvider): Promise<void> {
   const now = ctx.clock.now();
   const rowIds = rows.map((row) => row.id);
   const userIds = [...new Set(rows.map((row) => row.userId))];
@@ -109,7 +113,6 @@ async function deliverRows(ctx: ServiceContext, tenantId: string, rows: OutboxRo
     ctx.db
       .select({ id: users.id, pushEnabled: pushPreferences.pushEnabled })
       .from(users)
-      .innerJoin(tenants, and(eq(tenants.id, users.tenantId), isNull(tenants.deletedAt)))
       .leftJoin(pushPreferences, and(inSchool(pushPreferences, tenantId), eq(pushPreferences.userId, users.id)))
       .where(and(idIn(users.id, userIds), inSchool(users, tenantId), isNull(users.deletedAt), eq(users.isActive, true))),
     ctx.db
@@ -155,7 +158,7 @@ interface Attempt {
  * statement: a new pair is inserted as `sending`, a pair waiting for a retry moves back to
  * `sending`, a settled pair is left alone and not called. Only the pairs it claimed are sent.
  */
-async function claimDeliveries(ctx: ServiceContext, tenantId: string, plans: RowPlan[], providerName: string, now: number): Promise<Map<string, string>> {
+async function claimDeliveries(ctx: School, tenantId: string, plans: RowPlan[], providerName: string, now: number): Promise<Map<string, string>> {
   const pairs = plans.flatMap((plan) => plan.targets.map((device) => ({ id: uuidv7(now), outbox_id: plan.row.id, device_id: device.id, user_id: plan.row.userId })));
   // "<outbox id> <device id>" → delivery id, for the pairs this attempt may call.
   const claimed = new Map<string, string>();
@@ -173,7 +176,7 @@ async function claimDeliveries(ctx: ServiceContext, tenantId: string, plans: Row
   return claimed;
 }
 
-async function sendAll(ctx: ServiceContext, tenantId: string, plans: RowPlan[], claimed: Map<string, string>, provider: PushProvider): Promise<Attempt[]> {
+async function sendAll(ctx: School, tenantId: string, plans: RowPlan[], claimed: Map<string, string>, provider: PushProvider): Promise<Attempt[]> {
   const keys = await pushTokenKeys(ctx.env.PUSH_TOKEN_KEY);
   const jobs: (() => Promise<Attempt>)[] = [];
   for (const plan of plans) {
@@ -195,7 +198,7 @@ async function sendAll(ctx: ServiceContext, tenantId: string, plans: RowPlan[], 
 }
 
 async function sendOne(
-  ctx: ServiceContext,
+  ctx: School,
   tenantId: string,
   provider: PushProvider,
   keys: Awaited<ReturnType<typeof pushTokenKeys>>,
@@ -236,7 +239,7 @@ function messageData(row: OutboxRow): Record<string, string> {
  * reached, `failed` when none was, `suppressed` when there was nobody or nothing to push to, still
  * `pending` (with its lease as "not before") while a device waits for a retry.
  */
-async function settle(ctx: ServiceContext, tenantId: string, plans: RowPlan[], attempts: Attempt[], providerName: string): Promise<void> {
+async function settle(ctx: School, tenantId: string, plans: RowPlan[], attempts: Attempt[], providerName: string): Promise<void> {
   const now = ctx.clock.now();
   const statements: BatchItem[] = [];
   const disable: string[] = [];

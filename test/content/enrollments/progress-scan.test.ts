@@ -219,18 +219,21 @@ describe("progress scan: statements", () => {
       const { id } = await school();
       const tree = await insertCourseTree(id, { status: "published" });
       for (let i = 0; i < students; i++) await insertEnrollment(id, tree.courseId, (await student(id)).id, { enrolledAt: SIX_PM - 10 * DAY_MS });
-      const counting = countingD1(env.DB);
+      // The control database (the school lists) and both shards (the school's statements).
+      const counters = (["DB", "DB_SCHOOLS_0", "DB_SCHOOLS_1"] as const).map((name) => countingD1(env[name]!));
       at(SIX_PM + 3 * HOUR_MS);
-      await runProgressScan(scanContext(counting.db));
+      await runProgressScan(serviceContext({ ...scanContext().env, DB: counters[0]!.db, DB_SCHOOLS_0: counters[1]!.db, DB_SCHOOLS_1: counters[2]!.db }));
       const queued = (await stalled(id)).length;
-      return { counts: { ...counting.counts }, queued };
+      const sum = (key: "prepare" | "batch" | "exec") => counters.reduce((total, counting) => total + counting.counts[key], 0);
+      return { counts: { prepare: sum("prepare"), batch: sum("batch"), exec: sum("exec") }, queued };
     }
     const small = await scanStatements(1);
     const large = await scanStatements(30);
     expect(small.queued).toBe(1);
     expect(large.queued).toBe(30);
     expect(large.counts).toEqual(small.counts);
-    // The open schools, the two events' settings, then one batch of the school's two INSERT … SELECTs.
-    expect(small.counts).toEqual({ prepare: 5, batch: 1, exec: 0 });
+    // The open schools (one list per shard), one batch of the two events' settings, then one batch
+    // of the school's two INSERT … SELECTs.
+    expect(small.counts).toEqual({ prepare: 6, batch: 2, exec: 0 });
   });
 });

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
@@ -233,7 +234,7 @@ describe("deadline scan: assignment events switched off", () => {
     await runAt(T);
     expect(await rowsOf(s.id, REMINDER)).toEqual([]);
     expect(await rowsOf(s.id, MISSED)).toEqual([]);
-    const marks = await db().select().from(schema.scanMarks);
+    const marks = await db().select().from(schema.scanMarks).where(eq(schema.scanMarks.tenantId, s.id));
     expect(marks.filter((m) => m.tenantId === s.id && m.markKey.startsWith("assignment:")).map((m) => m.markKey).sort()).toEqual(
       [`assignment:${assignmentId}:${passed}`, `assignment:${assignmentId}:${soon}`].sort(),
     );
@@ -252,19 +253,23 @@ describe("deadline scan: assignment statements", () => {
   it("the statements per run do not grow with the number of students", async () => {
     const scanned = async (students: number) => {
       await db().delete(schema.scheduleWindows);
+      // Only this school is open, so the scan's chunks hold it alone.
+      await db().update(schema.tenants).set({ planState: "suspended" });
       const { school: s, tree } = await school();
       await window(s.id, tree, "module", Date.parse("2031-03-11T12:00:00Z"));
       for (let i = 0; i < students; i++) await student(s.id, tree);
       at(T);
-      const counting = countingD1(env.DB);
-      const written = await runDeadlineScan(serviceContext({ ...env, DB: counting.db }));
-      return { written, ...counting.counts };
+      // The control database (the school lists) and both shards (the schools' statements).
+      const counters = (["DB", "DB_SCHOOLS_0", "DB_SCHOOLS_1"] as const).map((name) => [name, countingD1(env[name]!)] as const);
+      const written = await runDeadlineScan(serviceContext({ ...env, ...Object.fromEntries(counters.map(([name, counting]) => [name, counting.db])) }));
+      const sum = (key: "prepare" | "batch") => counters.reduce((total, [, counting]) => total + counting.counts[key], 0);
+      return { written, prepare: sum("prepare"), batch: sum("batch") };
     };
     const few = await scanned(1);
     const many = await scanned(6);
-    // The purge, the overrides of days_before, the two boundary reads, the two assignment events'
-    // settings, then one batch of the reminder's INSERT and its mark.
-    expect(few).toMatchObject({ written: 1, prepare: 8, batch: 1 });
+    // One school list per shard (control); on the school's shard one batch of the purge and the two
+    // boundary reads, one of the two assignment events' settings, then one of the reminder's INSERT and its mark.
+    expect(few).toMatchObject({ written: 1, prepare: 9, batch: 3 });
     expect(many).toMatchObject({ written: 6, prepare: few.prepare, batch: few.batch });
   });
 });

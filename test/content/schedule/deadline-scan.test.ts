@@ -136,6 +136,20 @@ describe("deadline scan: lesson.deadline_reminder (#21)", () => {
     ]);
   });
 
+  it("one cron run reminds the students of schools on different shards", async () => {
+    const deadline = Date.parse("2031-03-11T12:00:00Z");
+    const schools = [await school({ shard: "DB_SCHOOLS_0" }), await school({ shard: "DB_SCHOOLS_1" })];
+    const late: string[] = [];
+    for (const { school: s, tree } of schools) {
+      await window(s.id, tree, "lesson", { endsAt: deadline });
+      late.push((await student(s.id, tree)).id);
+    }
+
+    await runAt(T);
+    expect(await recipients(schools[0]!.school.id, "lesson.deadline_reminder")).toEqual([late[0]]);
+    expect(await recipients(schools[1]!.school.id, "lesson.deadline_reminder")).toEqual([late[1]]);
+  });
+
   it("a school whose billing gate is closed is skipped", async () => {
     const { school: s, tree } = await school({ planState: "suspended" });
     await window(s.id, tree, "lesson", { endsAt: Date.parse("2031-03-11T12:00:00Z") });
@@ -243,15 +257,19 @@ describe("deadline scan: lesson.deadline_missed (#29)", () => {
 describe("deadline scan: statements", () => {
   /** One scan with a counting D1: statements prepared and batches sent. */
   async function countedScan() {
-    const counting = countingD1(env.DB);
-    const written = await runDeadlineScan(serviceContext({ ...env, DB: counting.db }));
-    return { written, ...counting.counts };
+    // The control database (the school lists) and both shards (the schools' statements).
+    const counters = (["DB", "DB_SCHOOLS_0", "DB_SCHOOLS_1"] as const).map((name) => [name, countingD1(env[name]!)] as const);
+    const written = await runDeadlineScan(serviceContext({ ...env, ...Object.fromEntries(counters.map(([name, counting]) => [name, counting.db])) }));
+    const sum = (key: "prepare" | "batch") => counters.reduce((total, [, counting]) => total + counting.counts[key], 0);
+    return { written, prepare: sum("prepare"), batch: sum("batch") };
   }
 
   it("the number of statements per school does not grow with the number of students", async () => {
     const scanned = async (students: number) => {
       // Only this school's boundaries: the other tests' windows are gone.
       await db().delete(schema.scheduleWindows);
+      // Only this school is open, so the scan's chunks hold it alone.
+      await db().update(schema.tenants).set({ planState: "suspended" });
       const { school: s, tree } = await school();
       await window(s.id, tree, "lesson", { endsAt: Date.parse("2031-03-11T12:00:00Z") });
       for (let i = 0; i < students; i++) await student(s.id, tree);
@@ -260,9 +278,10 @@ describe("deadline scan: statements", () => {
     };
     const few = await scanned(1);
     const many = await scanned(6);
-    // The purge of old marks, the overrides of days_before, the lesson and the assignment
-    // boundaries, one settings read per lesson event, then one batch of the boundary's INSERT and its mark.
-    expect(few).toMatchObject({ prepare: 11, batch: 1 });
+    // One school list per shard (control); on the school's shard one batch of its purge of old
+    // marks and its lesson and assignment boundaries, one of a settings read per lesson event, then
+    // one of the boundary's INSERT and its mark.
+    expect(few).toMatchObject({ prepare: 12, batch: 3 });
     expect(few.written).toBe(1);
     expect(many.written).toBe(6);
     expect(many.prepare).toBe(few.prepare);

@@ -5,10 +5,11 @@ import type { Env, EmailMessage } from "../src/core/env";
 import type { SchoolActor, SchoolCtx, ServiceContext } from "../src/core/http/context";
 import { serviceContext } from "../src/core/http/request-context";
 import { systemActor } from "../src/core/school";
-import { forSchoolId } from "../src/platform/tenants/lookup";
+import { forSchoolId } from "../src/platform/schools/lookup";
 import { mailProvider } from "./providers";
 import type { FetchFn, MailProvider, SendResult } from "./providers/types";
 import { log } from "../src/core/lib/log";
+import { inSchool } from "../src/core/db/conditions";
 
 /** wrangler.toml: the queue the outbox consumer dead-letters into; its batches arrive here too. */
 export const OUTBOX_QUEUE = "lms-outbox";
@@ -50,7 +51,7 @@ async function outboxCtx(ctx: ServiceContext, body: Partial<EmailMessage>): Prom
 
 /** The row by id, within its school when it is a school's (every school query carries the tenant condition). */
 function rowIs(ctx: OutboxCtx, outboxId: string) {
-  return and(eq(emailOutbox.id, outboxId), "tenantId" in ctx ? eq(emailOutbox.tenantId, ctx.tenantId) : undefined);
+  return and(eq(emailOutbox.id, outboxId), "tenantId" in ctx ? inSchool(emailOutbox, ctx.tenantId) : undefined);
 }
 
 /**
@@ -211,7 +212,7 @@ export async function handleOutboxDeadLetters(batch: MessageBatch<EmailMessage>,
         leaseUntil: null,
         lastError: sql`'dead-lettered: queue retries exhausted' || coalesce('; last error: ' || ${emailOutbox.lastError}, '')`,
       })
-      .where(and(inArray(emailOutbox.id, [...ids]), "tenantId" in ctx ? eq(emailOutbox.tenantId, ctx.tenantId) : undefined, eq(emailOutbox.status, "pending"), outboxLeaseFree(now)))
+      .where(and(inArray(emailOutbox.id, [...ids]), "tenantId" in ctx ? inSchool(emailOutbox, ctx.tenantId) : undefined, eq(emailOutbox.status, "pending"), outboxLeaseFree(now)))
       .returning({ id: emailOutbox.id });
     for (const row of marked) markedIds.add(row.id);
   }

@@ -1,7 +1,7 @@
 import type { Env, PushMessage } from "../src/core/env";
 import { serviceContext } from "../src/core/http/request-context";
 import { systemActor } from "../src/core/school";
-import { forSchoolId } from "../src/platform/tenants/lookup";
+import { forSchoolId } from "../src/platform/schools/lookup";
 import { log } from "../src/core/lib/log";
 import { fanOutCampaign } from "../src/platform/notifications/campaign-fanout";
 import { deliverDue } from "../src/platform/notifications/delivery";

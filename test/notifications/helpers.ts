@@ -9,7 +9,7 @@ import { api, type ApiCall } from "../helpers/http";
 import { newInstallation } from "../helpers/devices";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { runBatch } from "../../src/core/db/batch";
-import { forSchoolId } from "../../src/platform/tenants/lookup";
+import { forSchoolId } from "../../src/platform/schools/lookup";
 import { systemActor } from "../../src/core/school";
 import { serviceContext } from "../../src/core/http/request-context";
 import { enqueue } from "../../src/platform/notifications/enqueue";

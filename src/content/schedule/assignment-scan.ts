@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
-import { inSchool } from "../../core/db/conditions";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 import type { SchoolCtx, SystemActor } from "../../core/http/context";
 import { DAY_MS } from "../../core/lib/clock";
 import { eventDefinition, type EventCode } from "../../platform/notifications/catalog";
@@ -50,7 +50,7 @@ export function dueAssignmentDeadlinesSql(school: SchoolCtx<SystemActor>, now: n
       JOIN lessons l ON l.id = b.lesson_id AND l.tenant_id = w.tenant_id AND l.deleted_at IS NULL
       JOIN course_modules m ON m.id = b.module_id AND m.tenant_id = w.tenant_id AND m.deleted_at IS NULL
       JOIN assignments a ON a.id = b.ref_id AND a.tenant_id = w.tenant_id AND a.deleted_at IS NULL
-      WHERE w.tenant_id = ${tenantId} AND w.deleted_at IS NULL AND w.allow_after_end = 0 AND w.ends_at > ${past} AND w.ends_at <= ${ahead}
+      WHERE ${liveInSchool("w", tenantId)} AND w.allow_after_end = 0 AND w.ends_at > ${past} AND w.ends_at <= ${ahead}
         AND (w.ends_at > ${now} OR w.updated_at < w.ends_at)
         AND NOT EXISTS (SELECT 1 FROM scan_marks s WHERE s.mark_key = 'assignment:' || a.id || ':' || w.ends_at AND s.until > ${now})
       GROUP BY a.id, w.ends_at

@@ -10,6 +10,7 @@ import { schoolChunks } from "../../platform/tenants/school-chunks";
 import { ASSIGNMENT_MISSED, ASSIGNMENT_REMINDER, assignmentDeadlines, assignmentDeadlineWork, dueAssignmentDeadlinesSql, reminderDaysSql, type AssignmentDeadline } from "./assignment-scan";
 import { curatedCountSql, OPENED, openedStudentsSql, unpassedAtDeadlineSql, type Ancestor, type Boundary, type OpeningLevel } from "./deadline-scan-sql";
 import { deadlineHandledUntil, HELD, HORIZON, passedDue, releaseAt, reminderConfig, reminderDue } from "./deadline-scan-timing";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The deadline scan (#21 `lesson.deadline_reminder`, #23-#25 `*.window_opened`, #29
@@ -59,14 +60,14 @@ function dueBoundariesSql(school: School, now: number, limit: number): BatchItem
         max(b.ends_at) AS ends_at, max(b.ends_at IS NULL) AS open_ended, c.title AS course_title,
         COALESCE(m.title, l.title, c.title) AS node_title
       FROM (SELECT course_id, module_id, node_id, level, 'start' AS kind, starts_at AS at, ends_at FROM schedule_windows
-              WHERE tenant_id = ${tenantId} AND deleted_at IS NULL AND allow_before_start = 0 AND starts_at > ${past} AND starts_at <= ${now} AND updated_at < starts_at
+              WHERE ${liveInSchool(tenantId)} AND allow_before_start = 0 AND starts_at > ${past} AND starts_at <= ${now} AND updated_at < starts_at
             UNION ALL
             SELECT course_id, module_id, node_id, level, 'end', ends_at, ends_at FROM schedule_windows
-              WHERE tenant_id = ${tenantId} AND deleted_at IS NULL AND level = 'lesson' AND allow_after_end = 0 AND ends_at > ${past} AND ends_at <= ${ahead}
+              WHERE ${liveInSchool(tenantId)} AND level = 'lesson' AND allow_after_end = 0 AND ends_at > ${past} AND ends_at <= ${ahead}
                 AND (ends_at > ${now} OR updated_at < ends_at)) b
-      JOIN courses c ON c.id = b.course_id AND c.tenant_id = ${tenantId} AND c.deleted_at IS NULL AND c.status = 'published'
-      LEFT JOIN course_modules m ON b.level = 'module' AND m.id = b.node_id AND m.tenant_id = ${tenantId} AND m.deleted_at IS NULL
-      LEFT JOIN lessons l ON b.level = 'lesson' AND l.id = b.node_id AND l.tenant_id = ${tenantId} AND l.deleted_at IS NULL
+      JOIN courses c ON c.id = b.course_id AND ${liveInSchool("c", tenantId)} AND c.status = 'published'
+      LEFT JOIN course_modules m ON b.level = 'module' AND m.id = b.node_id AND ${liveInSchool("m", tenantId)}
+      LEFT JOIN lessons l ON b.level = 'lesson' AND l.id = b.node_id AND ${liveInSchool("l", tenantId)}
       WHERE (b.level = 'course' OR m.id IS NOT NULL OR l.id IS NOT NULL)
         AND NOT EXISTS (SELECT 1 FROM scan_marks s WHERE s.mark_key = b.kind || ':' || b.node_id || ':' || b.at AND s.until > ${now})
       GROUP BY b.node_id, b.kind, b.at
@@ -88,7 +89,7 @@ function boundaries(school: School, result: unknown): BoundaryRow[] {
 /** Handled boundaries of the school whose marks expired `MARK_RETENTION` ago are forgotten. */
 function forgetMarks(school: School, now: number): BatchItem {
   return batchable(school, sql`DELETE FROM scan_marks WHERE rowid IN (
-    SELECT rowid FROM scan_marks WHERE tenant_id = ${school.tenantId} AND until < ${now - MARK_RETENTION} LIMIT 1000)`);
+    SELECT rowid FROM scan_marks WHERE ${inSchool(school.tenantId)} AND until < ${now - MARK_RETENTION} LIMIT 1000)`);
 }
 
 type Settings = Partial<Record<EventCode, Map<string, SchoolEvent>>>;

@@ -18,11 +18,11 @@ function uuidv7Floor(ms: number): string {
 
 /** One school's events past its `event_retention_days` (the default without a saved policy), through the (tenant, time) index. */
 function schoolEvents(school: SchoolCtx<SystemActor>, now: number): BatchItem {
-  const days = sql`COALESCE((SELECT p.event_retention_days FROM device_policies p WHERE p.tenant_id = ${school.tenantId}), ${DEFAULT_DEVICE_POLICY.eventRetentionDays})`;
+  const days = sql`COALESCE((SELECT p.event_retention_days FROM device_policies p WHERE ${inSchool("p", school.tenantId)}), ${DEFAULT_DEVICE_POLICY.eventRetentionDays})`;
   return batchable(
     school,
     sql`DELETE FROM device_events WHERE id IN (
-          SELECT e.id FROM device_events e WHERE e.tenant_id = ${school.tenantId} AND e.created_at < ${now} - ${days} * ${DAY_MS}
+          SELECT e.id FROM device_events e WHERE ${inSchool("e", school.tenantId)} AND e.created_at < ${now} - ${days} * ${DAY_MS}
           LIMIT ${PURGE_CHUNK})`,
   );
 }

@@ -5,6 +5,7 @@ import { enqueueEmails, outboxLeaseFree } from "./outbox";
 import type { SchoolActor, SchoolCtx, ServiceContext } from "../../core/http/context";
 import { MINUTE_MS } from "../../core/lib/clock";
 import { schoolChunks } from "../tenants/school-chunks";
+import { inSchool } from "../../core/db/conditions";
 
 const SWEEP_AFTER_MS = 2 * MINUTE_MS;
 /** Rows a run re-enqueues at most, over the control database and every school. */
@@ -49,7 +50,7 @@ export function stuckOutboxRows(ctx: ServiceContext | SchoolCtx<SchoolActor>, li
     .where(
       and(
         // Every row of the control database is its own; a shard holds many schools' rows.
-        "tenantId" in ctx ? eq(emailOutbox.tenantId, ctx.tenantId) : undefined,
+        "tenantId" in ctx ? inSchool(emailOutbox, ctx.tenantId) : undefined,
         eq(emailOutbox.status, "pending"),
         lt(emailOutbox.createdAt, now - SWEEP_AFTER_MS),
         outboxLeaseFree(now),

@@ -6,7 +6,7 @@ import { systemActor } from "../../core/school";
 import { isUuid } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
 import { mediaAssets, type MediaKind } from "../../db/schema";
-import { forSchoolId } from "../tenants/lookup";
+import { forSchoolId } from "../schools/lookup";
 import { ebmlDuration } from "./metadata/ebml";
 import { mp4Duration } from "./metadata/mp4";
 import { pdfPageCount } from "./metadata/pdf";

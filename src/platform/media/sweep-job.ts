@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { runBatch } from "../../core/db/batch";
 import type { SchoolCtx, ServiceContext, SystemActor } from "../../core/http/context";
 import { log } from "../../core/lib/log";
 import { mediaAssets } from "../../db/schema";
 import { schoolChunks } from "../tenants/school-chunks";
 import { PENDING_DEADLINE_MS } from "./policy";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * Rows per school and statement: their ids travel as bound parameters, and D1 takes at most 100
@@ -49,13 +50,13 @@ function failStale(school: School, now: number) {
   const stale = school.db
     .select({ id: mediaAssets.id })
     .from(mediaAssets)
-    .where(and(eq(mediaAssets.tenantId, school.tenantId), sql`${mediaAssets.status} = 'pending'`, lt(mediaAssets.createdAt, now - PENDING_DEADLINE_MS)))
+    .where(and(inSchool(mediaAssets, school.tenantId), sql`${mediaAssets.status} = 'pending'`, lt(mediaAssets.createdAt, now - PENDING_DEADLINE_MS)))
     .orderBy(asc(mediaAssets.createdAt))
     .limit(CHUNK);
   return school.db
     .update(mediaAssets)
     .set({ status: "failed", updatedAt: now })
-    .where(and(eq(mediaAssets.tenantId, school.tenantId), inArray(mediaAssets.id, stale), sql`${mediaAssets.status} = 'pending'`))
+    .where(and(inSchool(mediaAssets, school.tenantId), inArray(mediaAssets.id, stale), sql`${mediaAssets.status} = 'pending'`))
     .returning({ id: mediaAssets.id });
 }
 
@@ -67,7 +68,7 @@ async function purgeRound(schools: School[], now: number): Promise<number[]> {
       school.db
         .select({ id: mediaAssets.id, objectKey: mediaAssets.objectKey, deletedAt: mediaAssets.deletedAt })
         .from(mediaAssets)
-        .where(and(eq(mediaAssets.tenantId, school.tenantId), isNull(mediaAssets.objectPurgedAt), or(sql`${mediaAssets.status} = 'failed'`, isNotNull(mediaAssets.deletedAt))))
+        .where(and(inSchool(mediaAssets, school.tenantId), isNull(mediaAssets.objectPurgedAt), or(sql`${mediaAssets.status} = 'failed'`, isNotNull(mediaAssets.deletedAt))))
         .orderBy(asc(mediaAssets.createdAt))
         .limit(CHUNK),
     ),
@@ -81,7 +82,7 @@ async function purgeRound(schools: School[], now: number): Promise<number[]> {
     schools.flatMap((school, i) => {
       const deleted = pages[i]!.filter((row) => row.deletedAt !== null).map((row) => row.id);
       const failedRows = pages[i]!.filter((row) => row.deletedAt === null).map((row) => row.id);
-      const mine = eq(mediaAssets.tenantId, school.tenantId);
+      const mine = inSchool(mediaAssets, school.tenantId);
       return [
         ...(deleted.length > 0 ? [school.db.delete(mediaAssets).where(and(mine, inArray(mediaAssets.id, deleted)))] : []),
         ...(failedRows.length > 0 ? [school.db.update(mediaAssets).set({ objectPurgedAt: now }).where(and(mine, inArray(mediaAssets.id, failedRows)))] : []),

@@ -7,6 +7,7 @@ import { inEveryShard } from "./shards";
 import { formBoundary, MultipartError, readFormUntilFile } from "./multipart";
 import { objectKey } from "./policy";
 import { verifyUploadForm } from "./upload-form";
+import { inSchool } from "../../core/db/conditions";
 
 class SizeMismatch extends Error {}
 
@@ -37,7 +38,7 @@ export async function uploadThroughWorker(ctx: ServiceContext, input: { id: stri
       db
         .select({ status: mediaAssets.status })
         .from(mediaAssets)
-        .where(and(eq(mediaAssets.id, grant.assetId), eq(mediaAssets.tenantId, grant.tenantId), isNull(mediaAssets.deletedAt)))
+        .where(and(eq(mediaAssets.id, grant.assetId), inSchool(mediaAssets, grant.tenantId), isNull(mediaAssets.deletedAt)))
         .limit(1),
     );
     if (!row) throw new ApiError(mediaErrors.MEDIA_NOT_FOUND);

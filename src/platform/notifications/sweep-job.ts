@@ -8,6 +8,7 @@ import { campaignProgressStatements } from "./campaign-progress";
 import { kickCampaign } from "./campaigns-service";
 import { MAX_PUSH_ATTEMPTS } from "./delivery";
 import { sendDispatch } from "./enqueue";
+import { inSchool } from "../../core/db/conditions";
 
 /** A row older than this without a delivery has lost its message (or the message was never sent). */
 const STALE_AFTER_MS = 2 * MINUTE_MS;
@@ -21,7 +22,7 @@ function failExhausted(school: School, now: number) {
   return batchable(school, sql`
     UPDATE notification_outbox SET status = 'failed', settled_at = ${now}, lease_until = NULL,
       last_error = 'gave up after ' || attempts || ' attempts' || coalesce(': ' || last_error, '')
-    WHERE tenant_id = ${school.tenantId} AND status = 'pending' AND attempts >= ${MAX_PUSH_ATTEMPTS} AND (lease_until IS NULL OR lease_until <= ${now})
+    WHERE ${inSchool(school.tenantId)} AND status = 'pending' AND attempts >= ${MAX_PUSH_ATTEMPTS} AND (lease_until IS NULL OR lease_until <= ${now})
     RETURNING campaign_id`);
 }
 
@@ -35,16 +36,16 @@ function dueWork(school: School, now: number) {
   const tenantId = school.tenantId;
   return batchable(school, sql`
     SELECT 'due' AS kind, NULL AS id, NULL AS scheduled_at WHERE EXISTS (
-      SELECT 1 FROM notification_outbox WHERE tenant_id = ${tenantId} AND status = 'pending' AND created_at <= ${now - STALE_AFTER_MS}
+      SELECT 1 FROM notification_outbox WHERE ${inSchool(tenantId)} AND status = 'pending' AND created_at <= ${now - STALE_AFTER_MS}
         AND attempts < ${MAX_PUSH_ATTEMPTS} AND (lease_until IS NULL OR lease_until <= ${now}))
     UNION ALL SELECT * FROM (
       SELECT 'start', id, scheduled_at FROM notification_campaigns
-      WHERE tenant_id = ${tenantId} AND ((status = 'scheduled' AND scheduled_at <= ${now})
+      WHERE ${inSchool(tenantId)} AND ((status = 'scheduled' AND scheduled_at <= ${now})
          OR (status = 'processing' AND fanned_out_at IS NULL AND updated_at <= ${now - STALE_AFTER_MS}))
       ORDER BY scheduled_at LIMIT ${MAX_CAMPAIGNS_PER_RUN})
     UNION ALL SELECT * FROM (
       SELECT 'finish', c.id, NULL FROM notification_campaigns c
-      WHERE c.tenant_id = ${tenantId} AND c.status = 'processing' AND c.fanned_out_at IS NOT NULL
+      WHERE ${inSchool("c", tenantId)} AND c.status = 'processing' AND c.fanned_out_at IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM notification_outbox o WHERE o.campaign_id = c.id AND o.status = 'pending')
       LIMIT ${MAX_CAMPAIGNS_PER_RUN})`);
 }

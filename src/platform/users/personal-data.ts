@@ -44,6 +44,7 @@ import {
   users,
 } from "../../db/schema";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * What a permanent user deletion does to every column that refers to a user.
@@ -160,7 +161,7 @@ export function personalFilesDeletion(ctx: SchoolCtx<SchoolActor>, scope: { user
     return ctx.db
       .update(mediaAssets)
       .set({ deletedAt: now, updatedAt: now })
-      .where(and(eq(mediaAssets.tenantId, tenantId), isNull(mediaAssets.deletedAt), inArray(mediaAssets.id, owned)));
+      .where(and(inSchool(mediaAssets, tenantId), isNull(mediaAssets.deletedAt), inArray(mediaAssets.id, owned)));
   });
 }
 
@@ -227,8 +228,8 @@ export function permanentDeletionStatements(ctx: SchoolCtx, target: { id: string
           .set({ [propertyOf(entry.table, entry.column)]: null })
           .where(eq(entry.column, target.id)),
   ));
-  statements.push(ctx.db.delete(emailOutbox).where(and(eq(emailOutbox.tenantId, ctx.tenantId), eq(emailOutbox.toEmail, target.email))));
-  statements.push(ctx.db.delete(users).where(and(eq(users.id, target.id), eq(users.tenantId, ctx.tenantId))));
+  statements.push(ctx.db.delete(emailOutbox).where(and(inSchool(emailOutbox, ctx.tenantId), eq(emailOutbox.toEmail, target.email))));
+  statements.push(ctx.db.delete(users).where(and(eq(users.id, target.id), inSchool(users, ctx.tenantId))));
   return statements;
 }
 

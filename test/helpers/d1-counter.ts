@@ -1,3 +1,5 @@
+import { wraps } from "./wrapped-d1";
+
 /** How many times a wrapped D1 binding was asked for work. */
 export interface D1Counts {
   prepare: number;
@@ -7,7 +9,8 @@ export interface D1Counts {
 
 /**
  * Wraps a D1 binding so a test can count the statements (prepare), batches and execs a request
- * issues: `app.request(url, init, { ...env, DB: counting.db })`.
+ * issues: `app.request(url, init, envWith(counting.db))` (test/helpers/wrapped-d1.ts). A school
+ * request's statements go to its shard: wrap `await schoolD1(tenantId)` to count them.
  */
 export function countingD1(inner: D1Database): { db: D1Database; counts: D1Counts } {
   const counts: D1Counts = { prepare: 0, batch: 0, exec: 0 };
@@ -24,7 +27,7 @@ export function countingD1(inner: D1Database): { db: D1Database; counts: D1Count
       return (value as (...a: unknown[]) => unknown).bind(target);
     },
   });
-  return { db, counts };
+  return { db: wraps(db, inner), counts };
 }
 
 /**
@@ -61,5 +64,5 @@ export function roundTripD1(inner: D1Database) {
       return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { db, stats, roundTrips: () => stats.batches + stats.statements };
+  return { db: wraps(db, inner), stats, roundTrips: () => stats.batches + stats.statements };
 }

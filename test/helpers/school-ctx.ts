@@ -1,0 +1,31 @@
+import { env } from "cloudflare:test";
+import type { Env } from "../../src/core/env";
+import type { SchoolActor, SchoolCtx, SystemActor } from "../../src/core/http/context";
+import { serviceContext } from "../../src/core/http/request-context";
+import { forSchool, systemActor } from "../../src/core/school";
+import { loadSchool } from "../../src/platform/tenants/lookup";
+
+export interface SchoolCtxOptions<A extends SchoolActor> {
+  /** Who acts; default a system job named `test`. */
+  actor?: A;
+  /** A fixed clock. */
+  now?: number;
+  /** Bindings in place of the test's (a wrapped shard from `envWith`). */
+  env?: Env;
+}
+
+/**
+ * A school context built the way production builds one (`forSchool` from the school's row in the
+ * control database), so a verb called directly reads and writes the school's own shard.
+ */
+export async function schoolCtx<A extends SchoolActor = SystemActor>(tenantId: string, options: SchoolCtxOptions<A> = {}): Promise<SchoolCtx<A>> {
+  const bindings = options.env ?? (env as Env);
+  const school = await loadSchool(serviceContext(env as Env), tenantId);
+  if (!school) throw new Error(`school ${tenantId} is not live in the control database`);
+  const ctx = forSchool(serviceContext(bindings, undefined, "https://api.lms.localhost/"), school, (options.actor ?? systemActor("test")) as A);
+  if (options.now !== undefined) {
+    const now = options.now;
+    return { ...ctx, clock: { now: () => now } };
+  }
+  return ctx;
+}

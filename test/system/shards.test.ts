@@ -17,7 +17,7 @@ import { storedImage } from "../media/helpers";
 
 const SHARDS = ["DB_SCHOOLS_0", "DB_SCHOOLS_1"] as const;
 type Shard = (typeof SHARDS)[number];
-const binding = (name: "DB" | Shard): D1Database => env[name];
+const binding = (name: "DB" | Shard): D1Database => env[name]!;
 
 const unique = () => `z${Date.now().toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
 

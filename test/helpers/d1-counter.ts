@@ -1,4 +1,7 @@
-import { wraps } from "./wrapped-d1";
+import { env } from "cloudflare:test";
+import { shardNames } from "../../src/core/db/client";
+import type { Env } from "../../src/core/env";
+import { envWith, wraps } from "./wrapped-d1";
 
 /** How many times a wrapped D1 binding was asked for work. */
 export interface D1Counts {
@@ -12,8 +15,7 @@ export interface D1Counts {
  * issues: `app.request(url, init, envWith(counting.db))` (test/helpers/wrapped-d1.ts). A school
  * request's statements go to its shard: wrap `await schoolD1(tenantId)` to count them.
  */
-export function countingD1(inner: D1Database): { db: D1Database; counts: D1Counts } {
-  const counts: D1Counts = { prepare: 0, batch: 0, exec: 0 };
+export function countingD1(inner: D1Database, counts: D1Counts = { prepare: 0, batch: 0, exec: 0 }): { db: D1Database; counts: D1Counts } {
   const db = new Proxy(inner, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
@@ -65,4 +67,15 @@ export function roundTripD1(inner: D1Database) {
     },
   });
   return { db: wraps(db, inner), stats, roundTrips: () => stats.batches + stats.statements };
+}
+
+/**
+ * One count over the control database and every school database: a cron scan reads the schools
+ * from the control database and then visits each school on its shard.
+ */
+export function countingEveryD1(base: Env = env as Env): { env: Env; counts: D1Counts } {
+  const counts: D1Counts = { prepare: 0, batch: 0, exec: 0 };
+  const names = ["DB", ...shardNames(env as Env)] as const;
+  const wrapped = names.map((name) => countingD1((env as unknown as Record<string, D1Database>)[name]!, counts).db);
+  return { env: envWith(wrapped, base), counts };
 }

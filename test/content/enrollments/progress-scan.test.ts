@@ -4,11 +4,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { runProgressScan, schoolsForRun } from "../../../src/content/enrollments/progress-scan";
+import type { Env } from "../../../src/core/env";
 import { serviceContext } from "../../../src/core/http/request-context";
 import { DAY_MS, HOUR_MS, MINUTE_MS, setClockForTests } from "../../../src/core/lib/clock";
 import { outboxFor, runCron } from "../../helpers/billing";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
-import { countingD1 } from "../../helpers/d1-counter";
+import { countingEveryD1 } from "../../helpers/d1-counter";
 import { createSchool, createUser, db } from "../../helpers/factories";
 import { addPushDevice } from "../../notifications/helpers";
 import { addGroupCurator, addMember, createGroup } from "../../helpers/users";
@@ -20,8 +21,8 @@ const NINE_AM_NEXT = Date.parse("2031-03-11T04:00:00Z");
 
 const at = (ms: number) => setClockForTests({ now: () => ms });
 /** A context for calling the scan directly; its "rows are due" message goes nowhere (delivery is not under test). */
-const scanContext = (db: D1Database = env.DB) =>
-  serviceContext({ ...env, DB: db, PUSH_OUTBOX: { sendBatch: async () => undefined } as unknown as typeof env.PUSH_OUTBOX });
+const scanContext = (bindings: Env = env as Env) =>
+  serviceContext({ ...bindings, PUSH_OUTBOX: { sendBatch: async () => undefined } as unknown as typeof env.PUSH_OUTBOX });
 afterEach(() => setClockForTests(null));
 
 const rowsOf = async (tenantId: string, code: string) => (await outboxFor(tenantId)).filter((row) => row.eventCode === code);
@@ -219,9 +220,9 @@ describe("progress scan: statements", () => {
       const { id } = await school();
       const tree = await insertCourseTree(id, { status: "published" });
       for (let i = 0; i < students; i++) await insertEnrollment(id, tree.courseId, (await student(id)).id, { enrolledAt: SIX_PM - 10 * DAY_MS });
-      const counting = countingD1(env.DB);
+      const counting = countingEveryD1();
       at(SIX_PM + 3 * HOUR_MS);
-      await runProgressScan(scanContext(counting.db));
+      await runProgressScan(scanContext(counting.env));
       const queued = (await stalled(id)).length;
       return { counts: { ...counting.counts }, queued };
     }

@@ -6,6 +6,7 @@ import { failure } from "../../helpers/http";
 import { as, schoolWithAdmin, signedIn } from "../../helpers/users";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
 import { insertPath } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
 
 describe("race: concurrent replaces of a published path's courses", () => {
   it("6 concurrent PATCH …/courses adding the same course: all 200, the set written once, one path.course_added per student", async () => {
@@ -17,7 +18,7 @@ describe("race: concurrent replaces of a published path's courses", () => {
     await insertEnrollment(school.id, a, student.id);
     const pathId = await insertPath(school.id, { courseIds: [a] });
     // Every replace waits at its write until all have read the set without the new course.
-    const barrier = barrierD1(env.DB, { held: /^UPDATE learning_paths SET updated_at/i, parties: REPLACES });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /^UPDATE learning_paths SET updated_at/i, parties: REPLACES });
     const results = await Promise.all(
       Array.from({ length: REPLACES }, () =>
         requestWithD1(barrier.db, `/t/learning-paths/${pathId}/courses`, { method: "PATCH", token: admin.token, tenant: admin.subdomain, body: { course_ids: [a, b] } }),

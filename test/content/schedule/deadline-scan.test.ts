@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import { serviceContext } from "../../../src/core/http/request-context";
@@ -7,7 +6,7 @@ import { uuidv7 } from "../../../src/core/lib/ids";
 import { runDeadlineScan } from "../../../src/content/schedule/deadline-scan";
 import { runCron } from "../../helpers/billing";
 import { insertCourseTree, insertEnrollment, type Tree } from "../../helpers/courses";
-import { countingD1 } from "../../helpers/d1-counter";
+import { countingEveryD1 } from "../../helpers/d1-counter";
 import { createSchool, createUser, db } from "../../helpers/factories";
 import { addGroupCurator, addMember, assignIndividualCurator, createGroup } from "../../helpers/users";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
@@ -243,8 +242,8 @@ describe("deadline scan: lesson.deadline_missed (#29)", () => {
 describe("deadline scan: statements", () => {
   /** One scan with a counting D1: statements prepared and batches sent. */
   async function countedScan() {
-    const counting = countingD1(env.DB);
-    const written = await runDeadlineScan(serviceContext({ ...env, DB: counting.db }));
+    const counting = countingEveryD1();
+    const written = await runDeadlineScan(serviceContext(counting.env));
     return { written, ...counting.counts };
   }
 

@@ -358,11 +358,12 @@ async function main() {
   const target = { remote: false, persistTo: PERSIST_TO };
   await applyMigrations(target);
   await seed(target);
-  await executeSql(benchCourseSql(Date.now()), target);
-  await executeSql(benchQuizSql(Date.now()), target);
-  await executeSql(benchRatingSql(Date.now()), target);
-  await executeSql(quizAnalyticsBenchSql(), target);
-  await executeSql(curatorAnalyticsSeedSql({ tenantId: TRIAL.tenantId }), target);
+  // School rows go to each school's shard (the seed puts the two on different ones).
+  await executeSql(DEMO.shard, benchCourseSql(Date.now()), target);
+  await executeSql(DEMO.shard, benchQuizSql(Date.now()), target);
+  await executeSql(DEMO.shard, benchRatingSql(Date.now()), target);
+  await executeSql(DEMO.shard, quizAnalyticsBenchSql(), target);
+  await executeSql(TRIAL.shard, curatorAnalyticsSeedSql({ tenantId: TRIAL.tenantId }), target);
 
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const baseUrl = `http://${HOST}:${port}`;

@@ -8,7 +8,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { applyMigrations, CliError, configuredDevPort, executeSql, passwordPepper, readDevVars, runMain } from "./lib/project.mjs";
+import { applyMigrations, CliError, configuredDevPort, CONTROL_DB, executeSql, passwordPepper, readDevVars, runMain } from "./lib/project.mjs";
 import { assignments } from "./seed/assignments.mjs";
 import { courses, paths } from "./seed/courses.mjs";
 import { DEMO, DEMO_PASSWORD, TRIAL } from "./seed/demo.mjs";
@@ -21,6 +21,11 @@ import { billing, groups, people, school } from "./seed/school.mjs";
 
 export { DEMO, DEMO_PASSWORD, TRIAL };
 
+/**
+ * In dependency order. A section returns (or resolves to) the demo school's statements as an array,
+ * or an object of statements per D1 binding (`DB` for the control rows: schools, tariffs, payments;
+ * `DEMO.shard` / `TRIAL.shard` for each school's own rows).
+ */
 export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, assignments, enrollments, rating];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
@@ -40,20 +45,26 @@ export function demoLogins() {
     .map((login) => ({ ...login, password: DEMO_PASSWORD }));
 }
 
+/** The seed's SQL per D1 binding, the control database first (a school's rows need its tenants row). */
 export async function buildSeedSql({ now = Date.now(), pepper, pushTokenKey = null }) {
   const context = { now, pepper, pushTokenKey };
-  const parts = [];
+  const parts = new Map([[CONTROL_DB, []]]);
   for (const section of sections) {
-    parts.push(`-- ${section.name}`, ...(await section(context)));
+    const result = await section(context);
+    const byBinding = Array.isArray(result) ? { [DEMO.shard]: result } : result;
+    for (const [binding, statements] of Object.entries(byBinding)) {
+      if (!parts.has(binding)) parts.set(binding, []);
+      parts.get(binding).push(`-- ${section.name}`, ...statements);
+    }
   }
-  return `${parts.join("\n")}\n`;
+  return new Map([...parts].map(([binding, lines]) => [binding, `${lines.join("\n")}\n`]));
 }
 
-/** Writes the demo rows into the local D1 (or the deployed one with `{ remote: true }`). */
+/** Writes the demo rows into the local D1 databases (or the deployed ones with `{ remote: true }`). */
 export async function seed(target = {}) {
-  const sql = await buildSeedSql({ pepper: passwordPepper(target), pushTokenKey: pushTokenKeyOf(target) });
+  const sqlByBinding = await buildSeedSql({ pepper: passwordPepper(target), pushTokenKey: pushTokenKeyOf(target) });
   try {
-    await executeSql(sql, target);
+    for (const [binding, sql] of sqlByBinding) await executeSql(binding, sql, target);
     await putDemoObjects(target);
   } catch (err) {
     if (!/UNIQUE constraint failed/.test(err.output ?? "")) throw err;
@@ -90,7 +101,8 @@ async function main() {
   });
   const target = { remote: values.remote, persistTo: values["persist-to"] };
   if (values.print) {
-    process.stdout.write(await buildSeedSql({ pepper: passwordPepper(target), pushTokenKey: pushTokenKeyOf(target) }));
+    const sqlByBinding = await buildSeedSql({ pepper: passwordPepper(target), pushTokenKey: pushTokenKeyOf(target) });
+    for (const [binding, sql] of sqlByBinding) process.stdout.write(`-- ===== ${binding} =====\n${sql}`);
     return;
   }
   await applyMigrations(target);

@@ -1,10 +1,11 @@
 /**
  * `npm run superadmin -- --email E --password P [--remote]`: creates the platform superadmin, or
  * resets the password of the existing one (same email, no school), after applying migrations.
- * A reset also ends that account's sessions and lifts its login lock.
+ * A reset also ends that account's sessions and lifts its login lock. The account (a users row with
+ * no school), its sessions and the login lock all live in the control database `DB`.
  */
 import { parseArgs } from "node:util";
-import { applyMigrations, executeSql, passwordPepper, runMain, CliError } from "./lib/project.mjs";
+import { applyMigrations, CONTROL_DB, executeSql, passwordPepper, runMain, CliError } from "./lib/project.mjs";
 import { uuidv7 } from "./lib/ids.mjs";
 import { hashPassword } from "./lib/password.mjs";
 import { literal } from "./lib/sql.mjs";
@@ -59,10 +60,10 @@ async function main() {
   await applyMigrations(input.target);
   const now = Date.now();
   const passwordHash = await hashPassword(input.password, pepper);
-  const results = await executeSql(upsertSuperadminSql({ ...input, passwordHash, now }), input.target);
+  const results = await executeSql(CONTROL_DB, upsertSuperadminSql({ ...input, passwordHash, now }), input.target);
   const created = results?.[0]?.results?.[0]?.created;
   const outcome = created === 1 ? "created" : created === 0 ? "existed: password reset, its sessions ended" : "created or reset";
-  console.log(`Superadmin ${input.email} in the ${where} D1: ${outcome}.`);
+  console.log(`Superadmin ${input.email} in the ${where} control D1 (DB): ${outcome}.`);
   console.log(`Sign in with POST /api/v1/auth/login and "subdomain": "" (or no subdomain).`);
 }
 

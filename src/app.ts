@@ -14,7 +14,7 @@ import { getConfig } from "./core/env";
 import { isAllowedOrigin } from "./core/http/origins";
 import { requestContext } from "./core/http/request-context";
 import { securityHeaders } from "./core/http/security-headers";
-import { accessControl, API_PREFIX, type AccessControl } from "./core/http/route";
+import { accessControl, API_PREFIX, BOOKMARK_HEADER, type AccessControl } from "./core/http/route";
 import { authenticate } from "./platform/auth/authenticate";
 import { checkBilling } from "./platform/auth/billing-gate";
 import { recordLastActive } from "./platform/auth/last-active";
@@ -43,9 +43,9 @@ function buildApp(access: AccessControl) {
     cors({
       origin: (origin, c) => (isAllowedOrigin(origin, getConfig(c.env)) ? origin : null),
       credentials: true,
-      allowHeaders: ["Authorization", "Content-Type", "X-Tenant-Subdomain", "X-Request-Id"],
+      allowHeaders: ["Authorization", "Content-Type", "X-Tenant-Subdomain", "X-Request-Id", BOOKMARK_HEADER],
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-      exposeHeaders: ["X-Request-Id"],
+      exposeHeaders: ["X-Request-Id", BOOKMARK_HEADER],
       maxAge: 600,
     }),
   );

@@ -36,6 +36,66 @@ CREATE TABLE `curator_permissions` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `curator_permissions_user_id_unique` ON `curator_permissions` (`user_id`);--> statement-breakpoint
 CREATE INDEX `curator_permissions_tenant` ON `curator_permissions` (`tenant_id`);--> statement-breakpoint
+CREATE TABLE `device_events` (
+	`id` text PRIMARY KEY NOT NULL,
+	`tenant_id` text,
+	`user_id` text NOT NULL,
+	`auth_device_id` text,
+	`session_id` text,
+	`type` text NOT NULL,
+	`ip` text,
+	`user_agent` text,
+	`actor_user_id` text,
+	`detail` text,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `device_events_user` ON `device_events` (`user_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `device_events_tenant_time` ON `device_events` (`tenant_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `device_limit_overrides` (
+	`tenant_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`unlimited_devices` integer NOT NULL,
+	`max_active_devices` integer,
+	`expires_at` integer,
+	`reason` text,
+	`created_by_user_id` text,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	PRIMARY KEY(`tenant_id`, `user_id`)
+);
+--> statement-breakpoint
+CREATE TABLE `device_policies` (
+	`tenant_id` text PRIMARY KEY NOT NULL,
+	`mode` text NOT NULL,
+	`max_active_devices` integer,
+	`inactive_device_days` integer NOT NULL,
+	`allow_self_management` integer DEFAULT false NOT NULL,
+	`allow_self_replacement` integer DEFAULT false NOT NULL,
+	`notify_on_new_device` integer DEFAULT false NOT NULL,
+	`revoke_on_password_change` integer DEFAULT false NOT NULL,
+	`revoke_on_password_reset` integer DEFAULT false NOT NULL,
+	`session_idle_timeout_minutes` integer NOT NULL,
+	`session_absolute_lifetime_days` integer NOT NULL,
+	`event_retention_days` integer NOT NULL,
+	`ip_visibility` text NOT NULL,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `device_replacement_tokens` (
+	`id` text PRIMARY KEY NOT NULL,
+	`tenant_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`token_hash` text NOT NULL,
+	`pending_device` text NOT NULL,
+	`expires_at` integer NOT NULL,
+	`used_at` integer,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `device_replacement_tokens_token_hash_unique` ON `device_replacement_tokens` (`token_hash`);--> statement-breakpoint
+CREATE INDEX `device_replacement_user` ON `device_replacement_tokens` (`user_id`);--> statement-breakpoint
+CREATE INDEX `device_replacement_tenant_user` ON `device_replacement_tokens` (`tenant_id`,`user_id`);--> statement-breakpoint
 CREATE TABLE `email_outbox` (
 	`id` text PRIMARY KEY NOT NULL,
 	`tenant_id` text,

@@ -119,20 +119,63 @@ export function d1TargetFlags(target) {
   return target.persistTo ? ["--local", "--persist-to", target.persistTo] : ["--local"];
 }
 
-export function applyMigrations(target) {
-  return runWrangler(["d1", "migrations", "apply", "DB", ...d1TargetFlags(target)]);
+/** The control database's binding: schools (each with its shard), tariffs, payments, the superadmin. */
+export const CONTROL_DB = "DB";
+
+/**
+ * The school database bindings (`DB_SCHOOLS_<n>`) of wrangler.toml's top-level `[[d1_databases]]`,
+ * in index order. Like the Worker (src/core/db/client.ts), refuses a gap in the numbering.
+ */
+export function schoolShardBindings() {
+  const toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8");
+  const indexes = [];
+  let table = "";
+  for (const line of toml.split(/\r?\n/)) {
+    const header = /^\s*(\[\[?[^\]]+\]\]?)/.exec(line)?.[1];
+    if (header) table = header.replace(/\s+/g, "");
+    const binding = /^\s*binding\s*=\s*["']DB_SCHOOLS_(0|[1-9][0-9]*)["']/.exec(line)?.[1];
+    if (table === "[[d1_databases]]" && binding !== undefined) indexes.push(Number(binding));
+  }
+  indexes.sort((a, b) => a - b);
+  if (indexes.length === 0) throw new CliError("wrangler.toml binds no school database (DB_SCHOOLS_0)");
+  indexes.forEach((index, position) => {
+    if (index !== position) throw new CliError(`wrangler.toml: school databases must be DB_SCHOOLS_0…N-1 without gaps; DB_SCHOOLS_${position} is missing`);
+  });
+  return indexes.map((index) => `DB_SCHOOLS_${index}`);
 }
 
 /**
- * Executes SQL through a temporary file, in one `wrangler d1 execute --file` call. Returns the
- * per-statement results when wrangler reports them (local D1 does), else null.
+ * Applies migrations/control to `DB` and migrations/school to every school shard (wrangler takes
+ * each binding's `migrations_dir` from wrangler.toml).
  */
-export async function executeSql(sql, target) {
+export async function applyMigrations(target) {
+  for (const binding of [CONTROL_DB, ...schoolShardBindings()]) {
+    try {
+      await runWrangler(["d1", "migrations", "apply", binding, ...d1TargetFlags(target)]);
+    } catch (err) {
+      if (target.remote) throw err;
+      // Local state from before the control/school split has the old single-folder history, so the
+      // baselines collide with its tables.
+      throw new CliError(
+        `${err.message}\nIf the local state predates the split into a control database and school shards, ` +
+          `delete ${target.persistTo ?? ".wrangler/state"} and run again (docs/operations.md).`,
+      );
+    }
+  }
+}
+
+/**
+ * Executes SQL on one D1 binding (`DB` or a `DB_SCHOOLS_<n>`) through a temporary file, in one
+ * `wrangler d1 execute --file` call. Returns the per-statement results when wrangler reports them
+ * (local D1 does), else null.
+ */
+export async function executeSql(binding, sql, target) {
+  if (binding !== CONTROL_DB && !/^DB_SCHOOLS_\d+$/.test(binding ?? "")) throw new Error(`executeSql: not a D1 binding: ${binding}`);
   const dir = await mkdtemp(path.join(tmpdir(), "lms-sql-"));
   const file = path.join(dir, "statements.sql");
   try {
     await writeFile(file, sql, "utf8");
-    const output = await runWrangler(["d1", "execute", "DB", ...d1TargetFlags(target), "--yes", "--json", "--file", file], { quiet: true });
+    const output = await runWrangler(["d1", "execute", binding, ...d1TargetFlags(target), "--yes", "--json", "--file", file], { quiet: true });
     try {
       const parsed = JSON.parse(output);
       return Array.isArray(parsed) ? parsed : null;

@@ -9,9 +9,13 @@ export const id = (n) => `01941f29-7c00-7000-8000-${n.toString(16).padStart(12, 
 
 export const DEMO_PASSWORD = "demo12345";
 
+/** Where the seed writes: the control database, and the two schools on different shards (so a local run exercises both). */
+export const CONTROL = "DB";
+
 export const DEMO = {
   subdomain: "demo",
   tenantId: id(0x001),
+  shard: "DB_SCHOOLS_0",
   admin: { id: id(0x101), email: "admin@demo.test", firstName: "Ada", lastName: "Admin" },
   restrictedCurator: { id: id(0x201), permissionsId: id(0x501), email: "curator.restricted@demo.test", firstName: "Rita", lastName: "Restricted" },
   curator: { id: id(0x202), permissionsId: id(0x502), email: "curator@demo.test", firstName: "Paul", lastName: "Privileged" },
@@ -31,6 +35,7 @@ export const DEMO = {
 export const TRIAL = {
   subdomain: "trial",
   tenantId: id(0x002),
+  shard: "DB_SCHOOLS_1",
   admin: { id: id(0x102), email: "admin@trial.test", firstName: "Tanya", lastName: "Trial" },
 };
 

@@ -82,5 +82,3 @@ export function enrollments({ now }) {
     AND (e."blocks_completed" IS NOT ${done} OR e."total_blocks" IS NOT ${total} OR (e."completed_at" IS NULL AND ${total} > 0 AND ${done} >= ${total}));`);
   return statements;
 }
-
-/** Seed sections in dependency order; each returns SQL statements (or a promise of them). Append new areas here. */

@@ -1,6 +1,6 @@
 import { runWrangler } from "../lib/project.mjs";
 import { upsert } from "../lib/sql.mjs";
-import { DEMO, id } from "./demo.mjs";
+import { CONTROL, DEMO, id } from "./demo.mjs";
 import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -115,8 +115,10 @@ export function media({ now }) {
       { restore: ["tenant_id", "size_bytes", "mime", "status", "object_key", "etag", "object_purged_at", "deleted_at"], touch: "updated_at" },
     ),
   );
-  statements.push(`UPDATE "tenants" SET "logo" = '${DEMO.logoAssetId}' WHERE "id" = '${DEMO.tenantId}' AND "logo" IS NULL;`);
-  return statements;
+  return {
+    [DEMO.shard]: statements,
+    [CONTROL]: [`UPDATE "tenants" SET "logo" = '${DEMO.logoAssetId}' WHERE "id" = '${DEMO.tenantId}' AND "logo" IS NULL;`],
+  };
 }
 
 /** Puts the demo files into the bucket (local state, or the deployed bucket with `{ remote: true }`); a put of the same bytes changes nothing. */

@@ -1,6 +1,6 @@
 import { hashPassword } from "../lib/password.mjs";
 import { upsert } from "../lib/sql.mjs";
-import { DAY_MS, DEMO, DEMO_PASSWORD, DEMO_PAYMENT_ID, TRIAL, id } from "./demo.mjs";
+import { CONTROL, DAY_MS, DEMO, DEMO_PASSWORD, DEMO_PAYMENT_ID, TRIAL, id } from "./demo.mjs";
 
 /** The demo school and the trial school: tariffs, people, groups and billing. */
 
@@ -21,37 +21,44 @@ const ALL_PERMISSIONS = [
   "can_manage_notifications",
 ];
 
-/** The demo school: active and paid; its expiry is pushed out again once it is under 30 days away. */
+/**
+ * The demo school (a control row naming its shard): active and paid; its expiry is pushed out again
+ * once it is under 30 days away.
+ */
 export function school({ now }) {
   const t = '"tenants"';
   const renewBefore = now + 30 * DAY_MS;
-  return [
-    upsert(
-      "tenants",
-      {
-        id: DEMO.tenantId,
-        title: "Demo School",
-        slug: DEMO.subdomain,
-        subdomain: DEMO.subdomain,
-        status: "active",
-        plan_state: "paid",
-        expires_at: now + 365 * DAY_MS,
-        suspended_manually: false,
-        suspended_at: null,
-        suspend_reason: null,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      },
-      {
-        restore: ["subdomain", "status", "plan_state", "expires_at", "suspended_manually", "suspended_at", "suspend_reason", "deleted_at"],
-        touch: "updated_at",
-        expressions: {
-          expires_at: `CASE WHEN ${t}."expires_at" IS NULL OR ${t}."expires_at" < ${renewBefore} THEN excluded."expires_at" ELSE ${t}."expires_at" END`,
+  return {
+    [CONTROL]: [
+      upsert(
+        "tenants",
+        {
+          id: DEMO.tenantId,
+          title: "Demo School",
+          slug: DEMO.subdomain,
+          subdomain: DEMO.subdomain,
+          shard: DEMO.shard,
+          status: "active",
+          plan_state: "paid",
+          expires_at: now + 365 * DAY_MS,
+          suspended_manually: false,
+          suspended_at: null,
+          suspend_reason: null,
+          created_at: now,
+          updated_at: now,
+          deleted_at: null,
         },
-      },
-    ),
-  ];
+        {
+          // The shard too: the seed writes the school's rows there, so the row must point to it.
+          restore: ["subdomain", "shard", "status", "plan_state", "expires_at", "suspended_manually", "suspended_at", "suspend_reason", "deleted_at"],
+          touch: "updated_at",
+          expressions: {
+            expires_at: `CASE WHEN ${t}."expires_at" IS NULL OR ${t}."expires_at" < ${renewBefore} THEN excluded."expires_at" ELSE ${t}."expires_at" END`,
+          },
+        },
+      ),
+    ],
+  };
 }
 
 /** The admin, a restricted curator (manage_students only), a privileged curator (all six) and four students. */
@@ -143,19 +150,19 @@ export function groups({ now }) {
 
 /**
  * The tariff catalogue, the demo school's annual payment (so unsuspending it restores `paid`), and
- * an active trial school five days from expiry with its admin.
+ * an active trial school five days from expiry (on the other shard) with its admin.
  */
 export async function billing({ now, pepper }) {
-  const statements = TARIFFS.map((tariff) =>
+  const control = TARIFFS.map((tariff) =>
     upsert("tariffs", { ...tariff, created_at: now, updated_at: now, deleted_at: null }, { restore: ["is_active", "deleted_at"], touch: "updated_at" }),
   );
-  statements.push(
+  control.push(
     `UPDATE "tenants" SET "current_tariff_id" = '${TARIFFS[2].id}' WHERE "id" = '${DEMO.tenantId}' AND "current_tariff_id" IS NULL;`,
     `INSERT OR IGNORE INTO "payments" ("id", "tenant_id", "tariff_id", "tariff_title_snapshot", "amount_cents", "currency", "days", "method", "reference", "notes", "applied_expires_at", "created_by_user_id", "created_at")
 SELECT '${DEMO_PAYMENT_ID}', "id", '${TARIFFS[2].id}', 'Annual', 350000000, 'UZS', 365, 'cash', 'DEMO-SEED', NULL, "expires_at", NULL, ${now} FROM "tenants" WHERE "id" = '${DEMO.tenantId}';`,
   );
   const t = '"tenants"';
-  statements.push(
+  control.push(
     upsert(
       "tenants",
       {
@@ -163,6 +170,7 @@ SELECT '${DEMO_PAYMENT_ID}', "id", '${TARIFFS[2].id}', 'Annual', 350000000, 'UZS
         title: "Trial Academy",
         slug: TRIAL.subdomain,
         subdomain: TRIAL.subdomain,
+        shard: TRIAL.shard,
         status: "active",
         plan_state: "trial",
         expires_at: now + 5 * DAY_MS,
@@ -173,31 +181,31 @@ SELECT '${DEMO_PAYMENT_ID}', "id", '${TARIFFS[2].id}', 'Annual', 350000000, 'UZS
         deleted_at: null,
       },
       {
-        restore: ["subdomain", "status", "expires_at", "deleted_at"],
+        restore: ["subdomain", "shard", "status", "expires_at", "deleted_at"],
         touch: "updated_at",
         expressions: {
           expires_at: `CASE WHEN ${t}."expires_at" IS NULL OR ${t}."expires_at" < ${now + DAY_MS} THEN excluded."expires_at" ELSE ${t}."expires_at" END`,
         },
       },
     ),
-    upsert(
-      "users",
-      {
-        id: TRIAL.admin.id,
-        tenant_id: TRIAL.tenantId,
-        email: TRIAL.admin.email,
-        password_hash: await hashPassword(DEMO_PASSWORD, pepper, { saltSeed: `lms-demo-seed:${TRIAL.admin.id}` }),
-        first_name: TRIAL.admin.firstName,
-        last_name: TRIAL.admin.lastName,
-        role: "admin",
-        is_active: true,
-        email_verified_at: now,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      },
-      { restore: ["tenant_id", "email", "password_hash", "role", "is_active", "deleted_at"], touch: "updated_at" },
-    ),
   );
-  return statements;
+  const trialAdmin = upsert(
+    "users",
+    {
+      id: TRIAL.admin.id,
+      tenant_id: TRIAL.tenantId,
+      email: TRIAL.admin.email,
+      password_hash: await hashPassword(DEMO_PASSWORD, pepper, { saltSeed: `lms-demo-seed:${TRIAL.admin.id}` }),
+      first_name: TRIAL.admin.firstName,
+      last_name: TRIAL.admin.lastName,
+      role: "admin",
+      is_active: true,
+      email_verified_at: now,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    },
+    { restore: ["tenant_id", "email", "password_hash", "role", "is_active", "deleted_at"], touch: "updated_at" },
+  );
+  return { [CONTROL]: control, [TRIAL.shard]: [trialAdmin] };
 }

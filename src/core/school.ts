@@ -1,13 +1,14 @@
-import { shardDb } from "./db/client";
+import { shardDb, type Db } from "./db/client";
 import type { SchoolActor, SchoolCtx, ServiceContext, SystemActor, TenantSummary } from "./http/context";
 
 /**
  * The one way into a school: its shard's database, its id and who acts. Routes, Durable Object
  * alarms, queue consumers and cron scans all build the school context here, from a school row of
  * the control database (so the shard is the one stored on the school, never one a request names).
+ * `db` is a D1 session on that shard when a route wants read replicas (`shardSession`).
  */
-export function forSchool<A extends SchoolActor>(ctx: ServiceContext, school: TenantSummary, actor: A): SchoolCtx<A> {
-  return { ...ctx, db: shardDb(ctx.env, school.shard), actor, tenant: school, tenantId: school.id };
+export function forSchool<A extends SchoolActor>(ctx: ServiceContext, school: TenantSummary, actor: A, db?: Db): SchoolCtx<A> {
+  return { ...ctx, db: db ?? shardDb(ctx.env, school.shard), actor, tenant: school, tenantId: school.id };
 }
 
 /** The actor of work no person asked for. */

@@ -56,3 +56,19 @@ export function shardBinding(env: Env, shard: string): D1Database {
 export function shardDb(env: Env, shard: string): Db {
   return database(shardBinding(env, shard));
 }
+
+/**
+ * A request's view of a shard through D1's Sessions API, so read replicas may serve it. Reads start
+ * anywhere (`first-unconstrained`) unless the client sent the bookmark of its last answer, which
+ * makes the session at least that fresh (a client reads its own writes); writes start on the
+ * primary. The bookmark after the request goes back to the client (`X-D1-Bookmark`).
+ */
+export function shardSession(env: Env, shard: string, start: { readOnly: boolean; bookmark: string | null }): { db: Db; bookmark(): string | null } {
+  const session = shardBinding(env, shard).withSession(start.bookmark ?? (start.readOnly ? "first-unconstrained" : "first-primary"));
+  return { db: drizzle(session as unknown as D1Database) as Db, bookmark: () => session.getBookmark() };
+}
+
+/** D1 bookmarks are short dash-separated hex words; anything else is ignored, not passed to D1. */
+export function validBookmark(value: string | undefined): string | null {
+  return value !== undefined && /^[0-9a-f]{1,32}(?:-[0-9a-f]{1,32}){1,7}$/i.test(value) ? value : null;
+}

@@ -1,7 +1,8 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
+import { shardSession, validBookmark } from "../db/client";
 import { forSchool } from "../school";
-import type { Actor, AppEnv, ServiceContext, SchoolCtx } from "./context";
+import type { Actor, AppEnv, ServiceContext, SchoolCtx, TenantSummary } from "./context";
 import { errorResponses } from "./envelope";
 import { ApiError, coreErrors, type ErrorEntry } from "./errors";
 import { passesGate, type Gate } from "./gates";
@@ -263,7 +264,16 @@ function guard(meta: RouteMeta, denial: ErrorEntry): MiddlewareHandler<AppEnv> {
       if (!passesGate(meta.gate, actor)) throw new ApiError(denial);
       if (meta.family === "tenant") {
         access.checkBilling(meta.billing, actor, services.clock.now());
-        c.set("tenantCtx", schoolContext(services, actor));
+        const session = shardSession(services.env, schoolOf(actor).shard, {
+          readOnly: meta.method === "GET",
+          bookmark: validBookmark(c.req.header(BOOKMARK_HEADER)),
+        });
+        c.set("tenantCtx", forSchool(services, schoolOf(actor), actor, session.db));
+        if (meta.optionalBody) await emptyBodyAsObject(c);
+        await next();
+        const bookmark = session.bookmark();
+        if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
+        return;
       }
       const pending = access.afterAdmission(services, actor);
       if (pending) afterResponse(c, pending);
@@ -285,12 +295,18 @@ function afterResponse(c: Context<AppEnv>, work: Promise<unknown>): void {
   else void work;
 }
 
-function schoolContext(services: ServiceContext, actor: Actor): SchoolCtx {
-  const tenant = actor.tenant;
+function schoolOf(actor: Actor): TenantSummary {
   // authenticate requires a school on /t/* routes, so this is a programming error, not a 4xx.
-  if (!tenant) throw new Error("a school route was reached without a school");
-  return forSchool(services, tenant, actor);
+  if (!actor.tenant) throw new Error("a school route was reached without a school");
+  return actor.tenant;
 }
+
+/**
+ * Read replicas (./../db/client.ts `shardSession`): every `/t/*` answer carries the bookmark of its
+ * D1 session; a client that sends it back reads at least what that answer saw or wrote. The auth
+ * check and the billing gate read the primary (authenticate does not use the session).
+ */
+export const BOOKMARK_HEADER = "X-D1-Bookmark";
 
 /** The school context of a `/t/*` handler (set by its guard). */
 export function tenantCtx(c: Context<AppEnv>): SchoolCtx {

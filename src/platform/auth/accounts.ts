@@ -1,15 +1,37 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { tenants, users } from "../../db/schema";
+import type { ServiceContext, TenantSummary } from "../../core/http/context";
+import { forSchool, systemActor } from "../../core/school";
+import { schoolSummary, schoolSummaryColumns } from "../tenants/lookup";
 
-/** Joins a user to their live school (left join: the platform's superadmin has none). */
-export const liveSchoolOfUser = and(eq(tenants.id, users.tenantId), isNull(tenants.deletedAt));
+/** The live school a subdomain names (control database), as sign-in and password reset read it first. */
+export function schoolBySubdomainQuery(ctx: ServiceContext, subdomain: string) {
+  return ctx.db
+    .select(schoolSummaryColumns)
+    .from(tenants)
+    .where(and(eq(tenants.subdomain, subdomain), isNull(tenants.deletedAt)))
+    .limit(1);
+}
 
 /**
- * The account an email names: in the live school of `subdomain`, or the platform's superadmin
- * when `subdomain` is empty (sign-in and password reset alike). Use with `liveSchoolOfUser`.
+ * The account an email names: in the school `tenantId` (on that school's shard), or the platform's
+ * superadmin (control database) when `tenantId` is null. Sign-in and password reset alike.
  */
-export function accountFilter(subdomain: string, email: string) {
-  return subdomain === ""
+export function accountFilter(tenantId: string | null, email: string) {
+  return tenantId === null
     ? and(eq(users.email, email), isNull(users.tenantId), eq(users.role, "superadmin"), isNull(users.deletedAt))
-    : and(eq(users.email, email), isNull(users.deletedAt), eq(tenants.subdomain, subdomain));
+    : and(eq(users.email, email), eq(users.tenantId, tenantId), isNull(users.deletedAt));
+}
+
+/**
+ * Where the account of a sign-in or password reset lives: the school a subdomain names (its school
+ * context on its shard) or, for an empty subdomain, the platform (the control database). Null when
+ * the subdomain names no live school. Sign-in reads the school in its own batch; this is for the rest.
+ */
+export async function accountHome(ctx: ServiceContext, subdomain: string): Promise<{ ctx: ServiceContext; school: TenantSummary | null } | null> {
+  if (subdomain === "") return { ctx, school: null };
+  const [row] = await schoolBySubdomainQuery(ctx, subdomain);
+  if (!row) return null;
+  const school = schoolSummary(row);
+  return { ctx: forSchool(ctx, school, systemActor("account")), school };
 }

@@ -1,6 +1,8 @@
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { curatorPermissions, sessions, tenants, users } from "../../db/schema";
-import type { Actor, Db, PermissionSet, ServiceContext, TenantSummary } from "../../core/http/context";
+import type { Actor, Db, PermissionSet, ServiceContext } from "../../core/http/context";
+import { schoolSummary, schoolSummaryColumns } from "../tenants/lookup";
+import { accountDb, sessionDb } from "./account-db";
 import { unauthorized } from "../../core/http/errors";
 import { verifyAccessToken, type AccessClaims } from "./jwt";
 
@@ -14,7 +16,8 @@ interface AuthenticateInput {
 
 /**
  * Verifies the bearer token and loads user, session state, school, billing state and curator
- * permissions in a single D1 query. Any failure is the same 401: the reason is not revealed.
+ * permissions in one round trip (a statement on the account's database and one on the control
+ * database, concurrently). Any failure is the same 401: the reason is not revealed.
  */
 export async function authenticate(ctx: ServiceContext, input: AuthenticateInput): Promise<Actor> {
   const token = bearerToken(input.authorization);
@@ -34,7 +37,7 @@ export async function authenticate(ctx: ServiceContext, input: AuthenticateInput
   }
   if (row.userTenantId !== claims.tenant_id) throw unauthorized();
 
-  const tenant = row.tenantId ? tenantSummary(row) : null;
+  const tenant = row.school;
   if (row.userTenantId !== null) {
     // A school user's token works only for that school: another school's header is a 401.
     if (!tenant || (input.subdomain !== null && input.subdomain !== tenant.subdomain)) throw unauthorized();
@@ -74,7 +77,7 @@ function legacyTokenAccepted(ctx: ServiceContext, claims: AccessClaims): boolean
   }
 }
 
-const selection = {
+const memberSelection = {
   userId: users.id,
   userTenantId: users.tenantId,
   role: users.role,
@@ -86,15 +89,6 @@ const selection = {
   sessionRevokedAt: sessions.revokedAt,
   sessionIdleExpiresAt: sessions.idleExpiresAt,
   sessionExpiresAt: sessions.expiresAt,
-  tenantId: tenants.id,
-  tenantSubdomain: tenants.subdomain,
-  tenantTitle: tenants.title,
-  tenantStatus: tenants.status,
-  planState: tenants.planState,
-  tenantExpiresAt: tenants.expiresAt,
-  suspendedManually: tenants.suspendedManually,
-  timezone: tenants.timezone,
-  shard: tenants.shard,
   canManageCourses: curatorPermissions.canManageCourses,
   canManageStudents: curatorPermissions.canManageStudents,
   canManageGroups: curatorPermissions.canManageGroups,
@@ -103,23 +97,14 @@ const selection = {
   canManageNotifications: curatorPermissions.canManageNotifications,
 };
 
-/** Which school the row joins: the user's own, the one a superadmin addressed, or none. */
-type TenantJoin = "own" | "addressed" | "none";
-
-function buildActorQuery(db: Db, join: TenantJoin) {
-  const tenantJoin: SQL | undefined =
-    join === "own"
-      ? and(eq(tenants.id, users.tenantId), isNull(tenants.deletedAt))
-      : join === "addressed"
-        ? and(eq(tenants.subdomain, sql.placeholder("subdomain")), isNull(tenants.deletedAt))
-        : sql`false`; // a superadmin addressing no school acts on none
+/** The account, its session and curator permissions: in the school's shard or, for the superadmin, the control database. */
+function buildMemberQuery(db: Db) {
   return (
     db
-      .select(selection)
+      .select(memberSelection)
       .from(users)
       // Legacy tokens have no sid: the join then finds nothing and the caller skips the session checks.
       .leftJoin(sessions, and(eq(sessions.id, sql.placeholder("sid")), eq(sessions.userId, users.id)))
-      .leftJoin(tenants, tenantJoin)
       .leftJoin(curatorPermissions, eq(curatorPermissions.userId, users.id))
       .where(and(eq(users.id, sql.placeholder("userId")), isNull(users.deletedAt)))
       .limit(1)
@@ -128,36 +113,56 @@ function buildActorQuery(db: Db, join: TenantJoin) {
   );
 }
 
-type ActorQuery = ReturnType<typeof buildActorQuery>;
-const preparedQueries = new WeakMap<Db, Partial<Record<TenantJoin, ActorQuery>>>();
-
-function actorQuery(db: Db, join: TenantJoin): ActorQuery {
-  let queries = preparedQueries.get(db);
-  if (!queries) preparedQueries.set(db, (queries = {}));
-  return (queries[join] ??= buildActorQuery(db, join));
+/** The school a token belongs to (by id) or a superadmin addresses (by subdomain): control database. */
+function buildSchoolQuery(db: Db, by: "id" | "subdomain") {
+  const key = by === "id" ? eq(tenants.id, sql.placeholder("key")) : eq(tenants.subdomain, sql.placeholder("key"));
+  return db.select(schoolSummaryColumns).from(tenants).where(and(key, isNull(tenants.deletedAt))).limit(1).prepare();
 }
 
+type MemberQuery = ReturnType<typeof buildMemberQuery>;
+type SchoolQuery = ReturnType<typeof buildSchoolQuery>;
+const memberQueries = new WeakMap<Db, MemberQuery>();
+const schoolQueries = new WeakMap<Db, Partial<Record<"id" | "subdomain", SchoolQuery>>>();
+
+function memberQuery(db: Db): MemberQuery {
+  let query = memberQueries.get(db);
+  if (!query) memberQueries.set(db, (query = buildMemberQuery(db)));
+  return query;
+}
+
+function schoolQuery(db: Db, by: "id" | "subdomain"): SchoolQuery {
+  let queries = schoolQueries.get(db);
+  if (!queries) schoolQueries.set(db, (queries = {}));
+  return (queries[by] ??= buildSchoolQuery(db, by));
+}
+
+/**
+ * One concurrent round trip: the member (with session and permissions) from the database the
+ * session id names (./account-db.ts), and the school from the control database. A token without
+ * `sid` (legacy mode) names no database: its school is read first, then the member.
+ */
 async function loadActorRow(ctx: ServiceContext, claims: AccessClaims, subdomain: string | null) {
-  const join: TenantJoin = claims.tenant_id !== null ? "own" : subdomain !== null ? "addressed" : "none";
-  const [row] = await actorQuery(ctx.db, join).all({ sid: claims.sid ?? "", userId: claims.user_id, subdomain: subdomain ?? "" });
-  return row ?? null;
+  const params = { sid: claims.sid ?? "", userId: claims.user_id };
+  const school =
+    claims.tenant_id !== null
+      ? schoolQuery(ctx.db, "id").all({ key: claims.tenant_id })
+      : subdomain !== null
+        ? schoolQuery(ctx.db, "subdomain").all({ key: subdomain })
+        : Promise.resolve([]);
+  if (claims.sid) {
+    const db = sessionDb(ctx.env, claims.sid);
+    if (!db) return null;
+    const [[member], [schoolRow]] = await Promise.all([memberQuery(db).all(params), school]);
+    return member ? { ...member, school: schoolRow ? schoolSummary(schoolRow) : null } : null;
+  }
+  const [schoolRow] = await school;
+  const home = claims.tenant_id === null ? null : schoolRow?.shard;
+  if (home === undefined) return null;
+  const [member] = await memberQuery(accountDb(ctx.env, home)).all(params);
+  return member ? { ...member, school: schoolRow ? schoolSummary(schoolRow) : null } : null;
 }
 
 type ActorRow = NonNullable<Awaited<ReturnType<typeof loadActorRow>>>;
-
-function tenantSummary(row: ActorRow): TenantSummary {
-  return {
-    id: row.tenantId!,
-    subdomain: row.tenantSubdomain!,
-    title: row.tenantTitle!,
-    status: row.tenantStatus!,
-    planState: row.planState!,
-    expiresAt: row.tenantExpiresAt,
-    suspendedManually: row.suspendedManually === true,
-    timezone: row.timezone!,
-    shard: row.shard!,
-  };
-}
 
 function permissionSet(row: ActorRow): PermissionSet {
   return {

@@ -3,6 +3,7 @@ import type { Actor, ServiceContext } from "../../core/http/context";
 import { MINUTE_MS } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
 import { users } from "../../db/schema";
+import { actorAccountDb } from "./account-db";
 
 /** `last_active_at` is kept to this precision: at most one write per user per window. */
 export const LAST_ACTIVE_RESOLUTION_MS = 5 * MINUTE_MS;
@@ -17,7 +18,7 @@ export function recordLastActive(ctx: ServiceContext, actor: Actor): Promise<unk
   const now = ctx.clock.now();
   const due = now - LAST_ACTIVE_RESOLUTION_MS;
   if (actor.lastActiveAt !== null && actor.lastActiveAt > due) return null;
-  return ctx.db
+  return actorAccountDb(ctx.env, actor)
     .update(users)
     .set({ lastActiveAt: now })
     .where(and(eq(users.id, actor.userId), or(isNull(users.lastActiveAt), lt(users.lastActiveAt, due))))

@@ -7,7 +7,13 @@ import { signInDevice } from "../devices/sign-in";
 import type { Actor, Role, ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import type { BatchItem } from "../../core/db/batch";
-import { accountFilter, liveSchoolOfUser } from "./accounts";
+import { accountFilter, schoolBySubdomainQuery } from "./accounts";
+import { accountDb } from "./account-db";
+import { shardDb, shardNames } from "../../core/db/client";
+import { idIn } from "../../core/db/conditions";
+import type { Db } from "../../core/db/client";
+import { forSchool, systemActor } from "../../core/school";
+import { schoolSummary } from "../tenants/lookup";
 import { authErrors } from "./errors";
 import { clearPairStatement, isLocked, lockQuery, loginGuardKeys, recordFailure } from "./login-guard";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
@@ -28,12 +34,17 @@ export async function login(ctx: ServiceContext, input: { body: z.infer<typeof L
   const keys = loginGuardKeys(subdomain, body.email, client.ip);
   const now = ctx.clock.now();
 
-  const [locks, candidates] = await ctx.db.batch([lockQuery(ctx, keys), accountQuery(ctx, subdomain, body.email)]);
+  // Control database: the lock rows and the school (or, for the superadmin, the account itself).
+  const [locks, schools] = await ctx.db.batch([lockQuery(ctx, keys), schoolBySubdomainQuery(ctx, subdomain === "" ? "\u0000" : subdomain)]);
+  const school = subdomain === "" ? null : schools[0] ? schoolSummary(schools[0]) : undefined;
   if (isLocked(locks, now)) {
     await recordFailure(ctx, keys);
     throw new ApiError(authErrors.SIGN_IN_LOCKED);
   }
 
+  // The account's own database: the school's shard, or the control database for the superadmin.
+  const home: Db = school === undefined ? ctx.db : accountDb(ctx.env, school?.shard ?? null);
+  const candidates = school === undefined ? [] : await accountQuery(home, school?.id ?? null, body.email);
   const account = candidates[0];
   const check = await verifyPassword(body.password, account?.passwordHash ?? DUMMY_PASSWORD_HASH, ctx.config.passwordPepper);
   // An inactive account counts like a wrong password, so the lock cannot tell a right guess apart.
@@ -41,23 +52,26 @@ export async function login(ctx: ServiceContext, input: { body: z.infer<typeof L
     const { locked } = await recordFailure(ctx, keys);
     throw new ApiError(locked ? authErrors.SIGN_IN_LOCKED : authErrors.INVALID_CREDENTIALS);
   }
-  if (account.tenantStatus === "pending") throw new ApiError(authErrors.EMAIL_NOT_VERIFIED);
+  if (school?.status === "pending") throw new ApiError(authErrors.EMAIL_NOT_VERIFIED);
+  const homeCtx = school ? forSchool(ctx, school, systemActor("sign_in")) : ctx;
 
   // Sealed before anything is written: a token that cannot be stored fails the login (503).
   // The platform has no push registry, so a superadmin's device_token is not kept.
   const push =
     body.device_token && account.tenantId !== null
-      ? await sealLoginDeviceToken(ctx, body.device_token, { tenantId: account.tenantId, installationId: body.installation_id ?? null })
+      ? await sealLoginDeviceToken(homeCtx, body.device_token, { tenantId: account.tenantId, installationId: body.installation_id ?? null })
       : null;
 
-  const statements: BatchItem[] = [clearPairStatement(ctx, keys)];
+  // The right password clears the pair's failures (control database) whatever the device policy decides.
+  await clearPairStatement(ctx, keys).run();
+  const statements: BatchItem[] = [];
   if (check.needsRehash) {
     const rehashed = await hashPassword(body.password, ctx.config.passwordPepper);
-    statements.push(ctx.db.update(users).set({ passwordHash: rehashed }).where(eq(users.id, account.id)));
+    statements.push(home.update(users).set({ passwordHash: rehashed }).where(eq(users.id, account.id)));
   }
 
-  const session = await signInDevice(ctx, {
-    user: { id: account.id, tenantId: account.tenantId, role: account.role },
+  const session = await signInDevice(homeCtx, {
+    user: { id: account.id, tenantId: account.tenantId, role: account.role, shard: school?.shard ?? null },
     device: {
       installationId: body.installation_id,
       platform: client.isBrowser ? "web" : (body.device_platform ?? "web"),
@@ -78,9 +92,9 @@ export async function login(ctx: ServiceContext, input: { body: z.infer<typeof L
   };
 }
 
-/** The account an email names (src/platform/auth/accounts.ts), with what sign-in needs of it. */
-function accountQuery(ctx: ServiceContext, subdomain: string, email: string) {
-  return ctx.db
+/** The account an email names (./accounts.ts), with what sign-in needs of it, on the account's database. */
+function accountQuery(db: Db, tenantId: string | null, email: string) {
+  return db
     .select({
       id: users.id,
       tenantId: users.tenantId,
@@ -90,11 +104,9 @@ function accountQuery(ctx: ServiceContext, subdomain: string, email: string) {
       firstName: users.firstName,
       lastName: users.lastName,
       isActive: users.isActive,
-      tenantStatus: tenants.status,
     })
     .from(users)
-    .leftJoin(tenants, liveSchoolOfUser)
-    .where(accountFilter(subdomain, email))
+    .where(accountFilter(tenantId, email))
     .limit(1);
 }
 
@@ -105,14 +117,32 @@ export function profileOf(actor: Actor, now: number) {
   return { ...base, tenant: billingSummary(actor.tenant, now) };
 }
 
-/** POST /auth/schools: active schools where the email has an active account, optionally by cabinet. */
+/**
+ * POST /auth/schools: active schools where the email has an active account, optionally by cabinet.
+ * Accounts live in the school shards: one statement per shard, all at once (one round trip), then
+ * the schools' titles from the control database.
+ */
 export async function listSchoolsForEmail(ctx: ServiceContext, input: { email: string; scope?: "admin" | "student" | "" }) {
   const roles: Role[] = input.scope === "admin" ? ["admin", "curator"] : input.scope === "student" ? ["student"] : ["admin", "curator", "student"];
-  const rows = await ctx.db
-    .select({ subdomain: tenants.subdomain, title: tenants.title, role: users.role })
-    .from(users)
-    .innerJoin(tenants, and(eq(tenants.id, users.tenantId), eq(tenants.status, "active"), isNull(tenants.deletedAt)))
-    .where(and(eq(users.email, input.email), eq(users.isActive, true), isNull(users.deletedAt), inArray(users.role, roles)))
-    .orderBy(tenants.title);
-  return rows;
+  const perShard = await Promise.all(
+    shardNames(ctx.env).map((shard) =>
+      shardDb(ctx.env, shard)
+        .select({ tenantId: users.tenantId, role: users.role })
+        .from(users)
+        .where(and(eq(users.email, input.email), eq(users.isActive, true), isNull(users.deletedAt), inArray(users.role, roles))),
+    ),
+  );
+  const accounts = perShard.flat().filter((account): account is { tenantId: string; role: Role } => account.tenantId !== null);
+  if (accounts.length === 0) return [];
+  const schools = await ctx.db
+    .select({ id: tenants.id, subdomain: tenants.subdomain, title: tenants.title })
+    .from(tenants)
+    .where(and(idIn(tenants.id, accounts.map((account) => account.tenantId)), eq(tenants.status, "active"), isNull(tenants.deletedAt)));
+  const byId = new Map(schools.map((school) => [school.id, school]));
+  return accounts
+    .flatMap((account) => {
+      const school = byId.get(account.tenantId);
+      return school ? [{ subdomain: school.subdomain, title: school.title, role: account.role }] : [];
+    })
+    .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
 }

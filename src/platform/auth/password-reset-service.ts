@@ -1,7 +1,7 @@
 import { log } from "../../core/lib/log";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { changedRows, insertWhere } from "../../core/db/batch";
-import { passwordResetCodes, tenants, users } from "../../db/schema";
+import { passwordResetCodes, users } from "../../db/schema";
 import { revokeSessionsWithEvents } from "../devices/events";
 import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
 import { loginUrl } from "../email/links";
@@ -13,7 +13,7 @@ import { ApiError } from "../../core/http/errors";
 import { HOUR_MS, iso, MINUTE_MS } from "../../core/lib/clock";
 import { hmacHex, randomDigits, timingSafeEqual } from "../../core/lib/crypto";
 import { uuidv7 } from "../../core/lib/ids";
-import { accountFilter, liveSchoolOfUser } from "./accounts";
+import { accountFilter, accountHome } from "./accounts";
 import { authErrors } from "./errors";
 import { hashPassword } from "./password";
 
@@ -33,14 +33,17 @@ function codeHash(ctx: ServiceContext, userId: string, code: string): Promise<st
  * outbox; the console sees it only with the log mail provider. The message is the same whether or not
  * the throttle let a new code out.
  */
-export async function requestPasswordReset(ctx: ServiceContext, input: { email: string; subdomain: string; locale: Locale }) {
-  const [account] = await ctx.db
-    .select({ id: users.id, tenantId: users.tenantId, role: users.role, firstName: users.firstName, schoolTitle: tenants.title, subdomain: tenants.subdomain })
+export async function requestPasswordReset(platform: ServiceContext, input: { email: string; subdomain: string; locale: Locale }) {
+  const home = await accountHome(platform, input.subdomain);
+  if (!home) throw new ApiError(authErrors.NO_ACCOUNT_FOR_RESET);
+  const { ctx, school } = home;
+  const [found] = await ctx.db
+    .select({ id: users.id, tenantId: users.tenantId, role: users.role, firstName: users.firstName })
     .from(users)
-    .leftJoin(tenants, liveSchoolOfUser)
-    .where(accountFilter(input.subdomain, input.email))
+    .where(accountFilter(school?.id ?? null, input.email))
     .limit(1);
-  if (!account || (input.subdomain !== "" && account.tenantId === null)) throw new ApiError(authErrors.NO_ACCOUNT_FOR_RESET);
+  if (!found) throw new ApiError(authErrors.NO_ACCOUNT_FOR_RESET);
+  const account = { ...found, schoolTitle: school?.title ?? null, subdomain: school?.subdomain ?? null };
 
   const now = ctx.clock.now();
   const code = randomDigits(6);
@@ -90,7 +93,10 @@ export async function requestPasswordReset(ctx: ServiceContext, input: { email: 
  * sixth try on (even with the right code) the code is blocked. Success sets the new password,
  * consumes the code and, per the school's policy, revokes the user's sessions, in one batch.
  */
-export async function resetPassword(ctx: ServiceContext, input: { email: string; subdomain: string; code: string; newPassword: string }) {
+export async function resetPassword(platform: ServiceContext, input: { email: string; subdomain: string; code: string; newPassword: string }) {
+  const home = await accountHome(platform, input.subdomain);
+  if (!home) throw new ApiError(authErrors.INVALID_RESET_CODE);
+  const { ctx, school } = home;
   const now = ctx.clock.now();
   const [row] = await ctx.db
     .select({
@@ -101,7 +107,6 @@ export async function resetPassword(ctx: ServiceContext, input: { email: string;
       attempts: passwordResetCodes.attempts,
     })
     .from(users)
-    .leftJoin(tenants, liveSchoolOfUser)
     .innerJoin(
       passwordResetCodes,
       and(
@@ -111,7 +116,7 @@ export async function resetPassword(ctx: ServiceContext, input: { email: string;
         gt(passwordResetCodes.expiresAt, now),
       ),
     )
-    .where(accountFilter(input.subdomain, input.email))
+    .where(accountFilter(school?.id ?? null, input.email))
     .limit(1);
   if (!row) throw new ApiError(authErrors.INVALID_RESET_CODE);
   if (row.attempts >= RESET_CODE_MAX_ATTEMPTS) throw new ApiError(authErrors.RESET_CODE_BLOCKED);

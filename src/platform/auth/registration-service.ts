@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import { changedRows, insertWhere, isUniqueViolation } from "../../core/db/batch";
 import type { z } from "@hono/zod-openapi";
 import { emailVerificationTokens, tenants, users } from "../../db/schema";
@@ -10,6 +10,12 @@ import { iso, MINUTE_MS } from "../../core/lib/clock";
 import { randomSecret, sha256Hex } from "../../core/lib/crypto";
 import { uuidv7 } from "../../core/lib/ids";
 import { signAccessToken } from "./jwt";
+import { markedSecret, markedSecretDb } from "./account-db";
+import { accountHome } from "./accounts";
+import { shardDb, shardNames, type Db } from "../../core/db/client";
+import { idIn } from "../../core/db/conditions";
+import { forSchool, systemActor } from "../../core/school";
+import { loadSchool, schoolSummary } from "../tenants/lookup";
 import { isReservedSchoolName, newSchoolRow, schoolNamesFree, shardForNewSchool } from "../tenants/new-school";
 import { mainDomainUrl } from "../email/links";
 import { authErrors } from "./errors";
@@ -40,20 +46,37 @@ function verificationEmail(
 
 /**
  * Self-service sign-up: school (`pending`, `trial`), its first admin, the trial period, the
- * verification token and the verification email, all in one `db.batch`. The school is inserted
- * only while its names are free and the email founds no other live school; every other row is
- * conditional on the school row, so a lost race writes nothing and answers `duplicate key`.
+ * verification token and the verification email. The school row (control database) is inserted
+ * only while its names are free, so of concurrent sign-ups for one name exactly one gets it; the
+ * admin, token and email then go to the school's shard in one batch, and if that batch fails the
+ * school row is deleted again, so a failed sign-up leaves no school behind. An email founds at
+ * most one live school: checked on every shard before the insert (a check, not a constraint,
+ * across databases: two sign-ups with one email in the same instant may both pass).
  */
 export async function registerSchool(ctx: ServiceContext, input: { body: z.infer<typeof RegisterBody>; locale: Locale }) {
   const { body } = input;
   const subdomain = body.tenant_subdomain ?? body.tenant_slug;
   if (isReservedSchoolName(body.tenant_slug, subdomain)) throw new ApiError(authErrors.SCHOOL_OR_EMAIL_TAKEN);
+  if (await emailFoundsSchool(ctx, body.email)) throw new ApiError(authErrors.SCHOOL_OR_EMAIL_TAKEN);
   const now = ctx.clock.now();
   const tenantId = uuidv7(now);
   const userId = uuidv7(now);
-  const token = randomSecret(32);
+  const shard = await shardForNewSchool(ctx);
+  const token = markedSecret(shard, randomSecret(32));
   const verificationExpiresAt = now + ctx.config.emailVerificationTtlMs;
-  const email = verificationEmail(ctx, {
+  const schoolRow = newSchoolRow(ctx, { id: tenantId, shard, title: body.tenant_title, slug: body.tenant_slug, subdomain });
+
+  let inserted;
+  try {
+    [inserted] = await ctx.db.batch([insertWhere(ctx, tenants, schoolRow, schoolNamesFree(body.tenant_slug, subdomain))]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ApiError(authErrors.SCHOOL_OR_EMAIL_TAKEN);
+    throw err;
+  }
+  if (changedRows(inserted) !== 1) throw new ApiError(authErrors.SCHOOL_OR_EMAIL_TAKEN);
+
+  const school = forSchool(ctx, schoolSummary(schoolRow as Parameters<typeof schoolSummary>[0]), systemActor("registration"));
+  const email = verificationEmail(school, {
     tenantId,
     to: body.email,
     locale: input.locale,
@@ -62,64 +85,66 @@ export async function registerSchool(ctx: ServiceContext, input: { body: z.infer
     token,
     expiresAt: verificationExpiresAt,
   });
-  const emailFree = sql`NOT EXISTS (SELECT 1 FROM users u LEFT JOIN tenants t ON t.id = u.tenant_id
-    WHERE u.email = ${body.email} AND u.deleted_at IS NULL AND u.role IN ('admin', 'superadmin')
-      AND (u.tenant_id IS NULL OR t.deleted_at IS NULL))`;
-  const schoolCreated = sql`EXISTS (SELECT 1 FROM tenants WHERE id = ${tenantId})`;
-
-  let results;
   try {
-    results = await ctx.db.batch([
-      insertWhere(
-        ctx,
-        tenants,
-        newSchoolRow(ctx, { id: tenantId, shard: await shardForNewSchool(ctx), title: body.tenant_title, slug: body.tenant_slug, subdomain }),
-        sql`${schoolNamesFree(body.tenant_slug, subdomain)} AND ${emailFree}`,
-      ),
-      insertWhere(
-        ctx,
-        users,
-        {
-          id: userId,
-          tenantId,
-          email: body.email,
-          passwordHash: await hashPassword(body.password, ctx.config.passwordPepper),
-          firstName: body.first_name,
-          lastName: body.last_name,
-          role: "admin",
-          isActive: true,
-          createdAt: now,
-          updatedAt: now,
-        },
-        schoolCreated,
-      ),
-      insertWhere(
-        ctx,
-        emailVerificationTokens,
-        { id: uuidv7(now), tenantId, userId, tokenHash: await sha256Hex(token), expiresAt: verificationExpiresAt, createdAt: now },
-        schoolCreated,
-      ),
-      email.insertWhere(schoolCreated),
+    await school.db.batch([
+      school.db.insert(users).values({
+        id: userId,
+        tenantId,
+        email: body.email,
+        passwordHash: await hashPassword(body.password, ctx.config.passwordPepper),
+        firstName: body.first_name,
+        lastName: body.last_name,
+        role: "admin",
+        isActive: true,
+        createdAt: now,
+        updatedAt: now,
+      }),
+      school.db.insert(emailVerificationTokens).values({ id: uuidv7(now), tenantId, userId, tokenHash: await sha256Hex(token), expiresAt: verificationExpiresAt, createdAt: now }),
+      email.insert,
     ]);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ApiError(authErrors.SCHOOL_OR_EMAIL_TAKEN);
+    await ctx.db.delete(tenants).where(eq(tenants.id, tenantId));
     throw err;
   }
-  if (changedRows(results[0]) !== 1) throw new ApiError(authErrors.SCHOOL_OR_EMAIL_TAKEN);
-  await enqueueEmails(ctx, [email.id]);
+  await enqueueEmails(school, [email.id]);
   return { verification_required: true, email: body.email, verification_expires_at: iso(verificationExpiresAt) };
 }
 
+/** Whether the email is already a live admin of a live school (any shard) or the superadmin's. */
+async function emailFoundsSchool(ctx: ServiceContext, email: string): Promise<boolean> {
+  const admins = (db: Db) =>
+    db
+      .select({ tenantId: users.tenantId })
+      .from(users)
+      .where(and(eq(users.email, email), isNull(users.deletedAt), inArray(users.role, ["admin", "superadmin"])));
+  const found = (await Promise.all([admins(ctx.db), ...shardNames(ctx.env).map((shard) => admins(shardDb(ctx.env, shard)))])).flat();
+  if (found.some((row) => row.tenantId === null)) return true;
+  const schoolIds = found.map((row) => row.tenantId).filter((id): id is string => id !== null);
+  if (schoolIds.length === 0) return false;
+  const [live] = await ctx.db.select({ id: tenants.id }).from(tenants).where(and(idIn(tenants.id, schoolIds), isNull(tenants.deletedAt))).limit(1);
+  return live !== undefined;
+}
+
 /**
- * Consumes a verification token (single use, conditional write) and activates the school and the
- * admin's email in the same batch; the follow-up writes only act if this request consumed it.
+ * Consumes a verification token (single use, conditional write) and confirms the admin's email in
+ * the same batch on the school's shard (the token names it, ../auth/account-db.ts); the school is
+ * then activated in the control database, only by the request that consumed the token.
  */
-export async function verifyEmail(ctx: ServiceContext, input: { token: string }) {
-  const now = ctx.clock.now();
+export async function verifyEmail(platform: ServiceContext, input: { token: string }) {
+  const now = platform.clock.now();
+  const db = markedSecretDb(platform.env, input.token);
+  if (!db) throw new ApiError(authErrors.INVALID_EMAIL_VERIFICATION);
   const tokenHash = await sha256Hex(input.token);
   const consumedByThisRequest = sql`EXISTS (SELECT 1 FROM email_verification_tokens WHERE token_hash = ${tokenHash} AND used_at = ${now})`;
-  const [consumed] = await ctx.db.batch([
-    ctx.db
+  const [pending] = await db
+    .select({ tenantId: emailVerificationTokens.tenantId })
+    .from(emailVerificationTokens)
+    .where(eq(emailVerificationTokens.tokenHash, tokenHash))
+    .limit(1);
+  const school = pending ? await loadSchool(platform, pending.tenantId) : null;
+  if (!school) throw new ApiError(authErrors.INVALID_EMAIL_VERIFICATION);
+  const [consumed] = await db.batch([
+    db
       .update(emailVerificationTokens)
       .set({ usedAt: now })
       .where(
@@ -128,45 +153,36 @@ export async function verifyEmail(ctx: ServiceContext, input: { token: string })
           isNull(emailVerificationTokens.usedAt),
           isNull(emailVerificationTokens.invalidatedAt),
           gt(emailVerificationTokens.expiresAt, now),
-          sql`EXISTS (SELECT 1 FROM tenants WHERE id = ${emailVerificationTokens.tenantId} AND deleted_at IS NULL)`,
         ),
       )
       .returning({ userId: emailVerificationTokens.userId, tenantId: emailVerificationTokens.tenantId }),
-    ctx.db
+    db
       .update(users)
       .set({ emailVerifiedAt: now, updatedAt: now })
       .where(and(sql`${users.id} = (SELECT user_id FROM email_verification_tokens WHERE token_hash = ${tokenHash})`, consumedByThisRequest)),
-    ctx.db
-      .update(tenants)
-      .set({ status: "active", updatedAt: now })
-      .where(
-        and(
-          sql`${tenants.id} = (SELECT tenant_id FROM email_verification_tokens WHERE token_hash = ${tokenHash})`,
-          eq(tenants.status, "pending"),
-          isNull(tenants.deletedAt),
-          consumedByThisRequest,
-        ),
-      ),
   ]);
   const row = consumed[0];
   if (!row) throw new ApiError(authErrors.INVALID_EMAIL_VERIFICATION);
+  await platform.db
+    .update(tenants)
+    .set({ status: "active", updatedAt: now })
+    .where(and(eq(tenants.id, row.tenantId), eq(tenants.status, "pending"), isNull(tenants.deletedAt)));
 
-  const [user] = await ctx.db
-    .select({ id: users.id, email: users.email, role: users.role, subdomain: tenants.subdomain })
+  const [user] = await db
+    .select({ id: users.id, email: users.email, role: users.role })
     .from(users)
-    .innerJoin(tenants, and(eq(tenants.id, users.tenantId), isNull(tenants.deletedAt)))
     .where(and(eq(users.id, row.userId), eq(users.tenantId, row.tenantId), isNull(users.deletedAt)))
     .limit(1);
   if (!user) throw new ApiError(authErrors.INVALID_EMAIL_VERIFICATION);
 
   const result: { login_required: true; tenant_subdomain: string; user: { id: string; email: string; role: string }; token?: string } = {
     login_required: true,
-    tenant_subdomain: user.subdomain,
+    tenant_subdomain: school.subdomain,
     user: { id: user.id, email: user.email, role: user.role },
   };
-  if (ctx.config.legacyTokenMode === "allow") {
+  if (platform.config.legacyTokenMode === "allow") {
     // Kept for older clients only: a token without `sid`, accepted while the legacy mode allows it.
-    result.token = (await signAccessToken(ctx.config, { user_id: user.id, tenant_id: row.tenantId, role: user.role }, now)).token;
+    result.token = (await signAccessToken(platform.config, { user_id: user.id, tenant_id: row.tenantId, role: user.role }, now)).token;
   }
   return result;
 }
@@ -178,18 +194,21 @@ const NEUTRAL_RESEND_MESSAGE = "If a pending school matches this email, a new ve
  * token, the invalidation of older ones and the email are conditional on each other in one batch,
  * so concurrent calls cannot slip past the cooldown. The answer never reveals anything.
  */
-export async function resendVerification(ctx: ServiceContext, input: { email: string; subdomain: string; locale: Locale }) {
-  const [account] = await ctx.db
-    .select({ userId: users.id, tenantId: tenants.id, firstName: users.firstName, schoolTitle: tenants.title })
+export async function resendVerification(platform: ServiceContext, input: { email: string; subdomain: string; locale: Locale }) {
+  const home = await accountHome(platform, input.subdomain);
+  if (!home?.school || home.school.status !== "pending") return { message: NEUTRAL_RESEND_MESSAGE };
+  const { ctx, school } = home;
+  const [found] = await ctx.db
+    .select({ userId: users.id, firstName: users.firstName })
     .from(users)
-    .innerJoin(tenants, and(eq(tenants.id, users.tenantId), eq(tenants.subdomain, input.subdomain), eq(tenants.status, "pending"), isNull(tenants.deletedAt)))
-    .where(and(eq(users.email, input.email), eq(users.role, "admin"), isNull(users.deletedAt), isNull(users.emailVerifiedAt)))
+    .where(and(eq(users.tenantId, school.id), eq(users.email, input.email), eq(users.role, "admin"), isNull(users.deletedAt), isNull(users.emailVerifiedAt)))
     .limit(1);
-  if (!account) return { message: NEUTRAL_RESEND_MESSAGE };
+  if (!found) return { message: NEUTRAL_RESEND_MESSAGE };
+  const account = { ...found, tenantId: school.id, schoolTitle: school.title };
 
   const now = ctx.clock.now();
   const tokenId = uuidv7(now);
-  const token = randomSecret(32);
+  const token = markedSecret(school.shard, randomSecret(32));
   const expiresAt = now + ctx.config.emailVerificationTtlMs;
   const email = verificationEmail(ctx, {
     tenantId: account.tenantId,

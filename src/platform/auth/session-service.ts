@@ -1,5 +1,8 @@
+import { newSessionId, sessionDb } from "./account-db";
+import { forSchool, systemActor } from "../../core/school";
+import { loadSchool } from "../tenants/lookup";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
-import { authDevices, sessions, tenants, users } from "../../db/schema";
+import { authDevices, sessions, users } from "../../db/schema";
 import { idleWindowMs, idleWindowSql, lifetimeEndSql, type DevicePolicy } from "../devices/policy";
 import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
 import { deviceLimitExceededPush } from "../devices/new-device-notification";
@@ -93,7 +96,8 @@ export interface StartedSessionRefs {
 export async function startSession(
   ctx: ServiceContext,
   input: {
-    user: { id: string; tenantId: string | null; role: Role };
+    /** `shard`: the database the session goes to (null: control); its id says so (./account-db.ts). */
+    user: { id: string; tenantId: string | null; role: Role; shard: string | null };
     policy: DevicePolicy;
     device: DeviceDescription;
     client: ClientInfo;
@@ -106,7 +110,7 @@ export async function startSession(
   },
 ): Promise<IssuedSession | null> {
   const now = ctx.clock.now();
-  const sessionId = uuidv7(now);
+  const sessionId = newSessionId(now, input.user.shard);
   const newDeviceId = uuidv7(now);
   const secret = randomSecret(32);
   const absoluteExpiresAt = now + input.policy.sessionAbsoluteLifetimeDays * DAY_MS;
@@ -204,9 +208,16 @@ export async function startSession(
   };
 }
 
-/** The session with its user and school, for refresh and logout; null when the session is not usable. */
-async function loadLiveSession(ctx: ServiceContext, sessionId: string) {
-  const [row] = await ctx.db
+/**
+ * The session with its user and school, for refresh and logout, and the context of the session's
+ * own database (the school's, or the control database for the superadmin); null when the session
+ * is not usable. The session id names its database (./account-db.ts); the school comes from the
+ * control database.
+ */
+async function loadLiveSession(platform: ServiceContext, sessionId: string) {
+  const db = sessionDb(platform.env, sessionId);
+  if (!db) return null;
+  const [row] = await db
     .select({
       sessionId: sessions.id,
       authDeviceId: sessions.authDeviceId,
@@ -218,23 +229,24 @@ async function loadLiveSession(ctx: ServiceContext, sessionId: string) {
       userTenantId: users.tenantId,
       role: users.role,
       isActive: users.isActive,
-      subdomain: tenants.subdomain,
-      tenantDeletedAt: tenants.deletedAt,
       idleWindowMs: idleWindowSql(sessions.tenantId),
     })
     .from(sessions)
     .innerJoin(users, and(eq(users.id, sessions.userId), isNull(users.deletedAt)))
-    .leftJoin(tenants, eq(tenants.id, users.tenantId))
     .where(eq(sessions.id, sessionId))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  if (row.userTenantId === null) return { ...row, subdomain: null, schoolGone: false, home: platform };
+  const school = await loadSchool(platform, row.userTenantId);
+  const home: ServiceContext = school ? forSchool(platform, school, systemActor("session")) : { ...platform, db };
+  return { ...row, subdomain: school?.subdomain ?? null, schoolGone: school === null, home };
 }
 
 type LiveSession = NonNullable<Awaited<ReturnType<typeof loadLiveSession>>>;
 
 function assertUsable(row: LiveSession | null, now: number, selectors: { authDeviceId?: string; subdomain?: string | null }): LiveSession {
   if (!row || row.revokedAt !== null || row.idleExpiresAt <= now || row.expiresAt <= now || !row.isActive) throw unauthorized();
-  if (row.userTenantId !== null && (row.subdomain === null || row.tenantDeletedAt !== null)) throw unauthorized();
+  if (row.userTenantId !== null && row.schoolGone) throw unauthorized();
   if (selectors.authDeviceId !== undefined && selectors.authDeviceId !== row.authDeviceId) throw unauthorized();
   if (selectors.subdomain && selectors.subdomain !== (row.subdomain ?? "")) throw unauthorized();
   return row;
@@ -254,9 +266,10 @@ interface RefreshInput {
  * secret inside the grace window is a tab race (409); after it, or of any older secret, it is
  * confirmed reuse and the whole session is revoked.
  */
-export async function refreshSession(ctx: ServiceContext, input: RefreshInput): Promise<IssuedSession> {
-  const now = ctx.clock.now();
-  const session = assertUsable(await loadLiveSession(ctx, input.sessionId), now, input);
+export async function refreshSession(platform: ServiceContext, input: RefreshInput): Promise<IssuedSession> {
+  const now = platform.clock.now();
+  const session = assertUsable(await loadLiveSession(platform, input.sessionId), now, input);
+  const ctx = session.home;
   const nextSecret = randomSecret(32);
   const [presentedHash, nextHash] = await Promise.all([sha256Hex(input.secret), sha256Hex(nextSecret)]);
   const result = await family(ctx, input.sessionId).rotate({
@@ -304,14 +317,18 @@ export async function refreshSession(ctx: ServiceContext, input: RefreshInput): 
  * Logout: the presented secret must be the session's current or just-rotated one. Repeating it
  * for a session already ended is safe (answers the same).
  */
-export async function endSession(ctx: ServiceContext, input: RefreshInput): Promise<void> {
-  const [row] = await ctx.db
-    .select({ authDeviceId: sessions.authDeviceId, tenantId: sessions.tenantId, subdomain: tenants.subdomain })
+export async function endSession(platform: ServiceContext, input: RefreshInput): Promise<void> {
+  const db = sessionDb(platform.env, input.sessionId);
+  if (!db) throw unauthorized();
+  const [found] = await db
+    .select({ authDeviceId: sessions.authDeviceId, tenantId: sessions.tenantId })
     .from(sessions)
-    .leftJoin(tenants, eq(tenants.id, sessions.tenantId))
     .where(eq(sessions.id, input.sessionId))
     .limit(1);
-  if (!row) throw unauthorized();
+  if (!found) throw unauthorized();
+  const school = found.tenantId === null ? null : await loadSchool(platform, found.tenantId);
+  const row = { ...found, subdomain: school?.subdomain ?? null };
+  const ctx: ServiceContext = school ? forSchool(platform, school, systemActor("session")) : { ...platform, db };
   if (input.authDeviceId !== undefined && input.authDeviceId !== row.authDeviceId) throw unauthorized();
   if (input.subdomain && input.subdomain !== (row.subdomain ?? "")) throw unauthorized();
   const generation = await family(ctx, input.sessionId).identify(await sha256Hex(input.secret));

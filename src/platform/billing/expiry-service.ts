@@ -1,13 +1,17 @@
-import { and, eq, gt, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, lte } from "drizzle-orm";
 import { notificationEventSettings, tenants } from "../../db/schema";
 import { changedRows, runBatch, type BatchItem } from "../../core/db/batch";
-import type { ServiceContext } from "../../core/http/context";
+import type { SchoolActor, SchoolCtx, ServiceContext } from "../../core/http/context";
+import { shardDb, shardNames } from "../../core/db/client";
+import { forSchool, systemActor } from "../../core/school";
+import { schoolSummary, schoolSummaryColumns } from "../tenants/lookup";
 import { DAY_MS, daysRemaining, iso } from "../../core/lib/clock";
 import { eventDefinition } from "../notifications/catalog";
 import { dispatchQueued, enqueue } from "../notifications/enqueue";
 import { loadSchoolEvents } from "../notifications/settings";
 
 const BILLING_EXPIRY_REMINDER = "billing.expiry_reminder";
+const JOB = "billing_expiry";
 
 /**
  * Records the end of trial and paid periods: `suspended`, not manual. The billing gate already
@@ -20,22 +24,23 @@ export async function suspendEndedPeriods(ctx: ServiceContext): Promise<number> 
     .update(tenants)
     .set({ planState: "suspended", suspendedManually: false, suspendedAt: tenants.expiresAt, updatedAt: now })
     .where(and(isNull(tenants.deletedAt), inArray(tenants.planState, ["trial", "paid"]), isNotNull(tenants.expiresAt), lte(tenants.expiresAt, now)))
-    .returning({ id: tenants.id, title: tenants.title, expiresAt: tenants.expiresAt });
+    .returning(schoolSummaryColumns);
+  // The state is written in the control database; each school's push goes to its shard after it.
   const notices = await Promise.all(
-    rows.map((school) =>
-      enqueue(
-        ctx,
+    rows.map(schoolSummary).map(async (school) => {
+      const schoolCtx = forSchool(ctx, school, systemActor(JOB));
+      const notice = await enqueue(
+        schoolCtx,
         "billing.expired",
         { token: "school_admins" },
         { school_title: school.title, plan_state: "suspended", expires_at: iso(school.expiresAt!) },
         { id: school.id },
         `billing.expired:${school.id}:${school.expiresAt}`,
-        { tenantId: school.id },
-      ),
-    ),
+      );
+      return { schoolCtx, notice };
+    }),
   );
-  await runInChunks(ctx, notices);
-  await dispatchQueued(ctx);
+  await runPerShard(notices);
   return rows.length;
 }
 
@@ -64,30 +69,34 @@ function localTime(ms: number, timeZone: string): string {
 export async function queueExpiryReminders(ctx: ServiceContext): Promise<number> {
   const definition = eventDefinition(BILLING_EXPIRY_REMINDER)!;
   const now = ctx.clock.now();
-  // The widest threshold any school uses bounds which expiries can be due; one read of the overrides.
-  const overrides = await ctx.db
-    .select({ config: notificationEventSettings.config })
-    .from(notificationEventSettings)
-    .where(and(eq(notificationEventSettings.code, BILLING_EXPIRY_REMINDER), isNotNull(notificationEventSettings.config)));
+  // The widest threshold any school uses bounds which expiries can be due; one read of the overrides per shard.
+  const overrides = (
+    await Promise.all(
+      shardNames(ctx.env).map((shard) =>
+        shardDb(ctx.env, shard)
+          .select({ config: notificationEventSettings.config })
+          .from(notificationEventSettings)
+          .where(and(eq(notificationEventSettings.code, BILLING_EXPIRY_REMINDER), isNotNull(notificationEventSettings.config))),
+      ),
+    )
+  ).flat();
   const widest = Math.max(
     ...(definition.defaultConfig.days_before as number[]),
     ...overrides.flatMap((row) => (Array.isArray(row.config?.days_before) ? (row.config.days_before as number[]) : [])),
   );
   // Calendar days in the school's zone: a horizon one day wider than the largest threshold, plus slack for the zone offset.
   const horizon = now + (widest + 2) * DAY_MS;
-  const schools = await ctx.db
-    .select({ id: tenants.id, planState: tenants.planState, expiresAt: tenants.expiresAt, timezone: tenants.timezone })
+  const rows = await ctx.db
+    .select(schoolSummaryColumns)
     .from(tenants)
     .where(and(isNull(tenants.deletedAt), inArray(tenants.planState, ["trial", "paid"]), gt(tenants.expiresAt, now), lte(tenants.expiresAt, horizon)));
-  if (schools.length === 0) return 0;
+  if (rows.length === 0) return 0;
 
-  const events = await loadSchoolEvents(
-    ctx,
-    schools.map((school) => school.id),
-    definition,
-  );
-  const notices: BatchItem[] = [];
-  for (const school of schools) {
+  const schools = rows.map((row) => forSchool(ctx, schoolSummary(row), systemActor(JOB)));
+  const events = await loadSchoolEvents(schools, definition);
+  const notices: { schoolCtx: SchoolCtx<SchoolActor>; notice: BatchItem }[] = [];
+  for (const schoolCtx of schools) {
+    const school = schoolCtx.tenant;
     const settings = events.get(school.id);
     if (!settings || !settings.event.enabled) continue;
     const config = settings.event.config as { days_before: number[]; send_at_local: string };
@@ -95,29 +104,42 @@ export async function queueExpiryReminders(ctx: ServiceContext): Promise<number>
     const left = daysRemaining(school.expiresAt, now, school.timezone);
     const threshold = dueThreshold(left, config.days_before);
     if (threshold === null) continue;
-    notices.push(
-      await enqueue(
-        ctx,
-        BILLING_EXPIRY_REMINDER,
-        { token: "school_admins" },
-        { school_title: settings.title, plan_state: school.planState, expires_at: iso(school.expiresAt!), days_left: left, days_before: threshold },
-        { id: school.id },
-        `${BILLING_EXPIRY_REMINDER}:${school.id}:${school.expiresAt}:${threshold}`,
-        // The period the reminder is about must still be the school's when the batch runs.
-        { tenantId: school.id, when: sql`EXISTS (SELECT 1 FROM tenants t WHERE t.id = ${school.id} AND t.expires_at = ${school.expiresAt})` },
-      ),
+    // The period is the one just read from the control database; the dedupe key names its expiry,
+    // so a period extended meanwhile starts its own series.
+    const notice = await enqueue(
+      schoolCtx,
+      BILLING_EXPIRY_REMINDER,
+      { token: "school_admins" },
+      { school_title: settings.title, plan_state: school.planState, expires_at: iso(school.expiresAt!), days_left: left, days_before: threshold },
+      { id: school.id },
+      `${BILLING_EXPIRY_REMINDER}:${school.id}:${school.expiresAt}:${threshold}`,
     );
+    notices.push({ schoolCtx, notice });
   }
-  const results = await runInChunks(ctx, notices);
-  await dispatchQueued(ctx);
+  const results = await runPerShard(notices);
   return results.reduce<number>((sum, result) => sum + changedRows(result), 0);
 }
 
 /** Statements per batch when a scan writes for many schools. */
 const STATEMENTS_PER_BATCH = 50;
 
-async function runInChunks(ctx: ServiceContext, statements: BatchItem[]): Promise<unknown[]> {
-  const results: unknown[] = [];
-  for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) results.push(...(await runBatch(ctx, statements.slice(i, i + STATEMENTS_PER_BATCH))));
-  return results;
+/**
+ * Each school's push statement in its own shard: the shards in parallel, each in chunks; then one
+ * "rows are due" message per school that queued something.
+ */
+async function runPerShard(notices: readonly { schoolCtx: SchoolCtx<SchoolActor>; notice: BatchItem }[]): Promise<unknown[]> {
+  const byShard = new Map<string, typeof notices>();
+  for (const item of notices) byShard.set(item.schoolCtx.tenant.shard, [...(byShard.get(item.schoolCtx.tenant.shard) ?? []), item]);
+  const results = await Promise.all(
+    [...byShard.values()].map(async (items) => {
+      const out: unknown[] = [];
+      for (let i = 0; i < items.length; i += STATEMENTS_PER_BATCH) {
+        const chunk = items.slice(i, i + STATEMENTS_PER_BATCH);
+        out.push(...(await runBatch(chunk[0]!.schoolCtx, chunk.map((item) => item.notice))));
+      }
+      return out;
+    }),
+  );
+  await Promise.all(notices.map((item) => dispatchQueued(item.schoolCtx)));
+  return results.flat();
 }

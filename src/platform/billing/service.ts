@@ -1,12 +1,16 @@
 import { and, asc, count, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { payments, tariffs, tenants } from "../../db/schema";
-import type { ServiceContext, SchoolCtx } from "../../core/http/context";
+import type { ServiceContext, SchoolCtx, TenantSummary } from "../../core/http/context";
+import { controlDb } from "../../core/db/client";
+import { runBatch } from "../../core/db/batch";
+import { log } from "../../core/lib/log";
+import { forSchool, systemActor } from "../../core/school";
 import { ApiError } from "../../core/http/errors";
-import { DAY_MS, daysRemaining, iso, isoOrNull } from "../../core/lib/clock";
+import { daysRemaining, iso, isoOrNull } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
-import { computedTimestamp, dispatchQueued, enqueue } from "../notifications/enqueue";
-import { liveTenant } from "../tenants/lookup";
+import { billingOpen, dispatchQueued, enqueue, timestamp } from "../notifications/enqueue";
+import { liveTenant, schoolSummary, schoolSummaryColumns } from "../tenants/lookup";
 import { billingErrors } from "./errors";
 import type { ActivateInput, ExtendBody, PaymentsQuery, TenantsBillingQuery } from "./schemas";
 import { CURRENCY, effectivePlanState, effectivePlanStateSql, newExpirySql } from "./state";
@@ -146,7 +150,8 @@ export async function billingDossier(ctx: ServiceContext, input: { tenantId: str
 
 /** GET /t/billing/me: the school's own dossier, each payment in the school's view. */
 export async function ownBillingDossier(ctx: SchoolCtx) {
-  const dossier = await billingDossier(ctx, { tenantId: ctx.tenantId });
+  // Billing is the control database's, not the shard's the school context points at.
+  const dossier = await billingDossier({ ...ctx, db: controlDb(ctx.env) }, { tenantId: ctx.tenantId });
   return { ...dossier, payment_history: dossier.payment_history.map(schoolPaymentRecord) };
 }
 
@@ -166,8 +171,9 @@ export async function listPayments(ctx: ServiceContext, input: { tenantId: strin
 }
 
 // ---------------------------------------------------------------------------------------------
-// Writes: each state change and its payment row go in one batch, the payment reading the
-// expiry the UPDATE just wrote, so `applied_expires_at` is exactly the school's new expiry.
+// Writes: each state change and its payment row go in one batch of the control database, the
+// payment reading the expiry the UPDATE just wrote, so `applied_expires_at` is exactly the
+// school's new expiry. The push to the school's admins follows in the school's shard.
 
 interface Period {
   tariffId: SQL | string | null;
@@ -264,15 +270,20 @@ export async function activate(ctx: ServiceContext, input: { tenantId: string; a
         updatedAt: now,
       })
       .where(where)
-      .returning({ id: tenants.id }),
+      .returning(schoolSummaryColumns),
     paymentFromTenant(ctx, where, period, { ...body, actorUserId: input.actorUserId, paymentId }),
-    await paymentPush(ctx, "billing.activated", { tenantId: input.tenantId, paymentId, days: period.days, tariffTitle: period.titleSnapshot as string, now }),
   ]);
-  if (updated.length === 0 || !inserted[0]) {
+  if (!updated[0] || !inserted[0]) {
     if (body.tariff_id !== undefined) await checkActivationTargets(ctx, input.tenantId, body.tariff_id);
     throw new ApiError(billingErrors.TENANT_NOT_FOUND);
   }
-  await dispatchQueued(ctx);
+  const school = schoolSummary(updated[0]);
+  await tellSchoolAdmins(ctx, school, "billing.activated", {
+    school_title: school.title,
+    tariff_title: period.titleSnapshot as string,
+    days: period.days,
+    expires_at: timestamp(inserted[0].appliedExpiresAt),
+  }, `billing.activated:${school.id}:${paymentId}`);
   return paymentRecord(inserted[0]);
 }
 
@@ -296,45 +307,43 @@ export async function extend(ctx: ServiceContext, input: { tenantId: string; act
         updatedAt: now,
       })
       .where(where)
-      .returning({ id: tenants.id }),
+      .returning(schoolSummaryColumns),
     paymentFromTenant(ctx, where, period, { ...body, actorUserId: input.actorUserId, paymentId }),
-    await paymentPush(ctx, "billing.extended", { tenantId: input.tenantId, paymentId, days: period.days, now }),
   ]);
-  if (updated.length === 0 || !inserted[0]) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
-  await dispatchQueued(ctx);
+  if (!updated[0] || !inserted[0]) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
+  const school = schoolSummary(updated[0]);
+  await tellSchoolAdmins(ctx, school, "billing.extended", {
+    school_title: school.title,
+    days: period.days,
+    expires_at: timestamp(inserted[0].appliedExpiresAt),
+  }, `billing.extended:${school.id}:${paymentId}`);
   return paymentRecord(inserted[0]);
 }
 
 /** POST /admin/tenants/:id/suspend: a manual suspension, which also closes GET /t/billing/me. */
 export async function suspend(ctx: ServiceContext, input: { tenantId: string; reason?: string | null }) {
   const now = ctx.clock.now();
-  // Ahead of the update: only a school that was not manually suspended yet is told.
-  const notice = await enqueue(
-    ctx,
-    "billing.suspended",
-    { token: "school_admins" },
-    { school_title: schoolTitleSql(input.tenantId) },
-    { id: input.tenantId },
-    `billing.suspended:${input.tenantId}:${now}`,
-    { tenantId: input.tenantId, when: sql`EXISTS (SELECT 1 FROM tenants t WHERE t.id = ${input.tenantId} AND t.deleted_at IS NULL AND t.suspended_manually = 0)` },
-  );
-  const [, rows] = await ctx.db.batch([
-    notice,
+  const [before, rows] = await ctx.db.batch([
+    // Read in the same batch, ahead of the update: only a school not manually suspended yet is told.
+    ctx.db.select({ suspendedManually: tenants.suspendedManually }).from(tenants).where(liveTenant(input.tenantId)).limit(1),
     ctx.db
-    .update(tenants)
-    .set({
-      planState: "suspended",
-      suspendedManually: true,
-      // Repeating the call keeps the moment of the original suspension.
-      suspendedAt: sql`CASE WHEN ${tenants.suspendedManually} = 1 THEN ${tenants.suspendedAt} ELSE ${now} END`,
-      suspendReason: input.reason ?? null,
-      updatedAt: now,
-    })
-    .where(liveTenant(input.tenantId))
-    .returning({ id: tenants.id }),
+      .update(tenants)
+      .set({
+        planState: "suspended",
+        suspendedManually: true,
+        // Repeating the call keeps the moment of the original suspension.
+        suspendedAt: sql`CASE WHEN ${tenants.suspendedManually} = 1 THEN ${tenants.suspendedAt} ELSE ${now} END`,
+        suspendReason: input.reason ?? null,
+        updatedAt: now,
+      })
+      .where(liveTenant(input.tenantId))
+      .returning(schoolSummaryColumns),
   ]);
-  if (rows.length === 0) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
-  await dispatchQueued(ctx);
+  if (!rows[0]) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
+  if (before[0]?.suspendedManually === false) {
+    const school = schoolSummary(rows[0]);
+    await tellSchoolAdmins(ctx, school, "billing.suspended", { school_title: school.title }, `billing.suspended:${school.id}:${now}`);
+  }
   return { suspended: true as const };
 }
 
@@ -359,57 +368,35 @@ export async function unsuspend(ctx: ServiceContext, input: { tenantId: string }
         updatedAt: now,
       })
       .where(and(liveTenant(input.tenantId), eq(tenants.suspendedManually, true)))
-      .returning({ id: tenants.id }),
+      .returning(schoolSummaryColumns),
     ctx.db.select({ id: tenants.id }).from(tenants).where(liveTenant(input.tenantId)).limit(1),
-    // After the update: told only when this request lifted the suspension and the school is open again.
-    await enqueue(
-      ctx,
-      "billing.unsuspended",
-      { token: "school_admins" },
-      {
-        school_title: schoolTitleSql(input.tenantId),
-        expires_at: computedTimestamp(sql`(SELECT t.expires_at FROM tenants t WHERE t.id = ${input.tenantId})`, now),
-      },
-      { id: input.tenantId },
-      `billing.unsuspended:${input.tenantId}:${now}`,
-      {
-        tenantId: input.tenantId,
-        when: sql`EXISTS (SELECT 1 FROM tenants t WHERE t.id = ${input.tenantId} AND t.deleted_at IS NULL AND t.updated_at = ${now}
-          AND t.suspended_manually = 0 AND t.plan_state <> 'suspended' AND (t.expires_at IS NULL OR t.expires_at > ${now}))`,
-      },
-    ),
   ]);
   if (schools.length === 0) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
-  if (lifted.length > 0) await dispatchQueued(ctx);
+  // Told only when this request lifted the suspension and the school is open again.
+  const school = lifted[0] ? schoolSummary(lifted[0]) : null;
+  if (school && billingOpen(school, now)) {
+    await tellSchoolAdmins(ctx, school, "billing.unsuspended", { school_title: school.title, expires_at: school.expiresAt === null ? null : timestamp(school.expiresAt) }, `billing.unsuspended:${school.id}:${now}`);
+  }
   return { unsuspended: lifted.length > 0 };
 }
 
-const schoolTitleSql = (tenantId: string) => sql`(SELECT t.title FROM tenants t WHERE t.id = ${tenantId})`;
-
 /**
- * `billing.activated` / `billing.extended` to the school's admins, written after the payment in
- * the same batch and only if it was: the payment id is the dedupe key's `v`, and the new expiry is
- * the one the payment recorded.
+ * A billing push to the school's admins once the control write took effect: written in the
+ * school's shard (a second database, so after the write, never in its batch), with the values the
+ * write returned. A failure here loses only the push, never the payment or the state change.
  */
-function paymentPush(
+async function tellSchoolAdmins(
   ctx: ServiceContext,
-  code: "billing.activated" | "billing.extended",
-  input: { tenantId: string; paymentId: string; days: number; tariffTitle?: string; now: number },
-) {
-  const paid = sql`(SELECT p.applied_expires_at FROM payments p WHERE p.id = ${input.paymentId})`;
-  return enqueue(
-    ctx,
-    code,
-    { token: "school_admins" },
-    {
-      school_title: schoolTitleSql(input.tenantId),
-      ...(code === "billing.activated" ? { tariff_title: input.tariffTitle ?? null } : {}),
-      days: input.days,
-      // Formatted at the offset of the school's zone around the likely new expiry.
-      expires_at: computedTimestamp(paid, input.now + input.days * DAY_MS),
-    },
-    { id: input.tenantId },
-    `${code}:${input.tenantId}:${input.paymentId}`,
-    { tenantId: input.tenantId, when: sql`EXISTS (SELECT 1 FROM payments p WHERE p.id = ${input.paymentId})` },
-  );
+  school: TenantSummary,
+  code: "billing.activated" | "billing.extended" | "billing.suspended" | "billing.unsuspended",
+  variables: Record<string, unknown>,
+  dedupe: string,
+): Promise<void> {
+  const schoolCtx = forSchool(ctx, school, systemActor("billing"));
+  try {
+    await runBatch(schoolCtx, [await enqueue(schoolCtx, code, { token: "school_admins" }, variables, { id: school.id }, dedupe)]);
+    await dispatchQueued(schoolCtx);
+  } catch (err) {
+    log.error("billing push not written", { request_id: ctx.requestId, tenant_id: school.id, event_code: code, error: String(err) });
+  }
 }

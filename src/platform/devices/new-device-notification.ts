@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DeviceDescription, StartedSessionRefs } from "../auth/session-service";
 import type { BatchItem } from "../../core/db/batch";
-import type { ServiceContext } from "../../core/http/context";
+import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { enqueue } from "../notifications/enqueue";
 
@@ -25,11 +25,12 @@ export function devicePushInstallationSql(deviceId: string): SQL {
  * `notify_on_new_device`: the first successful login from a new device queues one
  * `security.new_device_login` push to the user's other devices (the new installation is left
  * out). The outbox row is written in the login batch, only when the batch created the device, and
- * its dedupe key is the device id, so a retried batch records it once.
+ * its dedupe key is the device id, so a retried batch records it once. The context is the school's
+ * (its shard holds the login's rows).
  */
 export function newDeviceNotificationStatement(
-  ctx: ServiceContext,
-  input: { tenantId: string; userId: string; device: DeviceDescription; pushInstallationId: string; refs: StartedSessionRefs },
+  ctx: SchoolCtx<SchoolActor>,
+  input: { userId: string; device: DeviceDescription; pushInstallationId: string; refs: StartedSessionRefs },
 ): Promise<BatchItem> {
   const { refs, device } = input;
   return enqueue(
@@ -39,7 +40,7 @@ export function newDeviceNotificationStatement(
     { device_name: deviceLabel(device), platform: device.platform, signed_in_at: iso(ctx.clock.now()) },
     { id: refs.newDeviceId },
     { exact: `security.new_device_login:${refs.newDeviceId}` },
-    { tenantId: input.tenantId, when: refs.onNewDevice },
+    { when: refs.onNewDevice },
   );
 }
 
@@ -49,8 +50,8 @@ export function newDeviceNotificationStatement(
  * device event and only if that event was written; the event's id is the dedupe key's `v`.
  */
 export function deviceLimitExceededPush(
-  ctx: ServiceContext,
-  input: { tenantId: string; userId: string; sessionId: string; limitEventId: string; limit: number },
+  ctx: SchoolCtx<SchoolActor>,
+  input: { userId: string; sessionId: string; limitEventId: string; limit: number },
 ): Promise<BatchItem> {
   const deviceId = sql`(SELECT s.auth_device_id FROM sessions s WHERE s.id = ${input.sessionId})`;
   return enqueue(
@@ -65,6 +66,6 @@ export function deviceLimitExceededPush(
     },
     { id: deviceId },
     sql`${"security.device_limit_exceeded:"} || ${deviceId} || ${`:${input.limitEventId}`}`,
-    { tenantId: input.tenantId, when: sql`EXISTS (SELECT 1 FROM device_events e WHERE e.id = ${input.limitEventId})` },
+    { when: sql`EXISTS (SELECT 1 FROM device_events e WHERE e.id = ${input.limitEventId})` },
   );
 }

@@ -1,5 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { authDevices, deviceReplacementTokens, tenants, users } from "../../db/schema";
+import { authDevices, deviceReplacementTokens, users } from "../../db/schema";
+import { markedSecretDb } from "../auth/account-db";
+import { forSchool, systemActor } from "../../core/school";
+import { loadSchool } from "../tenants/lookup";
 import type { ClientInfo, IssuedSession } from "../auth/session-service";
 import type { Role, ServiceContext } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
@@ -20,11 +23,14 @@ interface ReplacementResult extends IssuedSession {
  * of concurrent uses exactly one signs in and the others get 409.
  */
 export async function replaceDevice(
-  ctx: ServiceContext,
+  platform: ServiceContext,
   input: { token: string; revokeDeviceId: string; subdomain: string | undefined; client: ClientInfo },
 ): Promise<ReplacementResult> {
-  const now = ctx.clock.now();
-  const [row] = await ctx.db
+  const now = platform.clock.now();
+  // The token names the database of its account (../auth/account-db.ts).
+  const db = markedSecretDb(platform.env, input.token);
+  if (!db) throw new ApiError(devicesErrors.INVALID_REPLACEMENT_TOKEN);
+  const [found] = await db
     .select({
       tokenId: deviceReplacementTokens.id,
       usedAt: deviceReplacementTokens.usedAt,
@@ -37,16 +43,16 @@ export async function replaceDevice(
       firstName: users.firstName,
       lastName: users.lastName,
       isActive: users.isActive,
-      subdomain: tenants.subdomain,
       revokeDeviceId: authDevices.id,
     })
     .from(deviceReplacementTokens)
     .innerJoin(users, and(eq(users.id, deviceReplacementTokens.userId), eq(users.tenantId, deviceReplacementTokens.tenantId), isNull(users.deletedAt)))
-    .innerJoin(tenants, and(eq(tenants.id, deviceReplacementTokens.tenantId), isNull(tenants.deletedAt)))
     .leftJoin(authDevices, and(eq(authDevices.id, input.revokeDeviceId), eq(authDevices.userId, deviceReplacementTokens.userId)))
     .where(eq(deviceReplacementTokens.tokenHash, await sha256Hex(input.token)))
     .limit(1);
-  if (!row || row.usedAt !== null || row.expiresAt <= now || !row.isActive) throw new ApiError(devicesErrors.INVALID_REPLACEMENT_TOKEN);
+  const school = found?.tenantId ? await loadSchool(platform, found.tenantId) : null;
+  const row = found && school ? { ...found, subdomain: school.subdomain } : undefined;
+  if (!row || !school || row.usedAt !== null || row.expiresAt <= now || !row.isActive) throw new ApiError(devicesErrors.INVALID_REPLACEMENT_TOKEN);
   if (input.subdomain !== undefined && input.subdomain !== row.subdomain) throw new ApiError(devicesErrors.INVALID_REPLACEMENT_TOKEN);
   if (row.revokeDeviceId === null) {
     throw new ApiError(coreErrors.INVALID_REQUEST_BODY, {
@@ -56,8 +62,8 @@ export async function replaceDevice(
   }
 
   const pending = row.pending as unknown as PendingSignIn;
-  const session = await signInDevice(ctx, {
-    user: { id: row.userId, tenantId: row.tenantId, role: row.role },
+  const session = await signInDevice(forSchool(platform, school, systemActor("sign_in")), {
+    user: { id: row.userId, tenantId: row.tenantId, role: row.role, shard: school.shard },
     device: { ...pending.device, platform: input.client.isBrowser ? "web" : pending.device.platform },
     client: input.client,
     push: pending.push,

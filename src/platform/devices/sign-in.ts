@@ -14,6 +14,7 @@ import type { Role, ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { iso, MINUTE_MS } from "../../core/lib/clock";
 import { randomSecret, sha256Hex } from "../../core/lib/crypto";
+import { markedSecret } from "../auth/account-db";
 import { uuidv7 } from "../../core/lib/ids";
 import type { SealedPushToken } from "./push-token-crypto";
 import { deviceEventInsert, revokeSessionsWithEvents } from "./events";
@@ -42,7 +43,8 @@ export interface PendingSignIn {
 }
 
 interface SignInInput {
-  user: { id: string; tenantId: string | null; role: Role };
+  /** `shard`: the database of the account (null: the control database, the superadmin's). */
+  user: { id: string; tenantId: string | null; role: Role; shard: string | null };
   device: DeviceDescription;
   client: ClientInfo;
   /** A login's `device_token`, already sealed (tenant users only). */
@@ -201,7 +203,7 @@ async function explainRefusal(ctx: ServiceContext, input: SignInInput, policy: D
   const statements: BatchItem[] = [deviceEventInsert(ctx, refusalEvent(input, "device_limit_reached", null, { limit: limit.limit, active_devices: activeDevices.length }))];
   let replacement: { token: string; expiresAt: number } | null = null;
   if (!input.replacement && policy.allowSelfReplacement && user.tenantId !== null) {
-    replacement = { token: randomSecret(32), expiresAt: now + REPLACEMENT_TOKEN_TTL_MS };
+    replacement = { token: markedSecret(user.shard, randomSecret(32)), expiresAt: now + REPLACEMENT_TOKEN_TTL_MS };
     const pending: PendingSignIn = { device: input.device, push: input.push };
     statements.push(
       ctx.db.insert(deviceReplacementTokens).values({

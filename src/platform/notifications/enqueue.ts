@@ -2,7 +2,7 @@ import { actingUserId } from "../../core/school";
 import { is, SQL, sql } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
-import type { ServiceContext, SchoolCtx } from "../../core/http/context";
+import type { SchoolActor, SchoolCtx, ServiceContext, TenantSummary } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
 import { eventDefinition, TIMESTAMP_VARIABLES, type EventCode } from "./catalog";
@@ -24,9 +24,7 @@ export interface Aggregate {
 export type Dedupe = string | SQL | { exact: string | SQL };
 
 export interface EnqueueOptions {
-  /** The school, when the context is not a school request's (superadmin endpoints, scans). */
-  tenantId?: string;
-  /** SQL that must hold when the batch runs: the caller's state change took effect. */
+  /** SQL (over the school's shard) that must hold when the batch runs: the caller's state change took effect. */
   when?: SQL;
   deepLink?: string | null;
   /**
@@ -59,9 +57,10 @@ function isComputedTimestamp(value: unknown): value is ComputedTimestamp {
 /**
  * The one producer helper: a statement for the caller's own batch that writes one
  * `notification_outbox` row per recipient of the event, rendered from the school's effective
- * templates. Everything the rules require is decided in the same statement: the event is on for
- * the school, the school is live (and its billing open, except for security and billing events),
- * each recipient is a live active member with push on and an enabled device, the actor of the
+ * templates. The school's own state is the context's (`ctx.tenant`, read live from the control
+ * database when the context was built): a school whose billing is closed gets nothing but security
+ * and billing events, decided before the statement. Everything else is decided in the statement:
+ * the event is on for the school, each recipient is a live active member with push on and an enabled device, the actor of the
  * request is left out (security events go to the actor's other devices instead), and the dedupe
  * key makes a repeated or retried call write nothing. After the batch commits, call
  * `dispatchQueued(ctx)` so delivery starts at once (the cron sweep is the safety net).
@@ -70,7 +69,7 @@ function isComputedTimestamp(value: unknown): value is ComputedTimestamp {
  * such values must be plain numbers or text, never timestamps.
  */
 export async function enqueue(
-  ctx: ServiceContext | SchoolCtx,
+  ctx: SchoolCtx<SchoolActor>,
   code: EventCode,
   recipients: Recipients,
   variables: Record<string, unknown>,
@@ -86,8 +85,10 @@ export async function enqueue(
   const exact = typeof dedupe === "object" && !is(dedupe, SQL);
   // An SQL exact key is evaluated per row and may name the recipient (`r.id`) wherever the key puts it.
   if (exact && !is((dedupe as { exact: string | SQL }).exact, SQL) && !SINGLE_RECIPIENT.includes(recipients.token)) throw new Error(`${code}: an exact dedupe key needs a single recipient`);
-  const tenantId = options.tenantId ?? ("tenantId" in ctx ? ctx.tenantId : undefined);
-  if (!tenantId) throw new Error(`${code}: enqueue needs the school`);
+  const tenantId = ctx.tenantId;
+  const now = ctx.clock.now();
+  const billingExempt = definition.category === "security" || definition.category === "billing";
+  if (!billingExempt && !billingOpen(ctx.tenant, now)) return nothing(ctx);
 
   const school = await schoolEvent(ctx, tenantId, definition);
   if (!school || !school.event.enabled) return nothing(ctx);
@@ -107,7 +108,6 @@ export async function enqueue(
   const marker = (name: string) => `\u001f${name}\u001f`;
   const plain = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, is(value, SQL) || isComputedTimestamp(value) ? marker(name) : value]));
 
-  const now = ctx.clock.now();
   const rendered = renderPush(school.event.template, plain, {
     locale,
     timeZone: school.timezone,
@@ -128,8 +128,7 @@ export async function enqueue(
   const dataSql = late.reduce<SQL>((acc, [key, value]) => sql`json_set(${acc}, ${`$.${key}`}, (${value}))`, sql`${JSON.stringify(data)}`);
   const dedupeSql = exact ? sql`${(dedupe as { exact: string | SQL }).exact}` : sql`${dedupe as string | SQL} || ':' || r.id`;
 
-  const actorId = definition.category !== "security" && "actor" in ctx ? actingUserId(ctx.actor) : null;
-  const billingExempt = definition.category === "security" || definition.category === "billing";
+  const actorId = definition.category !== "security" ? actingUserId(ctx.actor) : null;
 
   const statement = batchable(ctx, sql`
     INSERT INTO notification_outbox (id, tenant_id, user_id, event_code, category, title, body, deep_link, data, aggregate_type, aggregate_id, dedupe_key, status, attempts, created_at)
@@ -140,7 +139,6 @@ export async function enqueue(
       AND r.id IN (${recipientIds(recipients, tenantId)})
       ${actorId ? sql`AND r.id <> ${actorId}` : sql``}
       AND ${reachableSql(sql`r`, tenantId, exclude)}
-      AND EXISTS (SELECT 1 FROM tenants t WHERE t.id = ${tenantId} AND t.deleted_at IS NULL ${billingExempt ? sql`` : sql`AND ${billingOpenSql(sql`t`, now)}`})
       ${options.when ? sql`AND (${options.when})` : sql``}
     ON CONFLICT (dedupe_key) DO NOTHING`);
   markQueued(ctx, tenantId);
@@ -194,7 +192,12 @@ export function sessionInstallationSql(sessionId: string | null): SQL {
   return sql`(SELECT COALESCE(ad.installation_id, 'auth-device:' || ad.id) FROM sessions s JOIN auth_devices ad ON ad.id = s.auth_device_id WHERE s.id = ${sessionId})`;
 }
 
-/** The billing gate as SQL over a `tenants` alias: open unless suspended or past the expiry. */
+/** The billing gate of a school context's school: open unless suspended or past the expiry. */
+export function billingOpen(tenant: Pick<TenantSummary, "planState" | "expiresAt">, now: number): boolean {
+  return tenant.planState !== "suspended" && (tenant.expiresAt === null || tenant.expiresAt > now);
+}
+
+/** The billing gate as SQL over a `tenants` alias (control database only): open unless suspended or past the expiry. */
 export function billingOpenSql(tenant: SQL, now: number): SQL {
   return sql`${tenant}.plan_state <> 'suspended' AND (${tenant}.expires_at IS NULL OR ${tenant}.expires_at > ${now})`;
 }

@@ -1,15 +1,17 @@
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import { effectivePlanStateSql } from "../billing/state";
 import { changedRows, insertWhere, isUniqueViolation, runBatch } from "../../core/db/batch";
 import { tenants } from "../../db/schema";
-import type { ServiceContext, SchoolCtx } from "../../core/http/context";
+import type { SchoolActor, SchoolCtx, ServiceContext } from "../../core/http/context";
+import { controlDb, shardDb } from "../../core/db/client";
+import { forSchool, systemActor } from "../../core/school";
 import { ApiError } from "../../core/http/errors";
-import { uuidv7 } from "../../core/lib/ids";
+import { isUuid, uuidv7 } from "../../core/lib/ids";
 import { imageRef } from "../media/asset-ref";
 import { mediaUrl } from "../media/links";
 import { personalFilesDeletion } from "../users/personal-data";
 import { tenantsErrors } from "./errors";
-import { liveTenant } from "./lookup";
+import { liveTenant, loadSchool, schoolSummary, schoolSummaryColumns } from "./lookup";
 import { isReservedSchoolName, newSchoolRow, schoolNamesFree, shardForNewSchool } from "./new-school";
 import { tenantRecord } from "./present";
 import type { SchoolTenantChanges, TenantChanges } from "./schemas";
@@ -39,7 +41,8 @@ export async function publicBranding(ctx: ServiceContext, input: { subdomain: st
 /**
  * POST /admin/tenants/: a `pending` school with the same trial period a self-registered school
  * gets; a billing activation makes it `active`. Slugs and subdomains share one namespace, held by
- * a conditional insert.
+ * a conditional insert. The school is one control row (with its shard, picked here and never
+ * changed); its shard holds nothing of it until members and content arrive.
  */
 export async function createTenant(
   ctx: ServiceContext,
@@ -47,9 +50,10 @@ export async function createTenant(
 ) {
   if (isReservedSchoolName(input.slug, input.subdomain)) throw new ApiError(tenantsErrors.SLUG_OR_SUBDOMAIN_TAKEN);
   const id = uuidv7(ctx.clock.now());
+  const shard = await shardForNewSchool(ctx);
   // A new school has no files yet: a logo can only be a URL (an asset id of any school is refused).
-  await imageRef.check(ctx, { tenantId: id, field: "logo", value: input.logo, invalid: tenantsErrors.VALIDATION_ERROR });
-  const row = newSchoolRow(ctx, { ...input, id, shard: await shardForNewSchool(ctx), colorScheme: input.color_scheme });
+  await imageRef.check({ db: shardDb(ctx.env, shard) }, { tenantId: id, field: "logo", value: input.logo, invalid: tenantsErrors.VALIDATION_ERROR });
+  const row = newSchoolRow(ctx, { ...input, id, shard, colorScheme: input.color_scheme });
   try {
     const [inserted, created] = await ctx.db.batch([
       insertWhere(ctx, tenants, row, schoolNamesFree(input.slug, input.subdomain)),
@@ -63,10 +67,32 @@ export async function createTenant(
   }
 }
 
-/** PUT /admin/tenants/:id: omitted fields keep their value. A logo given as an asset id must be a confirmed image of that school. */
+/**
+ * PUT /admin/tenants/:id: omitted fields keep their value. A logo given as an asset id must be a
+ * confirmed image of that school, checked in its shard (one control read for the shard, only then).
+ */
 export async function updateTenant(ctx: ServiceContext, input: { tenantId: string; changes: TenantChanges }) {
+  if (isUuid(input.changes.logo)) {
+    const school = await loadSchool(ctx, input.tenantId);
+    if (!school) throw new ApiError(tenantsErrors.TENANT_NOT_FOUND);
+    await checkLogo(forSchool(ctx, school, systemActor("school_update")), input.changes);
+  }
+  return writeTenant(ctx, input);
+}
+
+/** PATCH /t/tenant: the school's own record, with the fields a school admin may change. */
+export async function updateOwnTenant(ctx: SchoolCtx, input: { changes: SchoolTenantChanges }) {
+  await checkLogo(ctx, input.changes);
+  return writeTenant(controlCtx(ctx), { tenantId: ctx.tenantId, changes: input.changes });
+}
+
+function checkLogo(ctx: SchoolCtx<SchoolActor>, changes: SchoolTenantChanges): Promise<void> {
+  return imageRef.check(ctx, { tenantId: ctx.tenantId, field: "logo", value: changes.logo, invalid: tenantsErrors.VALIDATION_ERROR });
+}
+
+/** The school row's update in the control database (`ctx.db` is control). */
+async function writeTenant(ctx: ServiceContext, input: { tenantId: string; changes: TenantChanges }) {
   const { changes } = input;
-  await imageRef.check(ctx, { tenantId: input.tenantId, field: "logo", value: changes.logo, invalid: tenantsErrors.VALIDATION_ERROR });
   const set: Partial<typeof tenants.$inferInsert> = {
     ...(changes.title !== undefined ? { title: changes.title } : {}),
     ...(changes.logo !== undefined ? { logo: changes.logo } : {}),
@@ -90,35 +116,38 @@ export async function updateTenant(ctx: ServiceContext, input: { tenantId: strin
   return tenantRecord(ctx, row);
 }
 
-/** PATCH /t/tenant: the school's own record, with the fields a school admin may change. */
-export async function updateOwnTenant(ctx: SchoolCtx, input: { changes: SchoolTenantChanges }) {
-  return updateTenant(ctx, { tenantId: ctx.tenantId, changes: input.changes });
-}
-
 /**
  * DELETE /admin/tenants/:id (soft). Branding, login and every token of the school stop at once:
- * they all join the school with `deleted_at IS NULL`. The members' personal files (avatars) go in
- * the same batch (src/platform/users/personal-data.ts); the school's shared content keeps its files.
+ * they all read the school's control row with `deleted_at IS NULL`. Then the members' personal
+ * files (avatars) are marked deleted in the school's shard (src/platform/users/personal-data.ts);
+ * the school's shared content keeps its files. The control row goes first: were the shard write
+ * to fail, the school is already closed, and repeating the call (404 then) is not needed for that.
  */
 export async function deleteTenant(ctx: ServiceContext, input: { tenantId: string }) {
   const now = ctx.clock.now();
-  const [deleted] = await runBatch(ctx, [
-    ctx.db.update(tenants).set({ deletedAt: now, updatedAt: now }).where(liveTenant(input.tenantId)).returning({ id: tenants.id }),
-    ...personalFilesDeletion(ctx, {
-      tenantId: input.tenantId,
-      onlyIf: sql`EXISTS (SELECT 1 FROM tenants AS t WHERE t.id = ${input.tenantId} AND t.deleted_at = ${now})`,
-    }),
-  ]);
-  if ((deleted as unknown[]).length === 0) throw new ApiError(tenantsErrors.TENANT_NOT_FOUND);
+  const [deleted] = await ctx.db
+    .update(tenants)
+    .set({ deletedAt: now, updatedAt: now })
+    .where(liveTenant(input.tenantId))
+    .returning(schoolSummaryColumns);
+  if (!deleted) throw new ApiError(tenantsErrors.TENANT_NOT_FOUND);
+  const school = forSchool(ctx, schoolSummary(deleted), systemActor("school_deletion"));
+  await runBatch(school, personalFilesDeletion(school, {}));
   return { deleted: true as const };
 }
 
 /**
- * GET /t/tenant: the addressed school. Authenticate already joined it live, so the 404 only
+ * GET /t/tenant: the addressed school. Authenticate already read it live, so the 404 only
  * answers a deletion between the two reads.
  */
 export async function getOwnTenant(ctx: SchoolCtx) {
-  const [row] = await ctx.db.select().from(tenants).where(liveTenant(ctx.tenantId)).limit(1);
+  const control = controlCtx(ctx);
+  const [row] = await control.db.select().from(tenants).where(liveTenant(ctx.tenantId)).limit(1);
   if (!row) throw new ApiError(tenantsErrors.TENANT_NOT_FOUND);
-  return tenantRecord(ctx, row);
+  return tenantRecord(control, row);
+}
+
+/** The platform side of a school context: the school row is the control database's, not the shard's. */
+function controlCtx(ctx: SchoolCtx): ServiceContext {
+  return { ...ctx, db: controlDb(ctx.env) };
 }

@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, getTableName, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { forgetPairStatement } from "../auth/login-guard";
+import { controlDb } from "../../core/db/client";
 import type { BatchItem } from "../../core/db/batch";
 import {
   assignments,
@@ -42,7 +43,7 @@ import {
   sessions,
   users,
 } from "../../db/schema";
-import type { ServiceContext, SchoolCtx } from "../../core/http/context";
+import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 
 /**
  * What a permanent user deletion does to every column that refers to a user.
@@ -149,17 +150,18 @@ export const PERSONAL_FILES: readonly PersonalFileRule[] = [
  * removes their objects from R2 and then the rows, so no object outlives its asset. `onlyIf`
  * makes the statement conditional on the rest of the batch (the school deletion having applied).
  */
-export function personalFilesDeletion(ctx: ServiceContext, scope: { tenantId: string; userId?: string; onlyIf?: SQL }): BatchItem[] {
+export function personalFilesDeletion(ctx: SchoolCtx<SchoolActor>, scope: { userId?: string; onlyIf?: SQL }): BatchItem[] {
+  const tenantId = ctx.tenantId;
   const now = ctx.clock.now();
   return PERSONAL_FILES.map((entry) => {
     const owned = ctx.db
       .select({ id: sql<string>`${entry.asset}` })
       .from(entry.table)
-      .where(and(eq(entry.school, scope.tenantId), scope.userId === undefined ? undefined : eq(entry.owner, scope.userId)));
+      .where(and(eq(entry.school, tenantId), scope.userId === undefined ? undefined : eq(entry.owner, scope.userId)));
     return ctx.db
       .update(mediaAssets)
       .set({ deletedAt: now, updatedAt: now })
-      .where(and(eq(mediaAssets.tenantId, scope.tenantId), isNull(mediaAssets.deletedAt), inArray(mediaAssets.id, owned), scope.onlyIf));
+      .where(and(eq(mediaAssets.tenantId, tenantId), isNull(mediaAssets.deletedAt), inArray(mediaAssets.id, owned), scope.onlyIf));
   });
 }
 
@@ -208,15 +210,16 @@ function propertyOf(table: SQLiteTable, column: SQLiteColumn): string {
 }
 
 /**
- * All writes of a permanent deletion, for one `db.batch`: the registry's rules, the user's queued
- * emails (they hold the address and name), the sign-in counter keyed by the email, then the account.
+ * All writes of a permanent deletion in the school's shard, for one `db.batch`: the registry's
+ * rules, the user's queued emails (they hold the address and name), then the account. The sign-in
+ * counter keyed by the email is the control database's (`permanentDeletionControlStatement`).
  * The registry's rules match on the user id alone, not the school: the caller has checked that the
  * id is a user of its school, and some referring tables allow a null school (sessions, device
  * events), so a school filter could leave personal rows behind.
  */
 export function permanentDeletionStatements(ctx: SchoolCtx, target: { id: string; email: string }): BatchItem[] {
   // Before the rows that name the files are gone.
-  const statements: BatchItem[] = personalFilesDeletion(ctx, { tenantId: ctx.tenantId, userId: target.id });
+  const statements: BatchItem[] = personalFilesDeletion(ctx, { userId: target.id });
   statements.push(...PERSONAL_DATA.map((entry) =>
     entry.action === "delete"
       ? ctx.db.delete(entry.table).where(eq(entry.column, target.id))
@@ -226,7 +229,11 @@ export function permanentDeletionStatements(ctx: SchoolCtx, target: { id: string
           .where(eq(entry.column, target.id)),
   ));
   statements.push(ctx.db.delete(emailOutbox).where(and(eq(emailOutbox.tenantId, ctx.tenantId), eq(emailOutbox.toEmail, target.email))));
-  statements.push(forgetPairStatement(ctx, { tenantId: ctx.tenantId, email: target.email }));
   statements.push(ctx.db.delete(users).where(and(eq(users.id, target.id), eq(users.tenantId, ctx.tenantId))));
   return statements;
+}
+
+/** The control database's part of a permanent deletion: the sign-in counter keyed by the email. */
+export function permanentDeletionControlStatement(ctx: SchoolCtx, target: { email: string }) {
+  return forgetPairStatement({ ...ctx, db: controlDb(ctx.env) }, { tenantId: ctx.tenantId, email: target.email });
 }

@@ -15,7 +15,7 @@ import type { Db, SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { uuidv7 } from "../../core/lib/ids";
-import { permanentDeletionStatements } from "./personal-data";
+import { permanentDeletionControlStatement, permanentDeletionStatements } from "./personal-data";
 import { usersErrors } from "./errors";
 import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject } from "./permissions";
 import { containsText, idIn } from "../../core/db/conditions";
@@ -215,8 +215,8 @@ export async function softDeleteUser(ctx: SchoolCtx, input: { id: string }) {
 }
 
 /**
- * DELETE /t/users/:id/permanent (admin): the account and every personal-data row in one batch
- * (src/platform/users/personal-data.ts). A soft-deleted user of the school can still be purged.
+ * DELETE /t/users/:id/permanent (admin): the account and every personal-data row in one batch of
+ * the school's shard (src/platform/users/personal-data.ts). A soft-deleted user of the school can still be purged.
  */
 export async function permanentlyDeleteUser(ctx: SchoolCtx, input: { id: string }) {
   const { id } = input;
@@ -227,7 +227,8 @@ export async function permanentlyDeleteUser(ctx: SchoolCtx, input: { id: string 
     .where(and(eq(users.id, id), eq(users.tenantId, ctx.tenantId)))
     .limit(1);
   if (!target) throw new ApiError(usersErrors.PURGE_TARGET_NOT_FOUND);
-  await runBatch(ctx, permanentDeletionStatements(ctx, target));
+  // Two databases: the account's rows in the shard, its sign-in counter in control (harmless alone).
+  await Promise.all([runBatch(ctx, permanentDeletionStatements(ctx, target)), permanentDeletionControlStatement(ctx, target)]);
   return { deleted: true as const, permanent: true as const };
 }
 

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { app } from "../../src/app";
 import type { Env } from "../../src/core/env";
 import { readResponse, type ApiResponse } from "./http";
-import { envWith, wraps } from "./wrapped-d1";
+import { envWith, wrapD1 } from "./wrapped-d1";
 
 /** The SQL text of a prepared statement (workerd keeps it on the object). */
 function statementText(statement: D1PreparedStatement): string {
@@ -55,7 +55,7 @@ export function barrierD1(inner: D1Database, options: { held: RegExp; parties: n
       if (waiting.length >= partiesNow()) release();
       else timer ??= setTimeout(release, options.timeoutMs ?? 2_000);
     });
-  const db = new Proxy(inner, {
+  const db = wrapD1(inner, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (property === "batch") {
@@ -67,7 +67,7 @@ export function barrierD1(inner: D1Database, options: { held: RegExp; parties: n
       return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { db: wraps(db, inner), stats, arrivals };
+  return { db, stats, arrivals };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { shardNames } from "../../src/core/db/client";
 import type { Env } from "../../src/core/env";
-import { envWith, wraps } from "./wrapped-d1";
+import { envWith, wrapD1 } from "./wrapped-d1";
 
 /** How many times a wrapped D1 binding was asked for work. */
 export interface D1Counts {
@@ -16,7 +16,7 @@ export interface D1Counts {
  * request's statements go to its shard: wrap `await schoolD1(tenantId)` to count them.
  */
 export function countingD1(inner: D1Database, counts: D1Counts = { prepare: 0, batch: 0, exec: 0 }): { db: D1Database; counts: D1Counts } {
-  const db = new Proxy(inner, {
+  const db = wrapD1(inner, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
@@ -29,7 +29,7 @@ export function countingD1(inner: D1Database, counts: D1Counts = { prepare: 0, b
       return (value as (...a: unknown[]) => unknown).bind(target);
     },
   });
-  return { db: wraps(db, inner), counts };
+  return { db, counts };
 }
 
 /**
@@ -53,7 +53,7 @@ export function roundTripD1(inner: D1Database) {
         return (value as (...a: unknown[]) => unknown).bind(target);
       },
     });
-  const db = new Proxy(inner, {
+  const db = wrapD1(inner, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (property === "prepare") return (query: string) => wrapStatement(target.prepare(query));
@@ -66,7 +66,7 @@ export function roundTripD1(inner: D1Database) {
       return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { db: wraps(db, inner), stats, roundTrips: () => stats.batches + stats.statements };
+  return { db, stats, roundTrips: () => stats.batches + stats.statements };
 }
 
 /**

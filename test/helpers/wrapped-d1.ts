@@ -33,3 +33,24 @@ export function envWith(dbs: D1Database | readonly D1Database[], base: Env = env
   for (const db of Array.isArray(dbs) ? dbs : [dbs as D1Database]) swapped[bindingName(db)] = db;
   return swapped as unknown as Env;
 }
+
+/**
+ * A wrapper of a D1 binding by a proxy `handler`, registered with `wraps`. School requests run in
+ * a D1 session (`withSession`, read replicas): the session gets the same handler, so a counter or
+ * barrier sees the statements a request sends through it.
+ */
+export function wrapD1(inner: D1Database, handler: ProxyHandler<D1Database>): D1Database {
+  const get = handler.get ?? ((target: D1Database, property: string | symbol) => Reflect.get(target, property, target));
+  const proxy = new Proxy(inner, {
+    get(target, property, receiver) {
+      if (property === "withSession") {
+        return (...args: unknown[]) => {
+          const session = (target.withSession as (...a: unknown[]) => D1DatabaseSession).apply(target, args);
+          return new Proxy(session, { get: get as unknown as ProxyHandler<D1DatabaseSession>["get"] });
+        };
+      }
+      return get(target, property, receiver);
+    },
+  });
+  return wraps(proxy, inner);
+}

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
 import { requestWithD1 } from "../helpers/d1-barrier";
 import { schoolD1 } from "../helpers/databases";
-import { wraps } from "../helpers/wrapped-d1";
+import { wrapD1 } from "../helpers/wrapped-d1";
 import { db } from "../helpers/factories";
 import { failure } from "../helpers/http";
 import { as, unknownId } from "../helpers/users";
@@ -67,7 +67,7 @@ describe("POST /t/media/presign failures", () => {
     const { school, admin } = await mediaSchool();
     // Deletes the school just before the presign's batch reaches D1 (after authentication read it live).
     const shard = await schoolD1(school.id);
-    const racing = wraps(new Proxy(shard, {
+    const racing = wrapD1(shard, {
       get(target, property) {
         const value = Reflect.get(target, property, target);
         if (property === "batch") {
@@ -79,7 +79,7 @@ describe("POST /t/media/presign failures", () => {
         }
         return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
-    }), shard);
+    });
     const res = await requestWithD1(racing, "/t/media/presign", { token: admin.token, tenant: school.subdomain, body: valid });
     expect(failure(res)).toEqual({ status: 404, error: "tenant_not_found" });
     expect(await db().select().from(schema.mediaAssets).where(eq(schema.mediaAssets.tenantId, school.id))).toEqual([]);

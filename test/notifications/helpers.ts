@@ -9,7 +9,7 @@ import { api, type ApiCall } from "../helpers/http";
 import { newInstallation } from "../helpers/devices";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { runBatch } from "../../src/core/db/batch";
-import { serviceContext } from "../../src/core/http/request-context";
+import { schoolCtx } from "../helpers/school-ctx";
 import { enqueue } from "../../src/platform/notifications/enqueue";
 import { pushTokenBinding, pushTokenKeys, sealPushToken } from "../../src/platform/devices/push-token-crypto";
 
@@ -141,8 +141,8 @@ export async function addPushDevice(tenantId: string, userId: string, options: {
  * but without a queue message, so only the test's own consumer run delivers it.
  */
 export async function writePush(tenantId: string, userId: string) {
-  const ctx = serviceContext(env as Env);
+  const ctx = await schoolCtx(tenantId);
   await runBatch(ctx, [
-    await enqueue(ctx, "security.password_reset", { token: "user", userId }, { changed_at: new Date().toISOString() }, { id: userId }, `security.password_reset:${userId}:${crypto.randomUUID()}`, { tenantId }),
+    await enqueue(ctx, "security.password_reset", { token: "user", userId }, { changed_at: new Date().toISOString() }, { id: userId }, `security.password_reset:${userId}:${crypto.randomUUID()}`),
   ]);
 }

@@ -10,7 +10,7 @@ import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { as, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
 import { schoolD1 } from "../../helpers/databases";
-import { wraps } from "../../helpers/wrapped-d1";
+import { wrapD1 } from "../../helpers/wrapped-d1";
 import { shardBinding, shardNames } from "../../../src/core/db/client";
 import type { Env } from "../../../src/core/env";
 
@@ -408,7 +408,7 @@ describe("DELETE /t/courses/:id with a registered delete guard", () => {
     const tree = await insertCourseTree(school.id, { shape: [1, 1, 2] });
     // The hold lands between the request's check and its delete batch.
     const shard = await schoolD1(school.id);
-    const sneaky = wraps(new Proxy(shard, {
+    const sneaky = wrapD1(shard, {
       get(target, property) {
         const value = Reflect.get(target, property, target);
         if (property === "batch") {
@@ -419,7 +419,7 @@ describe("DELETE /t/courses/:id with a registered delete guard", () => {
         }
         return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
-    }), shard);
+    });
     const res = await requestWithD1(sneaky, `/t/courses/${tree.courseId}`, { method: "DELETE", token: admin.token, tenant: admin.subdomain });
     expect({ status: res.status, error: res.body.error }).toEqual({ status: 409, error: "test_course_held" });
     expect((await courseRow(tree.courseId))!.deletedAt).toBeNull();

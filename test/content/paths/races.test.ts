@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
-import { wraps } from "../../helpers/wrapped-d1";
+import { wrapD1 } from "../../helpers/wrapped-d1";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { failure } from "../../helpers/http";
 import { as, schoolWithAdmin, signedIn } from "../../helpers/users";
@@ -38,7 +38,7 @@ describe("race: concurrent replaces of a published path's courses", () => {
     // The course goes just before the replace's write batch reaches D1.
     let deletions = 0;
     const shard = await schoolD1(school.id);
-    const racing = wraps(new Proxy(shard, {
+    const racing = wrapD1(shard, {
       get(target, property) {
         const value = Reflect.get(target, property, target);
         if (property !== "batch") return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
@@ -51,7 +51,7 @@ describe("race: concurrent replaces of a published path's courses", () => {
           return target.batch(statements);
         };
       },
-    }), shard);
+    });
     const replaced = await requestWithD1(racing, `/t/learning-paths/${pathId}/courses`, { method: "PATCH", token: admin.token, tenant: admin.subdomain, body: { course_ids: [a, b] } });
     expect(deletions).toBe(1);
     expect(failure(replaced)).toEqual({ status: 400, error: "course_not_in_tenant" });

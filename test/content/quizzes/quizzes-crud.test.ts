@@ -5,7 +5,7 @@ import { setClockForTests } from "../../../src/core/lib/clock";
 import { ISO as ISO_PATTERN } from "../../helpers/courses";
 import { requestWithD1 } from "../../helpers/d1-barrier";
 import { schoolD1 } from "../../helpers/databases";
-import { wraps } from "../../helpers/wrapped-d1";
+import { wrapD1 } from "../../helpers/wrapped-d1";
 import { insertExam } from "../../helpers/exams";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
@@ -212,7 +212,7 @@ describe("DELETE /t/quizzes/:id", () => {
       const exam = await insertExam(school.id, { status: "draft" });
       // The section lands between the request's check and its delete batch.
       const shard = await schoolD1(school.id);
-      const sneaky = wraps(new Proxy(shard, {
+      const sneaky = wrapD1(shard, {
         get(target, property) {
           const value = Reflect.get(target, property, target);
           if (property === "batch") {
@@ -226,7 +226,7 @@ describe("DELETE /t/quizzes/:id", () => {
           }
           return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
         },
-      }), shard);
+      });
       const res = await requestWithD1(sneaky, `/t/quizzes/${quiz.id}`, { method: "DELETE", token: admin.token, tenant: admin.subdomain });
       expect(failure(res)).toEqual({ status: 409, error: "quiz_referenced_by_exam" });
       expect((await quizRow(quiz.id))!.deletedAt).toBeNull();

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DAY_MS, MINUTE_MS, setClockForTests } from "../../src/core/lib/clock";
 import { barrierD1, requestWithD1 } from "../helpers/d1-barrier";
@@ -6,7 +5,7 @@ import { deviceLogin, eventTypes, newInstallation, schoolWithStudent, setPolicy,
 import { createUser, login } from "../helpers/factories";
 import { api } from "../helpers/http";
 import { expectSignedOut } from "../helpers/sessions";
-import { fixtureD1 } from "../helpers/databases";
+import { fixtureD1, schoolD1 } from "../helpers/databases";
 
 const replace = (body: Record<string, unknown>, headers: Record<string, string> = {}) => api("/auth/device-limit/replace", { body, headers });
 
@@ -302,7 +301,7 @@ describe("device limit under concurrency", () => {
     const { admin, student } = await schoolWithStudent();
     await setPolicy(admin, { mode: "enforce", max_active_devices: 3 });
     // Held: every login's session insert, until all 8 have counted the active devices.
-    const barrier = barrierD1(env.DB, { held: /INSERT INTO sessions \(/, parties: 8 });
+    const barrier = barrierD1(await schoolD1(admin.tenantId), { held: /INSERT INTO sessions \(/, parties: 8 });
     const body = () => ({ email: student.email, password: student.password, subdomain: student.subdomain, device_platform: "android", installation_id: newInstallation() });
     const results = await Promise.all(Array.from({ length: 8 }, () => requestWithD1(barrier.db, "/auth/login", { body: body() })));
     expect(barrier.stats.releases).toEqual([8]);
@@ -320,7 +319,7 @@ describe("device limit under concurrency", () => {
     const old = await signInOn(student);
     const refused = await deviceLogin(student);
     const token = refused.body.data.replacement_token;
-    const barrier = barrierD1(env.DB, { held: /INSERT INTO sessions \(/, parties: 10 });
+    const barrier = barrierD1(await schoolD1(student.tenantId), { held: /INSERT INTO sessions \(/, parties: 10 });
     const results = await Promise.all(
       Array.from({ length: 10 }, () => requestWithD1(barrier.db, "/auth/device-limit/replace", { body: { replacement_token: token, revoke_device_id: old.authDeviceId } })),
     );

@@ -1,7 +1,8 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { app } from "../../src/app";
 import type { Env } from "../../src/core/env";
 import { readResponse, type ApiResponse } from "./http";
+import { envWith, wrapD1 } from "./wrapped-d1";
 
 /** The SQL text of a prepared statement (workerd keeps it on the object). */
 function statementText(statement: D1PreparedStatement): string {
@@ -54,7 +55,7 @@ export function barrierD1(inner: D1Database, options: { held: RegExp; parties: n
       if (waiting.length >= partiesNow()) release();
       else timer ??= setTimeout(release, options.timeoutMs ?? 2_000);
     });
-  const db = new Proxy(inner, {
+  const db = wrapD1(inner, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (property === "batch") {
@@ -69,7 +70,10 @@ export function barrierD1(inner: D1Database, options: { held: RegExp; parties: n
   return { db, stats, arrivals };
 }
 
-/** A request through the app with the given D1 binding in place of the test database. */
+/**
+ * A request through the app with the given D1 binding in place of the database it wraps (a school
+ * request writes to its shard: wrap `await schoolD1(tenantId)`; platform writes: `env.DB`).
+ */
 export async function requestWithD1(
   db: D1Database,
   path: string,
@@ -82,20 +86,20 @@ export async function requestWithD1(
   const response = await app.request(
     `https://api.lms.localhost/api/v1${path}`,
     { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) },
-    { ...env, DB: db },
+    envWith(db),
   );
   return readResponse(response, { method, path: `/api/v1${path}` });
 }
 
 /**
  * A Durable Object's alarm run now with its D1 calls through `db` (a barrier) instead of the
- * object's own binding, so a race test can hold the alarm's write beside a request's.
+ * binding it wraps (the school's shard), so a race test can hold the alarm's write beside a request's.
  */
 export function alarmWithD1<T extends { alarm(): Promise<void> }>(stub: DurableObjectStub<T & Rpc.DurableObjectBranded>, db: D1Database): Promise<void> {
   return runInDurableObject(stub, async (instance: T) => {
     const holder = instance as unknown as { env: Env };
     const own = holder.env;
-    holder.env = { ...own, DB: db };
+    holder.env = envWith(db, own);
     try {
       await instance.alarm();
     } finally {

@@ -1,3 +1,8 @@
+import { env } from "cloudflare:test";
+import { shardNames } from "../../src/core/db/client";
+import type { Env } from "../../src/core/env";
+import { envWith, wrapD1 } from "./wrapped-d1";
+
 /** How many times a wrapped D1 binding was asked for work. */
 export interface D1Counts {
   prepare: number;
@@ -7,11 +12,11 @@ export interface D1Counts {
 
 /**
  * Wraps a D1 binding so a test can count the statements (prepare), batches and execs a request
- * issues: `app.request(url, init, { ...env, DB: counting.db })`.
+ * issues: `app.request(url, init, envWith(counting.db))` (test/helpers/wrapped-d1.ts). A school
+ * request's statements go to its shard: wrap `await schoolD1(tenantId)` to count them.
  */
-export function countingD1(inner: D1Database): { db: D1Database; counts: D1Counts } {
-  const counts: D1Counts = { prepare: 0, batch: 0, exec: 0 };
-  const db = new Proxy(inner, {
+export function countingD1(inner: D1Database, counts: D1Counts = { prepare: 0, batch: 0, exec: 0 }): { db: D1Database; counts: D1Counts } {
+  const db = wrapD1(inner, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
@@ -48,7 +53,7 @@ export function roundTripD1(inner: D1Database) {
         return (value as (...a: unknown[]) => unknown).bind(target);
       },
     });
-  const db = new Proxy(inner, {
+  const db = wrapD1(inner, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (property === "prepare") return (query: string) => wrapStatement(target.prepare(query));
@@ -62,4 +67,15 @@ export function roundTripD1(inner: D1Database) {
     },
   });
   return { db, stats, roundTrips: () => stats.batches + stats.statements };
+}
+
+/**
+ * One count over the control database and every school database: a cron scan reads the schools
+ * from the control database and then visits each school on its shard.
+ */
+export function countingEveryD1(base: Env = env as Env): { env: Env; counts: D1Counts } {
+  const counts: D1Counts = { prepare: 0, batch: 0, exec: 0 };
+  const names = ["DB", ...shardNames(env as Env)] as const;
+  const wrapped = names.map((name) => countingD1((env as unknown as Record<string, D1Database>)[name]!, counts).db);
+  return { env: envWith(wrapped, base), counts };
 }

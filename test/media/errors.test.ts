@@ -3,6 +3,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
 import { requestWithD1 } from "../helpers/d1-barrier";
+import { schoolD1 } from "../helpers/databases";
+import { wrapD1 } from "../helpers/wrapped-d1";
 import { db } from "../helpers/factories";
 import { failure } from "../helpers/http";
 import { as, unknownId } from "../helpers/users";
@@ -64,12 +66,14 @@ describe("POST /t/media/presign failures", () => {
   it("404 tenant_not_found when the school is deleted between sign-in check and the write; nothing is recorded", async () => {
     const { school, admin } = await mediaSchool();
     // Deletes the school just before the presign's batch reaches D1 (after authentication read it live).
-    const racing = new Proxy(env.DB, {
+    const shard = await schoolD1(school.id);
+    const racing = wrapD1(shard, {
       get(target, property) {
         const value = Reflect.get(target, property, target);
         if (property === "batch") {
           return async (statements: D1PreparedStatement[]) => {
-            await target.prepare("UPDATE tenants SET deleted_at = ? WHERE id = ?").bind(Date.now(), school.id).run();
+            // The school row is in the control database; the presign's batch goes to the school's shard.
+            await env.DB.prepare("UPDATE tenants SET deleted_at = ? WHERE id = ?").bind(Date.now(), school.id).run();
             return target.batch(statements);
           };
         }

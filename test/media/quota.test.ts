@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
@@ -6,6 +5,7 @@ import { barrierD1, requestWithD1 } from "../helpers/d1-barrier";
 import { db } from "../helpers/factories";
 import { failure } from "../helpers/http";
 import { confirm, confirmedAsset, FIXTURES, mediaSchool, presign, setQuota, uploaded } from "./helpers";
+import { schoolD1 } from "../helpers/databases";
 
 const png = FIXTURES.png;
 
@@ -23,7 +23,7 @@ describe("school storage quota", () => {
     const first = await uploaded(admin, "image", png);
     const second = await uploaded(student, "image", png);
     // Both requests have read the asset and inspected R2 before either writes: the worst interleaving.
-    const barrier = barrierD1(env.DB, { held: /update "media_assets"/i, parties: 2 });
+    const barrier = barrierD1(await schoolD1(student.tenantId), { held: /update "media_assets"/i, parties: 2 });
     const results = await Promise.all(
       [
         [admin, first],

@@ -12,7 +12,8 @@ import { createSchool, createUser } from "../helpers/factories";
 import { failure, readResponse, type ApiResponse } from "../helpers/http";
 import { curatorWith, signedIn, type Member } from "../helpers/users";
 import { addPushDevice, call, outboxRows, pushesFor, runPushQueue } from "./helpers";
-import { fixtureD1 } from "../helpers/databases";
+import { fixtureD1, schoolD1 } from "../helpers/databases";
+import { envWith } from "../helpers/wrapped-d1";
 
 afterEach(() => setClockForTests(null));
 
@@ -301,8 +302,8 @@ describe("campaign delivery", () => {
 
     const create = async (who: Member) => {
       const queue = localQueue();
-      const counting = countingD1(env.DB);
-      const res = await appCall(who, CAMPAIGNS, { body: { title: "Big news", body: "For everyone", filter: everyone } }, { ...queue.env, DB: counting.db } as Env);
+      const counting = countingD1(await schoolD1(who.tenantId));
+      const res = await appCall(who, CAMPAIGNS, { body: { title: "Big news", body: "For everyone", filter: everyone } }, envWith(counting.db, queue.env as Env));
       expect(res.status).toBe(201);
       return { campaign: res.body.data.campaign, counts: counting.counts, queue };
     };

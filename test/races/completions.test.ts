@@ -7,6 +7,7 @@ import { barrierD1, requestWithD1 } from "../helpers/d1-barrier";
 import { db } from "../helpers/factories";
 import { assignIndividualCurator, curatorWith, schoolWithAdmin, signedIn } from "../helpers/users";
 import { addPushDevice, outboxRows } from "../notifications/helpers";
+import { schoolD1 } from "../helpers/databases";
 
 const PARTIES = 8;
 
@@ -22,8 +23,8 @@ async function setup(shape: [number, number, number]) {
 }
 
 /** Every completion waits at its batch until all have got that far: none sees another's row. */
-async function concurrentCompletions(student: { token: string; subdomain: string }, blockId: string, expectedReleases: number[]) {
-  const barrier = barrierD1(env.DB, { held: /^INSERT INTO block_completions/i, parties: PARTIES });
+async function concurrentCompletions(student: { token: string; subdomain: string; tenantId: string }, blockId: string, expectedReleases: number[]) {
+  const barrier = barrierD1(await schoolD1(student.tenantId), { held: /^INSERT INTO block_completions/i, parties: PARTIES });
   const results = await Promise.all(
     Array.from({ length: PARTIES }, () => requestWithD1(barrier.db, `/t/blocks/${blockId}/complete`, { token: student.token, tenant: student.subdomain })),
   );

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
@@ -7,6 +6,7 @@ import { barrierD1, requestWithD1 } from "../helpers/d1-barrier";
 import { createUser, db } from "../helpers/factories";
 import { addGroupCurator, addMember, as, createGroup, schoolWithAdmin } from "../helpers/users";
 import { addPushDevice, outboxRows } from "../notifications/helpers";
+import { schoolD1 } from "../helpers/databases";
 
 describe("race: concurrent enrollments of one group in one course", () => {
   it("8 concurrent POST group-enrollments: one link, one 201, seven 200, each member's source once, one #55 and one #31 each", async () => {
@@ -23,7 +23,7 @@ describe("race: concurrent enrollments of one group in one course", () => {
       await addPushDevice(school.id, student.id);
     }
     // Every request waits at its write batch until all have got that far: none has written when the others start.
-    const barrier = barrierD1(env.DB, { held: /insert into "?course_group_enrollments/i, parties: REQUESTS });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /insert into "?course_group_enrollments/i, parties: REQUESTS });
     const results = await Promise.all(
       Array.from({ length: REQUESTS }, (_, i) =>
         requestWithD1(barrier.db, i % 2 === 0 ? `/t/courses/${tree.courseId}/group-enrollments` : `/t/courses/${tree.courseId}/enroll-bulk`, {
@@ -67,7 +67,7 @@ describe("race: concurrent enrollments of one group in one course", () => {
       await addPushDevice(school.id, student.id);
     }
     expect((await as(admin, `/t/courses/${tree.courseId}/group-enrollments`, { body: { group_id: group.id } })).status).toBe(201);
-    const barrier = barrierD1(env.DB, { held: /^delete from course_group_enrollments/im, parties: REQUESTS });
+    const barrier = barrierD1(await schoolD1(admin.tenantId), { held: /^delete from course_group_enrollments/im, parties: REQUESTS });
     const results = await Promise.all(
       Array.from({ length: REQUESTS }, () =>
         requestWithD1(barrier.db, `/t/courses/${tree.courseId}/group-enrollments/${group.id}`, { method: "DELETE", token: admin.token, tenant: admin.subdomain }),

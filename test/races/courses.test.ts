@@ -7,6 +7,7 @@ import { insertCourseTree } from "../helpers/courses";
 import { db } from "../helpers/factories";
 import { failure } from "../helpers/http";
 import { schoolWithAdmin } from "../helpers/users";
+import { schoolD1 } from "../helpers/databases";
 
 describe("race: concurrent POST /t/courses with one slug", () => {
   it("6 concurrent creations (the slug in two spellings): one 201, five 400 duplicate_slug, one row", async () => {
@@ -30,7 +31,7 @@ describe("race: concurrent duplicates of one course", () => {
     const { school, admin } = await schoolWithAdmin();
     const tree = await insertCourseTree(school.id, { slug: "chem", shape: [2, 2, 2] });
     // Every copy waits at its write until all have read the slugs: they all pick `chem-copy` first.
-    const barrier = barrierD1(env.DB, { held: /^INSERT INTO courses \(/, parties: [COPIES, COPIES - 1, COPIES - 2] });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /^INSERT INTO courses \(/, parties: [COPIES, COPIES - 1, COPIES - 2] });
     const results = await Promise.all(
       Array.from({ length: COPIES }, () => requestWithD1(barrier.db, `/t/courses/${tree.courseId}/duplicate`, { token: admin.token, tenant: admin.subdomain })),
     );

@@ -1,4 +1,4 @@
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
 import worker from "../../src";
@@ -8,6 +8,8 @@ import { insertCourseTree, insertEnrollment } from "../helpers/courses";
 import { barrierD1 } from "../helpers/d1-barrier";
 import { createSchool, createUser, db } from "../helpers/factories";
 import { addPushDevice, outboxRows } from "../notifications/helpers";
+import { schoolD1 } from "../helpers/databases";
+import { envWith } from "../helpers/wrapped-d1";
 
 /** 10:00 in Tashkent (UTC+5): the reminder's send time has come for a deadline tomorrow at 17:00 local. */
 const T = Date.parse("2031-03-10T05:00:00Z");
@@ -17,7 +19,7 @@ const EDITED = T - 3 * 24 * 3_600_000;
 /** One cron run through the Worker's own `scheduled` handler with `db` as its D1, awaited to completion. */
 async function cronRun(db: D1Database) {
   const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime: T, cron: "*/5 * * * *" }), { ...env, DB: db }, ctx);
+  await worker.scheduled(createScheduledController({ scheduledTime: T, cron: "*/5 * * * *" }), envWith(db), ctx);
   await waitOnExecutionContext(ctx);
 }
 
@@ -40,7 +42,7 @@ describe("race: two cron runs at once", () => {
     setClockForTests({ now: () => T });
 
     // Held: each run's batch of pushes and marks, until both runs have read that nothing is marked yet.
-    const barrier = barrierD1(env.DB, { held: /INSERT INTO scan_marks/, parties: 2 });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /INSERT INTO scan_marks/, parties: 2 });
     await Promise.all([cronRun(barrier.db), cronRun(barrier.db)]);
     expect(barrier.stats.releases).toEqual([2]);
 

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
@@ -6,6 +5,7 @@ import { insertCourseTree } from "../helpers/courses";
 import { barrierD1, requestWithD1 } from "../helpers/d1-barrier";
 import { db } from "../helpers/factories";
 import { schoolWithAdmin, signedIn } from "../helpers/users";
+import { schoolD1 } from "../helpers/databases";
 
 describe("race: concurrent self-enrollments", () => {
   it("8 concurrent POST /t/courses/:id/enroll of one student: one 201, seven 200, one enrollment with one direct source", async () => {
@@ -14,7 +14,7 @@ describe("race: concurrent self-enrollments", () => {
     const student = await signedIn(school, { role: "student" });
     const tree = await insertCourseTree(school.id, { shape: [1, 1, 3] });
     // Every request waits at its write batch until all have got that far: none has written when the others start.
-    const barrier = barrierD1(env.DB, { held: /^insert into enrollments/i, parties: ENROLLS });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /^insert into enrollments/i, parties: ENROLLS });
     const results = await Promise.all(
       Array.from({ length: ENROLLS }, () => requestWithD1(barrier.db, `/t/courses/${tree.courseId}/enroll`, { token: student.token, tenant: student.subdomain })),
     );

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { uuidv7 } from "../../src/core/lib/ids";
@@ -7,6 +6,7 @@ import { insertCourseTree } from "../helpers/courses";
 import { barrierD1, requestWithD1 } from "../helpers/d1-barrier";
 import { createUser, db } from "../helpers/factories";
 import { createGroup, schoolWithAdmin } from "../helpers/users";
+import { schoolD1 } from "../helpers/databases";
 
 describe("race: concurrent additions to a group", () => {
   it("8 concurrent POST /t/groups/:id/members of one student: one membership, one source per course, reported added once", async () => {
@@ -22,7 +22,7 @@ describe("race: concurrent additions to a group", () => {
     const student = await createUser(school.id, { role: "student" });
     const other = await createUser(school.id, { role: "student" });
     // Every request waits at its write batch until all have got that far: none has written when the others start.
-    const barrier = barrierD1(env.DB, { held: /^insert into group_members/i, parties: ADDS });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /^insert into group_members/i, parties: ADDS });
     const results = await Promise.all(
       Array.from({ length: ADDS }, (_, i) =>
         requestWithD1(barrier.db, `/t/groups/${group.id}/members`, { token: admin.token, tenant: admin.subdomain, body: { student_ids: i % 2 ? [student.id, other.id] : [student.id] } }),

@@ -9,7 +9,7 @@ import { api, failure } from "../helpers/http";
 import { emailsTo } from "../helpers/outbox";
 import { expectSignedOut } from "../helpers/sessions";
 import { userRow } from "../helpers/users";
-import { fixtureD1 } from "../helpers/databases";
+import { fixtureD1, schoolD1 } from "../helpers/databases";
 
 /** The user's reset-code rows, oldest first, straight from D1. */
 async function codeRows(userId: string) {
@@ -29,7 +29,7 @@ describe("race: concurrent password changes with the same current password", () 
     const passwords = Array.from({ length: CHANGES }, (_, i) => `new-password-number-${i}`);
     // The requests interleave however the runtime schedules them (often one after the other); the
     // barrier makes every run the worst case: all of them checked the old password before any writes.
-    const barrier = barrierD1(env.DB, { held: /^update "users" set "password_hash"/i, parties: CHANGES });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /^update "users" set "password_hash"/i, parties: CHANGES });
 
     const results = await Promise.all(
       passwords.map((password) =>
@@ -62,7 +62,7 @@ describe("race: concurrent password changes with the same current password", () 
 
 describe("race: concurrent forgot-password requests", () => {
   /** Every request waits at its code write until all have looked the user up: none sees another's code first. */
-  const codeWrites = (parties: number) => barrierD1(env.DB, { held: /^update "password_reset_codes"/i, parties });
+  const codeWrites = async (tenantId: string, parties: number) => barrierD1(await schoolD1(tenantId), { held: /^update "password_reset_codes"/i, parties });
 
   it("10 concurrent first requests: all answer the same 200, one live code row, one email", async () => {
     const REQUESTS = 10;
@@ -71,7 +71,7 @@ describe("race: concurrent forgot-password requests", () => {
     const now = Date.now();
     setClockForTests({ now: () => now });
 
-    const barrier = codeWrites(REQUESTS);
+    const barrier = await codeWrites(school.id, REQUESTS);
     const results = await Promise.all(
       Array.from({ length: REQUESTS }, () => requestWithD1(barrier.db, "/auth/forgot-password", { body: { email: user.email, subdomain: school.subdomain } })),
     );
@@ -98,7 +98,7 @@ describe("race: concurrent forgot-password requests", () => {
     const later = start + 61_000;
     setClockForTests({ now: () => later });
 
-    const barrier = codeWrites(REQUESTS);
+    const barrier = await codeWrites(school.id, REQUESTS);
     const results = await Promise.all(
       Array.from({ length: REQUESTS }, () => requestWithD1(barrier.db, "/auth/forgot-password", { body: { email: user.email, subdomain: school.subdomain } })),
     );

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
@@ -6,6 +5,7 @@ import { barrierD1, requestWithD1 } from "../helpers/d1-barrier";
 import { db } from "../helpers/factories";
 import { failure } from "../helpers/http";
 import { outboxFor, schoolWithAdmin, signedIn } from "../helpers/users";
+import { schoolD1 } from "../helpers/databases";
 
 describe("race: concurrent POST /t/users with one email", () => {
   it("10 concurrent creations (the address in two spellings): exactly one 201, nine 400 email already taken, one row, one welcome email", async () => {
@@ -13,7 +13,7 @@ describe("race: concurrent POST /t/users with one email", () => {
     const { school, admin } = await schoolWithAdmin();
     const email = `race.${Math.random().toString(36).slice(2, 10)}@example.test`;
     // Every creation waits at its insert until all have got that far: whatever they check first, they check it before any row exists.
-    const barrier = barrierD1(env.DB, { held: /^insert into "users"/i, parties: CREATIONS });
+    const barrier = barrierD1(await schoolD1(admin.tenantId), { held: /^insert into "users"/i, parties: CREATIONS });
     const results = await Promise.all(
       Array.from({ length: CREATIONS }, (_, i) =>
         requestWithD1(barrier.db, "/t/users", {
@@ -44,7 +44,7 @@ describe("race: concurrent role changes to curator", () => {
     const { school, admin } = await schoolWithAdmin();
     const student = await signedIn(school, { role: "student" });
     // Every change waits at its write until all have got that far: none sees the role or the set another one wrote.
-    const barrier = barrierD1(env.DB, { held: /^update "users" set "role"/i, parties: CHANGES });
+    const barrier = barrierD1(await schoolD1(student.tenantId), { held: /^update "users" set "role"/i, parties: CHANGES });
     const results = await Promise.all(
       Array.from({ length: CHANGES }, () =>
         requestWithD1(barrier.db, `/t/users/${student.id}/role`, { method: "PUT", token: admin.token, tenant: admin.subdomain, body: { role: "curator" } }),

@@ -1,10 +1,10 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { countingD1 } from "../helpers/d1-counter";
 import { createGroup, schoolWithAdmin, type Member } from "../helpers/users";
-import { fixtureD1 } from "../helpers/databases";
+import { fixtureD1, schoolD1 } from "../helpers/databases";
+import { envWith } from "../helpers/wrapped-d1";
 
 /**
  * `count` users in one INSERT … SELECT over a recursive counter (one statement, not one per row):
@@ -37,11 +37,11 @@ async function bulkUsers(tenantId: string, count: number) {
 
 /** Runs one request through the app with a D1 binding that counts what the request asks of it. */
 async function countedRequest(member: Member, path: string) {
-  const counting = countingD1(env.DB);
+  const counting = countingD1(await schoolD1(member.tenantId));
   const response = await app.request(
     `https://api.lms.localhost/api/v1${path}`,
     { headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-    { ...env, DB: counting.db },
+    envWith(counting.db),
   );
   return { status: response.status, body: (await response.json()) as any, counts: { ...counting.counts } };
 }

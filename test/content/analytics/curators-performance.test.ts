@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { curatorAnalyticsSeedSql } from "../../../scripts/bench/curator-analytics.mjs";
 import { app } from "../../../src/app";
@@ -6,7 +5,8 @@ import { uuidv7 } from "../../../src/core/lib/ids";
 import { roundTripD1 } from "../../helpers/d1-counter";
 import { createSchool } from "../../helpers/factories";
 import { signedIn, type Member } from "../../helpers/users";
-import { fixtureD1 } from "../../helpers/databases";
+import { fixtureD1, schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /**
  * What GET /analytics/curators asks of D1: the same round trips (at most 3 with the guard's) for a
@@ -24,10 +24,10 @@ async function seededSchool(curators: number, students: number) {
 }
 
 async function measured(member: Member, path: string) {
-  const trips = roundTripD1(env.DB);
+  const trips = roundTripD1(await schoolD1(member.tenantId));
   const headers = { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain };
   const started = Date.now();
-  const response = await app.request(`https://api.lms.localhost/api/v1${path}`, { headers }, { ...env, DB: trips.db });
+  const response = await app.request(`https://api.lms.localhost/api/v1${path}`, { headers }, envWith(trips.db));
   const body = (await response.json()) as any;
   return { status: response.status, body, roundTrips: trips.roundTrips(), ms: Date.now() - started };
 }

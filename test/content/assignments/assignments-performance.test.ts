@@ -1,17 +1,18 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { roundTripD1 } from "../../helpers/d1-counter";
 import { addMember, as, createGroup, schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
 import { storedImage } from "../../media/helpers";
 import { insertAssignment, insertSubmission } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /** What the assignment reads ask of D1: at most 3 round trips with the guard's, whatever the number of rows. */
 
 async function measured(member: Member, path: string) {
-  const trips = roundTripD1(env.DB);
+  const trips = roundTripD1(await schoolD1(member.tenantId));
   const headers = { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain };
-  const response = await app.request(`https://api.lms.localhost/api/v1${path}`, { headers }, { ...env, DB: trips.db });
+  const response = await app.request(`https://api.lms.localhost/api/v1${path}`, { headers }, envWith(trips.db));
   const body = (await response.json()) as any;
   return { status: response.status, body, roundTrips: trips.roundTrips() };
 }

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
 import { createUser } from "../../helpers/factories";
@@ -6,6 +5,7 @@ import { failure } from "../../helpers/http";
 import { addMember, as, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
 import { insertAssignment, targetRows } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
 
 const getTargets = (member: Member, id: string) => as(member, `/t/assignments/${id}/group-targets`);
 const putTargets = (member: Member, id: string, body?: unknown) => as(member, `/t/assignments/${id}/group-targets`, { method: "PUT", body });
@@ -151,7 +151,7 @@ describe("PUT /t/assignments/:id/group-targets", () => {
     }
     const assignment = await insertAssignment(school.id);
     // Every PUT has read the (empty) targets before any writes: each thinks the group is new.
-    const barrier = barrierD1(env.DB, { held: /^\s*DELETE FROM assignment_group_targets/, parties: 5 });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /^\s*DELETE FROM assignment_group_targets/, parties: 5 });
     const results = await Promise.all(
       Array.from({ length: 5 }, () =>
         requestWithD1(barrier.db, `/t/assignments/${assignment.id}/group-targets`, { method: "PUT", token: admin.token, tenant: admin.subdomain, body: { group_ids: [group.id] } }),

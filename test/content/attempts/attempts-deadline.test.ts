@@ -5,6 +5,7 @@ import { alarmWithD1, barrierD1, requestWithD1 } from "../../helpers/d1-barrier"
 import { failure } from "../../helpers/http";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
 import { answerRows, attemptRow, clockAt, moveClock, quizForStudent, read, save, started, submit } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
 
 /**
  * The deadline: saves count until `deadline_at` + grace (15 s); after that the first read, save,
@@ -154,13 +155,13 @@ describe("the deadline's finalize racing the journal's alarm", () => {
   // Held: each finalize's write batch. The request closes the journal and waits at its write; the
   // alarm then finds the journal closed but not confirmed, and writes the same finalize: both
   // batches go to D1 together.
-  const finalizeWrites = () => barrierD1(env.DB, { held: /UPDATE quiz_attempts SET status = 'submitted'/, parties: 2, timeoutMs: 10_000 });
+  const finalizeWrites = async (tenantId: string) => barrierD1(await schoolD1(tenantId), { held: /UPDATE quiz_attempts SET status = 'submitted'/, parties: 2, timeoutMs: 10_000 });
 
   it("a submit at deadline + 15,001 ms and the alarm: one 200, one finalize, one answer row, one #37", async () => {
     const { school, student, id, deadline } = await timedAttempt();
     clockAt(deadline + 15_001);
     const errors = vi.spyOn(console, "error");
-    const barrier = finalizeWrites();
+    const barrier = await finalizeWrites(school.id);
     const submitting = requestWithD1(barrier.db, `/t/attempts/${id}/submit`, { token: student.token, tenant: student.subdomain });
     await barrier.arrivals(1);
     const [res] = await Promise.all([submitting, alarmWith(id, barrier.db)]);
@@ -177,7 +178,7 @@ describe("the deadline's finalize racing the journal's alarm", () => {
     const { school, student, id, text, deadline } = await timedAttempt();
     clockAt(deadline + 15_001);
     const errors = vi.spyOn(console, "error");
-    const barrier = finalizeWrites();
+    const barrier = await finalizeWrites(school.id);
     const saving = requestWithD1(barrier.db, `/t/attempts/${id}/answers`, {
       token: student.token,
       tenant: student.subdomain,

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -8,6 +7,8 @@ import { createSchool, createUser, db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { insertAttempt, insertQuiz } from "../../helpers/quizzes";
 import { addGroupCurator, addMember, as, assignIndividualCurator, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 const T0 = Date.parse("2030-03-01T10:00:00.000Z");
 const at = (minutes: number) => T0 + minutes * 60_000;
@@ -204,11 +205,11 @@ describe("GET /t/quizzes/:id/attempts", () => {
     const { school, admin, quiz } = await quizWithAttempts();
     const restricted = await signedIn(school, curatorWith({ can_view_analytics: true }));
     for (const member of [admin, restricted]) {
-      const counter = roundTripD1(env.DB);
+      const counter = roundTripD1(await schoolD1(member.tenantId));
       const response = await app.request(
         `https://api.lms.localhost/api/v1/t/quizzes/${quiz.id}/attempts?pending_review=false&include_admin_attempts=true`,
         { headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-        { ...env, DB: counter.db },
+        envWith(counter.db),
       );
       expect(response.status).toBe(200);
       await response.arrayBuffer();

@@ -1,9 +1,10 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { countingD1, roundTripD1 } from "../../helpers/d1-counter";
 import type { Member } from "../../helpers/users";
 import { quizForStudent, save, started } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /**
  * What the attempt endpoints ask of D1. A save is the guard's one read and a call to the
@@ -13,7 +14,7 @@ import { quizForStudent, save, started } from "./helpers";
 
 /** A request through the app over a D1 binding that records every statement's SQL and counts round trips. */
 async function measured(member: Member, path: string, init: { method?: string; body?: unknown } = {}) {
-  const trips = roundTripD1(env.DB);
+  const trips = roundTripD1(await schoolD1(member.tenantId));
   const counting = countingD1(trips.db);
   const sqlTexts: string[] = [];
   const db = new Proxy(counting.db, {
@@ -28,7 +29,7 @@ async function measured(member: Member, path: string, init: { method?: string; b
   const response = await app.request(
     `https://api.lms.localhost/api/v1${path}`,
     { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) },
-    { ...env, DB: db },
+    envWith(db),
   );
   const body = (await response.json()) as any;
   const writes = sqlTexts.filter((text) => /^\s*(insert|update|delete|replace)\b/i.test(text));

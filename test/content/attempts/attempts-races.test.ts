@@ -9,6 +9,7 @@ import { insertAttempt } from "../../helpers/quizzes";
 import { assignIndividualCurator, signedIn } from "../../helpers/users";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
 import { answerRows, attemptRow, quizForStudent, save, started } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
 
 /**
  * Races with real concurrent requests. The barrier holds each request's D1 batch until all of
@@ -30,7 +31,7 @@ describe("concurrent submits", () => {
     ]);
 
     // Held: the read every submit makes before closing the journal.
-    const barrier = barrierD1(env.DB, { held: /default_scoring_mode\s+FROM quiz_attempts/, parties: 20 });
+    const barrier = barrierD1(await schoolD1(student.tenantId), { held: /default_scoring_mode\s+FROM quiz_attempts/, parties: 20 });
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => requestWithD1(barrier.db, `/t/attempts/${id}/submit`, { token: student.token, tenant: student.subdomain })),
     );
@@ -53,7 +54,7 @@ describe("concurrent starts", () => {
     const attemptsOf = () => db().select().from(schema.quizAttempts).where(and(eq(schema.quizAttempts.quizId, quiz.id), eq(schema.quizAttempts.userId, student.id)));
 
     const race = async () => {
-      const barrier = barrierD1(env.DB, { held: /^insert into "quiz_attempts"/i, parties: 10 });
+      const barrier = barrierD1(await schoolD1(student.tenantId), { held: /^insert into "quiz_attempts"/i, parties: 10 });
       const responses = await Promise.all(
         Array.from({ length: 10 }, () => requestWithD1(barrier.db, "/t/attempts", { token: student.token, tenant: student.subdomain, body: { quiz_id: quiz.id } })),
       );

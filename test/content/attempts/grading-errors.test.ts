@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { roundTripD1 } from "../../helpers/d1-counter";
@@ -7,6 +6,8 @@ import { failure } from "../../helpers/http";
 import { insertAttempt, insertQuiz } from "../../helpers/quizzes";
 import { addGroupCurator, addMember, as, assignIndividualCurator, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
 import { answerRow, attemptRow, grade, submittedAttempt } from "./grading-helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /** A quiz of two questions (1.00 and 2.00 points) and a student's attempt waiting for the second one's review. */
 async function gradingSchool() {
@@ -130,7 +131,7 @@ describe("POST /t/attempts/:id/grade: refusals", () => {
 
   it("a grading is the guard's query, one read batch, settling's reads and one write batch", async () => {
     const { admin, text, attemptId } = await gradingSchool();
-    const counter = roundTripD1(env.DB);
+    const counter = roundTripD1(await schoolD1(admin.tenantId));
     const response = await app.request(
       `https://api.lms.localhost/api/v1/t/attempts/${attemptId}/grade`,
       {
@@ -138,7 +139,7 @@ describe("POST /t/attempts/:id/grade: refusals", () => {
         headers: { authorization: `Bearer ${admin.token}`, "x-tenant-subdomain": admin.subdomain, "content-type": "application/json" },
         body: JSON.stringify({ grades: [{ question_id: text.id, awarded_points: "2" }] }),
       },
-      { ...env, DB: counter.db },
+      envWith(counter.db),
     );
     expect(response.status).toBe(200);
     await response.arrayBuffer();

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
@@ -9,6 +8,7 @@ import { giveQuizAccess, insertQuiz } from "../../helpers/quizzes";
 import { curatorWith, schoolWithAdmin, signedIn } from "../../helpers/users";
 import { addPushDevice } from "../../notifications/helpers";
 import { answerRow, attemptRow, grade, pushesOf, submittedAttempt } from "./grading-helpers";
+import { schoolD1 } from "../../helpers/databases";
 
 /**
  * A quiz of a single-choice question (1.00) and a free-text one (2.00), pass mark 60 %, reached by
@@ -233,7 +233,7 @@ describe("POST /t/attempts/:id/grade", () => {
     );
     const curator = await signedIn(school, curatorWith({ can_view_analytics: true, can_manage_groups: true }));
     // Held: each grading's write batch, until both have read the attempt with both answers pending.
-    const barrier = barrierD1(env.DB, { held: /graded_by, graded_at, saved_at\)/, parties: 2 });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /graded_by, graded_at, saved_at\)/, parties: 2 });
     const gradeVia = (member: { token: string; subdomain: string }, grades: unknown[]) =>
       requestWithD1(barrier.db, `/t/attempts/${attemptId}/grade`, { token: member.token, tenant: member.subdomain, body: { grades } });
     const responses = await Promise.all([

@@ -1,13 +1,12 @@
-import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { runBatch } from "../../../src/core/db/batch";
-import { serviceContext } from "../../../src/core/http/request-context";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { dispatchQueued } from "../../../src/platform/notifications/enqueue";
 import * as schema from "../../../src/db/schema";
 import { prepareSettle, settleStatements, type SettleOptions, type SettleTarget } from "../../../src/content/attempts/settle";
 import { db, createSchool, createUser } from "../../helpers/factories";
+import { schoolCtx } from "../../helpers/school-ctx";
 import { giveQuizAccess, insertAttempt, insertQuiz } from "../../helpers/quizzes";
 import { assignIndividualCurator } from "../../helpers/users";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
@@ -18,7 +17,7 @@ import { addPushDevice, outboxRows } from "../../notifications/helpers";
  */
 
 async function settle(tenantId: string, target: SettleTarget, options: SettleOptions = {}) {
-  const ctx = { ...serviceContext(env), tenantId };
+  const ctx = await schoolCtx(tenantId);
   const prep = prepareSettle(ctx, target);
   const plan = prep.read(await runBatch(ctx, prep.statements));
   await runBatch(ctx, await settleStatements(ctx, target, plan, options));

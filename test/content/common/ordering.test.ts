@@ -4,10 +4,15 @@ import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core"
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appendPosition, reorderSiblings, reorderStatement, siblingKeys, siblingsWhere, type OrderedList } from "../../../src/content/common/ordering";
 import { changedRows, insertWhere, runBatch } from "../../../src/core/db/batch";
-import { dbFor } from "../../../src/core/db/client";
-import type { SchoolCtx } from "../../../src/core/http/context";
+import { shardDb } from "../../../src/core/db/client";
+import type { Env } from "../../../src/core/env";
+import type { SchoolCtx, TenantSummary } from "../../../src/core/http/context";
 import { ApiError } from "../../../src/core/http/errors";
-import { fixtureD1 } from "../../helpers/databases";
+import { serviceContext } from "../../../src/core/http/request-context";
+import { forSchool } from "../../../src/core/school";
+import { loadSchool } from "../../../src/platform/tenants/lookup";
+import { createSchool } from "../../helpers/factories";
+import { memberActor } from "../../helpers/school-ctx";
 
 /** Stand-ins for the content tables: children with their own ids, and a link table ordered by the linked id. */
 const items = sqliteTable("ordering_test_items", {
@@ -29,20 +34,24 @@ const links = sqliteTable(
   (t) => [primaryKey({ columns: [t.pathId, t.courseId] })],
 );
 
-const SCHOOL = "0190a6c2-0000-7000-8000-000000000001";
-const OTHER_SCHOOL = "0190a6c2-0000-7000-8000-000000000002";
+// Two schools on one shard (the stand-in tables live there): only the school condition parts them.
+const SHARD = "DB_SCHOOLS_0";
+let SCHOOL: string;
+let OTHER_SCHOOL: string;
+const schools = new Map<string, TenantSummary>();
 const PARENT = "0190a6c2-0000-7000-8000-0000000000a0";
 const OTHER_PARENT = "0190a6c2-0000-7000-8000-0000000000b0";
 const id = (n: number) => `0190a6c2-0000-7000-8000-${String(n).padStart(12, "0")}`;
 
 function ctxAt(now: number, tenantId = SCHOOL): SchoolCtx {
-  return { db: dbFor(env, null), clock: { now: () => now }, tenantId } as SchoolCtx;
+  const school = schools.get(tenantId)!;
+  return { ...forSchool(serviceContext(env as Env), school, memberActor(school)), clock: { now: () => now } };
 }
 
 const list: OrderedList = { table: items, parent: { column: items.parentId, id: PARENT } };
 
 async function rows(parentId = PARENT) {
-  return dbFor(env, null).select().from(items).where(eq(items.parentId, parentId)).orderBy(asc(items.id));
+  return shardDb(env as Env, SHARD).select().from(items).where(eq(items.parentId, parentId)).orderBy(asc(items.id));
 }
 
 async function append(ctx: SchoolCtx, itemId: string, parentId = PARENT) {
@@ -66,16 +75,20 @@ async function failure(run: Promise<unknown>): Promise<string | null> {
 }
 
 beforeAll(async () => {
-  await fixtureD1.batch([
-    fixtureD1.prepare(
+  for (const created of [await createSchool({ shard: SHARD }), await createSchool({ shard: SHARD })]) {
+    schools.set(created.id, (await loadSchool(serviceContext(env as Env), created.id))!);
+  }
+  [SCHOOL, OTHER_SCHOOL] = [...schools.keys()] as [string, string];
+  await env.DB_SCHOOLS_0.batch([
+    env.DB_SCHOOLS_0.prepare(
       "CREATE TABLE IF NOT EXISTS ordering_test_items (id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, parent_id TEXT NOT NULL, position INTEGER NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER)",
     ),
-    fixtureD1.prepare("CREATE TABLE IF NOT EXISTS ordering_test_links (tenant_id TEXT NOT NULL, path_id TEXT NOT NULL, course_id TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (path_id, course_id))"),
+    env.DB_SCHOOLS_0.prepare("CREATE TABLE IF NOT EXISTS ordering_test_links (tenant_id TEXT NOT NULL, path_id TEXT NOT NULL, course_id TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (path_id, course_id))"),
   ]);
 });
 
 beforeEach(async () => {
-  await fixtureD1.batch([fixtureD1.prepare("DELETE FROM ordering_test_items"), fixtureD1.prepare("DELETE FROM ordering_test_links")]);
+  await env.DB_SCHOOLS_0.batch([env.DB_SCHOOLS_0.prepare("DELETE FROM ordering_test_items"), env.DB_SCHOOLS_0.prepare("DELETE FROM ordering_test_links")]);
 });
 
 describe("appendPosition", () => {
@@ -190,7 +203,7 @@ describe("siblingsWhere", () => {
   it("filters by school, parent and deletion, plus the caller's condition", async () => {
     await append(ctxAt(1), id(1));
     await append(ctxAt(1), id(2));
-    const found = await dbFor(env, null).select({ id: items.id }).from(items).where(siblingsWhere(SCHOOL, list, eq(items.id, id(2))));
+    const found = await shardDb(env as Env, SHARD).select({ id: items.id }).from(items).where(siblingsWhere(SCHOOL, list, eq(items.id, id(2))));
     expect(found).toEqual([{ id: id(2) }]);
   });
 });

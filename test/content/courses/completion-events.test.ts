@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -8,6 +7,8 @@ import { roundTripD1 } from "../../helpers/d1-counter";
 import { db } from "../../helpers/factories";
 import { addGroupCurator, addMember, as, assignIndividualCurator, createGroup, curatorWith, schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /**
  * The completion that completes a course announces it: `course.student_completed` to the
@@ -90,25 +91,25 @@ describe("cost of POST /t/blocks/:id/complete", () => {
     app.request(
       `https://api.lms.localhost/api/v1/t/blocks/${blockId}/complete`,
       { method: "POST", headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-      { ...env, DB: db },
+      envWith(db),
     );
 
   it("two round trips (authentication, one batch) for a completion, a repeat and a refusal; the course-completing one adds a second batch", async () => {
     const { student, tree } = await setup([1, 1, 3]);
     for (const blockId of [tree.blockIds[0]!, tree.blockIds[0]!, tree.blockIds[1]!]) {
-      const counted = roundTripD1(env.DB);
+      const counted = roundTripD1(await schoolD1(student.tenantId));
       expect((await send(student, blockId, counted.db)).status).toBe(200);
       expect(counted.stats).toEqual({ batches: 1, statements: 1 });
     }
-    const last = roundTripD1(env.DB);
+    const last = roundTripD1(await schoolD1(student.tenantId));
     expect((await send(student, tree.blockIds[2]!, last.db)).status).toBe(200);
     // Authentication, the first batch (which reads the events' settings and leaves the course-completing insert to the second), the batch with the pushes.
     expect(last.stats).toEqual({ batches: 2, statements: 1 });
-    const repeat = roundTripD1(env.DB);
+    const repeat = roundTripD1(await schoolD1(student.tenantId));
     expect((await send(student, tree.blockIds[2]!, repeat.db)).status).toBe(200);
     expect(repeat.stats).toEqual({ batches: 1, statements: 1 });
     const stranger = await signedIn((await schoolWithAdmin()).school, { role: "student" });
-    const refused = roundTripD1(env.DB);
+    const refused = roundTripD1(await schoolD1(stranger.tenantId));
     expect((await send(stranger, tree.blockIds[0]!, refused.db)).status).toBe(404);
     expect(refused.stats).toEqual({ batches: 1, statements: 1 });
   });

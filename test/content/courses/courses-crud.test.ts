@@ -9,7 +9,10 @@ import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { as, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
-import { fixtureD1 } from "../../helpers/databases";
+import { schoolD1 } from "../../helpers/databases";
+import { wrapD1 } from "../../helpers/wrapped-d1";
+import { shardBinding, shardNames } from "../../../src/core/db/client";
+import type { Env } from "../../../src/core/env";
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const LINK = (id: string) => expect.stringMatching(new RegExp(`^https://api\\.lms\\.localhost/api/v1/media/${id}/download\\?exp=\\d+&sig=[0-9a-f]{64}$`));
@@ -378,7 +381,8 @@ describe("DELETE /t/courses/:id with a registered delete guard", () => {
   const guard: CourseDeleteGuard = { failure: HELD, holds: (_tenantId, courseId) => sql`EXISTS (SELECT 1 FROM test_course_holds h WHERE h.course_id = ${courseId})` };
 
   beforeAll(async () => {
-    await fixtureD1.exec("CREATE TABLE IF NOT EXISTS test_course_holds (course_id TEXT NOT NULL)");
+    // On every school database: the guard's statement runs on the shard of the school under test.
+    for (const shard of shardNames(env as Env)) await shardBinding(env as Env, shard).exec("CREATE TABLE IF NOT EXISTS test_course_holds (course_id TEXT NOT NULL)");
     addCourseDeleteGuard(guard);
   });
 
@@ -391,11 +395,11 @@ describe("DELETE /t/courses/:id with a registered delete guard", () => {
   it("refuses while the guard holds the course, deletes once it lets go", async () => {
     const { school, admin } = await schoolWithAdmin();
     const tree = await insertCourseTree(school.id);
-    await fixtureD1.prepare("INSERT INTO test_course_holds (course_id) VALUES (?)").bind(tree.courseId).run();
+    await (await schoolD1(school.id)).prepare("INSERT INTO test_course_holds (course_id) VALUES (?)").bind(tree.courseId).run();
     const refused = await as(admin, `/t/courses/${tree.courseId}`, { method: "DELETE" });
     expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 409, error: "test_course_held" });
     expect((await courseRow(tree.courseId))!.deletedAt).toBeNull();
-    await fixtureD1.prepare("DELETE FROM test_course_holds WHERE course_id = ?").bind(tree.courseId).run();
+    await (await schoolD1(school.id)).prepare("DELETE FROM test_course_holds WHERE course_id = ?").bind(tree.courseId).run();
     expect((await as(admin, `/t/courses/${tree.courseId}`, { method: "DELETE" })).status).toBe(204);
   });
 
@@ -403,7 +407,8 @@ describe("DELETE /t/courses/:id with a registered delete guard", () => {
     const { school, admin } = await schoolWithAdmin();
     const tree = await insertCourseTree(school.id, { shape: [1, 1, 2] });
     // The hold lands between the request's check and its delete batch.
-    const sneaky = new Proxy(env.DB, {
+    const shard = await schoolD1(school.id);
+    const sneaky = wrapD1(shard, {
       get(target, property) {
         const value = Reflect.get(target, property, target);
         if (property === "batch") {

@@ -1,18 +1,18 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { countingD1 } from "../../helpers/d1-counter";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
-import { fixtureD1 } from "../../helpers/databases";
+import { fixtureD1, schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /** Runs one request through the app with a D1 binding that counts what the request asks of it. */
 async function counted(member: Member, path: string, method = "GET") {
-  const counting = countingD1(env.DB);
+  const counting = countingD1(await schoolD1(member.tenantId));
   const response = await app.request(
     `https://api.lms.localhost/api/v1${path}`,
     { method, headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-    { ...env, DB: counting.db },
+    envWith(counting.db),
   );
   return { status: response.status, body: (await response.json()) as any, counts: { ...counting.counts } };
 }

@@ -1,22 +1,21 @@
-import { env } from "cloudflare:test";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { copyLessonStatements, copyModuleStatements } from "../../../src/content/courses/copy-tree";
 import { runBatch } from "../../../src/core/db/batch";
-import { dbFor } from "../../../src/core/db/client";
-import type { SchoolCtx } from "../../../src/core/http/context";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import * as schema from "../../../src/db/schema";
 import { app } from "../../../src/app";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { countingD1 } from "../../helpers/d1-counter";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 import { createSchool, db } from "../../helpers/factories";
+import type { Actor } from "../../../src/core/http/context";
+import { schoolCtx } from "../../helpers/school-ctx";
 import { failure } from "../../helpers/http";
 import { as, createGroup, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
 
-function ctxFor(tenantId: string, now = Date.now()): SchoolCtx {
-  return { db: dbFor(env, null), clock: { now: () => now }, tenantId } as SchoolCtx;
-}
+const ctxFor = (tenantId: string) => schoolCtx<Actor>(tenantId, { now: Date.now(), actor: "member" });
 
 async function liveModules(courseId: string) {
   return db()
@@ -53,7 +52,7 @@ describe("copy-tree builders (module and lesson duplicates)", () => {
     await db().update(schema.lessons).set({ deletedAt: 5 }).where(eq(schema.lessons.id, source.lessons[2]!.id));
     await db().update(schema.blocks).set({ deletedAt: 5 }).where(eq(schema.blocks.lessonId, source.lessons[2]!.id));
 
-    const ctx = ctxFor(school.id);
+    const ctx = await ctxFor(school.id);
     const newId = uuidv7();
     const statements = copyModuleStatements(ctx, { moduleId: source.id, courseId: tree.courseId, newId });
     expect(statements).toHaveLength(7);
@@ -88,7 +87,7 @@ describe("copy-tree builders (module and lesson duplicates)", () => {
     const school = await createSchool();
     const tree = await insertCourseTree(school.id, { shape: [1, 2, 3] });
     const module = tree.modules[0]!;
-    const ctx = ctxFor(school.id);
+    const ctx = await ctxFor(school.id);
     const newId = uuidv7();
     const statements = copyLessonStatements(ctx, { lessonId: module.lessons[0]!.id, moduleId: module.id, courseId: tree.courseId, newId });
     expect(statements).toHaveLength(6);
@@ -113,9 +112,10 @@ describe("copy-tree builders (module and lesson duplicates)", () => {
   });
 
   it("copies nothing of another school's module", async () => {
-    const [school, other] = [await createSchool(), await createSchool()];
+    // On one shard, so only the school condition keeps the other school's rows out.
+    const [school, other] = [await createSchool({ shard: "DB_SCHOOLS_0" }), await createSchool({ shard: "DB_SCHOOLS_0" })];
     const tree = await insertCourseTree(other.id, { shape: [1, 1, 1] });
-    const ctx = ctxFor(school.id);
+    const ctx = await ctxFor(school.id);
     const newId = uuidv7();
     await runBatch(ctx, copyModuleStatements(ctx, { moduleId: tree.modules[0]!.id, courseId: tree.courseId, newId }));
     expect(await db().select().from(schema.courseModules).where(eq(schema.courseModules.id, newId))).toEqual([]);
@@ -125,11 +125,11 @@ describe("copy-tree builders (module and lesson duplicates)", () => {
 
 /** Runs one request through the app with a D1 binding that counts what the request asks of it. */
 async function countedPost(member: Member, path: string) {
-  const counting = countingD1(env.DB);
+  const counting = countingD1(await schoolD1(member.tenantId));
   const response = await app.request(
     `https://api.lms.localhost/api/v1${path}`,
     { method: "POST", headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-    { ...env, DB: counting.db },
+    envWith(counting.db),
   );
   return { status: response.status, body: (await response.json()) as any, counts: { ...counting.counts } };
 }

@@ -1,18 +1,19 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { roundTripD1 } from "../../helpers/d1-counter";
 import { schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /** Content reads cost the guard's query and one batch (the student's resume UPDATE rides in it), whatever the course's size. */
 
 async function counted(member: Member, path: string) {
-  const counter = roundTripD1(env.DB);
+  const counter = roundTripD1(await schoolD1(member.tenantId));
   const res = await app.request(
     `https://api.lms.localhost/api/v1${path}`,
     { headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-    { ...env, DB: counter.db },
+    envWith(counter.db),
   );
   return { status: res.status, stats: counter.stats };
 }

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -10,7 +9,8 @@ import { createSchool, createUser, db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { addGroupCurator, addMember, as, assignIndividualCurator, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
 import { bulk, enrollmentRow, insertCompletion, sourcesOf } from "./helpers";
-import { fixtureD1 } from "../../helpers/databases";
+import { fixtureD1, schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 describe("POST /t/courses/:id/enroll/bulk", () => {
   it("enrolls new and removed students (restored with progress) and says why the others were skipped", async () => {
@@ -165,7 +165,7 @@ async function manyStudents(tenantId: string, count: number): Promise<string[]> 
 }
 
 async function counted(member: Member, courseId: string, studentIds: string[]) {
-  const counting = countingD1(env.DB);
+  const counting = countingD1(await schoolD1(member.tenantId));
   const response = await app.request(
     `https://api.lms.localhost/api/v1/t/courses/${courseId}/enroll/bulk`,
     {
@@ -173,7 +173,7 @@ async function counted(member: Member, courseId: string, studentIds: string[]) {
       headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain, "content-type": "application/json" },
       body: JSON.stringify({ student_ids: studentIds }),
     },
-    { ...env, DB: counting.db },
+    envWith(counting.db),
   );
   return { status: response.status, body: (await response.json()) as any, counts: { ...counting.counts } };
 }

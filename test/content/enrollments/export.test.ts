@@ -1,4 +1,4 @@
-import { env, SELF } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -10,7 +10,8 @@ import { countingD1 } from "../../helpers/d1-counter";
 import { createSchool, createUser, db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { as, assignIndividualCurator, curatorWith, schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
-import { fixtureD1 } from "../../helpers/databases";
+import { fixtureD1, schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 const HEADER = "ФИО,Email,Дата записи,Прогресс %,Завершено блоков,Всего блоков,Статус,Последняя активность";
 
@@ -63,8 +64,8 @@ describe("GET /t/courses/:id/enrollments/export.csv", () => {
     const { school, admin } = await schoolWithAdmin();
     const tree = await insertCourseTree(school.id);
     await bulkEnrollments(school.id, tree.courseId, 1200);
-    const counting = countingD1(env.DB);
-    const res = await download(admin, tree.courseId, (request) => Promise.resolve(app.request(request, undefined, { ...env, DB: counting.db })));
+    const counting = countingD1(await schoolD1(school.id));
+    const res = await download(admin, tree.courseId, (request) => Promise.resolve(app.request(request, undefined, envWith(counting.db))));
     expect(res.status).toBe(200);
     const lines = res.text.split("\r\n");
     expect(lines.at(-1)).toBe("");

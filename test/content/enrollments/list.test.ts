@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -10,6 +9,8 @@ import { createSchool, createUser, db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { as, assignIndividualCurator, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
 import { insertCompletion } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /**
  * A course with one student per situation, enrolled one minute apart (Alice first):
@@ -151,11 +152,11 @@ describe("GET /t/courses/:id/enrollments", () => {
 
   it("two D1 round trips whatever the course's size: the auth query and one batch", async () => {
     const { admin, tree } = await courseWithBuckets();
-    const counting = countingD1(env.DB);
+    const counting = countingD1(await schoolD1(admin.tenantId));
     const response = await app.request(
       `https://api.lms.localhost/api/v1/t/courses/${tree.courseId}/enrollments?q=a&status=active`,
       { headers: { authorization: `Bearer ${admin.token}`, "x-tenant-subdomain": admin.subdomain } },
-      { ...env, DB: counting.db },
+      envWith(counting.db),
     );
     expect(response.status).toBe(200);
     // The auth statement, then the course, the page and the counts in one batch.

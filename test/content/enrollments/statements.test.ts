@@ -1,18 +1,19 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { countingD1 } from "../../helpers/d1-counter";
 import { createUser } from "../../helpers/factories";
 import { as, schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /** The request through the app with a D1 binding that counts what it is asked for. */
 async function counted(member: Member, path: string, method = "GET") {
-  const counting = countingD1(env.DB);
+  const counting = countingD1(await schoolD1(member.tenantId));
   const response = await app.request(
     `https://api.lms.localhost/api/v1${path}`,
     { method, headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-    { ...env, DB: counting.db },
+    envWith(counting.db),
   );
   await response.arrayBuffer();
   return { status: response.status, counts: { ...counting.counts } };

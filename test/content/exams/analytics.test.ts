@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -9,6 +8,8 @@ import { createSchool, createUser, db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { insertQuiz } from "../../helpers/quizzes";
 import { addGroupCurator, addMember, as, assignIndividualCurator, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /**
  * GET /t/exams/:id/analytics: exact figures over the attempts counted (students' by default, staff
@@ -269,11 +270,11 @@ describe("GET /t/exams/:id/analytics", () => {
   it("two round trips with the guard's read, whatever the number of attempts", async () => {
     const { admin, curator, exam } = await preparedExam();
     for (const member of [admin, curator]) {
-      const trips = roundTripD1(env.DB);
+      const trips = roundTripD1(await schoolD1(member.tenantId));
       const response = await app.request(
         `https://api.lms.localhost/api/v1/t/exams/${exam.id}/analytics?include_admin_attempts=true`,
         { headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-        { ...env, DB: trips.db },
+        envWith(trips.db),
       );
       await response.arrayBuffer();
       expect({ role: member.role, status: response.status, roundTrips: trips.roundTrips() }).toEqual({ role: member.role, status: 200, roundTrips: 2 });

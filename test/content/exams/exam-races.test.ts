@@ -1,4 +1,4 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import type { ExamAttemptTimer } from "../../../durable-objects/exam-attempt-timer";
 import { afterEach, describe, expect, it } from "vitest";
 import { setClockForTests } from "../../../src/core/lib/clock";
@@ -18,6 +18,7 @@ import {
   startedExam,
   timerStub,
 } from "./attempt-helpers";
+import { schoolD1 } from "../../helpers/databases";
 
 /**
  * Races with real concurrent requests. The barrier holds each request's D1 batch until all of
@@ -33,7 +34,7 @@ describe("concurrent starts", () => {
   it("30 students start one exam at once: 30 attempts, each 201 with its own timer", async () => {
     const { school, exam } = await examForStudent({ maxAttempts: 1 });
     const students = await Promise.all(Array.from({ length: 30 }, () => signedIn(school, { role: "student" })));
-    const barrier = barrierD1(env.DB, { held: /^insert into "exam_attempts"/i, parties: 30 });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /^insert into "exam_attempts"/i, parties: 30 });
     const responses = await Promise.all(students.map((student) => call(barrier.db, student, "/t/exam-attempts", { exam_id: exam.id })));
     expect(barrier.stats.releases).toEqual([30]);
     expect(responses.map((res) => res.status)).toEqual(Array<number>(30).fill(201));
@@ -47,7 +48,7 @@ describe("concurrent starts", () => {
 
   it("one student starting twice at once with max_attempts 1: exactly one attempt; the other request gets 200 with the same attempt", async () => {
     const { student, exam } = await examForStudent({ maxAttempts: 1 });
-    const barrier = barrierD1(env.DB, { held: /^insert into "exam_attempts"/i, parties: 2 });
+    const barrier = barrierD1(await schoolD1(student.tenantId), { held: /^insert into "exam_attempts"/i, parties: 2 });
     const responses = await Promise.all([0, 1].map(() => call(barrier.db, student, "/t/exam-attempts", { exam_id: exam.id })));
     expect(barrier.stats.releases).toEqual([2]);
     expect(responses.map((res) => res.status).sort()).toEqual([200, 201]);
@@ -60,7 +61,7 @@ describe("concurrent go", () => {
   it("10 go for one section at once: one quiz attempt, every answer names it, and saves go to it", async () => {
     const { student, exam, quizzes } = await examForStudent();
     const id = await startedExam(student, exam.id);
-    const barrier = barrierD1(env.DB, { held: /^insert into "quiz_attempts"/i, parties: 10 });
+    const barrier = barrierD1(await schoolD1(student.tenantId), { held: /^insert into "quiz_attempts"/i, parties: 10 });
     const responses = await Promise.all(Array.from({ length: 10 }, () => call(barrier.db, student, `/t/exam-attempts/${id}/go`, { section_index: 1 })));
     expect(barrier.stats.releases).toEqual([10]);
     expect(responses.map((res) => res.status)).toEqual(Array<number>(10).fill(200));
@@ -81,7 +82,7 @@ describe("concurrent submits", () => {
     await opened(student, id, 0);
     await saveSection(student, id, 0, [single(quizzes[0]!.questions[0]!, true)]);
     // Held: the read every submit makes before closing the timer.
-    const barrier = barrierD1(env.DB, { held: /FROM exam_attempts ea WHERE ea\.id = \? AND ea\.tenant_id = \? AND ea\.user_id = \?/, parties: 20 });
+    const barrier = barrierD1(await schoolD1(student.tenantId), { held: /FROM exam_attempts ea WHERE ea\.id = \? AND ea\.tenant_id = \? AND ea\.user_id = \?/, parties: 20 });
     const responses = await Promise.all(Array.from({ length: 20 }, () => call(barrier.db, student, `/t/exam-attempts/${id}/submit`)));
     expect(barrier.stats.releases).toEqual([20]);
     expect(responses.map((res) => res.status).sort()).toEqual([200, ...Array<number>(19).fill(409)]);

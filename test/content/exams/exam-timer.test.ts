@@ -24,6 +24,7 @@ import {
   timerStub,
   type ExamSetup,
 } from "./attempt-helpers";
+import { schoolD1 } from "../../helpers/databases";
 
 /**
  * The ExamAttemptTimer through its own methods and alarms: the warning 5 minutes before the
@@ -144,7 +145,7 @@ describe("the warning alarm", () => {
  * waits at that write; the alarm then finds the timer closed but not confirmed and finishes too:
  * both final batches go to D1 together.
  */
-const finishWrites = () => barrierD1(env.DB, { held: /UPDATE exam_attempts SET status = 'submitted'/, parties: 2, timeoutMs: 10_000 });
+const finishWrites = async (tenantId: string) => barrierD1(await schoolD1(tenantId), { held: /UPDATE exam_attempts SET status = 'submitted'/, parties: 2, timeoutMs: 10_000 });
 
 const alarmWith = (id: string, db: D1Database) => alarmWithD1(timerStub(id), db);
 
@@ -179,7 +180,7 @@ describe("the finishing alarm", () => {
     const setup = await attemptInProgress();
     clockTo(setup.deadline, GRACE_MS + 1000);
     const errors = vi.spyOn(console, "error");
-    const barrier = finishWrites();
+    const barrier = await finishWrites(setup.school.id);
     const submitting = requestWithD1(barrier.db, `/t/exam-attempts/${setup.id}/submit`, { token: setup.student.token, tenant: setup.student.subdomain });
     await barrier.arrivals(1);
     const [submitted] = await Promise.all([submitting, alarmWith(setup.id, barrier.db)]);
@@ -196,7 +197,7 @@ describe("the finishing alarm", () => {
     const setup = await attemptInProgress();
     clockTo(setup.deadline, GRACE_MS + 1000);
     const errors = vi.spyOn(console, "error");
-    const barrier = finishWrites();
+    const barrier = await finishWrites(setup.school.id);
     const going = requestWithD1(barrier.db, `/t/exam-attempts/${setup.id}/go`, { token: setup.student.token, tenant: setup.student.subdomain, body: { section_index: 1 } });
     await barrier.arrivals(1);
     const [went] = await Promise.all([going, alarmWith(setup.id, barrier.db)]);

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { ISO as ISO_PATTERN } from "../../helpers/courses";
@@ -7,6 +6,8 @@ import { insertExam, insertExamAttempt } from "../../helpers/exams";
 import { failure } from "../../helpers/http";
 import { insertQuiz } from "../../helpers/quizzes";
 import { as, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 const ISO = expect.stringMatching(ISO_PATTERN);
 const T0 = Date.parse("2030-03-01T10:00:00.000Z");
@@ -279,11 +280,11 @@ describe("GET /t/exams/:id (students)", () => {
 });
 
 async function roundTrips(member: Member, path: string): Promise<number> {
-  const counter = roundTripD1(env.DB);
+  const counter = roundTripD1(await schoolD1(member.tenantId));
   const response = await app.request(
     `https://api.lms.localhost/api/v1${path}`,
     { headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-    { ...env, DB: counter.db },
+    envWith(counter.db),
   );
   expect(response.status).toBe(200);
   await response.arrayBuffer();

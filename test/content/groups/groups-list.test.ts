@@ -1,10 +1,11 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { roundTripD1 } from "../../helpers/d1-counter";
 import { createSchool, createUser } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { addGroupCurator, addMember, as, createGroup, curatorWith, schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 const names = (res: { body: { data: { groups: { name: string }[] } } }) => res.body.data.groups.map((group) => group.name);
 
@@ -74,11 +75,11 @@ describe("GET /t/groups", () => {
     }
     const restricted = await signedIn(school, curatorWith({ can_manage_students: true }));
     for (const member of [admin, restricted] as Member[]) {
-      const counter = roundTripD1(env.DB);
+      const counter = roundTripD1(await schoolD1(member.tenantId));
       const response = await app.request(
         "https://api.lms.localhost/api/v1/t/groups?limit=200",
         { headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-        { ...env, DB: counter.db },
+        envWith(counter.db),
       );
       const body = (await response.json()) as { data: { groups: { member_count: number; curator_id: string | null }[] } };
       expect(response.status).toBe(200);

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
@@ -6,6 +5,7 @@ import { insertCourseTree } from "../../helpers/courses";
 import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
 import { createUser, db } from "../../helpers/factories";
 import { addMember, createGroup, schoolWithAdmin } from "../../helpers/users";
+import { schoolD1 } from "../../helpers/databases";
 
 describe("race: a group deleted while it is enrolled in a course", () => {
   it("DELETE and POST group-enrollments together: exactly one of them lands", async () => {
@@ -14,7 +14,7 @@ describe("race: a group deleted while it is enrolled in a course", () => {
     const group = await createGroup(school.id);
     await addMember(group, (await createUser(school.id, { role: "student" })).id);
     // Both requests have read a live, unlinked group before either writes.
-    const barrier = barrierD1(env.DB, { held: /update groups set deleted_at|insert into "?course_group_enrollments/i, parties: 2 });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /update groups set deleted_at|insert into "?course_group_enrollments/i, parties: 2 });
     const call = { token: admin.token, tenant: admin.subdomain };
     const [deleted, linked] = await Promise.all([
       requestWithD1(barrier.db, `/t/groups/${group.id}`, { ...call, method: "DELETE" }),
@@ -43,7 +43,7 @@ describe("race: two curators assigned to one group at once", () => {
     const { school, admin } = await schoolWithAdmin();
     const group = await createGroup(school.id);
     const curators = [await createUser(school.id, { role: "curator" }), await createUser(school.id, { role: "curator" })];
-    const barrier = barrierD1(env.DB, { held: /insert into "?group_curators/i, parties: 2 });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /insert into "?group_curators/i, parties: 2 });
     const results = await Promise.all(
       curators.map((curator) =>
         requestWithD1(barrier.db, `/t/groups/${group.id}/curator`, { method: "PUT", token: admin.token, tenant: admin.subdomain, body: { curator_id: curator.id } }),

@@ -10,19 +10,21 @@ import { db } from "../../helpers/factories";
 import { createGroup, schoolWithAdmin, type Member } from "../../helpers/users";
 import { addPushDevice } from "../../notifications/helpers";
 import { linkGroup } from "./members-helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /** The request through the app, with the given D1 binding. */
 async function send(member: Member, path: string, method: string, body?: unknown, d1: D1Database = env.DB) {
   const headers: Record<string, string> = { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain };
   if (body !== undefined) headers["content-type"] = "application/json";
-  const response = await app.request(`https://api.lms.localhost/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, { ...env, DB: d1 });
+  const response = await app.request(`https://api.lms.localhost/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, envWith(d1));
   await response.arrayBuffer();
   return response.status;
 }
 
 /** The request with a D1 binding that counts what it is asked for. */
 async function counted(member: Member, path: string, method: string, body?: unknown) {
-  const counting = countingD1(env.DB);
+  const counting = countingD1(await schoolD1(member.tenantId));
   const status = await send(member, path, method, body, counting.db);
   return { status, counts: { ...counting.counts } };
 }

@@ -14,6 +14,8 @@ import { db } from "../../helpers/factories";
 import { as, assignIndividualCurator, curatorWith, schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
 import { insertPath, markCompleted } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /**
  * The path pushes of a course completion: the next course unlocked (#56), the path completed (#57
@@ -75,11 +77,11 @@ describe("path pushes of POST /t/blocks/:id/complete", () => {
 
   it("the course-completing completion still costs three round trips", async () => {
     const { student, first } = await setup();
-    const counted = roundTripD1(env.DB);
+    const counted = roundTripD1(await schoolD1(student.tenantId));
     const res = await app.request(
       `https://api.lms.localhost/api/v1/t/blocks/${first.blockIds[0]}/complete`,
       { method: "POST", headers: { authorization: `Bearer ${student.token}`, "x-tenant-subdomain": student.subdomain } },
-      { ...env, DB: counted.db },
+      envWith(counted.db),
     );
     expect(res.status).toBe(200);
     expect(counted.stats).toEqual({ batches: 2, statements: 1 });

@@ -1,11 +1,12 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
+import { wrapD1 } from "../../helpers/wrapped-d1";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { failure } from "../../helpers/http";
 import { as, schoolWithAdmin, signedIn } from "../../helpers/users";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
 import { insertPath } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
 
 describe("race: concurrent replaces of a published path's courses", () => {
   it("6 concurrent PATCH …/courses adding the same course: all 200, the set written once, one path.course_added per student", async () => {
@@ -17,7 +18,7 @@ describe("race: concurrent replaces of a published path's courses", () => {
     await insertEnrollment(school.id, a, student.id);
     const pathId = await insertPath(school.id, { courseIds: [a] });
     // Every replace waits at its write until all have read the set without the new course.
-    const barrier = barrierD1(env.DB, { held: /^UPDATE learning_paths SET updated_at/i, parties: REPLACES });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /^UPDATE learning_paths SET updated_at/i, parties: REPLACES });
     const results = await Promise.all(
       Array.from({ length: REPLACES }, () =>
         requestWithD1(barrier.db, `/t/learning-paths/${pathId}/courses`, { method: "PATCH", token: admin.token, tenant: admin.subdomain, body: { course_ids: [a, b] } }),
@@ -36,7 +37,8 @@ describe("race: concurrent replaces of a published path's courses", () => {
     const pathId = await insertPath(school.id, { status: "draft", courseIds: [a] });
     // The course goes just before the replace's write batch reaches D1.
     let deletions = 0;
-    const racing = new Proxy(env.DB, {
+    const shard = await schoolD1(school.id);
+    const racing = wrapD1(shard, {
       get(target, property) {
         const value = Reflect.get(target, property, target);
         if (property !== "batch") return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;

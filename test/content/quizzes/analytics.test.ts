@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -10,6 +9,8 @@ import { failure } from "../../helpers/http";
 import { insertQuiz } from "../../helpers/quizzes";
 import { addGroupCurator, addMember, assignIndividualCurator, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
 import { analytics, attemptWithAnswers, buckets, insertAnswers, settled, ZERO_BUCKETS } from "./analytics-helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /**
  * GET /t/quizzes/:id/analytics: exact figures over the attempts counted (outside exam sections;
@@ -243,11 +244,11 @@ describe("GET /t/quizzes/:id/analytics", () => {
       [admin, quiz.id],
       [curator, quiz.id],
     ] as const) {
-      const trips = roundTripD1(env.DB);
+      const trips = roundTripD1(await schoolD1(member.tenantId));
       const response = await app.request(
         `https://api.lms.localhost/api/v1/t/quizzes/${quizId}/analytics?include_admin_attempts=true`,
         { headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-        { ...env, DB: trips.db },
+        envWith(trips.db),
       );
       await response.arrayBuffer();
       expect({ role: member.role, status: response.status, roundTrips: trips.roundTrips() }).toEqual({ role: member.role, status: 200, roundTrips: 2 });

@@ -5,7 +5,6 @@ import { openMatchToken } from "../../../src/content/quizzes/match-tokens";
 import { loadQuestions, type StudentQuestion } from "../../../src/content/quizzes/question-present";
 import type { Env } from "../../../src/core/env";
 import type { Actor, SchoolCtx } from "../../../src/core/http/context";
-import { serviceContext } from "../../../src/core/http/request-context";
 import * as schema from "../../../src/db/schema";
 import { MEDIA_LINK as LINK } from "../../helpers/courses";
 import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
@@ -15,11 +14,14 @@ import { failure } from "../../helpers/http";
 import { insertQuiz } from "../../helpers/quizzes";
 import { schoolWithAdmin } from "../../helpers/users";
 import { storedImage } from "../../media/helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { schoolCtx } from "../../helpers/school-ctx";
+import { envWith } from "../../helpers/wrapped-d1";
 
-/** A school context as the guard builds one; `DB` may be a wrapped binding. */
-function ctxFor(tenantId: string, bindings: Partial<Env> = {}): SchoolCtx {
-  const actor = { userId: "0190a6c2-0000-7000-8000-000000000001", role: "student" } as Actor;
-  return { ...serviceContext({ ...env, ...bindings } as Env, undefined, "https://api.lms.localhost/"), tenantId, actor, tenant: { id: tenantId } as SchoolCtx["tenant"] };
+/** A school context as the guard builds one, for a student; `bindings` may hold a wrapped shard (`envWith`). */
+async function ctxFor(tenantId: string, bindings?: Env): Promise<SchoolCtx> {
+  const ctx = await schoolCtx<Actor>(tenantId, { env: bindings, actor: "member" });
+  return { ...ctx, actor: { ...ctx.actor, userId: "0190a6c2-0000-7000-8000-000000000001", role: "student" } };
 }
 
 async function oneOfEach(tenantId: string) {
@@ -41,7 +43,7 @@ describe("loadQuestions: the staff view", () => {
     const school = await createSchool();
     const { quiz, picture } = await oneOfEach(school.id);
     const [single, multiple, free, matching] = quiz.questions;
-    const questions = (await loadQuestions(ctxFor(school.id), [quiz.id], "staff")).get(quiz.id)!;
+    const questions = (await loadQuestions(await ctxFor(school.id), [quiz.id], "staff")).get(quiz.id)!;
     expect(questions.map((q) => q.id)).toEqual([single!.id, multiple!.id, free!.id, matching!.id]);
     expect(questions[0]).toMatchObject({
       quiz_id: quiz.id,
@@ -71,21 +73,22 @@ describe("loadQuestions: the staff view", () => {
   });
 
   it("reads several quizzes in one round trip; a quiz without questions, deleted or foreign, has an empty list", async () => {
-    const school = await createSchool();
-    const other = await createSchool();
+    // One shard: only the school condition keeps the other school's questions out.
+    const school = await createSchool({ shard: "DB_SCHOOLS_0" });
+    const other = await createSchool({ shard: "DB_SCHOOLS_0" });
     const first = await insertQuiz(school.id, { questions: [{ type: "single" }, { type: "matching" }] });
     const second = await insertQuiz(school.id, { questions: [{ type: "free_text" }] });
     const empty = await insertQuiz(school.id);
     const foreign = await insertQuiz(other.id, { questions: [{ type: "single" }] });
-    const counted = roundTripD1(env.DB);
-    const byQuiz = await loadQuestions(ctxFor(school.id, { DB: counted.db }), [first.id, second.id, empty.id, foreign.id, first.id], "student");
+    const counted = roundTripD1(await schoolD1(school.id));
+    const byQuiz = await loadQuestions(await ctxFor(school.id, envWith(counted.db)), [first.id, second.id, empty.id, foreign.id, first.id], "student");
     expect(counted.roundTrips()).toBe(1);
     expect([...byQuiz.keys()]).toEqual([first.id, second.id, empty.id, foreign.id]);
     expect(byQuiz.get(first.id)!.map((q) => q.id)).toEqual(first.questions.map((q) => q.id));
     expect(byQuiz.get(second.id)!.map((q) => q.id)).toEqual(second.questions.map((q) => q.id));
     expect(byQuiz.get(empty.id)).toEqual([]);
     expect(byQuiz.get(foreign.id)).toEqual([]);
-    expect((await loadQuestions(ctxFor(school.id), [], "staff")).size).toBe(0);
+    expect((await loadQuestions(await ctxFor(school.id), [], "staff")).size).toBe(0);
   });
 });
 
@@ -94,7 +97,7 @@ describe("loadQuestions: the student view", () => {
     const school = await createSchool();
     const { quiz, picture } = await oneOfEach(school.id);
     const [single, multiple, free, matching] = quiz.questions;
-    const questions = (await loadQuestions(ctxFor(school.id), [quiz.id], "student")).get(quiz.id)! as StudentQuestion[];
+    const questions = (await loadQuestions(await ctxFor(school.id), [quiz.id], "student")).get(quiz.id)! as StudentQuestion[];
     expect(questions[0]).toEqual({
       id: single!.id,
       type: "single",
@@ -126,7 +129,7 @@ describe("loadQuestions: the student view", () => {
     const other = await createSchool();
     const quiz = await insertQuiz(school.id, { questions: [{ type: "matching" }, { type: "matching" }] });
     const [first, second] = quiz.questions;
-    const read = async () => ((await loadQuestions(ctxFor(school.id), [quiz.id], "student")).get(quiz.id)! as StudentQuestion[])[0]!.match_rights!;
+    const read = async () => ((await loadQuestions(await ctxFor(school.id), [quiz.id], "student")).get(quiz.id)! as StudentQuestion[])[0]!.match_rights!;
     const one = await read();
     const two = await read();
     const tokens = [...one, ...two].map((r) => r.id);
@@ -150,7 +153,7 @@ describe("PATCH /t/quiz-questions/:id: concurrent replaces", () => {
     const quiz = await insertQuiz(school.id, { questions: [{ type: "single" }] });
     const question = quiz.questions[0]!;
     const [a] = question.answerIds;
-    const { db: held, stats } = barrierD1(env.DB, { held: /update "quiz_questions" set/i, parties: [2, 1] });
+    const { db: held, stats } = barrierD1(await schoolD1(school.id), { held: /update "quiz_questions" set/i, parties: [2, 1] });
     const call = (body: unknown) => requestWithD1(held, `/t/quiz-questions/${question.id}`, { method: "PATCH", token: admin.token, tenant: admin.subdomain, body });
     const [dropA, keepA] = await Promise.all([call({ answers: [{ text: "new" }] }), call({ answers: [{ id: a, text: "A kept" }] })]);
     expect(dropA.status).toBe(200);

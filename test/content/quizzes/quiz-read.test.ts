@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -9,6 +8,8 @@ import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { giveQuizAccess, insertQuiz, insertQuizCourse } from "../../helpers/quizzes";
 import { addMember, as, createGroup, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /** GET /t/quizzes/:id: the staff view, the student's safe view, references, who reaches what. */
 
@@ -190,11 +191,11 @@ describe("GET /t/quizzes/:id for students", () => {
 
 describe("round trips of GET /t/quizzes/:id", () => {
   async function counted(member: Member, path: string) {
-    const counter = roundTripD1(env.DB);
+    const counter = roundTripD1(await schoolD1(member.tenantId));
     const res = await app.request(
       `https://api.lms.localhost/api/v1${path}`,
       { headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-      { ...env, DB: counter.db },
+      envWith(counter.db),
     );
     return { status: res.status, stats: counter.stats };
   }

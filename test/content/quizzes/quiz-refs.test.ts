@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -8,6 +7,8 @@ import { roundTripD1 } from "../../helpers/d1-counter";
 import { createSchool, db } from "../../helpers/factories";
 import { giveQuizAccess, insertQuiz, insertQuizCourse } from "../../helpers/quizzes";
 import { as, schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /** What quizzes give the course tree: embedded quizzes in full blocks, question counts, the audience picker. */
 
@@ -72,11 +73,11 @@ describe("quiz_ref blocks in content reads", () => {
     const lessonId = tree.lessonIds[0]!;
     for (const member of [admin, student] as Member[]) {
       for (const path of [`/t/lessons/${lessonId}`, `/t/lessons/${lessonId}/blocks`, `/t/blocks/${tree.blockIds[0]}`]) {
-        const counter = roundTripD1(env.DB);
+        const counter = roundTripD1(await schoolD1(member.tenantId));
         const res = await app.request(
           `https://api.lms.localhost/api/v1${path}`,
           { headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-          { ...env, DB: counter.db },
+          envWith(counter.db),
         );
         expect({ path, role: member.role, status: res.status, stats: counter.stats }).toEqual({ path, role: member.role, status: 200, stats: { batches: 2, statements: 1 } });
       }

@@ -1,10 +1,11 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import { setClockForTests } from "../../../src/core/lib/clock";
 import { ISO as ISO_PATTERN } from "../../helpers/courses";
 import { requestWithD1 } from "../../helpers/d1-barrier";
+import { schoolD1 } from "../../helpers/databases";
+import { wrapD1 } from "../../helpers/wrapped-d1";
 import { insertExam } from "../../helpers/exams";
 import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
@@ -210,7 +211,8 @@ describe("DELETE /t/quizzes/:id", () => {
       const quiz = await insertQuiz(school.id);
       const exam = await insertExam(school.id, { status: "draft" });
       // The section lands between the request's check and its delete batch.
-      const sneaky = new Proxy(env.DB, {
+      const shard = await schoolD1(school.id);
+      const sneaky = wrapD1(shard, {
         get(target, property) {
           const value = Reflect.get(target, property, target);
           if (property === "batch") {

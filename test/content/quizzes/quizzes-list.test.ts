@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -9,6 +8,8 @@ import { db } from "../../helpers/factories";
 import { failure } from "../../helpers/http";
 import { giveQuizAccess, insertAttempt, insertQuiz, insertQuizCourse } from "../../helpers/quizzes";
 import { as, assignIndividualCurator, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /** GET /t/quizzes: filters, paging, the row aggregates, what students see. */
 
@@ -175,11 +176,11 @@ describe("round trips of GET /t/quizzes", () => {
       if (i % 2 === 0) await giveQuizAccess(school.id, quiz.id, [student.id]);
     }
     for (const member of [admin, student]) {
-      const counter = roundTripD1(env.DB);
+      const counter = roundTripD1(await schoolD1(member.tenantId));
       const res = await app.request(
         "https://api.lms.localhost/api/v1/t/quizzes?limit=100&status=published",
         { headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain } },
-        { ...env, DB: counter.db },
+        envWith(counter.db),
       );
       const body = (await res.json()) as { data: { quizzes: unknown[] } };
       expect({ role: member.role, status: res.status, rows: body.data.quizzes.length, stats: counter.stats }).toEqual({

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
@@ -7,6 +6,8 @@ import { createUser } from "../../helpers/factories";
 import { adjust, givePoints, pointEventRows, totalOf } from "../../helpers/rating";
 import { schoolWithAdmin, signedIn } from "../../helpers/users";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /**
  * What an adjustment sends: #61 rating.bonus_awarded or #62 rating.points_deducted to the student
@@ -82,7 +83,7 @@ describe("adjustment pushes", () => {
 
   it("20 calls with one key all past their read before any writes: still one event and one push, one 201", async () => {
     const { school, admin, student } = await setup();
-    const barrier = barrierD1(env.DB, { held: /INSERT INTO point_events/, parties: 20 });
+    const barrier = barrierD1(await schoolD1(school.id), { held: /INSERT INTO point_events/, parties: 20 });
     const body = { student_id: student.id, points: "-1.50", reason: "Held race", idempotency_key: "held" };
     const results = await Promise.all(
       Array.from({ length: 20 }, () => requestWithD1(barrier.db, "/t/admin/rating/adjustments", { token: admin.token, tenant: admin.subdomain, body })),
@@ -155,8 +156,8 @@ describe("#63 rating.top_entered from an adjustment", () => {
 });
 
 describe("adjustment round trips", () => {
-  async function roundTrips(member: { token: string; subdomain: string }, method: string, path: string, body?: unknown) {
-    const counting = roundTripD1(env.DB);
+  async function roundTrips(member: { token: string; subdomain: string; tenantId: string }, method: string, path: string, body?: unknown) {
+    const counting = roundTripD1(await schoolD1(member.tenantId));
     const response = await app.request(
       `https://api.lms.localhost/api/v1${path}`,
       {
@@ -164,7 +165,7 @@ describe("adjustment round trips", () => {
         headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain, "content-type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
       },
-      { ...env, DB: counting.db },
+      envWith(counting.db),
     );
     await response.arrayBuffer();
     return { status: response.status, trips: counting.roundTrips() };

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -15,7 +14,8 @@ import { save, started, submit } from "../attempts/helpers";
 import { examForStudent, opened, saveSection, single, startedExam, submitExam, type ExamSetup } from "../exams/attempt-helpers";
 import { assignmentCourse, draftOf, review, submit as submitSubmission } from "../submissions/helpers";
 import { attemptScoring, completionRulesOff, eventsOf, pointsOn, scoredQuiz, setRule, sumOf, totalOf } from "./awards-helpers";
-import { fixtureD1 } from "../../helpers/databases";
+import { fixtureD1, schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /**
  * Each source of rule points, through the endpoints that make the source event, with the school's
@@ -27,13 +27,13 @@ const complete = (member: Member, blockId: string) => as(member, `/t/blocks/${bl
 
 /** A request through the app with D1 counted: batches and statements run on their own. */
 async function measured(member: Member, path: string, init: { method?: string; body?: unknown } = {}) {
-  const trips = roundTripD1(env.DB);
+  const trips = roundTripD1(await schoolD1(member.tenantId));
   const headers: Record<string, string> = { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain };
   if (init.body !== undefined) headers["content-type"] = "application/json";
   const response = await app.request(
     `https://api.lms.localhost/api/v1${path}`,
     { method: init.method ?? "POST", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) },
-    { ...env, DB: trips.db },
+    envWith(trips.db),
   );
   const body = (await response.json()) as { data: Record<string, unknown> };
   return { status: response.status, body, stats: { ...trips.stats } };

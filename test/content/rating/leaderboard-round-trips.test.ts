@@ -1,18 +1,18 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { roundTripD1 } from "../../helpers/d1-counter";
 import type { Member } from "../../helpers/users";
 import { addMember, createGroup } from "../../helpers/users";
 import { eventStatement, named, ratedContent, ratingSchool } from "./leaderboard-fixtures";
-import { fixtureD1 } from "../../helpers/databases";
+import { fixtureD1, schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /** What the rating reads ask of D1: the guard's query and one batch, whatever the number of students. */
 
 async function measured(member: Member, path: string) {
-  const trips = roundTripD1(env.DB);
+  const trips = roundTripD1(await schoolD1(member.tenantId));
   const headers = { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain };
-  const response = await app.request(`https://api.lms.localhost/api/v1${path}`, { headers }, { ...env, DB: trips.db });
+  const response = await app.request(`https://api.lms.localhost/api/v1${path}`, { headers }, envWith(trips.db));
   const body = (await response.json()) as any;
   return { status: response.status, body, roundTrips: trips.roundTrips() };
 }

@@ -1,17 +1,16 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../../src/core/env";
 import type { Actor, SchoolCtx } from "../../../src/core/http/context";
 import { ApiError } from "../../../src/core/http/errors";
-import { serviceContext } from "../../../src/core/http/request-context";
 import { scheduleGate } from "../../../src/content/schedule/availability";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { addMember, createGroup, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
 import { days, putGroupWindow, putWindow } from "./helpers";
+import { schoolCtx } from "../../helpers/school-ctx";
 
 /** A school context for the caller, as the guard builds one (only what the gate reads is real). */
-function ctxFor(tenantId: string, actor: { userId: string; role: Actor["role"] }): SchoolCtx {
-  return { ...serviceContext(env as Env), tenantId, actor: actor as Actor, tenant: { id: tenantId } as SchoolCtx["tenant"] };
+async function ctxFor(tenantId: string, actor: { userId: string; role: Actor["role"] }): Promise<SchoolCtx> {
+  const ctx = await schoolCtx<Actor>(tenantId, { actor: "member" });
+  return { ...ctx, actor: { ...ctx.actor, ...actor } };
 }
 
 async function outcome(ctx: SchoolCtx, lessonId: string, firstAttempt: boolean) {
@@ -32,7 +31,7 @@ describe("scheduleGate: the first-attempt rule", () => {
     await insertEnrollment(school.id, tree.courseId, student.id);
     const [ended, upcoming] = tree.lessonIds;
     const moduleId = tree.modules[0]!.id;
-    const ctx = ctxFor(school.id, { userId: student.id, role: "student" });
+    const ctx = await ctxFor(school.id, { userId: student.id, role: "student" });
 
     expect(await outcome(ctx, ended!, true)).toBe("open");
     await putWindow(admin, "modules", moduleId, { starts_at: days(-10) });
@@ -54,7 +53,7 @@ describe("scheduleGate: the first-attempt rule", () => {
     expect(await outcome(ctx, ended!, false)).toBe("403 schedule_window_closed");
 
     // Staff bypass; an unknown lesson is left to the caller's own lookup.
-    for (const role of ["admin", "curator"] as const) expect(await outcome(ctxFor(school.id, { userId: admin.id, role }), ended!, true)).toBe("open");
+    for (const role of ["admin", "curator"] as const) expect(await outcome(await ctxFor(school.id, { userId: admin.id, role }), ended!, true)).toBe("open");
     expect(await outcome(ctx, unknownId(), true)).toBe("open");
   });
 
@@ -63,7 +62,7 @@ describe("scheduleGate: the first-attempt rule", () => {
     const student = await signedIn(school, { role: "student" });
     const tree = await insertCourseTree(school.id);
     await insertEnrollment(school.id, tree.courseId, student.id);
-    const ctx = ctxFor(school.id, { userId: student.id, role: "student" });
+    const ctx = await ctxFor(school.id, { userId: student.id, role: "student" });
     await putWindow(admin, "courses", tree.courseId, { ends_at: days(-1) });
     expect(await outcome(ctx, tree.lessonIds[0]!, true)).toBe("403 schedule_window_closed");
     const group = await createGroup(school.id);

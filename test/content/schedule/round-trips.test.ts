@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { roundTripD1 } from "../../helpers/d1-counter";
@@ -6,16 +5,18 @@ import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { readResponse } from "../../helpers/http";
 import { addMember, createGroup, schoolWithAdmin, signedIn, type Member } from "../../helpers/users";
 import { days, putGroupWindow, putWindow } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /** One request through the app on a D1 binding that counts round trips (each batch once, each lone statement once). */
 async function counted(member: Member, path: string, init: { method?: string; body?: unknown } = {}) {
-  const counting = roundTripD1(env.DB);
+  const counting = roundTripD1(await schoolD1(member.tenantId));
   const headers: Record<string, string> = { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain };
   if (init.body !== undefined) headers["content-type"] = "application/json";
   const response = await app.request(
     `https://api.lms.localhost/api/v1${path}`,
     { method: init.method ?? "GET", headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) },
-    { ...env, DB: counting.db },
+    envWith(counting.db),
   );
   const res = await readResponse(response, { method: init.method ?? "GET", path: `/api/v1${path}` });
   return { status: res.status, body: res.body, roundTrips: counting.roundTrips() };

@@ -1,13 +1,14 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
+import type { Env } from "../../../src/core/env";
 import { serviceContext } from "../../../src/core/http/request-context";
 import { DAY_MS, HOUR_MS, setClockForTests } from "../../../src/core/lib/clock";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { runDeadlineScan } from "../../../src/content/schedule/deadline-scan";
 import { runProgressScan } from "../../../src/content/enrollments/progress-scan";
 import { insertCourseTree, type Tree } from "../../helpers/courses";
-import { countingD1 } from "../../helpers/d1-counter";
+import { countingEveryD1 } from "../../helpers/d1-counter";
 import { createSchool, createUser, db } from "../../helpers/factories";
 import { addPushDevice } from "../../notifications/helpers";
 import { fixtureD1 } from "../../helpers/databases";
@@ -25,11 +26,11 @@ const at = (ms: number) => setClockForTests({ now: () => ms });
 afterEach(() => setClockForTests(null));
 
 /** Delivery is not under test: the "rows are due" message goes nowhere. */
-const scanContext = (d1: D1Database) => serviceContext({ ...env, DB: d1, PUSH_OUTBOX: { sendBatch: async () => undefined } as unknown as typeof env.PUSH_OUTBOX });
+const scanContext = (bindings: Env = env as Env) => serviceContext({ ...bindings, PUSH_OUTBOX: { sendBatch: async () => undefined } as unknown as typeof env.PUSH_OUTBOX });
 
 async function counted(scan: (ctx: ReturnType<typeof scanContext>) => Promise<unknown>) {
-  const counting = countingD1(env.DB);
-  await scan(scanContext(counting.db));
+  const counting = countingEveryD1();
+  await scan(scanContext(counting.env));
   return { ...counting.counts };
 }
 
@@ -155,7 +156,7 @@ describe("deadline scan: a run over its boundary limit", () => {
     }
     at(T);
     const written: number[] = [];
-    for (let run = 0; run < 4; run++) written.push(await runDeadlineScan(scanContext(env.DB), { maxBoundaries: 2 }));
+    for (let run = 0; run < 4; run++) written.push(await runDeadlineScan(scanContext(), { maxBoundaries: 2 }));
     // Two boundaries a run for two students, then the fifth, then nothing left.
     expect(written).toEqual([4, 4, 2, 0]);
     const rows = await fixtureD1.prepare(`SELECT aggregate_id AS lesson, count(*) AS n FROM notification_outbox WHERE tenant_id = ? AND event_code = 'lesson.window_opened' GROUP BY aggregate_id`)

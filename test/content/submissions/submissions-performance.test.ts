@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import * as schema from "../../../src/db/schema";
@@ -8,13 +7,15 @@ import { signedIn, type Member } from "../../helpers/users";
 import { storedImage } from "../../media/helpers";
 import { insertSubmission } from "../assignments/helpers";
 import { assignmentCourse, lessonWindow, submissionSchool } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /** What the submission reads ask of D1: at most 3 round trips with the guard's, the worksheet the same for 1 student as for 30. */
 
 async function measured(member: Member, path: string) {
-  const trips = roundTripD1(env.DB);
+  const trips = roundTripD1(await schoolD1(member.tenantId));
   const headers = { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain };
-  const response = await app.request(`https://api.lms.localhost/api/v1${path}`, { headers }, { ...env, DB: trips.db });
+  const response = await app.request(`https://api.lms.localhost/api/v1${path}`, { headers }, envWith(trips.db));
   const body = (await response.json()) as any;
   return { status: response.status, body, roundTrips: trips.roundTrips() };
 }

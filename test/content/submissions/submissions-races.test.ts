@@ -11,6 +11,8 @@ import { FIXTURES } from "../../media/helpers";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
 import { insertSubmission } from "../assignments/helpers";
 import { draftOf, submissionRows, submissionSchool } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /**
  * Concurrent writes of one submission, each request held until all have read what they read:
@@ -27,7 +29,7 @@ async function postFilesWith(member: Member, d1: D1Database, assignmentId: strin
   const response = await app.request(
     `https://api.lms.localhost${path}`,
     { method: "POST", headers: { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain }, body: form },
-    { ...env, DB: d1 },
+    envWith(d1),
   );
   return readResponse(response, { method: "POST", path });
 }
@@ -35,7 +37,7 @@ async function postFilesWith(member: Member, d1: D1Database, assignmentId: strin
 describe("race: concurrent submission writes", () => {
   it("6 concurrent creates of one student make one draft: one 201, five 200 with the same submission", async () => {
     const { student, assignment } = await submissionSchool();
-    const barrier = barrierD1(env.DB, { held: /insert into "submissions"/i, parties: 6 });
+    const barrier = barrierD1(await schoolD1(student.tenantId), { held: /insert into "submissions"/i, parties: 6 });
     const results = await Promise.all(Array.from({ length: 6 }, () => call(student, barrier.db, `/t/assignments/${assignment.id}/submissions`, {})));
     expect(barrier.stats.releases).toEqual([6]);
     expect(results.map((res) => res.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
@@ -46,7 +48,7 @@ describe("race: concurrent submission writes", () => {
   it("after a rejection, 4 concurrent creates make one attempt 2", async () => {
     const { school, student, assignment } = await submissionSchool({ maxAttempts: 5 });
     await insertSubmission(school.id, assignment.id, student.id, { attempt: 1, status: "rejected" });
-    const barrier = barrierD1(env.DB, { held: /insert into "submissions"/i, parties: 4 });
+    const barrier = barrierD1(await schoolD1(student.tenantId), { held: /insert into "submissions"/i, parties: 4 });
     const results = await Promise.all(Array.from({ length: 4 }, () => call(student, barrier.db, `/t/assignments/${assignment.id}/submissions`, {})));
     expect(barrier.stats.releases).toEqual([4]);
     expect(results.map((res) => res.status).sort()).toEqual([200, 200, 200, 201]);
@@ -58,7 +60,7 @@ describe("race: concurrent submission writes", () => {
 
   it("3 concurrent multipart creates: one draft keeps its file; the others' files are removed from storage, no asset rows", async () => {
     const { school, student, assignment } = await submissionSchool();
-    const barrier = barrierD1(env.DB, { held: /insert into "submissions"/i, parties: 3 });
+    const barrier = barrierD1(await schoolD1(student.tenantId), { held: /insert into "submissions"/i, parties: 3 });
     const results = await Promise.all(Array.from({ length: 3 }, () => postFilesWith(student, barrier.db, assignment.id)));
     expect(barrier.stats.releases).toEqual([3]);
     expect(results.map((res) => res.status).sort()).toEqual([200, 200, 201]);
@@ -77,7 +79,7 @@ describe("race: concurrent submission writes", () => {
     await assignIndividualCurator(student.id, curator.id);
     await addPushDevice(school.id, curator.id);
     const draft = await draftOf(student, assignment.id);
-    const barrier = barrierD1(env.DB, { held: /UPDATE submissions SET status = 'submitted'/, parties: 3 });
+    const barrier = barrierD1(await schoolD1(student.tenantId), { held: /UPDATE submissions SET status = 'submitted'/, parties: 3 });
     const results = await Promise.all(Array.from({ length: 3 }, () => call(student, barrier.db, `/t/submissions/${draft.id}/submit`)));
     expect(barrier.stats.releases).toEqual([3]);
     expect(results.map((res) => res.status).sort()).toEqual([200, 409, 409]);
@@ -90,7 +92,7 @@ describe("race: concurrent submission writes", () => {
     const other = await signedIn(school, { role: "admin" });
     await addPushDevice(school.id, student.id);
     const id = await insertSubmission(school.id, assignment.id, student.id, { status: "submitted" });
-    const barrier = barrierD1(env.DB, { held: /UPDATE submissions SET status = \?/, parties: 4 });
+    const barrier = barrierD1(await schoolD1(student.tenantId), { held: /UPDATE submissions SET status = \?/, parties: 4 });
     const bodies = [
       { status: "accepted", score: "90" },
       { status: "rejected", feedback: "No" },

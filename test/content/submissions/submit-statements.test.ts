@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -9,6 +8,8 @@ import { assignIndividualCurator, curatorWith, signedIn, type Member } from "../
 import { FIXTURES, storedImage } from "../../media/helpers";
 import { addPushDevice } from "../../notifications/helpers";
 import { assignmentCourse, draftOf, submissionSchool } from "./helpers";
+import { schoolD1 } from "../../helpers/databases";
+import { envWith } from "../../helpers/wrapped-d1";
 
 /**
  * What the student's submission endpoints ask of D1: a create, a PATCH and a submit issue the same
@@ -17,12 +18,12 @@ import { assignmentCourse, draftOf, submissionSchool } from "./helpers";
  */
 
 async function measured(member: Member, path: string, init: { method?: string; body?: unknown; form?: FormData } = {}) {
-  const trips = roundTripD1(env.DB);
+  const trips = roundTripD1(await schoolD1(member.tenantId));
   const counting = countingD1(trips.db);
   const headers: Record<string, string> = { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain };
   if (init.body !== undefined) headers["content-type"] = "application/json";
   const body = init.form ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
-  const response = await app.request(`https://api.lms.localhost/api/v1${path}`, { method: init.method ?? "POST", headers, body }, { ...env, DB: counting.db });
+  const response = await app.request(`https://api.lms.localhost/api/v1${path}`, { method: init.method ?? "POST", headers, body }, envWith(counting.db));
   const json = (await response.json()) as any;
   return { status: response.status, body: json, statements: counting.counts.prepare, batches: counting.counts.batch, roundTrips: trips.roundTrips() };
 }

@@ -3,7 +3,7 @@ import type { Env } from "../../src/core/env";
 import type { Actor, Role, SchoolActor, SchoolCtx, SystemActor, TenantSummary } from "../../src/core/http/context";
 import { serviceContext } from "../../src/core/http/request-context";
 import { forSchool, systemActor } from "../../src/core/school";
-import { loadSchool } from "../../src/platform/tenants/lookup";
+import { loadSchool } from "../../src/platform/schools/lookup";
 
 /** A signed-in member as the guard would load one, for verbs that take a user's school context. */
 export function memberActor(school: TenantSummary, role: Role = "admin", userId = "0190a6c2-0000-7000-8000-00000000a11a"): Actor {

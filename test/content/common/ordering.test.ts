@@ -10,7 +10,7 @@ import type { SchoolCtx, TenantSummary } from "../../../src/core/http/context";
 import { ApiError } from "../../../src/core/http/errors";
 import { serviceContext } from "../../../src/core/http/request-context";
 import { forSchool } from "../../../src/core/school";
-import { loadSchool } from "../../../src/platform/tenants/lookup";
+import { loadSchool } from "../../../src/platform/schools/lookup";
 import { createSchool } from "../../helpers/factories";
 import { memberActor } from "../../helpers/school-ctx";
 

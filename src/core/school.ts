@@ -1,4 +1,4 @@
-import { shardDb, type Db } from "./db/client";
+import { controlDb, shardDb, type Db } from "./db/client";
 import type { SchoolActor, SchoolCtx, ServiceContext, SystemActor, TenantSummary } from "./http/context";
 
 /**
@@ -29,4 +29,12 @@ export function actingUserId(actor: SchoolActor): string | null {
 export function inSchoolCtx(ctx: ServiceContext): SchoolCtx<SchoolActor> {
   if (!("tenantId" in ctx)) throw new Error("a school's rows were written through the platform context");
   return ctx as SchoolCtx<SchoolActor>;
+}
+
+/**
+ * The platform's side of a school verb: the same request, on the control database (a sign-in
+ * counter, the school row). Never a way to read school tables, which the control database lacks.
+ */
+export function platformOf(ctx: ServiceContext): ServiceContext {
+  return { db: controlDb(ctx.env), env: ctx.env, config: ctx.config, clock: ctx.clock, requestId: ctx.requestId, publicOrigin: ctx.publicOrigin };
 }

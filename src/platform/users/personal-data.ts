@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, getTableName, inArray, isNull, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { forgetPairStatement } from "../auth/login-guard";
-import { controlDb } from "../../core/db/client";
+import { platformOf } from "../../core/school";
 import type { BatchItem } from "../../core/db/batch";
 import {
   assignments,
@@ -37,7 +37,6 @@ import {
   notificationEventSettings,
   notificationOutbox,
   passwordResetCodes,
-  payments,
   pushDevices,
   pushPreferences,
   sessions,
@@ -92,8 +91,7 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(groupCurators, groupCurators.curatorId, "delete"),
   rule(curatorPermissions, curatorPermissions.userId, "delete"),
   rule(users, users.individualCuratorId, "clear"),
-  // Billing history stays; the operator reference goes.
-  rule(payments, payments.createdByUserId, "clear"),
+  // Payments live in the control database and only the superadmin records them: no school user is their operator.
   // Learning: a student's enrollments, their access sources and completions are the student's
   // record and go; who enrolled someone or wrote a course is only a reference.
   rule(enrollments, enrollments.studentId, "delete"),
@@ -235,5 +233,5 @@ export function permanentDeletionStatements(ctx: SchoolCtx, target: { id: string
 
 /** The control database's part of a permanent deletion: the sign-in counter keyed by the email. */
 export function permanentDeletionControlStatement(ctx: SchoolCtx, target: { email: string }) {
-  return forgetPairStatement({ ...ctx, db: controlDb(ctx.env) }, { tenantId: ctx.tenantId, email: target.email });
+  return forgetPairStatement(platformOf(ctx), { tenantId: ctx.tenantId, email: target.email });
 }

@@ -1,3 +1,4 @@
+import { platformOf } from "../../core/school";
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { authErrors } from "../auth/errors";
@@ -75,17 +76,18 @@ export async function changeOwnPassword(ctx: SchoolCtx, input: { body: z.infer<t
   // Guesses of the current password share the sign-in lock of this (school, email): a stolen
   // access token must not become an unlimited password oracle.
   const guard = loginGuardKeys(ctx.tenant.subdomain, actor.email, null);
-  const [accounts, policyRows, locks] = await ctx.db.batch([
-    ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(self(ctx)).limit(1),
-    devicePolicyQuery(ctx, ctx.tenantId),
-    lockQuery(ctx, guard),
+  // The sign-in counters are the control database's: read alongside the shard's batch.
+  const platform = platformOf(ctx);
+  const [[accounts, policyRows], locks] = await Promise.all([
+    ctx.db.batch([ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(self(ctx)).limit(1), devicePolicyQuery(ctx, ctx.tenantId)]),
+    lockQuery(platform, guard),
   ]);
   const account = accounts[0];
   if (!account) throw unauthorized();
   if (isLocked(locks, ctx.clock.now())) throw new ApiError(authErrors.SIGN_IN_LOCKED);
   const check = await verifyPassword(body.current_password, account.passwordHash, ctx.config.passwordPepper);
   if (!check.valid) {
-    const { locked } = await recordFailure(ctx, guard);
+    const { locked } = await recordFailure(platform, guard);
     throw new ApiError(locked ? authErrors.SIGN_IN_LOCKED : usersErrors.INVALID_CURRENT_PASSWORD);
   }
   // After the check: a wrong current password keeps its own answer whatever the new one is.

@@ -72,3 +72,13 @@ export function shardSession(env: Env, shard: string, start: { readOnly: boolean
 export function validBookmark(value: string | undefined): string | null {
   return value !== undefined && /^[0-9a-f]{1,32}(?:-[0-9a-f]{1,32}){1,7}$/i.test(value) ? value : null;
 }
+
+/**
+ * The same read on every school database (and the control database when asked), in parallel: one
+ * round trip of wall time. Only for lookups that name no school (a signed link, the dev inboxes);
+ * the rows of all databases, concatenated.
+ */
+export async function inEveryDatabase<T>(env: Env, read: (db: Db) => Promise<T[]>, options: { control?: boolean } = {}): Promise<T[]> {
+  const databases = [...(options.control ? [controlDb(env)] : []), ...shardNames(env).map((shard) => shardDb(env, shard))];
+  return (await Promise.all(databases.map(read))).flat();
+}

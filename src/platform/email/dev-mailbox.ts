@@ -2,6 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import { emailOutbox } from "../../db/schema";
 import type { ServiceContext } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
+import { inEveryDatabase } from "../../core/db/client";
 
 const MAILBOX_LIMIT = 50;
 
@@ -10,7 +11,11 @@ const MAILBOX_LIMIT = 50;
  * schools: it is a local-development inbox keyed by the recipient, never enabled in production.
  */
 export async function readDevMailbox(ctx: ServiceContext, input: { to: string }) {
-  const rows = await ctx.db
+  // Schools' emails are in their shards, the platform's in the control database: all are read.
+  const found = await inEveryDatabase(
+    ctx.env,
+    (db) =>
+      db
     .select({
       id: emailOutbox.id,
       to: emailOutbox.toEmail,
@@ -23,7 +28,10 @@ export async function readDevMailbox(ctx: ServiceContext, input: { to: string })
     .from(emailOutbox)
     .where(eq(emailOutbox.toEmail, input.to))
     .orderBy(desc(emailOutbox.createdAt), desc(emailOutbox.id))
-    .limit(MAILBOX_LIMIT);
+    .limit(MAILBOX_LIMIT),
+    { control: true },
+  );
+  const rows = found.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)).slice(0, MAILBOX_LIMIT);
   return {
     messages: rows.map((row) => ({
       id: row.id,

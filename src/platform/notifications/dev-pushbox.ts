@@ -2,6 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { notificationDeliveries, notificationOutbox, pushDevices } from "../../db/schema";
 import type { ServiceContext } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
+import { inEveryDatabase } from "../../core/db/client";
 
 const PUSHBOX_LIMIT = 100;
 
@@ -10,7 +11,9 @@ const PUSHBOX_LIMIT = 100;
  * reached (DEV_PUSHBOX, local development only). Deliveries of a real provider are never listed.
  */
 export async function readDevPushbox(ctx: ServiceContext, input: { userId: string }) {
-  const rows = await ctx.db
+  // Local development only: the user's school is not known here, so every school database is read.
+  const found = await inEveryDatabase(ctx.env, (db) =>
+    db
     .select({
       id: notificationDeliveries.id,
       userId: notificationDeliveries.userId,
@@ -30,7 +33,9 @@ export async function readDevPushbox(ctx: ServiceContext, input: { userId: strin
     .innerJoin(pushDevices, eq(pushDevices.id, notificationDeliveries.pushDeviceId))
     .where(and(eq(notificationDeliveries.userId, input.userId), eq(notificationDeliveries.status, "sent"), eq(notificationDeliveries.provider, "log")))
     .orderBy(desc(notificationDeliveries.deliveredAt), desc(notificationDeliveries.id))
-    .limit(PUSHBOX_LIMIT);
+    .limit(PUSHBOX_LIMIT),
+  );
+  const rows = found.sort((a, b) => (b.deliveredAt ?? 0) - (a.deliveredAt ?? 0) || (a.id < b.id ? 1 : -1)).slice(0, PUSHBOX_LIMIT);
   return {
     pushes: rows.map((row) => ({
       id: row.id,

@@ -9,7 +9,8 @@ import { shardBinding, shardNames } from "../../src/core/db/client";
  *
  * - Statements on the control tables (tenants, tariffs, payments, login_failures) go to `DB`.
  * - Otherwise the school is found among the statement's parameters and literals (a school id); its
- *   stored shard takes the statement (a batch: all of it).
+ *   stored shard takes the statement (a batch: all of it). Failing that, a school member's id
+ *   (`WHERE user_id = ?`) names the shard that holds the member.
  * - A statement that names no school: an INSERT goes to `DB` (the superadmin's rows); anything else
  *   runs on every database and must find rows in at most one (reads of rows by id), else it throws
  *   and the test must say which school (`schoolD1`).
@@ -39,6 +40,29 @@ async function shardsNamed(candidates: readonly string[]): Promise<Set<string>> 
   return found;
 }
 
+const knownUsers = new Map<string, string>();
+
+async function shardsOfUsers(candidates: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  const unknown = candidates.filter((id) => {
+    const shard = knownUsers.get(id);
+    if (shard) found.add(shard);
+    return !shard;
+  });
+  if (unknown.length === 0) return found;
+  for (const shard of shardNames(env)) {
+    const rows = await shardBinding(env, shard)
+      .prepare("SELECT id FROM users WHERE id IN (SELECT value FROM json_each(?)) AND tenant_id IS NOT NULL")
+      .bind(JSON.stringify(unknown))
+      .all<{ id: string }>();
+    for (const row of rows.results) {
+      knownUsers.set(row.id, shard);
+      found.add(shard);
+    }
+  }
+  return found;
+}
+
 /** The school database a school's rows live in (its stored shard). */
 export async function schoolD1(tenantId: string): Promise<D1Database> {
   const [shard] = await shardsNamed([tenantId]);
@@ -55,7 +79,9 @@ async function target(sqlTexts: readonly string[], params: readonly unknown[]): 
     if (typeof value !== "string") continue;
     for (const match of value.matchAll(UUID)) ids.add(match[0].toLowerCase());
   }
-  const shards = await shardsNamed([...ids]);
+  let shards = await shardsNamed([...ids]);
+  // Named by a member instead (`WHERE user_id = ?`): the shard that holds that user.
+  if (shards.size === 0 && ids.size > 0) shards = await shardsOfUsers([...ids]);
   if (shards.size > 1) throw new Error(`a fixture statement names schools of several shards: ${sqlTexts[0]}`);
   const [shard] = shards;
   if (shard) return { kind: "one", binding: shardBinding(env, shard) };

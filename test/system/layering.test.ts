@@ -193,7 +193,6 @@ const ALLOWED_CYCLE_EDGES = [
   "platform/auth -> platform/notifications",
   "platform/auth -> platform/tenants",
   "platform/billing -> platform/notifications",
-  "platform/billing -> platform/tenants",
   "platform/devices -> platform/auth",
   "platform/devices -> platform/notifications",
   "platform/media -> platform/auth",

@@ -5,7 +5,7 @@ import { DAY_MS, MINUTE_MS } from "../../core/lib/clock";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { billingOpenSql, dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents, schoolEvent } from "../../platform/notifications/settings";
-import { schoolChunks } from "../../platform/tenants/school-chunks";
+import { schoolChunks } from "../../platform/schools/school-chunks";
 import { nodeWindowSql } from "../schedule/availability";
 import { activitySql } from "./status";
 import { inSchool, liveInSchool } from "../../core/db/conditions";

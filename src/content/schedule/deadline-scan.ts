@@ -6,7 +6,7 @@ import { log } from "../../core/lib/log";
 import { eventDefinition, type EventCode } from "../../platform/notifications/catalog";
 import { billingOpenSql, dispatchQueued, enqueue, timestamp } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents, schoolEvent, type SchoolEvent } from "../../platform/notifications/settings";
-import { schoolChunks } from "../../platform/tenants/school-chunks";
+import { schoolChunks } from "../../platform/schools/school-chunks";
 import { ASSIGNMENT_MISSED, ASSIGNMENT_REMINDER, assignmentDeadlines, assignmentDeadlineWork, dueAssignmentDeadlinesSql, reminderDaysSql, type AssignmentDeadline } from "./assignment-scan";
 import { curatedCountSql, OPENED, openedStudentsSql, unpassedAtDeadlineSql, type Ancestor, type Boundary, type OpeningLevel } from "./deadline-scan-sql";
 import { deadlineHandledUntil, HELD, HORIZON, passedDue, releaseAt, reminderConfig, reminderDue } from "./deadline-scan-timing";

@@ -4,7 +4,7 @@ import { inSchool } from "../../core/db/conditions";
 import { DEFAULT_DEVICE_POLICY } from "./policy";
 import type { SchoolCtx, ServiceContext, SystemActor } from "../../core/http/context";
 import { DAY_MS } from "../../core/lib/clock";
-import { schoolChunks } from "../tenants/school-chunks";
+import { schoolChunks } from "../schools/school-chunks";
 
 const PURGE_CHUNK = 2000;
 /** Rows a run deletes at most, over all schools; whatever is left goes in the next run. */

@@ -4,7 +4,7 @@ import { emailOutbox } from "../../db/schema";
 import { enqueueEmails, outboxLeaseFree } from "./outbox";
 import type { SchoolActor, SchoolCtx, ServiceContext } from "../../core/http/context";
 import { MINUTE_MS } from "../../core/lib/clock";
-import { schoolChunks } from "../tenants/school-chunks";
+import { schoolChunks } from "../schools/school-chunks";
 import { inSchool } from "../../core/db/conditions";
 
 const SWEEP_AFTER_MS = 2 * MINUTE_MS;

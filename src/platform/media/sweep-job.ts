@@ -3,7 +3,7 @@ import { runBatch } from "../../core/db/batch";
 import type { SchoolCtx, ServiceContext, SystemActor } from "../../core/http/context";
 import { log } from "../../core/lib/log";
 import { mediaAssets } from "../../db/schema";
-import { schoolChunks } from "../tenants/school-chunks";
+import { schoolChunks } from "../schools/school-chunks";
 import { PENDING_DEADLINE_MS } from "./policy";
 import { inSchool } from "../../core/db/conditions";
 

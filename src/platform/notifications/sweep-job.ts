@@ -3,7 +3,7 @@ import { batchable, rowsOf, runBatch } from "../../core/db/batch";
 import type { SchoolCtx, ServiceContext, SystemActor } from "../../core/http/context";
 import { MINUTE_MS } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
-import { schoolChunks } from "../tenants/school-chunks";
+import { schoolChunks } from "../schools/school-chunks";
 import { campaignProgressStatements } from "./campaign-progress";
 import { kickCampaign } from "./campaigns-service";
 import { MAX_PUSH_ATTEMPTS } from "./delivery";

@@ -3,7 +3,7 @@ import { shardNames } from "../../core/db/client";
 import type { SchoolCtx, ServiceContext, SystemActor } from "../../core/http/context";
 import { forSchool, systemActor } from "../../core/school";
 import { tenants } from "../../db/schema";
-import { schoolSummary, schoolSummaryColumns } from "../schools/lookup";
+import { schoolSummary, schoolSummaryColumns } from "./lookup";
 
 /**
  * Schools a cron job takes at once: one control read lists them, and the job runs one batch on

@@ -40,12 +40,10 @@ const ACCOUNT = "an account, session, device or one-time token found by its id o
 const JOINED = "the row's school is fixed by a join or key on an alias of the same statement that carries the helper's condition (id, enrollment, attempt, dedupe key or campaign of that school)";
 const DELIVERY = "delivery of queued mail and pushes by outbox row id, for rows of every school (the queue message will carry the school for forSchool)";
 const ALLOWED: { file: string; tables: string[]; reason: string }[] = [
-  { file: "src/content/schedule/assignment-scan.ts", tables: ["assignments", "blocks", "course_modules", "courses", "lessons", "scan_marks", "schedule_windows"], reason: SCAN },
-  { file: "src/content/schedule/deadline-scan.ts", tables: ["course_modules", "courses", "lessons", "scan_marks", "schedule_windows"], reason: SCAN },
-  { file: "src/platform/devices/events-purge-job.ts", tables: ["device_events", "device_policies"], reason: SCAN },
-  { file: "src/platform/media/sweep-job.ts", tables: ["mediaAssets"], reason: SCAN },
-  { file: "src/platform/notifications/sweep-job.ts", tables: ["notification_campaigns", "notification_outbox"], reason: SCAN },
-  { file: "src/platform/email/outbox-sweep-job.ts", tables: ["emailOutbox"], reason: SCAN },
+  { file: "src/content/schedule/assignment-scan.ts", tables: ["assignments", "blocks", "course_modules", "courses", "lessons", "scan_marks"], reason: SCAN },
+  { file: "src/content/schedule/deadline-scan.ts", tables: ["scan_marks"], reason: SCAN },
+  { file: "src/platform/devices/events-purge-job.ts", tables: ["device_events"], reason: SCAN },
+  { file: "src/platform/notifications/sweep-job.ts", tables: ["notification_outbox"], reason: SCAN },
   { file: "src/platform/billing/expiry-service.ts", tables: ["notificationEventSettings"], reason: SCAN },
   { file: "src/platform/notifications/settings.ts", tables: ["notificationEventSettings"], reason: `${SCAN} (each school's event settings beside its tenants row)` },
   { file: "src/platform/auth/authenticate.ts", tables: ["curatorPermissions", "sessions", "users"], reason: ACCOUNT },
@@ -65,7 +63,6 @@ const ALLOWED: { file: string; tables: string[]; reason: string }[] = [
   { file: "src/platform/notifications/enqueue.ts", tables: ["auth_devices", "sessions"], reason: ACCOUNT },
   { file: "src/platform/media/download-service.ts", tables: ["mediaAssets"], reason: "a signed media link names the asset; its signature covers the school" },
   { file: "src/platform/billing/service.ts", tables: ["payments"], reason: "the superadmin's billing reads payments by id and per school row (payments move to the control database)" },
-  { file: "queues/outbox-consumer.ts", tables: ["emailOutbox"], reason: DELIVERY },
   { file: "src/platform/notifications/delivery.ts", tables: ["notificationDeliveries", "notificationOutbox", "notification_deliveries", "notification_outbox"], reason: DELIVERY },
   { file: "src/platform/email/dev-mailbox.ts", tables: ["emailOutbox"], reason: "development mailbox: every school's mail, never mounted in production" },
   { file: "src/platform/notifications/dev-pushbox.ts", tables: ["notificationDeliveries", "notificationOutbox", "pushDevices"], reason: "development push box: every school's pushes, never mounted in production" },

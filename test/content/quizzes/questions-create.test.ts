@@ -152,7 +152,7 @@ describe("PATCH /t/quizzes/:id/reorder-questions", () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ reordered: 3 });
     expect(await liveQuestionIds(quiz.id)).toEqual([c, a, b]);
-    const positions = await db().select({ id: schema.quizQuestions.id, position: schema.quizQuestions.position }).from(schema.quizQuestions).where(isNull(schema.quizQuestions.deletedAt));
+    const positions = await db().select({ id: schema.quizQuestions.id, position: schema.quizQuestions.position }).from(schema.quizQuestions).where(and(eq(schema.quizQuestions.tenantId, school.id), isNull(schema.quizQuestions.deletedAt)));
     expect(Object.fromEntries(positions.filter((p) => [a, b, c].includes(p.id)).map((p) => [p.id, p.position]))).toEqual({ [c]: 0, [a]: 1, [b]: 2 });
     expect((await quizRow(quiz.id)).updatedAt).toBeGreaterThan(1);
   });

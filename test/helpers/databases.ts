@@ -21,6 +21,11 @@ const CONTROL_TABLE = /\b(?:from|into|update|join)\s+["`]?(?:tenants|tariffs|pay
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 const knownShards = new Map<string, string>();
+/**
+ * Ids already looked up and found to be no school (row ids, user ids): not asked again. A school's id
+ * is generated when it is created and named by statements only afterwards, so this cannot go stale.
+ */
+const notSchools = new Set<string>();
 
 async function shardsNamed(candidates: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
@@ -28,7 +33,7 @@ async function shardsNamed(candidates: readonly string[]): Promise<Set<string>> 
   for (const id of candidates) {
     const shard = knownShards.get(id);
     if (shard) found.add(shard);
-    else unknown.push(id);
+    else if (!notSchools.has(id)) unknown.push(id);
   }
   if (unknown.length > 0) {
     const rows = await fixtureD1.prepare("SELECT id, shard FROM tenants WHERE id IN (SELECT value FROM json_each(?))").bind(JSON.stringify(unknown)).all<{ id: string; shard: string }>();
@@ -36,6 +41,7 @@ async function shardsNamed(candidates: readonly string[]): Promise<Set<string>> 
       knownShards.set(row.id, row.shard);
       found.add(row.shard);
     }
+    for (const id of unknown) if (!knownShards.has(id)) notSchools.add(id);
   }
   return found;
 }

@@ -90,7 +90,7 @@ async function target(sqlTexts: readonly string[], params: readonly unknown[]): 
   if (shards.size === 0 && ids.size > 0) shards = await shardsOfUsers([...ids]);
   if (shards.size > 1) throw new Error(`a fixture statement names schools of several shards: ${sqlTexts[0]}`);
   const [shard] = shards;
-  if (shard) return { kind: "one", binding: shardBinding(env, shard) };
+  if (shard) return { kind: "one", binding: shard === "DB" ? env.DB : shardBinding(env, shard) };
   if (sqlTexts.every((text) => /^\s*insert\b/i.test(text))) return { kind: "one", binding: env.DB };
   return { kind: "all" };
 }

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, rowsOf } from "../../core/db/batch";
-import { classifyStudentIds } from "./student-ids";
+import { classifyStudentIds, withOtherShardsWrongTenant } from "./student-ids";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { isUuid } from "../../core/lib/ids";
@@ -111,7 +111,7 @@ export async function bulkEnroll(ctx: SchoolCtx, input: { courseId: string; stud
   const published = course.status === "published";
   const enrolled: string[] = [];
   const skipped: { student_id: string; reason: SkipReason }[] = [];
-  for (const row of rowsOf<{ student_id: string; reason: SkipReason | null }>(results[1])) {
+  for (const row of await withOtherShardsWrongTenant(ctx, rowsOf<{ student_id: string; reason: SkipReason | null }>(results[1]))) {
     const reason = published ? row.reason : "course_not_published";
     if (reason) skipped.push({ student_id: row.student_id, reason });
     else enrolled.push(row.student_id);

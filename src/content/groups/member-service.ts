@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, rowsOf } from "../../core/db/batch";
-import { classifyStudentIds } from "../enrollments/student-ids";
+import { classifyStudentIds, withOtherShardsWrongTenant } from "../enrollments/student-ids";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { iso } from "../../core/lib/clock";
@@ -165,7 +165,7 @@ export async function addMembers(ctx: SchoolCtx, input: { groupId: string; stude
     notice,
   ]);
   if (!rowsOf<{ found: number }>(results[0])[0]!.found) throw new ApiError(g.GROUP_NOT_FOUND);
-  const rows = rowsOf<{ student_id: string; reason: SkipReason | null }>(results[1]);
+  const rows = await withOtherShardsWrongTenant(ctx, rowsOf<{ student_id: string; reason: SkipReason | null }>(results[1]));
   if (rows.every((row) => row.reason === "wrong_tenant")) throw new ApiError(g.CROSS_TENANT_STUDENT);
   await dispatchQueued(ctx);
   const added: string[] = [];

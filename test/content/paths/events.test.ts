@@ -1,12 +1,10 @@
-import { env } from "cloudflare:test";
+import { memberActor, schoolCtx } from "../../helpers/school-ctx";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { pathCompletionPushes } from "../../../src/content/paths/completion-pushes";
 import { runBatch } from "../../../src/core/db/batch";
-import type { Env } from "../../../src/core/env";
 import type { SchoolCtx } from "../../../src/core/http/context";
-import { serviceContext } from "../../../src/core/http/request-context";
 import * as schema from "../../../src/db/schema";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { roundTripD1 } from "../../helpers/d1-counter";
@@ -93,7 +91,8 @@ describe("the path pushes to the student (a completion someone else causes)", ()
 
   /** The producer as the completion's batch runs it, with an admin as the actor (a grader, later). */
   async function produce(tenantId: string, actor: Member, input: { courseId: string; studentId: string; pathIds: string[] }) {
-    const ctx = { ...serviceContext(env as Env), tenantId, actor: { userId: actor.id, role: "admin" } } as unknown as SchoolCtx;
+    const base = await schoolCtx(tenantId);
+    const ctx: SchoolCtx = { ...base, actor: { ...memberActor(base.tenant), userId: actor.id } };
     const pushes = await pathCompletionPushes(ctx, { ...input, when: sql`1` });
     await runBatch(ctx, pushes.statements);
     return pushes;

@@ -49,7 +49,7 @@ async function students(tenantId: string, tree: Tree, count: number) {
        FROM users, n WHERE users.id = ?`,
     ).bind(template.id),
   ]);
-  const columns = (await fixtureD1.prepare(`SELECT name FROM pragma_table_info('push_devices')`).all<{ name: string }>()).results.map((row) => row.name);
+  const columns = (await env.DB_SCHOOLS_0.prepare(`SELECT name FROM pragma_table_info('push_devices')`).all<{ name: string }>()).results.map((row) => row.name);
   const fresh: Record<string, string> = { id: hex(16), user_id: "u.id", installation_id: hex(16), token_hash: hex(32) };
   const select = columns.map((name) => fresh[name] ?? `d.${name}`).join(", ");
   await fixtureD1.batch([
@@ -121,14 +121,15 @@ describe("deadline and progress scans at 5,000 students and 200 lessons", () => 
     expect(await outboxCount(large.id, "lesson.deadline_reminder")).toBe(5_000);
     expect(await outboxCount(large.id, "assignment.deadline_reminder")).toBe(5_000);
     expect(largeDeadline).toEqual(smallDeadline);
-    // The purge, the reminder overrides, the lesson and the assignment boundaries, seven settings
-    // reads, one batch of three pushes and three marks.
-    expect(largeDeadline).toEqual({ prepare: 17, batch: 1, exec: 0 });
+    // One school list per shard (control database); on the school's shard one batch of the purge, the
+    // reminder overrides and the lesson and assignment boundaries, one of the settings reads, one of
+    // three pushes and three marks.
+    expect(largeDeadline).toEqual({ prepare: 18, batch: 3, exec: 0 });
 
     // A second run skips the three marked boundaries; it still reads the settings for the lesson
-    // deadlines of the next days (not due yet) and writes nothing.
+    // deadlines of the next days (not due yet) and writes nothing: the school lists, then two batches on the shard.
     const again = await counted((ctx) => runDeadlineScan(ctx));
-    expect(again).toEqual({ prepare: 9, batch: 0, exec: 0 });
+    expect(again).toEqual({ prepare: 10, batch: 2, exec: 0 });
     expect(await outboxCount(large.id, "lesson.deadline_reminder")).toBe(5_000);
     expect(await outboxCount(large.id, "assignment.deadline_reminder")).toBe(5_000);
 
@@ -136,7 +137,8 @@ describe("deadline and progress scans at 5,000 students and 200 lessons", () => 
     at(T + 5 * DAY_MS + 8 * HOUR_MS);
     const progress = await counted((ctx) => runProgressScan(ctx));
     expect(await outboxCount(large.id, "progress.stalled")).toBe(5_000);
-    expect(progress).toEqual({ prepare: 5, batch: 1, exec: 0 });
+    // One school list per shard (control database), then the school's batch on its shard.
+    expect(progress).toEqual({ prepare: 6, batch: 2, exec: 0 });
   });
 });
 

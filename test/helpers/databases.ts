@@ -158,8 +158,13 @@ export const fixtureD1 = {
       statements.map((statement) => statement.query),
       statements.flatMap((statement) => statement.params),
     );
-    if (where.kind === "all") throw new Error(`a fixture batch must name its school: ${statements[0]!.query}`);
-    return where.binding.batch(statements.map((statement) => statement.on(where.binding)));
+    if (where.kind === "one") return where.binding.batch(statements.map((statement) => statement.on(where.binding)));
+    // Updates and deletes by row id that name no school: each shard changes only the rows it holds.
+    if (!statements.every((statement) => /^\s*(update|delete)\b/i.test(statement.query))) {
+      throw new Error(`a fixture batch must name its school: ${statements[0]!.query}`);
+    }
+    const results = await Promise.all(shardNames(env).map((name) => shardBinding(env, name).batch(statements.map((statement) => statement.on(shardBinding(env, name))))));
+    return results.find((batch) => batch.some((result) => (result.meta?.changes ?? 0) > 0)) ?? results[0]!;
   },
   async exec(query: string): Promise<D1ExecResult> {
     const where = await target([query], []);

@@ -1,3 +1,5 @@
+import { platformOf } from "../../core/school";
+import { loadSchool } from "../schools/lookup";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { publicLink } from "../../core/http/public-links";
 import { batchable, changedRows, insertWhere, rowsOf, runBatch } from "../../core/db/batch";
@@ -98,6 +100,12 @@ export async function presignUpload(ctx: SchoolCtx, input: { body: PresignInput 
     throw new ApiError(mediaErrors.STORAGE_QUOTA_EXCEEDED, {
       message: `The school's storage quota of ${cap} bytes has ${Math.max(0, cap - used)} bytes free; the file declares ${body.declared_size}.`,
     });
+  }
+  // The school row is in the control database, so the shard's insert cannot be conditional on it:
+  // a school deleted meanwhile is found here, and the pending asset is taken back.
+  if (!(await loadSchool(platformOf(ctx), ctx.tenantId))) {
+    await ctx.db.delete(mediaAssets).where(and(eq(mediaAssets.id, id), inSchool(mediaAssets, ctx.tenantId)));
+    throw new ApiError(mediaErrors.TENANT_NOT_FOUND);
   }
   const expires = Math.floor(now / 1000) + UPLOAD_TTL_SECONDS;
   const media = ctx.config.media;

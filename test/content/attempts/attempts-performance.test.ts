@@ -4,7 +4,7 @@ import { countingD1, roundTripD1 } from "../../helpers/d1-counter";
 import type { Member } from "../../helpers/users";
 import { quizForStudent, save, started } from "./helpers";
 import { schoolD1 } from "../../helpers/databases";
-import { envWith } from "../../helpers/wrapped-d1";
+import { envWith, wrapD1 } from "../../helpers/wrapped-d1";
 
 /**
  * What the attempt endpoints ask of D1. A save is the guard's one read and a call to the
@@ -17,7 +17,7 @@ async function measured(member: Member, path: string, init: { method?: string; b
   const trips = roundTripD1(await schoolD1(member.tenantId));
   const counting = countingD1(trips.db);
   const sqlTexts: string[] = [];
-  const db = new Proxy(counting.db, {
+  const db = wrapD1(counting.db, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (property === "prepare") return (query: string) => (sqlTexts.push(query), target.prepare(query));

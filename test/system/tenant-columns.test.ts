@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixtureD1 } from "../helpers/databases";
+import { env } from "cloudflare:test";
 
 /**
  * Every school table carries its school: a NOT NULL `tenant_id` and an index (or primary key) that
@@ -12,6 +12,7 @@ const PLATFORM_TABLES: Record<string, string> = {
   tenants: "the schools themselves",
   tariffs: "the platform's tariff catalogue, kept by the superadmin",
   d1_migrations: "D1's record of applied migrations",
+  payments: "the platform's payment records (control database), kept by the superadmin",
   login_failures: "sign-in lock counters keyed by school subdomain and email or by IP, counted before any account or school is resolved",
 };
 
@@ -34,7 +35,16 @@ interface TableShape {
   tenantIndexed: boolean;
 }
 
+/** Every table of the control database and of a school database (a table in both is read once). */
 async function liveTables(): Promise<TableShape[]> {
+  const shapes = new Map<string, TableShape>();
+  for (const database of [env.DB_SCHOOLS_0, env.DB]) {
+    for (const shape of await tablesOf(database)) if (!shapes.has(shape.name)) shapes.set(shape.name, shape);
+  }
+  return [...shapes.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+async function tablesOf(fixtureD1: D1Database): Promise<TableShape[]> {
   const { results: tables } = await fixtureD1.prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name",
   ).all<{ name: string }>();

@@ -62,8 +62,11 @@ async function setup(courses: number, n: number) {
   return { school, admin, group, courseIds, ids };
 }
 
-async function groupSources(groupId: string) {
-  const [row] = await db().select({ n: count() }).from(schema.enrollmentSources).where(and(eq(schema.enrollmentSources.groupId, groupId), eq(schema.enrollmentSources.kind, "group")));
+async function groupSources(tenantId: string, groupId: string) {
+  const [row] = await db()
+    .select({ n: count() })
+    .from(schema.enrollmentSources)
+    .where(and(eq(schema.enrollmentSources.tenantId, tenantId), eq(schema.enrollmentSources.groupId, groupId), eq(schema.enrollmentSources.kind, "group")));
   return row!.n;
 }
 
@@ -74,9 +77,9 @@ describe("D1 work of the group member endpoints", () => {
     const expected = { status: 200, counts: { prepare: 9, batch: 1, exec: 0 } };
     expect(await counted(small.admin, `/t/groups/${small.group.id}/members`, "POST", { student_ids: small.ids })).toEqual(expected);
     expect(await counted(large.admin, `/t/groups/${large.group.id}/members`, "POST", { student_ids: large.ids })).toEqual(expected);
-    expect(await groupSources(small.group.id)).toBe(2);
-    expect(await groupSources(large.group.id)).toBe(5000);
-    const [enrolled] = await db().select({ n: count() }).from(schema.enrollments).where(and(eq(schema.enrollments.courseId, large.courseIds[9]!), eq(schema.enrollments.totalBlocks, 1)));
+    expect(await groupSources(small.school.id, small.group.id)).toBe(2);
+    expect(await groupSources(large.school.id, large.group.id)).toBe(5000);
+    const [enrolled] = await db().select({ n: count() }).from(schema.enrollments).where(and(eq(schema.enrollments.tenantId, large.school.id), eq(schema.enrollments.courseId, large.courseIds[9]!), eq(schema.enrollments.totalBlocks, 1)));
     expect(enrolled!.n).toBe(500);
   });
 
@@ -91,7 +94,7 @@ describe("D1 work of the group member endpoints", () => {
     const expected = { status: 200, counts: { prepare: 7, batch: 1, exec: 0 } };
     expect(await counted(small.admin, `/t/groups/${small.group.id}/members`, "DELETE", { student_ids: small.ids })).toEqual(expected);
     expect(await counted(large.admin, `/t/groups/${large.group.id}/members`, "DELETE", { student_ids: large.ids })).toEqual(expected);
-    expect(await groupSources(large.group.id)).toBe(0);
+    expect(await groupSources(large.school.id, large.group.id)).toBe(0);
   });
 
   it("listing: the auth query and one batch of two statements", async () => {

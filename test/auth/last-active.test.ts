@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MINUTE_MS, setClockForTests } from "../../src/core/lib/clock";
 import { createSchool, createUser, login } from "../helpers/factories";
 import { api } from "../helpers/http";
-import { fixtureD1 } from "../helpers/databases";
+import { fixtureD1, schoolD1 } from "../helpers/databases";
 
 async function lastActiveAt(userId: string): Promise<number | null> {
   const row = await fixtureD1.prepare("SELECT last_active_at AS at FROM users WHERE id = ?").bind(userId).first<{ at: number | null }>();
@@ -46,10 +46,11 @@ describe("users.last_active_at", () => {
     const school = await createSchool();
     const user = await createUser(school.id, { role: "admin" });
     const session = await login(user, { subdomain: school.subdomain });
-    // Count the writes that change the row (this file's database only).
-    await fixtureD1.batch([
-      fixtureD1.prepare("CREATE TABLE IF NOT EXISTS last_active_writes (user_id TEXT NOT NULL)"),
-      fixtureD1.prepare("CREATE TRIGGER IF NOT EXISTS last_active_counted AFTER UPDATE OF last_active_at ON users BEGIN INSERT INTO last_active_writes VALUES (NEW.id); END"),
+    // Count the writes that change the row (this file's copy of the school's shard only).
+    const shard = await schoolD1(school.id);
+    await shard.batch([
+      shard.prepare("CREATE TABLE IF NOT EXISTS last_active_writes (user_id TEXT NOT NULL)"),
+      shard.prepare("CREATE TRIGGER IF NOT EXISTS last_active_counted AFTER UPDATE OF last_active_at ON users BEGIN INSERT INTO last_active_writes VALUES (NEW.id); END"),
     ]);
 
     const t1 = t0 + 10 * MINUTE_MS;
@@ -60,9 +61,9 @@ describe("users.last_active_at", () => {
     expect(await settled(user.id, t1)).toBe(t1);
     // Let every request's after-response work finish, then count.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const writes = await fixtureD1.prepare("SELECT count(*) AS n FROM last_active_writes WHERE user_id = ?").bind(user.id).first<{ n: number }>();
+    const writes = await shard.prepare("SELECT count(*) AS n FROM last_active_writes WHERE user_id = ?").bind(user.id).first<{ n: number }>();
     expect(writes!.n).toBe(1);
-    await fixtureD1.batch([fixtureD1.prepare("DROP TRIGGER last_active_counted"), fixtureD1.prepare("DROP TABLE last_active_writes")]);
+    await shard.batch([shard.prepare("DROP TRIGGER last_active_counted"), shard.prepare("DROP TABLE last_active_writes")]);
 
     // A later writer with the same "now" changes nothing: the row is already inside the window.
     const changed = await fixtureD1.prepare("UPDATE users SET last_active_at = ? WHERE id = ? AND (last_active_at IS NULL OR last_active_at < ?)")

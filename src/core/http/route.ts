@@ -295,21 +295,24 @@ function guard(meta: RouteMeta, denial: ErrorEntry): MiddlewareHandler<AppEnv> {
       if (schoolMissing) throw new ApiError(coreErrors.TENANT_REQUIRED);
       c.set("actor", actor);
       if (!passesGate(meta.gate, actor)) throw new ApiError(denial);
+      let session: ReturnType<typeof shardSession> | null = null;
       if (meta.family === "tenant") {
         access.checkBilling(meta.billing, actor, services.clock.now());
-        const session = shardSession(services.env, schoolOf(actor).shard, {
+        session = shardSession(services.env, schoolOf(actor).shard, {
           readOnly: meta.method === "GET",
           bookmark: validBookmark(c.req.header(BOOKMARK_HEADER)),
         });
         c.set("tenantCtx", forSchool(services, schoolOf(actor), actor, session.db));
+      }
+      const pending = access.afterAdmission(services, actor);
+      if (pending) afterResponse(c, pending);
+      if (session) {
         if (meta.optionalBody) await emptyBodyAsObject(c);
         await next();
         const bookmark = session.bookmark();
         if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
         return;
       }
-      const pending = access.afterAdmission(services, actor);
-      if (pending) afterResponse(c, pending);
     }
     if (meta.optionalBody) await emptyBodyAsObject(c);
     return next();

@@ -28,7 +28,8 @@ export async function sweepMedia(ctx: ServiceContext): Promise<{ failed: number;
   const now = ctx.clock.now();
   let failed = 0;
   let purged = 0;
-  for await (const { schools } of schoolChunks(ctx, "media_sweep")) {
+  // Deleted schools too: their members' files are marked deleted with the school and purged here.
+  for await (const { schools } of schoolChunks(ctx, "media_sweep", undefined, { deleted: true })) {
     // A school that filled its statement may have more; it gets another round while the run's budget lasts.
     for (let round = schools; round.length > 0 && failed < MAX_ROWS; ) {
       const marked = (await runBatch(round[0]!, round.map((school) => failStale(school, now)))) as { id: string }[][];

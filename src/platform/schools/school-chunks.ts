@@ -21,10 +21,11 @@ export interface SchoolChunk {
 /**
  * Walks shards, then schools: for each shard (in binding order) the live schools stored on it, by
  * id in keyset pages of `SCHOOLS_PER_CHUNK`, each as a `SchoolCtx` of the system actor `job`.
- * `where` narrows the schools (a condition on `tenants`, e.g. the billing gate). A job that stops
- * early (its per-run bound is spent) simply stops iterating; nothing is held.
+ * `where` narrows the schools (a condition on `tenants`, e.g. the billing gate); `deleted: true`
+ * walks soft-deleted schools too (cleanup that must finish after a school is gone, such as its
+ * files). A job that stops early (its per-run bound is spent) simply stops iterating; nothing is held.
  */
-export async function* schoolChunks(ctx: ServiceContext, job: string, where?: SQL): AsyncGenerator<SchoolChunk> {
+export async function* schoolChunks(ctx: ServiceContext, job: string, where?: SQL, options: { deleted?: boolean } = {}): AsyncGenerator<SchoolChunk> {
   const actor = systemActor(job);
   for (const shard of shardNames(ctx.env)) {
     let after = "";
@@ -32,7 +33,7 @@ export async function* schoolChunks(ctx: ServiceContext, job: string, where?: SQ
       const rows = await ctx.db
         .select(schoolSummaryColumns)
         .from(tenants)
-        .where(and(eq(tenants.shard, shard), isNull(tenants.deletedAt), gt(tenants.id, after), where))
+        .where(and(eq(tenants.shard, shard), options.deleted ? undefined : isNull(tenants.deletedAt), gt(tenants.id, after), where))
         .orderBy(asc(tenants.id))
         .limit(SCHOOLS_PER_CHUNK);
       if (rows.length > 0) yield { shard, schools: rows.map((row) => forSchool(ctx, schoolSummary(row), actor)) };

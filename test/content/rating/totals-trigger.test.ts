@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { fixtureD1 } from "../../helpers/databases";
+import { env } from "cloudflare:test";
 
-// The triggers of migration 0012 keep rating_totals equal to the sum of the student's point events.
+// The triggers of the school migrations (a school database) keep rating_totals equal to the sum of the student's point events.
 describe("rating totals follow point events", () => {
   it("adds on insert and subtracts on delete, per school and student", async () => {
+    const fixtureD1 = env.DB_SCHOOLS_0;
     const insert = (id: string, tenant: string, student: string, points: number) =>
       fixtureD1.prepare(
         "INSERT INTO point_events (id, tenant_id, student_id, source_type, target_id, source_key, points_hundredths, awarded_at) VALUES (?, ?, ?, 'manual', NULL, ?, ?, 1)",

@@ -86,8 +86,10 @@ async function target(sqlTexts: readonly string[], params: readonly unknown[]): 
     for (const match of value.matchAll(UUID)) ids.add(match[0].toLowerCase());
   }
   let shards = await shardsNamed([...ids]);
-  // Named by a member instead (`WHERE user_id = ?`): the shard that holds that user.
-  if (shards.size === 0 && ids.size > 0) shards = await shardsOfUsers([...ids]);
+  // Named by a member instead (`WHERE user_id = ?`): the shard that holds that user. Not for an
+  // INSERT naming no school: that is a platform row (tenant_id NULL), which the control database holds.
+  const inserts = sqlTexts.every((text) => /^\s*insert\b/i.test(text));
+  if (shards.size === 0 && ids.size > 0 && !inserts) shards = await shardsOfUsers([...ids]);
   if (shards.size > 1) throw new Error(`a fixture statement names schools of several shards: ${sqlTexts[0]}`);
   const [shard] = shards;
   if (shard) return { kind: "one", binding: shard === "DB" ? env.DB : shardBinding(env, shard) };

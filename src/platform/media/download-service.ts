@@ -3,7 +3,7 @@ import type { ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { mediaAssets } from "../../db/schema";
 import { mediaErrors } from "./errors";
-import { inEveryShard } from "./shards";
+import { inEveryDatabase } from "../../core/db/client";
 import { servedInline } from "./inspect";
 import { MEDIA_LINK_TTL_SECONDS, verifyMediaLink } from "./links";
 
@@ -45,7 +45,7 @@ export async function downloadAsset(ctx: ServiceContext, input: { id: string; ex
   // Links are signed for an hour; a later expiry was never issued, whatever its signature.
   if (input.exp > nowSeconds + MEDIA_LINK_TTL_SECONDS) throw new ApiError(mediaErrors.MEDIA_NOT_FOUND);
   // The link names no school, so no shard either: every shard is asked at once (ids are unique).
-  const [row] = await inEveryShard(ctx, (db) =>
+  const [row] = await inEveryDatabase(ctx.env, (db) =>
     db
       .select()
       .from(mediaAssets)

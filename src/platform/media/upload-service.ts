@@ -3,7 +3,7 @@ import type { ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { mediaAssets } from "../../db/schema";
 import { mediaErrors } from "./errors";
-import { inEveryShard } from "./shards";
+import { inEveryDatabase } from "../../core/db/client";
 import { formBoundary, MultipartError, readFormUntilFile } from "./multipart";
 import { objectKey } from "./policy";
 import { verifyUploadForm } from "./upload-form";
@@ -34,7 +34,7 @@ export async function uploadThroughWorker(ctx: ServiceContext, input: { id: stri
     const { grant } = check;
     if (grant.expires * 1000 < ctx.clock.now()) throw new ApiError(mediaErrors.UPLOAD_EXPIRED);
     // The signed form names the school but not its shard: every shard is asked at once rather than the control database first.
-    const [row] = await inEveryShard(ctx, (db) =>
+    const [row] = await inEveryDatabase(ctx.env, (db) =>
       db
         .select({ status: mediaAssets.status })
         .from(mediaAssets)

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/core/env";
 import { timingSafeEqual } from "../src/core/lib/crypto";
-import type { PresentOutcome, RotateOutcome, SessionFamilyRpc } from "../src/platform/auth/session-family-state";
+import type { PresentOutcome, RotateOutcome, SessionFamilyRpc } from "../src/platform/devices/session-family-state";
 
 /** Rotation state of one session's refresh token. Only SHA-256 hashes of secrets are kept. */
 interface FamilyState {

@@ -9,7 +9,7 @@ export interface Env {
   DB_SCHOOLS_0: D1Database;
   [shard: `DB_SCHOOLS_${number}`]: D1Database;
   MEDIA: R2Bucket;
-  /** Typed where it is used (src/platform/auth/session-service.ts): core knows no Durable Object class. */
+  /** Typed where it is used (src/platform/devices/session-service.ts): core knows no Durable Object class. */
   SESSION_FAMILY: DurableObjectNamespace;
   /** One per quiz or exam attempt in progress; typed where it is used (src/content/attempts). */
   ATTEMPT_JOURNAL: DurableObjectNamespace;

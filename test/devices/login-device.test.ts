@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { openPushToken, pushTokenBinding, pushTokenHash, pushTokenKeys } from "../../src/platform/devices/push-token-crypto";
+import { openPushToken, pushTokenBinding, pushTokenHash, pushTokenKeys } from "../../src/platform/notifications/push-token-crypto";
 import { createUser } from "../helpers/factories";
 import { addStudent, deviceLogin, eventTypes, loginWithEnv, newInstallation, schoolWithStudent, setPolicy, signInOn, tenantCall } from "../helpers/devices";
 import { fixtureD1 } from "../helpers/databases";

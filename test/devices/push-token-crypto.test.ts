@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openPushToken, pushTokenHash, pushTokenKeys, sealPushToken } from "../../src/platform/devices/push-token-crypto";
+import { openPushToken, pushTokenHash, pushTokenKeys, sealPushToken } from "../../src/platform/notifications/push-token-crypto";
 
 const KEY = btoa("0123456789abcdef0123456789abcdef");
 const OTHER_KEY = btoa("fedcba9876543210fedcba9876543210");

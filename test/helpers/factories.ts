@@ -8,7 +8,7 @@ import { api } from "./http";
 
 import { db } from "./databases";
 import { serviceContext } from "../../src/core/http/request-context";
-import { shardForNewSchool } from "../../src/platform/tenants/new-school";
+import { shardForNewSchool } from "../../src/platform/schools/new-school";
 
 export { db };
 

@@ -5,7 +5,7 @@ import type { Env, PushMessage } from "../../src/core/env";
 import { serviceContext } from "../../src/core/http/request-context";
 import { HOUR_MS, setClockForTests } from "../../src/core/lib/clock";
 import { uuidv7 } from "../../src/core/lib/ids";
-import { pushTokenBinding, pushTokenKeys, sealPushToken } from "../../src/platform/devices/push-token-crypto";
+import { pushTokenBinding, pushTokenKeys, sealPushToken } from "../../src/platform/notifications/push-token-crypto";
 import { sweepPushes } from "../../src/platform/notifications/sweep-job";
 import { countingD1 } from "../helpers/d1-counter";
 import { createSchool, createUser } from "../helpers/factories";

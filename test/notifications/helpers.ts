@@ -13,7 +13,7 @@ import { forSchoolId } from "../../src/platform/schools/lookup";
 import { systemActor } from "../../src/core/school";
 import { serviceContext } from "../../src/core/http/request-context";
 import { enqueue } from "../../src/platform/notifications/enqueue";
-import { pushTokenBinding, pushTokenKeys, sealPushToken } from "../../src/platform/devices/push-token-crypto";
+import { pushTokenBinding, pushTokenKeys, sealPushToken } from "../../src/platform/notifications/push-token-crypto";
 
 /** Anyone who can call /t/* routes. */
 export interface Caller {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { openPushToken, pushTokenBinding, pushTokenKeys } from "../../src/platform/devices/push-token-crypto";
+import { openPushToken, pushTokenBinding, pushTokenKeys } from "../../src/platform/notifications/push-token-crypto";
 import { superadmin } from "../helpers/billing";
 import { newInstallation } from "../helpers/devices";
 import { createSchool } from "../helpers/factories";

@@ -51,7 +51,7 @@ const ALLOWED: { file: string; tables: string[]; reason: string }[] = [
   { file: "src/platform/auth/login-service.ts", tables: ["users"], reason: ACCOUNT },
   { file: "src/platform/auth/password-reset-service.ts", tables: ["passwordResetCodes", "password_reset_codes"], reason: ACCOUNT },
   { file: "src/platform/auth/registration-service.ts", tables: ["emailVerificationTokens", "email_verification_tokens", "users"], reason: ACCOUNT },
-  { file: "src/platform/auth/session-service.ts", tables: ["authDevices", "auth_devices", "sessions", "users"], reason: ACCOUNT },
+  { file: "src/platform/devices/session-service.ts", tables: ["authDevices", "auth_devices", "sessions", "users"], reason: ACCOUNT },
   { file: "src/platform/devices/activity-service.ts", tables: ["auth_devices", "sessions"], reason: ACCOUNT },
   { file: "src/platform/devices/events.ts", tables: ["sessions"], reason: ACCOUNT },
   { file: "src/platform/devices/inventory-service.ts", tables: ["authDevices", "deviceEvents", "sessions"], reason: ACCOUNT },

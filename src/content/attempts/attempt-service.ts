@@ -4,7 +4,7 @@ import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { ACTOR_ROLES, quizAttempts, type QuestionType } from "../../db/schema";
-import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { quizAccessLessonsSql } from "../quizzes/access";
 import { quizzesErrors } from "../quizzes/errors";
 import { lessonChainWindowsSql, scheduleRefusesEverywhere, type LessonWindows } from "../schedule/availability";

@@ -5,7 +5,7 @@ import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { isoOrNull } from "../../core/lib/clock";
-import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { quizzesErrors } from "../quizzes/errors";
 import type { ListQuizAttemptsQuery, QuizAttemptRow } from "./grading-schemas";
 import { inSchool, liveInSchool } from "../../core/db/conditions";

@@ -4,7 +4,7 @@ import { decimalTextSql, formatHundredths } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
-import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents } from "../../platform/notifications/settings";

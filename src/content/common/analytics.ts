@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { formatHundredths, roundDiv } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
-import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**

@@ -4,7 +4,7 @@ import { classifyStudentIds, withOtherShardsWrongTenant } from "./student-ids";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { isUuid } from "../../core/lib/ids";
-import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { courseLockedSql } from "../paths/unlock";
 import { recomputeProgress } from "../common/progress";

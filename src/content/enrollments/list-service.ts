@@ -5,7 +5,7 @@ import { formatHundredths, roundDiv } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
-import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { courseVisibleSql } from "../common/access";
 import { enrollmentsErrors as e } from "./errors";
 import { pctHundredthsSql, toCuratorRow, toStudentCourseRow, type CuratorRow, type StudentCourseRow } from "./present";

@@ -4,7 +4,7 @@ import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { ACTOR_ROLES, examAttempts } from "../../db/schema";
-import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { attemptsErrors } from "../attempts/errors";
 import { lessonChainWindowsSql, scheduleRefusesEverywhere, type LessonWindows } from "../schedule/availability";
 import { scheduleErrors } from "../schedule/errors";

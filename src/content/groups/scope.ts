@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { SchoolCtx } from "../../core/http/context";
-import { isRestrictedCurator } from "../../platform/auth/curator-scope";
+import { isRestrictedCurator } from "../../platform/schools/curator-scope";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**

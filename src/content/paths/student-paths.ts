@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { batchable, runBatch, rowsOf } from "../../core/db/batch";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
-import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { activitySql } from "../enrollments/status";
 import { pathsErrors as e } from "./errors";
 import { presentPathStudent, presentStudentPaths, type PathStudentRow, type StudentPathRow } from "./present";

@@ -6,7 +6,7 @@ import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { pageOffset } from "../../core/http/pagination";
 import { isUuid } from "../../core/lib/ids";
-import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { isStaff } from "../common/access";
 import { quizOpenLessonsSql } from "./access";
 import { quizzesErrors } from "./errors";

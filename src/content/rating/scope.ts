@@ -3,7 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, type ErrorEntry } from "../../core/http/errors";
 import { UUID_PATTERN } from "../../core/lib/ids";
-import { isRestrictedCurator, restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { isRestrictedCurator, restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { activeStudentSql } from "../common/access";
 import { inSchool } from "../../core/db/conditions";
 

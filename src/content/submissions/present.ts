@@ -3,7 +3,7 @@ import { formatHundredthsOrNull } from "../../core/db/decimal";
 import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import type { SubmissionStatus } from "../../db/schema";
-import { restrictedScope, scopeCondition } from "../../platform/auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { mediaUrl } from "../../platform/media/links";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 

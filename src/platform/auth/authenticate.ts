@@ -2,9 +2,9 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { curatorPermissions, sessions, tenants, users } from "../../db/schema";
 import type { Actor, Db, PermissionSet, ServiceContext } from "../../core/http/context";
 import { schoolSummary, schoolSummaryColumns } from "../schools/lookup";
-import { accountDb, sessionDb } from "./account-db";
+import { accountDb, sessionDb } from "../devices/account-db";
 import { unauthorized } from "../../core/http/errors";
-import { verifyAccessToken, type AccessClaims } from "./jwt";
+import { verifyAccessToken, type AccessClaims } from "../devices/jwt";
 
 interface AuthenticateInput {
   authorization: string | undefined;
@@ -138,8 +138,8 @@ function schoolQuery(db: Db, by: "id" | "subdomain"): SchoolQuery {
 
 /**
  * One concurrent round trip: the member (with session and permissions) from the database the
- * session id names (./account-db.ts), and the school from the control database. A token without
- * `sid` (legacy mode) names no database: its school is read first, then the member.
+ * session id names (../devices/account-db.ts), and the school from the control database. A token
+ * without `sid` (legacy mode) names no database: its school is read first, then the member.
  */
 async function loadActorRow(ctx: ServiceContext, claims: AccessClaims, subdomain: string | null) {
   const params = { sid: claims.sid ?? "", userId: claims.user_id };

@@ -5,7 +5,8 @@ import { ApiError, unauthorized } from "../../core/http/errors";
 import { API_PREFIX } from "../../core/http/route";
 import { iso } from "../../core/lib/clock";
 import { authErrors } from "./errors";
-import { parseRefreshToken, type ClientInfo, type IssuedSession } from "./session-service";
+import { clientInfo } from "../devices/client-info";
+import { parseRefreshToken, type IssuedSession } from "../devices/session-service";
 
 /*
  * Browser or native (docs/decisions.md): a request is a browser's when it carries Origin or
@@ -15,15 +16,6 @@ import { parseRefreshToken, type ClientInfo, type IssuedSession } from "./sessio
 
 const COOKIE_PATH = `${API_PREFIX}/auth`;
 const COOKIE_PREFIX = "lms_rt_";
-
-export function clientInfo(c: Context<AppEnv>): ClientInfo {
-  return {
-    isBrowser: c.req.header("origin") !== undefined || c.req.header("sec-fetch-site") !== undefined,
-    ip: c.req.header("cf-connecting-ip") ?? null,
-    // Capped once here: every session row and history event stores it as received.
-    userAgent: c.req.header("user-agent")?.slice(0, 512) ?? null,
-  };
-}
 
 function cookieName(subdomain: string, authDeviceId: string): string {
   return `${COOKIE_PREFIX}${subdomain || "platform"}_${authDeviceId.replaceAll("-", "")}`;

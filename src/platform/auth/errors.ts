@@ -1,8 +1,8 @@
 import { errorCatalogue } from "../../core/http/errors";
 
 /**
- * Failures of sign-in, sessions, registration and password reset. The messages are the ones
- * clients have always received, so moving to the catalogue changed no response body.
+ * Failures of sign-in, session credentials, registration and password reset. The messages are
+ * the ones clients have always received, so moving to the catalogue changed no response body.
  */
 export const authErrors = errorCatalogue({
   INVALID_CREDENTIALS: [400, "invalid credentials", "Invalid email or password."],
@@ -13,7 +13,6 @@ export const authErrors = errorCatalogue({
   SESSION_ID_REQUIRED: [400, "session_id_required", "session_id is required."],
   AUTH_DEVICE_ID_REQUIRED: [400, "auth_device_id_required", "auth_device_id is required."],
   REFRESH_TOKEN_REQUIRED: [400, "refresh_token_required", "No refresh token was sent (cookie or refresh_token)."],
-  STALE_REFRESH_TOKEN: [409, "stale_refresh_token", "This refresh token was just rotated by a concurrent request; use the newest one."],
 
   SCHOOL_OR_EMAIL_TAKEN: [400, "duplicate key", "The slug, subdomain or email is already taken."],
   INVALID_EMAIL_VERIFICATION: [400, "invalid_or_expired_email_verification", "The verification link is invalid, expired or already used."],

@@ -3,7 +3,7 @@ import type { Actor, ServiceContext } from "../../core/http/context";
 import { MINUTE_MS } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
 import { users } from "../../db/schema";
-import { actorAccountDb } from "./account-db";
+import { actorAccountDb } from "../devices/account-db";
 
 /** `last_active_at` is kept to this precision: at most one write per user per window. */
 export const LAST_ACTIVE_RESOLUTION_MS = 5 * MINUTE_MS;

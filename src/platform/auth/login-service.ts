@@ -8,7 +8,7 @@ import type { Actor, Role, ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import type { BatchItem } from "../../core/db/batch";
 import { accountFilter, schoolBySubdomainQuery } from "./accounts";
-import { accountDb } from "./account-db";
+import { accountDb } from "../devices/account-db";
 import { shardDb, shardNames } from "../../core/db/client";
 import { idIn } from "../../core/db/conditions";
 import type { Db } from "../../core/db/client";
@@ -18,7 +18,7 @@ import { authErrors } from "./errors";
 import { clearPairStatement, isLocked, lockQuery, loginGuardKeys, recordFailure } from "./login-guard";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 import type { LoginBody } from "./schemas";
-import type { ClientInfo, IssuedSession } from "./session-service";
+import type { ClientInfo, IssuedSession } from "../devices/session-service";
 
 export interface LoginResult extends IssuedSession {
   user: { id: string; email: string; role: Role; first_name: string; last_name: string };

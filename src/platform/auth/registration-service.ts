@@ -9,14 +9,14 @@ import { ApiError } from "../../core/http/errors";
 import { iso, MINUTE_MS } from "../../core/lib/clock";
 import { randomSecret, sha256Hex } from "../../core/lib/crypto";
 import { uuidv7 } from "../../core/lib/ids";
-import { signAccessToken } from "./jwt";
-import { markedSecret, markedSecretDb } from "./account-db";
+import { signAccessToken } from "../devices/jwt";
+import { markedSecret, markedSecretDb } from "../devices/account-db";
 import { accountHome } from "./accounts";
 import { shardDb, shardNames, type Db } from "../../core/db/client";
 import { idIn, inSchool } from "../../core/db/conditions";
 import { forSchool, systemActor } from "../../core/school";
 import { loadSchool, schoolSummary } from "../schools/lookup";
-import { isReservedSchoolName, newSchoolRow, schoolNamesFree, shardForNewSchool } from "../tenants/new-school";
+import { isReservedSchoolName, newSchoolRow, schoolNamesFree, shardForNewSchool } from "../schools/new-school";
 import { mainDomainUrl } from "../email/links";
 import { authErrors } from "./errors";
 import { hashPassword } from "./password";
@@ -127,7 +127,7 @@ async function emailFoundsSchool(ctx: ServiceContext, email: string): Promise<bo
 
 /**
  * Consumes a verification token (single use, conditional write) and confirms the admin's email in
- * the same batch on the school's shard (the token names it, ../auth/account-db.ts); the school is
+ * the same batch on the school's shard (the token names it, ../devices/account-db.ts); the school is
  * then activated in the control database, only by the request that consumed the token.
  */
 export async function verifyEmail(platform: ServiceContext, input: { token: string }) {

@@ -14,8 +14,9 @@ import { listSchoolsForEmail, login, profileOf } from "./login-service";
 import { requestPasswordReset, resetPassword } from "./password-reset-service";
 import { registerSchool, resendVerification, verifyEmail } from "./registration-service";
 import * as s from "./schemas";
-import { clearRefreshCookie, clientInfo, cookieSubdomain, refreshCredentials, sessionPayload, tenantSelector } from "./client-credentials";
-import { endSession, refreshSession } from "./session-service";
+import { clearRefreshCookie, cookieSubdomain, refreshCredentials, sessionPayload, tenantSelector } from "./client-credentials";
+import { clientInfo } from "../devices/client-info";
+import { endSession, refreshSession } from "../devices/session-service";
 
 export const authRoutes = createArea();
 
@@ -92,7 +93,7 @@ const refreshRoute = defineRoute({
     authErrors.AUTH_DEVICE_ID_REQUIRED,
     authErrors.REFRESH_TOKEN_REQUIRED,
     coreErrors.UNAUTHORIZED,
-    authErrors.STALE_REFRESH_TOKEN,
+    devicesErrors.STALE_REFRESH_TOKEN,
   ],
   responses: { 200: okResponse(s.SessionTokens) },
 });

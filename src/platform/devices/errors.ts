@@ -1,9 +1,9 @@
 import { errorCatalogue } from "../../core/http/errors";
 
 /**
- * Failures of the device policy, the device inventory and revocations, and of signing in on a
- * device (limit, blocks, replacement, push registration). The messages are the ones clients have
- * always received.
+ * Failures of the device policy, the device inventory and revocations, of signing in on a device
+ * (limit, blocks, replacement, push registration) and of refreshing its session. The messages are
+ * the ones clients have always received.
  */
 export const devicesErrors = errorCatalogue({
   /** Device endpoints under `/t/users/:id` manage students only; any other id answers this. */
@@ -21,4 +21,7 @@ export const devicesErrors = errorCatalogue({
   INVALID_REPLACEMENT_TOKEN: [409, "invalid_device_replacement_token", "The replacement token is wrong, expired or already used; sign in again."],
   SELF_REPLACEMENT_DISABLED: [403, "device_self_replacement_disabled", "The school does not allow replacing a device yourself; ask an administrator."],
   DEVICE_REGISTRATION_FAILED: [503, "device_registration_failed", "The device could not be registered for notifications; sign in again."],
+
+  /** Refreshing a session (./session-service.ts) with a secret a concurrent refresh just rotated. */
+  STALE_REFRESH_TOKEN: [409, "stale_refresh_token", "This refresh token was just rotated by a concurrent request; use the newest one."],
 });

@@ -107,7 +107,7 @@ function revokeSessionsStatement(ctx: ServiceContext, input: RevocationInput) {
  * The two statements that end sessions with their history, in the order that keeps them honest:
  * a `session_revoked` event per device. Revocations, password change and reset, deactivation and
  * deletion put these into their own batch. Two paths record differently on purpose: a logout or a
- * refresh-token reuse (`revokeSession`, src/platform/auth/session-service.ts) ends one session with a
+ * refresh-token reuse (`revokeSession`, ./session-service.ts) ends one session with a
  * `logout` / `session_revoked` event of its own, and a device block records one `device_blocked`
  * event carrying the number of sessions it ended.
  */

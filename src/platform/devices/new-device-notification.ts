@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { DeviceDescription, StartedSessionRefs } from "../auth/session-service";
+import type { DeviceDescription, StartedSessionRefs } from "./session-service";
 import type { BatchItem } from "../../core/db/batch";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";

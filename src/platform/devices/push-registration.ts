@@ -1,17 +1,15 @@
 import { log } from "../../core/lib/log";
 import { sql } from "drizzle-orm";
-import type { StartedSessionRefs } from "../auth/session-service";
+import type { StartedSessionRefs } from "./session-service";
 import type { BatchItem } from "../../core/db/batch";
 import type { ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
 import { batchable } from "../../core/db/batch";
 import { devicesErrors } from "./errors";
-import { pushTokenBinding, pushTokenKeys, sealPushToken, type SealedPushToken } from "./push-token-crypto";
+import { PUSH_PROVIDER_ID } from "../notifications/delivery";
+import { pushTokenBinding, pushTokenKeys, sealPushToken, type SealedPushToken } from "../notifications/push-token-crypto";
 import { inSchool } from "../../core/db/conditions";
-
-/** The one push provider the contract allows; it is the default of every registration. */
-export const PUSH_PROVIDER_ID = "fcm";
 
 /**
  * A `device_token` sent with a login, sealed before anything is written: without a usable key

@@ -1,9 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { authDevices, deviceReplacementTokens, users } from "../../db/schema";
-import { markedSecretDb } from "../auth/account-db";
+import { markedSecretDb } from "./account-db";
 import { forSchool, systemActor } from "../../core/school";
 import { loadSchool } from "../schools/lookup";
-import type { ClientInfo, IssuedSession } from "../auth/session-service";
+import type { ClientInfo, IssuedSession } from "./session-service";
 import type { Role, ServiceContext } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
 import { sha256Hex } from "../../core/lib/crypto";
@@ -27,7 +27,7 @@ export async function replaceDevice(
   input: { token: string; revokeDeviceId: string; subdomain: string | undefined; client: ClientInfo },
 ): Promise<ReplacementResult> {
   const now = platform.clock.now();
-  // The token names the database of its account (../auth/account-db.ts).
+  // The token names the database of its account (./account-db.ts).
   const db = markedSecretDb(platform.env, input.token);
   if (!db) throw new ApiError(devicesErrors.INVALID_REPLACEMENT_TOKEN);
   const [found] = await db

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { ClientInfo } from "../auth/session-service";
+import type { ClientInfo } from "./session-service";
 import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { isoOrNull } from "../../core/lib/clock";

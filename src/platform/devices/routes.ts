@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { DeletedResult, jsonBody, optionalJsonBody } from "../../core/http/fields";
-import { clientInfo } from "../auth/client-credentials";
+import { clientInfo } from "./client-info";
 import { gates } from "../../core/http/gates";
 import { createArea } from "../../core/http/area";
 import { ok, okResponse } from "../../core/http/envelope";

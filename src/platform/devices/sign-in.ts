@@ -10,14 +10,14 @@ import {
   type IssuedSession,
   type SessionAdmission,
   type StartedSessionRefs,
-} from "../auth/session-service";
+} from "./session-service";
 import type { Role, ServiceContext } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { iso, MINUTE_MS } from "../../core/lib/clock";
 import { randomSecret, sha256Hex } from "../../core/lib/crypto";
-import { markedSecret } from "../auth/account-db";
+import { markedSecret } from "./account-db";
 import { uuidv7 } from "../../core/lib/ids";
-import type { SealedPushToken } from "./push-token-crypto";
+import type { SealedPushToken } from "../notifications/push-token-crypto";
 import { deviceEventInsert, revokeSessionsWithEvents } from "./events";
 import { dispatchQueued } from "../notifications/enqueue";
 import { newDeviceNotificationStatement } from "./new-device-notification";

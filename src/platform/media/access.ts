@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { inSchool } from "../../core/db/conditions";
 import type { SchoolCtx } from "../../core/http/context";
-import { isRestrictedCurator, restrictedScope, scopeCondition } from "../auth/curator-scope";
+import { isRestrictedCurator, restrictedScope, scopeCondition } from "../schools/curator-scope";
 import { mediaAssets } from "../../db/schema";
 
 /**

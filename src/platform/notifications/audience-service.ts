@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { containsText, inSchool, liveInSchool } from "../../core/db/conditions";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
-import { restrictedScope, scopeCondition } from "../auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../schools/curator-scope";
 import { audienceCondition, parseFilter } from "./audience";
 import { notificationsErrors as e } from "./errors";
 

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { UUID_PATTERN } from "../../core/lib/ids";
-import { restrictedScope, scopeCondition } from "../auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../schools/curator-scope";
 import { notificationsErrors as e } from "./errors";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 

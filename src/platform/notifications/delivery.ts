@@ -5,7 +5,7 @@ import { idIn, inSchool } from "../../core/db/conditions";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { uuidv7 } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
-import { openPushToken, pushTokenBinding, pushTokenKeys } from "../devices/push-token-crypto";
+import { openPushToken, pushTokenBinding, pushTokenKeys } from "./push-token-crypto";
 import { campaignProgressStatements } from "./campaign-progress";
 import { sendDispatch } from "./enqueue";
 
@@ -32,6 +32,9 @@ export interface PushProvider {
   name: string;
   send(push: OutgoingPush): Promise<PushResult>;
 }
+
+/** The one push provider the contract allows; it is the default of every registration. */
+export const PUSH_PROVIDER_ID = "fcm";
 
 /** Delivery attempts per notification; the last failure settles it as `failed`. */
 export const MAX_PUSH_ATTEMPTS = 5;

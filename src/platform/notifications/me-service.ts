@@ -7,8 +7,8 @@ import { iso, isoOrNull } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
 import { pageOffset } from "../../core/http/pagination";
-import { PUSH_PROVIDER_ID } from "../devices/push-registration";
-import { pushTokenBinding, pushTokenKeys, sealPushToken, type SealedPushToken } from "../devices/push-token-crypto";
+import { PUSH_PROVIDER_ID } from "./delivery";
+import { pushTokenBinding, pushTokenKeys, sealPushToken, type SealedPushToken } from "./push-token-crypto";
 import { notificationsErrors as e } from "./errors";
 import { inSchool } from "../../core/db/conditions";
 

@@ -12,7 +12,7 @@ import { mediaUrl } from "../media/links";
 import { personalFilesDeletion } from "../users/personal-data";
 import { tenantsErrors } from "./errors";
 import { liveTenant, loadSchool, schoolSummary, schoolSummaryColumns } from "../schools/lookup";
-import { isReservedSchoolName, newSchoolRow, schoolNamesFree, shardForNewSchool } from "./new-school";
+import { isReservedSchoolName, newSchoolRow, schoolNamesFree, shardForNewSchool } from "../schools/new-school";
 import { tenantRecord } from "./present";
 import type { SchoolTenantChanges, TenantChanges } from "./schemas";
 

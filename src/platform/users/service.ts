@@ -1,6 +1,6 @@
 import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
-import { restrictedScope, scopeCondition } from "../auth/curator-scope";
+import { restrictedScope, scopeCondition } from "../schools/curator-scope";
 import { hashPassword } from "../auth/password";
 import { isUniqueViolation, runBatch, type BatchItem } from "../../core/db/batch";
 import { liveRow, liveRowWhere } from "../../core/db/live-row";

@@ -4,16 +4,16 @@ import { forSchool, systemActor } from "../../core/school";
 import { loadSchool } from "../schools/lookup";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { authDevices, sessions, users } from "../../db/schema";
-import { idleWindowMs, idleWindowSql, lifetimeEndSql, type DevicePolicy } from "../devices/policy";
+import { idleWindowMs, idleWindowSql, lifetimeEndSql, type DevicePolicy } from "./policy";
 import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
-import { deviceLimitExceededPush } from "../devices/new-device-notification";
-import { activeDeviceCountSql, sessionExistsSql } from "../devices/sql";
+import { deviceLimitExceededPush } from "./new-device-notification";
+import { activeDeviceCountSql, sessionExistsSql } from "./sql";
 import type { Role, ServiceContext } from "../../core/http/context";
 import { ApiError, unauthorized } from "../../core/http/errors";
 import { DAY_MS } from "../../core/lib/clock";
 import { randomSecret, sha256Hex } from "../../core/lib/crypto";
 import { isUuid, uuidv7 } from "../../core/lib/ids";
-import { authErrors } from "./errors";
+import { devicesErrors } from "./errors";
 import { signAccessToken } from "./jwt";
 import type { SessionFamilyRpc } from "./session-family-state";
 
@@ -282,7 +282,7 @@ export async function refreshSession(platform: ServiceContext, input: RefreshInp
   });
   switch (result.outcome) {
     case "stale":
-      throw new ApiError(authErrors.STALE_REFRESH_TOKEN);
+      throw new ApiError(devicesErrors.STALE_REFRESH_TOKEN);
     case "reuse":
       // The replaying client's address goes into the history: it is the likely thief.
       await revokeSession(ctx, input.sessionId, "refresh_token_reuse", input.client);

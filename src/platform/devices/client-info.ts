@@ -4,8 +4,9 @@ import type { ClientInfo } from "./session-service";
 
 /**
  * The caller as a session and its history record it: browser or native (docs/decisions.md), address
- * and user agent. Here, beside the session service, because the device routes (revocations) need
- * it as much as auth's sign-in, refresh and logout (docs/decisions/platform-layers.md, "Sessions live in devices").
+ * and user agent. Beside the session service, since the device routes (revocations) need it as
+ * much as auth's sign-in, refresh and logout (docs/decisions/platform-layers.md, "Sessions live in
+ * devices").
  */
 export function clientInfo(c: Context<AppEnv>): ClientInfo {
   return {

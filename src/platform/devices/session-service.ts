@@ -17,6 +17,8 @@ import { devicesErrors } from "./errors";
 import { signAccessToken } from "./jwt";
 import type { SessionFamilyRpc } from "./session-family-state";
 
+// In devices: a session is a device's, and sign-in on a device starts one (docs/decisions/platform-layers.md, "Sessions live in devices").
+
 export interface ClientInfo {
   /** Sent an `Origin` or `Sec-Fetch-Site` header (docs/decisions.md): refresh secret only in a cookie, platform `web`. */
   isBrowser: boolean;

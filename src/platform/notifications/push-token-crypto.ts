@@ -1,5 +1,7 @@
 import { fromBase64Url, toBase64Url, toHex } from "../../core/lib/crypto";
 
+// In notifications, whose delivery opens the tokens (docs/decisions/platform-layers.md, "Push tokens belong to notifications").
+
 /**
  * Push registration tokens are write-only secrets: stored as AES-256-GCM ciphertext under
  * PUSH_TOKEN_KEY (base64 of exactly 32 bytes) plus a keyed hash for lookups ("which binding holds

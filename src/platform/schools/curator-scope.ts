@@ -2,6 +2,8 @@ import { sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 import type { Actor, SchoolCtx } from "../../core/http/context";
 
+// Below notifications and media, which need it too (docs/decisions/platform-layers.md, "The school directory holds what every area reaches").
+
 /**
  * Whose students a restricted curator sees; null when the caller is not restricted. A statement
  * prepared once takes placeholders, bound to the school and the curator when it runs.

@@ -4,6 +4,8 @@ import type { ServiceContext } from "../../core/http/context";
 import { shardNames } from "../../core/db/client";
 import { DAY_MS } from "../../core/lib/clock";
 
+// Here, not in tenants: self-registration (auth) uses it too (docs/decisions/platform-layers.md, "The school directory holds what every area reaches").
+
 /** Labels the platform itself answers on (the API host, the main site): no school may take them. */
 const RESERVED_NAMES = new Set(["api", "www", "app", "admin", "auth", "mail", "static", "cdn", "docs", "status", "platform"]);
 

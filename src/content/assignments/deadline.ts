@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { refAccessLessonsSql } from "../common/ref-access";
-import { effectiveWindowsSql } from "../schedule/availability";
+import { effectiveWindowsSql } from "../common/windows";
 
 /**
  * The student's effective closing date of an assignment (docs/decisions.md, Submissions): over the

@@ -44,3 +44,14 @@ export function recomputeProgress(
 export function recomputeCourseProgress(ctx: ServiceContext, tenantId: string, courseId: string | SQL): BatchItem {
   return recomputeProgress(ctx, { tenantId, courseId });
 }
+
+/**
+ * A percentage as the contract writes it: a decimal string with two decimals (`"66.67"`), rounded
+ * half up, or null when there is nothing to measure (a course without blocks). Here, below both
+ * the course tree and enrollments, which show it (docs/decisions/content-layers.md, "Progress percentage").
+ */
+export function pct(done: number, total: number): string | null {
+  if (total <= 0) return null;
+  // Integer numerator: no binary-fraction drift before the rounding.
+  return (Math.round((Math.min(done, total) * 10_000) / total) / 100).toFixed(2);
+}

@@ -1,8 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { RefBlockType } from "../courses/references";
-import { chainNotStartedSql } from "../schedule/availability";
 import { activeEnrollmentIdSql, lessonVisibleToSql } from "./access";
 import { earlierIncompleteSql } from "./locks";
+import type { RefBlockType } from "./ref-blocks";
+import { chainNotStartedSql } from "./windows";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**

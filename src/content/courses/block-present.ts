@@ -2,8 +2,9 @@ import type { SchoolCtx } from "../../core/http/context";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import type { blockCompletions, blocks, enrollments } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
-import { pct } from "../enrollments/present";
-import { blockRefRules, isRefBlockType, type EmbeddedRef, type RefBlockType } from "./references";
+import { pct } from "../common/progress";
+import type { RefBlockType } from "../common/ref-blocks";
+import { blockRefRules, isRefBlockType, type EmbeddedRef } from "./references";
 
 export type BlockRow = Pick<
   typeof blocks.$inferSelect,

@@ -3,8 +3,8 @@ import { percent, roundDiv } from "../../core/db/decimal";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import type { courses } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
-import { nodeStatus, parseNodeWindow, type EffectiveWindow, type WindowStatus } from "../schedule/availability";
 import { isStaff } from "../common/access";
+import { nodeStatus, parseNodeWindow, type EffectiveWindow, type WindowStatus } from "../common/windows";
 import type { CourseDetailRow, CourseListRow } from "./course-read";
 
 type Presenter = Pick<SchoolCtx, "actor" | "tenantId" | "clock" | "config" | "publicOrigin">;

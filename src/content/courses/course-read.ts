@@ -4,8 +4,8 @@ import { containsText, inSchool } from "../../core/db/conditions";
 import type { SchoolCtx } from "../../core/http/context";
 import { pageOffset } from "../../core/http/pagination";
 import { blocks, courseModules, courses, enrollments, lessons } from "../../db/schema";
-import { nodeWindowSql } from "../schedule/availability";
 import { courseVisibleSql, isStaff } from "../common/access";
+import { nodeWindowSql } from "../common/windows";
 
 /**
  * The course reads as statements, so a verb can put them in the batch of its write (the answer of

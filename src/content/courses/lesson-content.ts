@@ -3,9 +3,9 @@ import { batchable, runBatch, type BatchItem, rowsOf } from "../../core/db/batch
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import type { BlockType } from "../../db/schema";
-import { lessonChainWindowsSql, nodeStatus, parseWindows, type WindowStatus } from "../schedule/availability";
 import { activeEnrollmentIdSql, courseVisibleSql, isStaff, lessonVisibleSql, lessonVisibleToSql } from "../common/access";
 import { COURSE_ORDER, earlierIncompleteSql } from "../common/locks";
+import { lessonChainWindowsSql, nodeStatus, parseWindows, type WindowStatus } from "../common/windows";
 import { loadEmbeds, presentBlock, type BlockRow } from "./block-present";
 import { coursesErrors } from "./errors";
 import { presentLessonFields, type LessonRow } from "./tree-present";

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { SchoolCtx } from "../../core/http/context";
-import type { BlockType } from "../../db/schema";
+import { REF_BLOCK_TYPES, type RefBlockType } from "../common/ref-blocks";
 
 /**
  * Reference blocks (`quiz_ref`, `assignment_ref`, `exam_ref`) name objects of areas built after
@@ -11,9 +11,6 @@ import type { BlockType } from "../../db/schema";
  * `block_ref_not_found`, an `assignment_ref` block is never submitted, a quiz has no question
  * count and no block embeds an object.
  */
-
-export const REF_BLOCK_TYPES = ["quiz_ref", "assignment_ref", "exam_ref"] as const satisfies readonly BlockType[];
-export type RefBlockType = (typeof REF_BLOCK_TYPES)[number];
 
 /** The payload key that names the referenced object, per reference type. */
 export const REF_PAYLOAD_KEYS: Record<RefBlockType, "quiz_id" | "assignment_id" | "exam_id"> = {

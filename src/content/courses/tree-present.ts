@@ -3,8 +3,8 @@ import type { SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import type { blocks, courseModules, lessons } from "../../db/schema";
 import { mediaUrl } from "../../platform/media/links";
-import type { WindowStatus } from "../schedule/availability";
 import { isStaff } from "../common/access";
+import type { WindowStatus } from "../common/windows";
 import { quizQuestionCountSql } from "./references";
 
 export type ModuleRow = Pick<

@@ -6,7 +6,7 @@ import { ApiError } from "../../core/http/errors";
 import { isUuid } from "../../core/lib/ids";
 import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
-import { courseLockedSql } from "../paths/unlock";
+import { courseLockedSql } from "../common/path-unlock";
 import { recomputeProgress } from "../common/progress";
 import { enrollmentsErrors as e } from "./errors";
 import { toEnrollment, type EnrollmentRow } from "./present";

@@ -6,9 +6,10 @@ import { localDate } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
 import { contentDisposition } from "../../platform/media/download-service";
 import { formatTimestamp } from "../../platform/notifications/render";
+import { pct } from "../common/progress";
 import { enrollmentsErrors as e } from "./errors";
 import { managedCourseSql, courseEnrollmentsSql } from "./list-service";
-import { pct, type CuratorRow } from "./present";
+import type { CuratorRow } from "./present";
 import type { EnrollmentStatus } from "./status";
 
 /** Rows per query: a course of any size is read in slices of this many, never all at once. */

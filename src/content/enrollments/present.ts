@@ -1,16 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { iso, isoOrNull } from "../../core/lib/clock";
+import { pct } from "../common/progress";
 import type { EnrollmentStatus } from "./status";
-
-/**
- * A percentage as the contract writes it: a decimal string with two decimals (`"66.67"`), rounded
- * half up, or null when there is nothing to measure (a course without blocks).
- */
-export function pct(done: number, total: number): string | null {
-  if (total <= 0) return null;
-  // Integer numerator: no binary-fraction drift before the rounding.
-  return (Math.round((Math.min(done, total) * 10_000) / total) / 100).toFixed(2);
-}
 
 /**
  * A row's `pct` as integer hundredths in SQL, rounded half up like `pct` (integer division of

@@ -6,7 +6,7 @@ import { eventDefinition } from "../../platform/notifications/catalog";
 import { billingOpenSql, dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
 import { prefetchSchoolEvents, schoolEvent } from "../../platform/notifications/settings";
 import { schoolChunks } from "../../platform/schools/school-chunks";
-import { nodeWindowSql } from "../schedule/availability";
+import { nodeWindowSql } from "../common/windows";
 import { activitySql } from "./status";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { DAY_MS } from "../../core/lib/clock";
-import { nodeWindowSql } from "../schedule/availability";
+import { nodeWindowSql } from "../common/windows";
 import { inSchool } from "../../core/db/conditions";
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { registerAudienceField, uuidValues, type AudienceRule, type CompileContext } from "../../platform/notifications/audience";
 import { registerOptionKind } from "../../platform/notifications/audience-service";
-import { inPathRegistrySql } from "./unlock";
+import { inPathRegistrySql } from "./registry";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**

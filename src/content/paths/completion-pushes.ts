@@ -4,7 +4,7 @@ import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import { schoolEvent } from "../../platform/notifications/settings";
-import { pathCourseStatesSql } from "./unlock";
+import { pathCourseStatesSql } from "../common/path-unlock";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**

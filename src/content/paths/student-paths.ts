@@ -4,11 +4,12 @@ import { batchable, runBatch, rowsOf } from "../../core/db/batch";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
+import { pathCourseStatesSql } from "../common/path-unlock";
 import { activitySql } from "../enrollments/status";
 import { pathsErrors as e } from "./errors";
 import { presentPathStudent, presentStudentPaths, type PathStudentRow, type StudentPathRow } from "./present";
 import type { PathStudentsQuery } from "./schemas";
-import { inPathRegistrySql, pathCourseStatesSql, studentCourseIdsSql } from "./unlock";
+import { inPathRegistrySql, studentCourseIdsSql } from "./registry";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**

@@ -3,7 +3,7 @@ import { sqlLiteral } from "../../core/db/sql-ids";
 import { assignmentTargetsStudentSql } from "../assignments/access";
 import { assignmentClosingSql } from "../assignments/deadline";
 import { lessonVisibleToSql } from "../common/access";
-import { effectiveWindowsSql } from "./availability";
+import { effectiveWindowsSql } from "../common/windows";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**

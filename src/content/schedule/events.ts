@@ -3,7 +3,7 @@ import type { BatchItem } from "../../core/db/batch";
 import type { SchoolCtx } from "../../core/http/context";
 import { enqueue, timestamp } from "../../platform/notifications/enqueue";
 import { lessonVisibleToSql } from "../common/access";
-import { nodeWindowSql } from "./availability";
+import { nodeWindowSql } from "../common/windows";
 import { courseIdSql, gridKeyOf, moduleWindowSql, targetSql, windowExistsSql, type WindowNode } from "./targets";
 import type { WindowValues } from "./window-service";
 import { inSchool, liveInSchool } from "../../core/db/conditions";

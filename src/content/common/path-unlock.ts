@@ -12,6 +12,10 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
  * the first course or the course before it is completed; else `locked`. `unlocked_at` is the
  * active enrollment's `enrolled_at` once the course is not locked (null otherwise, and null while
  * not enrolled).
+ *
+ * The rule lives in content/common because enrollments read it (the self-enrollment lock) below
+ * the paths area, which is built over courses and enrollments (docs/decisions/content-layers.md,
+ * "Path unlock rule").
  */
 
 const STATUS = sql`CASE
@@ -57,21 +61,4 @@ export function courseLockedSql(tenantId: string, courseId: string | SQL, studen
     paths: sql`p.status = 'published' AND p.id IN (SELECT h.path_id FROM learning_path_courses h WHERE ${inSchool("h", tenantId)} AND h.course_id = ${courseId})`,
   });
   return sql`(COALESCE((SELECT MIN(st.status = 'locked') FROM (${states}) st WHERE st.course_id = ${courseId}), 0) = 1)`;
-}
-
-/** The live published courses of a path (its id as SQL) as students see them: a SELECT of course ids. */
-export function studentCourseIdsSql(tenantId: string, pathId: string | SQL): SQL {
-  return sql`SELECT l.course_id FROM learning_path_courses l
-      JOIN courses c ON c.id = l.course_id AND ${liveInSchool("c", tenantId)} AND c.status = 'published'
-    WHERE ${inSchool("l", tenantId)} AND l.path_id = ${pathId}`;
-}
-
-/**
- * SQL true when the student (alias or id as SQL) is in the path's registry: an active enrollment in
- * one of its live published courses.
- */
-export function inPathRegistrySql(tenantId: string, pathId: string | SQL, studentId: SQL): SQL {
-  return sql`EXISTS (SELECT 1 FROM enrollments re
-    WHERE ${inSchool("re", tenantId)} AND re.student_id = ${studentId} AND re.removed_at IS NULL
-      AND re.course_id IN (${studentCourseIdsSql(tenantId, pathId)}))`;
 }

@@ -69,13 +69,13 @@ const RULES: LayerRule[] = [
   },
   {
     layer: "durable-objects/",
-    allows: (target) => underAny(target, ["durable-objects", "src/core", "src/db", "src/content", "src/platform"]),
-    rule: "durable-objects/ imports only itself, src/core, src/db and the areas",
+    allows: (target) => underAny(target, ["durable-objects", "src/core", "src/db", "src/content", "src/platform", "src/contributors"]),
+    rule: "durable-objects/ imports only itself, src/core, src/db, the areas and the contributors' registry",
   },
   {
     layer: "queues/",
-    allows: (target) => underAny(target, ["queues", "src/core", "src/db", "src/content", "src/platform"]),
-    rule: "queues/ imports only itself, src/core, src/db and the areas",
+    allows: (target) => underAny(target, ["queues", "src/core", "src/db", "src/content", "src/platform", "src/contributors"]),
+    rule: "queues/ imports only itself, src/core, src/db, the areas and the contributors' registry",
   },
 ];
 
@@ -262,8 +262,8 @@ describe("layering", () => {
         "src/content/attempts/journal.ts: ../../../durable-objects/attempt-journal (only the Worker entry imports durable-objects/ and queues/)",
         "src/platform/email/x.ts: ../../../queues/outbox-consumer (only the Worker entry imports durable-objects/ and queues/)",
         "src/core/db/y.ts: ../http/context (src/core/db does not import src/core/http)",
-        "durable-objects/z.ts: ../src/app (durable-objects/ imports only itself, src/core, src/db and the areas)",
-        "queues/w.ts: ../durable-objects/attempt-journal (queues/ imports only itself, src/core, src/db and the areas)",
+        "durable-objects/z.ts: ../src/app (durable-objects/ imports only itself, src/core, src/db, the areas and the contributors' registry)",
+        "queues/w.ts: ../durable-objects/attempt-journal (queues/ imports only itself, src/core, src/db, the areas and the contributors' registry)",
       ].sort(),
     );
   });

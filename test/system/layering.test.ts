@@ -157,19 +157,16 @@ function cycleEdges(files: Record<string, string>): Map<string, string> {
  */
 const ALLOWED_CYCLE_EDGES = [
   // content: courses, common, enrollments, paths, rating, schedule, assignments and groups reach each
-  // other (content/common/ref-completion.ts and ref-access.ts call into courses, paths, rating and schedule).
+  // other (content/common/ref-access.ts calls into courses and schedule).
   "content/assignments -> content/common",
   "content/assignments -> content/courses",
   "content/assignments -> content/groups",
   "content/assignments -> content/schedule",
   "content/common -> content/courses",
-  "content/common -> content/paths",
-  "content/common -> content/rating",
   "content/common -> content/schedule",
   "content/courses -> content/common",
   "content/courses -> content/enrollments",
   "content/courses -> content/paths",
-  "content/courses -> content/rating",
   "content/courses -> content/schedule",
   "content/enrollments -> content/common",
   "content/enrollments -> content/paths",
@@ -180,9 +177,6 @@ const ALLOWED_CYCLE_EDGES = [
   "content/paths -> content/common",
   "content/paths -> content/courses",
   "content/paths -> content/enrollments",
-  "content/rating -> content/common",
-  "content/rating -> content/courses",
-  "content/rating -> content/groups",
   "content/schedule -> content/assignments",
   "content/schedule -> content/common",
   "content/schedule -> content/groups",

@@ -4,6 +4,8 @@ import { log } from "../src/core/lib/log";
 import { finalizeAt, pastGrace, type Closure } from "../src/content/attempts/journal-state";
 import { finalizeExamByDeadline } from "../src/content/exams/exam-finalize";
 import { sendTimeWarning } from "../src/content/exams/exam-events";
+import { serviceContext } from "../src/core/http/request-context";
+import { CONTRIBUTORS } from "../src/contributors";
 import {
   warningAt,
   type ExamAttemptTimerRpc,
@@ -133,7 +135,7 @@ export class ExamAttemptTimer extends ClosableAttempt<Meta> implements ExamAttem
       this.closeNow(now);
     }
     try {
-      await finalizeExamByDeadline(this.env, this.view(now));
+      await finalizeExamByDeadline(serviceContext(this.env, undefined, undefined, CONTRIBUTORS), this.view(now));
       await this.confirm();
     } catch (err) {
       log.error("exam attempt finalize failed; retrying", { exam_attempt_id: meta.start.examAttemptId, error: String(err) });

@@ -13,6 +13,7 @@ import { notFound, onError } from "./core/http/error-handler";
 import { getConfig } from "./core/env";
 import { isAllowedOrigin } from "./core/http/origins";
 import { requestContext } from "./core/http/request-context";
+import { CONTRIBUTORS } from "./contributors";
 import { securityHeaders } from "./core/http/security-headers";
 import { accessControl, API_PREFIX, BOOKMARK_HEADER, type AccessControl } from "./core/http/route";
 import { authenticate } from "./platform/auth/authenticate";
@@ -35,7 +36,7 @@ import { analyticsRoutes } from "./content/analytics/routes";
 
 function buildApp(access: AccessControl) {
   const app = new OpenAPIHono<AppEnv>();
-  app.use("*", requestContext());
+  app.use("*", requestContext(CONTRIBUTORS));
   app.use("*", accessControl(access));
   app.use("*", securityHeaders());
   app.use(

@@ -36,5 +36,5 @@ export function inSchoolCtx(ctx: ServiceContext): SchoolCtx<SchoolActor> {
  * counter, the school row). Never a way to read school tables, which the control database lacks.
  */
 export function platformOf(ctx: ServiceContext): ServiceContext {
-  return { db: controlDb(ctx.env), env: ctx.env, config: ctx.config, clock: ctx.clock, requestId: ctx.requestId, publicOrigin: ctx.publicOrigin };
+  return { db: controlDb(ctx.env), env: ctx.env, config: ctx.config, clock: ctx.clock, requestId: ctx.requestId, publicOrigin: ctx.publicOrigin, contributors: ctx.contributors };
 }

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import type { Env } from "../../src/core/env";
 import type { Actor, Role, SchoolActor, SchoolCtx, SystemActor, TenantSummary } from "../../src/core/http/context";
 import { serviceContext } from "../../src/core/http/request-context";
+import { CONTRIBUTORS } from "../../src/contributors";
 import { forSchool, systemActor } from "../../src/core/school";
 import { loadSchool } from "../../src/platform/schools/lookup";
 
@@ -27,7 +28,7 @@ export async function schoolCtx<A extends SchoolActor = SystemActor>(tenantId: s
   const bindings = options.env ?? (env as Env);
   const school = await loadSchool(serviceContext(env as Env), tenantId);
   if (!school) throw new Error(`school ${tenantId} is not live in the control database`);
-  const ctx = forSchool(serviceContext(bindings, undefined, "https://api.lms.localhost/"), school, (options.actor === "member" ? memberActor(school) : (options.actor ?? systemActor("test"))) as A);
+  const ctx = forSchool(serviceContext(bindings, undefined, "https://api.lms.localhost/", CONTRIBUTORS), school, (options.actor === "member" ? memberActor(school) : (options.actor ?? systemActor("test"))) as A);
   if (options.now !== undefined) {
     const now = options.now;
     return { ...ctx, clock: { now: () => now } };

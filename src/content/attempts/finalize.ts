@@ -2,8 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
 import { systemActor } from "../../core/school";
 import { forSchoolId } from "../../platform/schools/lookup";
-import type { Env } from "../../core/env";
-import { serviceContext } from "../../core/http/request-context";
+import type { ServiceContext } from "../../core/http/context";
 import { uuidv7 } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
 import type { QuestionType, ScoringMode } from "../../db/schema";
@@ -91,7 +90,7 @@ export function scoringReads(ctx: SettleCtx, attemptId: string, target: SettleTa
         answers: answers.filter((answer) => answer.question_id === row.id).map((answer) => ({ id: answer.id, isCorrect: answer.is_correct === 1 })),
         matches: matches.filter((match) => match.question_id === row.id).map((match) => ({ id: match.id, hasLeft: match.has_left === 1 })),
       }));
-      return { attempt, questions, plan: prep ? prep.read(results.slice(4)) : { courses: [] } };
+      return { attempt, questions, plan: prep ? prep.read(results.slice(4)) : { prepared: new Map() } };
     },
   };
 }
@@ -216,9 +215,9 @@ export async function confirmJournal(ctx: SettleCtx, attemptId: string): Promise
   }
 }
 
-/** The journal's alarm: finalize outside any request (the object confirms itself afterwards). */
-export async function finalizeByDeadline(env: Env, view: JournalView): Promise<void> {
-  const ctx = await forSchoolId(serviceContext(env), view.start.tenantId, systemActor("attempt_deadline"));
+/** The journal's alarm: finalize outside any request (the object confirms itself afterwards), with the object's platform context. */
+export async function finalizeByDeadline(services: ServiceContext, view: JournalView): Promise<void> {
+  const ctx = await forSchoolId(services, view.start.tenantId, systemActor("attempt_deadline"));
   // A deleted school's attempts are gone with it: nothing is left to finalize.
   if (ctx) await finalizeView(ctx, view);
 }

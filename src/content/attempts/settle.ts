@@ -4,10 +4,9 @@ import { decimalTextSql } from "../../core/db/decimal";
 import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
-import { prefetchSchoolEvents } from "../../platform/notifications/settings";
-import { COMPLETION_EVENTS } from "../courses/completion-service";
+import type { PreparedEvent } from "../../core/events";
 import { RATING_RULE_EVENTS, scoredAward } from "../rating/award";
-import { completionPlan, refCompletionStatements, type CompletionCourses, type RefCompletion } from "../common/ref-completion";
+import { contentStatements, prepareContentEvent, type AttemptSettled, type ReferenceCompletion } from "../common/events";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
@@ -33,10 +32,12 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
  * - for a student's attempt outside an exam: its award (source `quiz`, key `quiz_attempt:<id>`),
  *   once its score is final (submitted, nothing pending, the quiz live), so on the submit or on
  *   the grading that clears the last pending answer; the key makes a later re-grade award nothing;
- * - for a student's attempt outside an exam: completion (source `quiz`) of every live `quiz_ref`
- *   block naming the live quiz in a lesson the student sees of a published course they are
- *   actively enrolled in, when `passed` is 1 (idempotent); the recount of those enrollments; the
- *   course and learning-path pushes of an enrollment this completes (as a manual completion);
+ * - for a student's attempt outside an exam: the contributors of `attempt.settled`
+ *   (docs/domain-events.md): completion (source `quiz`) of every live `quiz_ref` block naming the
+ *   live quiz in a lesson the student sees of a published course they are actively enrolled in,
+ *   when `passed` is 1 (idempotent); the recount of those enrollments; the course and
+ *   learning-path pushes of an enrollment this completes (as a manual completion); the completion
+ *   awards;
  * - #37 `quiz.auto_submitted` (auto_finalized), #38 `quiz.review_required` (finalized with answers
  *   pending), #40 `quiz.attempts_exhausted` (passed settled 0, no submitted attempt of the quiz
  *   passed or pending, every one of `max_attempts` submitted). Keys name the attempt, so a repeated
@@ -56,8 +57,8 @@ export interface SettleTarget {
 }
 
 export interface SettlePlan {
-  /** Enrollments not completed yet in courses the quiz's blocks may complete. */
-  courses: CompletionCourses;
+  /** The reads the contributors of `attempt.settled` made in the read batch. */
+  prepared: PreparedEvent;
 }
 
 export interface SettlePreparation {
@@ -67,14 +68,14 @@ export interface SettlePreparation {
 
 const QUIZ_EVENTS = [eventDefinition("quiz.auto_submitted")!, eventDefinition("quiz.review_required")!, eventDefinition("quiz.attempts_exhausted")!];
 
-const NO_PLAN: SettlePlan = { courses: [] };
+const NO_PLAN: SettlePlan = { prepared: new Map() };
 
 function forStudent(target: SettleTarget): boolean {
   return target.actorRole === "student" && !target.examAttemptId;
 }
 
-/** The completion of the quiz's `quiz_ref` blocks by the student's passed attempt (src/content/common/ref-completion.ts). */
-function quizCompletion(ctx: SettleCtx, target: SettleTarget): RefCompletion {
+/** The completion of the quiz's `quiz_ref` blocks by the student's passed attempt (src/content/courses/ref-completion.ts). */
+function quizCompletion(ctx: SettleCtx, target: SettleTarget): ReferenceCompletion {
   return {
     blockType: "quiz_ref",
     source: "quiz",
@@ -85,17 +86,22 @@ function quizCompletion(ctx: SettleCtx, target: SettleTarget): RefCompletion {
   };
 }
 
-/** Reads for the caller's read batch: the school's settings of the events and the enrollments a pass may complete. */
+function settledEvent(ctx: SettleCtx, target: SettleTarget, now: number): AttemptSettled {
+  return { type: "attempt.settled", attempt: "quiz", attemptId: target.attemptId, now, completes: quizCompletion(ctx, target) };
+}
+
+/**
+ * Reads for the caller's read batch: the school's settings of the quiz's pushes and of the
+ * contributors' (the rating award's too), then the contributors' reads (the enrollments a pass may complete).
+ */
 export function prepareSettle(ctx: SettleCtx, target: SettleTarget): SettlePreparation {
   if (!forStudent(target)) return { statements: [], read: () => NO_PLAN };
-  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...QUIZ_EVENTS, ...COMPLETION_EVENTS, ...RATING_RULE_EVENTS]);
-  const courses = completionPlan(ctx, quizCompletion(ctx, target));
-  const statements = [...(prefetch.statements as BatchItem[]), courses.statement];
+  const prep = prepareContentEvent(ctx, settledEvent(ctx, target, ctx.clock.now()), [...QUIZ_EVENTS, ...RATING_RULE_EVENTS]);
+  const statements = [...prep.prefetch, ...prep.reads];
   return {
     statements,
     read(results) {
-      prefetch.remember(results);
-      return { courses: courses.read(results[statements.length - 1]) };
+      return { prepared: prep.read(results.slice(0, prep.prefetch.length), results.slice(prep.prefetch.length, statements.length)) };
     },
   };
 }
@@ -212,7 +218,7 @@ export async function settleStatements(ctx: SettleCtx, target: SettleTarget, pla
   if (!forStudent(target)) return statements;
   statements.push(
     ...(await quizAward(ctx, target)),
-    ...(await refCompletionStatements(ctx, quizCompletion(ctx, target), plan.courses, now)),
+    ...(await contentStatements(ctx, settledEvent(ctx, target, now), plan.prepared)),
     ...(await quizEvents(ctx, target, options.finalized)),
   );
   return statements;

@@ -6,10 +6,9 @@ import { uuidv7 } from "../../core/lib/ids";
 import type { BlockType, CompletionSource } from "../../db/schema";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
-import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { PATH_COMPLETION_EVENTS, pathCompletionPushes, publishedPathsHoldingSql } from "../paths/completion-pushes";
-import { completionAwards, RATING_RULE_EVENTS } from "../rating/award";
 import { courseVisibleSql } from "../common/access";
+import { contentNeedsSecondBatch, contentStatements, LESSON_COMPLETION, prepareContentEvent, type BlockCompleted, type CompletableCourse } from "../common/events";
 import { recomputeProgress } from "../common/progress";
 import { presentCompletion, presentProgress } from "./block-present";
 import { MANUAL_BLOCK_TYPES } from "./block-types";
@@ -25,17 +24,17 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
  * completion, the progress and the facts that say why nothing was inserted. With the guard's
  * query that is two D1 round trips.
  *
- * The completion that completes the block's lesson earns the lesson's points, and with it perhaps
- * the module's and the course's (src/content/rating/award.ts `completionAwards`, #60/#63); the one
- * that completes the course also announces it (`course.completed`, `course.student_completed`).
- * Awards and pushes must be written in the batch that completes, and their templates must be
- * known before such a batch is built: so the first batch also reads the school's settings of
- * those events and refuses a completion that would complete the lesson (completing the course
- * implies it), and that one is made by a second batch carrying the awards and the course pushes
- * (conditional on the enrollment's completion): one more round trip for the last block of each
- * lesson. The same holds for the learning-path pushes of a course completion (next course
- * unlocked, path completed): the first batch reads their settings and the published paths that
- * hold the course too.
+ * The completion emits `block.completed` (docs/domain-events.md). The one that completes the
+ * block's lesson earns the lesson's points, and with it perhaps the module's and the course's
+ * (contributor `rating.completion-awards`, #60/#63); the one that completes the course also
+ * announces it (contributor `courses.completion-pushes`: `course.completed`,
+ * `course.student_completed` and the learning-path pushes). Those contributors must write in the
+ * batch that completes and need the course and its paths read first, so they declare the second
+ * batch of a lesson completion (docs/domain-events.md, "Second batch"): the first batch reads the
+ * school's settings of their pushes and the published paths that hold the course, and refuses a
+ * completion that would complete the lesson (completing the course implies it); that one is made
+ * by a second batch carrying the contributors' statements (conditional on the enrollment's
+ * completion): one more round trip for the last block of each lesson.
  */
 
 /** The settings a completion that may complete its course reads ahead (the course and path pushes). */
@@ -112,49 +111,41 @@ function readOutcome(ctx: SchoolCtx, blockId: string): BatchItem {
   );
 }
 
+/** The completion of a second batch: the course the first one read, and the completion's source. */
+interface LessonCompletion extends CompletableCourse {
+  source: CompletionSource;
+}
+
 /** The statements of one completion attempt; the outcome is the last one's row. */
-async function attempt(ctx: SchoolCtx, blockId: string, course?: { id: string; enrollmentId: string; pathIds: string[] }): Promise<Outcome | undefined> {
+async function attempt(ctx: SchoolCtx, blockId: string, course?: LessonCompletion): Promise<Outcome | undefined> {
   const id = uuidv7();
   const now = ctx.clock.now();
   const studentId = ctx.actor.userId;
-  // The first attempt reads the events' settings too, so a second one builds its pushes without a read.
-  const prefetch = course ? null : prefetchSchoolEvents(ctx, ctx.tenantId, [...COMPLETION_EVENTS, ...RATING_RULE_EVENTS]);
+  // A contributor that needs the second batch: the first one refuses a completion of the lesson.
+  const completingLesson = course !== undefined || !contentNeedsSecondBatch(ctx, "block.completed", LESSON_COMPLETION);
+  const event: BlockCompleted = {
+    type: "block.completed",
+    source: course?.source ?? "manual",
+    studentId,
+    now,
+    completionId: id,
+    lessons: completingLesson ? "maybe" : "none",
+    courses: course ? [{ courseId: course.courseId, enrollmentId: course.enrollmentId, pathIds: course.pathIds }] : [],
+  };
+  // The first attempt reads the pushes' settings too, so a second one builds its pushes without a read.
+  // Contributors of `block.completed` prepare no reads here: the event's reads would share the batch of its writes.
+  const prefetch = course ? null : prepareContentEvent(ctx, event);
   const statements: BatchItem[] = [
-    ...((prefetch?.statements ?? []) as BatchItem[]),
-    insertCompletion(ctx, { id, blockId, now, completingLesson: course !== undefined }),
+    ...(prefetch?.prefetch ?? []),
+    insertCompletion(ctx, { id, blockId, now, completingLesson }),
     recomputeProgress(ctx, { tenantId: ctx.tenantId, courseId: sql`(SELECT course_id FROM block_completions WHERE id = ${id} AND ${inSchool(ctx.tenantId)})`, studentId }),
   ];
-  if (course) {
-    statements.push(
-      ...(await completionPushes(ctx, { ...course, completionId: id, studentId, now })),
-      // After the recount: the course's award needs the enrollment completed.
-      ...(await completionAwards(ctx, { studentId, now })),
-    );
-  }
-  statements.push(readOutcome(ctx, blockId));
+  const contributed = await contentStatements(ctx, event);
+  statements.push(...contributed, readOutcome(ctx, blockId));
   const results = await runBatch(ctx, statements);
-  prefetch?.remember(results);
-  if (course) await dispatchQueued(ctx);
+  prefetch?.read(results.slice(0, prefetch.prefetch.length), []);
+  if (contributed.length > 0) await dispatchQueued(ctx);
   return rowsOf<Outcome>(results[results.length - 1])[0];
-}
-
-/**
- * #33 to the student and #34 to the student's curators, written only when this batch inserted the
- * completion and set the enrollment's `completed_at` (it is set once, by the recount that follows
- * the insert, at or after `now`), unless the completion completes a learning path, whose pushes
- * replace them (#57 for #33, #58 for #34), written here too. The transition is the enrollment's,
- * so the dedupe key names the enrollment (`{code}:{enrollment_id}:{recipient_id}`): keyed by the
- * course, a curator would hear of only the first of their students to complete it. The student
- * acted, so the rule that the actor gets no push leaves #33 to completions the student did not
- * request (a quiz graded by a curator).
- */
-async function completionPushes(
-  ctx: SchoolCtx,
-  input: { id: string; enrollmentId: string; pathIds: string[]; completionId: string; studentId: string; now: number },
-): Promise<BatchItem[]> {
-  const when = sql`EXISTS (SELECT 1 FROM block_completions nc WHERE nc.id = ${input.completionId} AND ${inSchool("nc", ctx.tenantId)})
-    AND EXISTS (SELECT 1 FROM enrollments ce WHERE ce.id = ${input.enrollmentId} AND ${inSchool("ce", ctx.tenantId)} AND ce.completed_at >= ${input.now})`;
-  return courseCompletionPushes(ctx, { ...input, when });
 }
 
 /**
@@ -205,7 +196,10 @@ export async function completeBlock(ctx: SchoolCtx, input: { id: string }) {
   if (outcome.completion_id === null) {
     if (outcome.locked === 1) throw new ApiError(coursesErrors.SEQUENTIAL_ORDER_REQUIRED);
     if (outcome.type === "assignment_ref" && outcome.submitted !== 1) throw new ApiError(coursesErrors.ASSIGNMENT_NOT_SUBMITTED);
-    if (outcome.completes === 1) outcome = await attempt(ctx, input.id, { id: outcome.course_id, enrollmentId: outcome.enrollment_id, pathIds: JSON.parse(outcome.path_ids) as string[] });
+    if (outcome.completes === 1) {
+      const source: CompletionSource = outcome.type === "assignment_ref" ? "assignment" : "manual";
+      outcome = await attempt(ctx, input.id, { courseId: outcome.course_id, enrollmentId: outcome.enrollment_id, pathIds: JSON.parse(outcome.path_ids) as string[], source });
+    }
     if (!outcome || outcome.completion_id === null) throw new ApiError(coursesErrors.BLOCK_NOT_FOUND);
   }
   return {

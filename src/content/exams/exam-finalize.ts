@@ -3,18 +3,16 @@ import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch
 import { formatHundredths } from "../../core/db/decimal";
 import { actingUserId, systemActor } from "../../core/school";
 import { forSchoolId } from "../../platform/schools/lookup";
-import type { Env } from "../../core/env";
-import { serviceContext } from "../../core/http/request-context";
+import type { PreparedEvent } from "../../core/events";
+import type { ServiceContext } from "../../core/http/context";
 import { log } from "../../core/lib/log";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
-import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { confirmJournal, deadlineCtx, finalizeWrites, journalQuestions, scoringReads, type ScoringData } from "../attempts/finalize";
 import { journal, journalStart } from "../attempts/journal";
 import type { JournalView } from "../attempts/journal-state";
 import type { SettleCtx } from "../attempts/settle";
-import { COMPLETION_EVENTS } from "../courses/completion-service";
-import { completionPlan, refCompletionStatements, type CompletionCourses, type RefCompletion } from "../common/ref-completion";
+import { contentStatements, prepareContentEvent, type AttemptSettled, type ReferenceCompletion } from "../common/events";
 import { RATING_RULE_EVENTS, scoredAward } from "../rating/award";
 import {
   examAttemptSql,
@@ -68,7 +66,7 @@ export function finishCtx(ctx: SettleCtx, view: TimerView): SettleCtx {
   return ownSubmit ? ctx : deadlineCtx(ctx);
 }
 
-function examCompletion(ctx: SettleCtx, view: TimerView): RefCompletion {
+function examCompletion(ctx: SettleCtx, view: TimerView): ReferenceCompletion {
   const { examAttemptId, examId, userId } = view.start;
   return {
     blockType: "exam_ref",
@@ -80,13 +78,17 @@ function examCompletion(ctx: SettleCtx, view: TimerView): RefCompletion {
   };
 }
 
+/** A student's exam attempt settled: the contributors complete its `exam_ref` blocks (docs/domain-events.md). */
+function settledEvent(ctx: SettleCtx, view: TimerView, now: number): AttemptSettled {
+  return { type: "attempt.settled", attempt: "exam", attemptId: view.start.examAttemptId, now, completes: examCompletion(ctx, view) };
+}
+
 /** Step 1. */
 async function readAttempt(ctx: SettleCtx, view: TimerView) {
   const { examAttemptId, examId } = view.start;
   const student = view.start.actorRole === "student";
-  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...EXAM_EVENTS, ...COMPLETION_EVENTS, ...RATING_RULE_EVENTS]);
-  const plan = completionPlan(ctx, examCompletion(ctx, view));
-  const extra: BatchItem[] = student ? [...(prefetch.statements as BatchItem[]), plan.statement] : [];
+  const prep = prepareContentEvent(ctx, settledEvent(ctx, view, ctx.clock.now()), [...EXAM_EVENTS, ...RATING_RULE_EVENTS]);
+  const extra: BatchItem[] = student ? [...prep.prefetch, ...prep.reads] : [];
   const results = await runBatch(ctx, [
     examAttemptSql(ctx, examAttemptId),
     batchable(ctx, sql`SELECT e.title, e.passing_score, e.max_attempts FROM exams e WHERE e.id = ${examId} AND ${inSchool("e", ctx.tenantId)}`),
@@ -94,17 +96,14 @@ async function readAttempt(ctx: SettleCtx, view: TimerView) {
     sectionResultsSql(ctx, examAttemptId),
     ...extra,
   ]);
-  let courses: CompletionCourses = [];
-  if (student) {
-    prefetch.remember(results.slice(4));
-    courses = plan.read(results[results.length - 1]);
-  }
+  let prepared: PreparedEvent = new Map();
+  if (student) prepared = prep.read(results.slice(4, 4 + prep.prefetch.length), results.slice(4 + prep.prefetch.length));
   return {
     row: rowsOf<ExamAttemptRow>(results[0])[0],
     exam: rowsOf<{ title: string; passing_score: number | null; max_attempts: number | null }>(results[1])[0],
     sectionAttempts: rowsOf<SectionAttemptRow>(results[2]),
     results: sectionRowsOf(results[3]),
-    courses,
+    prepared,
   };
 }
 
@@ -192,7 +191,7 @@ export async function finalizeExam(ctx: SettleCtx, view: TimerView): Promise<Fin
     const facts: ExamFacts = { title: read.exam?.title ?? "", passingScore: read.exam?.passing_score ?? null, maxAttempts: read.exam?.max_attempts ?? null };
     writes.push(
       ...(await examAward(ctx, view)),
-      ...(await refCompletionStatements(ctx, examCompletion(ctx, view), read.courses, now)),
+      ...(await contentStatements(ctx, settledEvent(ctx, view, now), read.prepared)),
       ...(await examFinishEvents(ctx, view, facts, formatHundredths(figures.finalPctHundredths))),
     );
   }
@@ -218,9 +217,9 @@ export async function finishClosed(ctx: SettleCtx, view: TimerView): Promise<Fin
   return finished;
 }
 
-/** The timer's alarm: finish outside any request (the object confirms itself afterwards). */
-export async function finalizeExamByDeadline(env: Env, view: TimerView): Promise<void> {
-  const ctx = await forSchoolId(serviceContext(env), view.start.tenantId, systemActor("exam_deadline"));
+/** The timer's alarm: finish outside any request (the object confirms itself afterwards), with the object's platform context. */
+export async function finalizeExamByDeadline(services: ServiceContext, view: TimerView): Promise<void> {
+  const ctx = await forSchoolId(services, view.start.tenantId, systemActor("exam_deadline"));
   // A deleted school's attempts are gone with it: nothing is left to finish.
   if (ctx) await finalizeExam(ctx, view);
 }

@@ -3,12 +3,9 @@ import { batchable, changedRows, rowsOf, runBatch, type BatchItem } from "../../
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
-import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { assignmentsErrors } from "../assignments/errors";
-import { completionPlan, refCompletionStatements, type RefCompletion } from "../common/ref-completion";
-import { COMPLETION_EVENTS } from "../courses/completion-service";
+import { contentStatements, prepareContentEvent, type ReferenceCompletion, type SubmissionSubmitted } from "../common/events";
 import { coursesErrors } from "../courses/errors";
-import { RATING_RULE_EVENTS } from "../rating/award";
 import { scheduleErrors } from "../schedule/errors";
 import { scheduleRefusesEverywhere, type LessonWindows } from "../schedule/availability";
 import { assignmentLessonsSql } from "./create-service";
@@ -82,8 +79,13 @@ export async function updateSubmission(ctx: SchoolCtx, input: { id: string; body
 }
 
 /** The completion of the student's `assignment_ref` blocks naming the assignment, when `handedIn` holds. */
-function assignmentCompletion(ctx: SchoolCtx, assignmentId: string | SQL, handedIn: SQL): RefCompletion {
+function assignmentCompletion(ctx: SchoolCtx, assignmentId: string | SQL, handedIn: SQL): ReferenceCompletion {
   return { blockType: "assignment_ref", source: "assignment", refId: assignmentId, studentId: ctx.actor.userId, passed: handedIn };
+}
+
+/** The submission handed in: the contributors complete the student's `assignment_ref` blocks (docs/domain-events.md). */
+function handedInEvent(ctx: SchoolCtx, id: string, completes: ReferenceCompletion, now: number): SubmissionSubmitted {
+  return { type: "submission.submitted", submissionId: id, now, completes };
 }
 
 /**
@@ -96,16 +98,15 @@ export async function submitSubmission(ctx: SchoolCtx, input: { id: string }): P
   const { id } = input;
   const own = ownSql(ctx, id);
   const assignmentOf = sql`(SELECT sa.assignment_id FROM submissions sa WHERE sa.id = ${id} AND ${inSchool("sa", ctx.tenantId)})`;
-  // RATING_RULE_EVENTS: the lessons, modules and courses the completion completes award points.
-  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...SUBMISSION_EVENTS.submitted, ...COMPLETION_EVENTS, ...RATING_RULE_EVENTS]);
-  const plan = completionPlan(ctx, assignmentCompletion(ctx, assignmentOf, sql`1`));
+  // Before the submission is read, the event names the assignment through it.
+  const prep = prepareContentEvent(ctx, handedInEvent(ctx, id, assignmentCompletion(ctx, assignmentOf, sql`1`), ctx.clock.now()), SUBMISSION_EVENTS.submitted);
   const reads = await runBatch(ctx, [
     submissionStateRead(ctx, id, sql`s.student_id = ${ctx.actor.userId}`),
     batchable(ctx, assignmentLessonsSql(ctx, assignmentOf)),
-    plan.statement,
-    ...(prefetch.statements as BatchItem[]),
+    ...prep.reads,
+    ...prep.prefetch,
   ]);
-  prefetch.remember(reads.slice(3));
+  const prepared = prep.read(reads.slice(2 + prep.reads.length), reads.slice(2, 2 + prep.reads.length));
   const state = readSubmissionState(reads[0]);
   if (!state) throw new ApiError(assignmentsErrors.SUBMISSION_NOT_FOUND);
   if (state.status !== "draft") throw new ApiError(assignmentsErrors.SUBMISSION_NOT_DRAFT);
@@ -123,7 +124,7 @@ export async function submitSubmission(ctx: SchoolCtx, input: { id: string }): P
       sql`UPDATE submissions SET status = 'submitted', submitted_at = ${now}, updated_at = ${now}
         WHERE id = ${id} AND ${inSchool(ctx.tenantId)} AND student_id = ${ctx.actor.userId} AND status = 'draft'`,
     ),
-    ...(await refCompletionStatements(ctx, assignmentCompletion(ctx, state.assignmentId, handedIn), plan.read(reads[2]), now)),
+    ...(await contentStatements(ctx, handedInEvent(ctx, id, assignmentCompletion(ctx, state.assignmentId, handedIn), now), prepared)),
     await submittedEvent(ctx, submissionFacts(state), now),
   ];
   const readAt = statements.length;

@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import type { ContributorRegistry } from "../events";
 import type { Config, Env } from "../env";
 import type { Clock } from "../lib/clock";
 import type { AccessControl, RouteMeta } from "./route";
@@ -64,6 +65,8 @@ export interface ServiceContext {
   requestId: string;
   /** Where links this request returns point (`publicOrigin`, ./public-links.ts). */
   publicOrigin: string;
+  /** The domain events' contributors, built once at app assembly (src/contributors.ts; docs/domain-events.md). */
+  contributors: ContributorRegistry;
 }
 
 /** Work no person asked for: a cron scan, a queue consumer, a Durable Object alarm. */

@@ -1,0 +1,137 @@
+import type { SQL } from "drizzle-orm";
+import type { BatchItem } from "../../core/db/batch";
+import {
+  contributedStatements,
+  needsSecondBatch,
+  prepareEvent,
+  pushEventsOf,
+  type Contributor,
+  type ContributorRegistry,
+  type Preparation,
+  type PreparedEvent,
+} from "../../core/events";
+import type { SchoolActor, SchoolCtx } from "../../core/http/context";
+import type { CompletionSource } from "../../db/schema";
+import type { EventDefinition } from "../../platform/notifications/catalog";
+import { prefetchSchoolEvents } from "../../platform/notifications/settings";
+
+/**
+ * The content half's domain events (docs/domain-events.md, "Events"). A source builds its own
+ * statements and one of these; the contributors registered at app assembly (src/contributors.ts)
+ * add theirs to the same write batch. This file imports no content area: the areas import it.
+ */
+
+export type EventCtx = SchoolCtx<SchoolActor>;
+
+/** An enrollment not completed yet in a course the event may complete, with the published paths holding the course. */
+export interface CompletableCourse {
+  courseId: string;
+  enrollmentId: string;
+  pathIds: string[];
+}
+
+/** What a passed attempt or a handed-in submission may complete: the student's reference blocks naming the object. */
+export interface ReferenceCompletion {
+  blockType: "quiz_ref" | "exam_ref" | "assignment_ref";
+  source: "quiz" | "exam" | "assignment";
+  /** The quiz, exam or assignment id, or SQL naming it. */
+  refId: string | SQL;
+  studentId: string;
+  /** SQL true, when the write batch runs, that the attempt passed (the submission was handed in) and its object is live. */
+  passed: SQL;
+}
+
+/** A student's quiz attempt (outside an exam) or exam attempt settled in this batch. */
+export interface AttemptSettled {
+  type: "attempt.settled";
+  attempt: "quiz" | "exam";
+  attemptId: string;
+  now: number;
+  completes: ReferenceCompletion;
+}
+
+/** A student's submission turned `submitted` in this batch. */
+export interface SubmissionSubmitted {
+  type: "submission.submitted";
+  submissionId: string;
+  now: number;
+  completes: ReferenceCompletion;
+}
+
+/**
+ * Blocks of the student were completed in this batch (maybe none, when the conditions fail as the
+ * batch runs) and the enrollments recounted: the courses listed may have been completed by it.
+ * `completionId` names the one completion of a manual completion; otherwise the completions are
+ * the student's of `source` stamped `now`.
+ */
+export interface BlockCompleted {
+  type: "block.completed";
+  source: CompletionSource;
+  studentId: string;
+  now: number;
+  completionId?: string;
+  /** `none`: the source made sure this batch completes no lesson (a manual completion's first batch). */
+  lessons: "maybe" | "none";
+  courses: readonly CompletableCourse[];
+}
+
+/** The second-batch case of a manual completion that completes its lesson (docs/domain-events.md, "Second batch"). */
+export const LESSON_COMPLETION = "lesson-completion";
+
+export type ContentEvent = AttemptSettled | SubmissionSubmitted | BlockCompleted;
+export type ContentEventType = ContentEvent["type"];
+
+export type ContentContributor = Contributor<EventCtx, ContentEvent, EventDefinition>;
+export type ContentRegistry = ContributorRegistry<EventCtx, ContentEvent, EventDefinition>;
+
+/** A contributor typed for the events it handles. */
+export function contentContributor<T extends ContentEventType, R = unknown>(definition: {
+  name: string;
+  handles: readonly T[];
+  emits?: readonly ContentEventType[];
+  pushEvents?: readonly EventDefinition[];
+  secondBatch?: string;
+  prepare?(ctx: EventCtx, event: Extract<ContentEvent, { type: T }>): Preparation<R>;
+  statements(ctx: EventCtx, event: Extract<ContentEvent, { type: T }>, prepared: R | undefined, emit: (event: ContentEvent) => void): Promise<BatchItem[]>;
+}): ContentContributor {
+  return definition as unknown as ContentContributor;
+}
+
+/** The context's registry, typed for content events. */
+export function contentRegistry(ctx: EventCtx): ContentRegistry {
+  return ctx.contributors as unknown as ContentRegistry;
+}
+
+/**
+ * The reads a source puts in its READ batch for an event it will emit: the settings of its own
+ * pushes and of every push the event's contributors and cascades may enqueue (one statement per
+ * event, as `prefetchSchoolEvents` reads them), then the contributors' own reads.
+ */
+export function prepareContentEvent(ctx: EventCtx, event: ContentEvent, ownPushes: readonly EventDefinition[] = []) {
+  const registry = contentRegistry(ctx);
+  const pushes = [...ownPushes];
+  for (const push of pushEventsOf(registry, [event.type])) if (!pushes.includes(push)) pushes.push(push);
+  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, pushes);
+  const reads = prepareEvent(registry, ctx, event);
+  return {
+    /** The settings reads. */
+    prefetch: prefetch.statements as BatchItem[],
+    /** The contributors' reads. */
+    reads: reads.statements,
+    /** `prefetched` are the results of `prefetch`, `read` of `reads`. */
+    read(prefetched: readonly unknown[], read: readonly unknown[]): PreparedEvent {
+      prefetch.remember(prefetched);
+      return reads.read(read);
+    },
+  };
+}
+
+/** The contributors' statements for an event the source emits (after the source's own statements). */
+export function contentStatements(ctx: EventCtx, event: ContentEvent, prepared?: PreparedEvent): Promise<BatchItem[]> {
+  return contributedStatements(contentRegistry(ctx), ctx, event, prepared);
+}
+
+/** Whether a contributor of the event type needs the source to make the case `reason` in a second batch. */
+export function contentNeedsSecondBatch(ctx: EventCtx, type: ContentEventType, reason: string): boolean {
+  return needsSecondBatch(contentRegistry(ctx), type, reason);
+}

@@ -12,7 +12,7 @@ import { recomputeProgress } from "./progress";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * Completion of reference blocks by a passed attempt (docs/decisions.md, Completion): a passed quiz
+ * Completion of reference blocks by a passed attempt (docs/decisions/courses.md, "Reference blocks and the course order"): a passed quiz
  * attempt completes the student's `quiz_ref` blocks naming the quiz (source `quiz`), a passed exam
  * attempt their `exam_ref` blocks naming the exam (source `exam`), a submitted assignment their
  * `assignment_ref` blocks naming it (source `assignment`). Only blocks of live nodes in a

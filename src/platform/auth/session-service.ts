@@ -18,7 +18,7 @@ import { signAccessToken } from "./jwt";
 import type { SessionFamilyRpc } from "./session-family-state";
 
 export interface ClientInfo {
-  /** Sent an `Origin` or `Sec-Fetch-Site` header (docs/decisions.md): refresh secret only in a cookie, platform `web`. */
+  /** Sent an `Origin` or `Sec-Fetch-Site` header (docs/decisions/architecture.md, "Architecture"): refresh secret only in a cookie, platform `web`. */
   isBrowser: boolean;
   ip: string | null;
   userAgent: string | null;

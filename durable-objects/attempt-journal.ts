@@ -35,8 +35,8 @@ interface Meta {
 const PUT_CHUNK = 128;
 
 /**
- * One instance per quiz attempt in progress, named by the attempt id (docs/decisions.md, Quiz
- * attempts): the answer journal, the deadline and the alarm that finalizes the attempt at
+ * One instance per quiz attempt in progress, named by the attempt id (docs/decisions/quizzes.md,
+ * "Quiz attempts"): the answer journal, the deadline and the alarm that finalizes the attempt at
  * `deadline_at` + grace. Saves write here only, never to D1. Every check that decides a write
  * (owner, closed, past grace, the close itself) runs with no await between it and the in-memory
  * write, so concurrent calls see one order: of 20 concurrent submits one closes the journal.

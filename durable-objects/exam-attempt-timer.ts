@@ -28,7 +28,7 @@ interface Meta {
 const WARNING_RETRY_MS = 10_000;
 
 /**
- * One instance per exam attempt, named by its id (docs/decisions.md, Exam attempts): the attempt's
+ * One instance per exam attempt, named by its id (docs/decisions/exams.md, "Exam attempts"): the attempt's
  * deadline, the alarm that sends #43 five minutes before it (time limits above 10 minutes) and the
  * alarm that finalizes the attempt at `deadline_at` + grace, even with no client connected. The
  * sections' answers live in their quiz attempts' journals; finishing closes this timer first (a

@@ -76,8 +76,8 @@ const D1 = {
  * A D1 database runs one statement at a time, so its rate is 1 / mean statement time. The bench
  * gives that time as the difference between GET /auth/me (health plus exactly one D1 statement,
  * test/auth/round-trips.test.ts) and GET /health at concurrency 32, the run recorded when the auth
- * area was built (health 587 req/s, /auth/me 361 req/s, 2-core machine). docs/decisions.md records
- * the /auth/me ratio of later runs: 0.57x-0.63x at c32 (Quizzes, questions and attempts; Rating).
+ * area was built (health 587 req/s, /auth/me 361 req/s, 2-core machine). docs/decisions/performance.md,
+ * "Performance notes", records the /auth/me ratio of later runs: 0.57x-0.63x at c32.
  */
 const BENCH = {
   healthC32: 587, // req/s

@@ -6,7 +6,7 @@ import { assignmentCourse, postFiles, submissionSchool } from "../content/submis
 import { confirm, confirmedAsset, download, FIXTURES, getAsset, uploaded } from "./helpers";
 
 /**
- * GET /t/media/:id and POST /t/media/:id/confirm follow ownership (docs/decisions.md, "Media"):
+ * GET /t/media/:id and POST /t/media/:id/confirm follow ownership (docs/decisions/media.md, "Media"):
  * a student only their own uploads; admins and curators with can_manage_groups every asset of the
  * school; a restricted curator their own uploads, files uploaded by staff, and their students'.
  * Anything else answers exactly like a missing asset.

@@ -58,7 +58,7 @@ describe("OpenAPI and system routes", () => {
     const registered = new Set(routeRegistry.map(routeKey));
     const missing: string[] = [];
     for (const route of contractRoutes.filter((candidate) => registered.has(routeKey(candidate)))) {
-      // The contract's `POST /admin/tenants/` is documented once, without the trailing slash (docs/decisions.md, the API document).
+      // The contract's `POST /admin/tenants/` is documented once, without the trailing slash (docs/decisions/http.md, "The API document").
       const path = route.path.replace(/(.)\/$/, "$1").replaceAll(/:(\w+)/g, "{$1}");
       const operation = res.body.paths[path]?.[route.method.toLowerCase()];
       if (!operation) {

@@ -29,7 +29,7 @@ function call(route: RouteMeta, cast: Cast, body: string) {
 }
 
 /**
- * One rule for the whole API (docs/decisions.md): a JSON body key the endpoint does not list is
+ * One rule for the whole API (docs/decisions/http.md, "Input rules for the whole API"): a JSON body key the endpoint does not list is
  * refused with the endpoint's own body-validation identifier, and the details name the key.
  */
 describe("unknown keys in JSON bodies", () => {

@@ -3,7 +3,7 @@ import { refAccessPathSql } from "../common/ref-access";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * Who an assignment is for (docs/decisions.md, Assignments). Its group targets are an allow-list
+ * Who an assignment is for (docs/decisions/assignments.md, "Assignments"). Its group targets are an allow-list
  * read the way lesson access groups are: no target naming a live group means open to every
  * student of the school; otherwise only members of a targeted live group reach it (list, detail,
  * progress, new submissions). Plain SQL, so reads fold it into their own statement.

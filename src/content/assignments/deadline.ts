@@ -3,7 +3,7 @@ import { refAccessLessonsSql } from "../common/ref-access";
 import { effectiveWindowsSql } from "../common/windows";
 
 /**
- * The student's effective closing date of an assignment (docs/decisions.md, Submissions): over the
+ * The student's effective closing date of an assignment (docs/decisions/assignments.md, "Assignments"): over the
  * lessons holding a live `assignment_ref` block naming it that the student reaches, each lesson's
  * closing date is the earliest effective `ends_at` without `allow_after_end` on its chain (course,
  * module, lesson); the assignment closes at the earliest of those. One SQL scalar, epoch

@@ -13,7 +13,7 @@ import { presentSubmitted, type AttemptView } from "./present";
 import type { SaveAnswersBody } from "./schemas";
 
 /**
- * Saving answers and submitting (docs/decisions.md, Quiz attempts). A save is one call to the
+ * Saving answers and submitting (docs/decisions/quizzes.md, "Quiz attempts"). A save is one call to the
  * attempt's journal and nothing in D1: the journal knows the owner, the questions and the deadline,
  * and checks every payload (its tokens included) before keeping anything. A submit reads what
  * scoring needs, closes the journal (exactly one of concurrent submits does), and writes the

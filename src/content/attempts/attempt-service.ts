@@ -20,7 +20,7 @@ import { ATTEMPT_COLUMNS, answerRowsSql, attemptRowSql, presentInProgress, prese
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * Starting and reading quiz attempts (docs/decisions.md, Quiz attempts). A start is one read batch
+ * Starting and reading quiz attempts (docs/decisions/quizzes.md, "Quiz attempts"). A start is one read batch
  * (the quiz, the caller's attempts, the lessons that give a student access with their windows, the
  * questions) and one conditional INSERT: the attempt limit and the single attempt in progress are
  * conditions of the INSERT, so concurrent starts cannot pass them. The journal object is started

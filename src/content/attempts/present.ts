@@ -9,7 +9,7 @@ import { storedPayload } from "./payloads";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * The attempt as every attempt endpoint answers it (docs/decisions.md, Quiz attempts). In
+ * The attempt as every attempt endpoint answers it (docs/decisions/quizzes.md, "Quiz attempts"). In
  * progress: no score, `passed` null, `max_score` the live questions' total, saved answers from the
  * journal with the verdicts hidden ("0.00", false). Submitted: the stored scores and the scored
  * answers (`awarded_points` and `is_correct` null while waiting for review) with their feedback.

@@ -3,7 +3,7 @@ import type { QuestionType, ScoringMode } from "../../db/schema";
 import type { Response } from "./payloads";
 
 /**
- * Server-side scoring (docs/decisions.md, Quiz attempts), pure: no clock, no database. Points are
+ * Server-side scoring (docs/decisions/quizzes.md, "Quiz attempts"), pure: no clock, no database. Points are
  * integer hundredths and every fraction rounds half-up to hundredths (`hundredthsOf`).
  * - single: full points when the chosen answer is a correct one;
  * - multiple: all_or_nothing full points for exactly the correct set; partial

@@ -5,7 +5,7 @@ import { courseMatch, type CourseRef } from "./course-set";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * Progress of enrollments (docs/decisions.md, course tree): one UPDATE recounts, for every
+ * Progress of enrollments (docs/decisions/courses.md, "Data"): one UPDATE recounts, for every
  * enrollment it names, the student's completions of the course's live blocks and the course's live
  * block count, and sets `completed_at` the first time the two meet. It runs in the batch of every
  * completion (one enrollment) and of every structural change of a course (all its enrollments), so

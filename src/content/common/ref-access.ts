@@ -15,7 +15,7 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
  * an earlier block the student sees is not complete). Reads also need the lesson's dates to have
  * opened (`refOpenLessonsSql`); starts and submissions read the windows themselves (the
  * first-attempt rule answers 403) and answer 409 `sequential_order_required` when every path the
- * student has is locked (docs/decisions.md, Course tree: reference blocks and the course order).
+ * student has is locked (docs/decisions/courses.md, "Reference blocks and the course order").
  *
  * `FROM … WHERE …` with alias `qa_l` for the lesson (`qa_b` the block, `qa_m` the module, `qa_c`
  * the course), so callers fold it into their own statement.

@@ -6,7 +6,7 @@ import { courseMatch, isCourseSet, type CourseSet } from "../common/course-set";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * Access to a course, as statements for the caller's batch (docs/decisions.md, enrollments):
+ * Access to a course, as statements for the caller's batch (docs/decisions/enrollments.md, "Enrollments"):
  * every access is a row in `enrollment_sources` (`direct`, `legacy`, `group:<id>`), and an
  * enrollment is active exactly while `removed_at` is null, which is true exactly while it has at
  * least one source. A write that grants access opens the enrollments (`openEnrollments`) and adds

@@ -4,7 +4,7 @@ import { nodeWindowSql } from "../common/windows";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * The curator's view of an enrollment (docs/decisions.md, enrollments): `done` once the course is
+ * The curator's view of an enrollment (docs/decisions/enrollments.md, "Enrollments"): `done` once the course is
  * completed; `notstarted` while the student has neither opened the course nor completed a block of
  * it; `risk` when started, not done, and idle for `RISK_IDLE_DAYS`, or (started or not) past the
  * student's effective course end (the schedule area's rule); `active` otherwise. One function, so

@@ -9,7 +9,7 @@ import { attemptSectionsJsonSql, presentSectionFigures, type SectionFiguresRow }
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * The exam attempt as every exam-attempt endpoint answers it (docs/decisions.md, Exam attempts):
+ * The exam attempt as every exam-attempt endpoint answers it (docs/decisions/exams.md, "Exam attempts"):
  * the row, the sections opened so far (`section_attempts`), the final figures (null while in
  * progress) and, once finished, each live section's figures (as the exam's `result` shows them);
  * always `server_now` and

@@ -29,7 +29,7 @@ import { timer, timerStart } from "./timer";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * Starting, reading and submitting exam attempts (docs/decisions.md, Exam attempts). A start is one
+ * Starting, reading and submitting exam attempts (docs/decisions/exams.md, "Exam attempts"). A start is one
  * read batch (the exam, the caller's attempt in progress, the lessons naming the exam that a
  * student sees, with their windows) and one conditional INSERT: the attempt limit and the single
  * attempt in progress are conditions of the INSERT, so concurrent starts cannot pass them. The

@@ -13,7 +13,7 @@ import type { TimerStart, TimerView } from "./timer-state";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * The exam attempt's pushes (docs/decisions.md, Exam attempts). Only a student's attempt tells
+ * The exam attempt's pushes (docs/decisions/exams.md, "Exam attempts"). Only a student's attempt tells
  * anyone (rule 3: events about attempts count attempts of students); each is keyed
  * `{code}:{exam_attempt_id}:{recipient}`, since an attempt finishes once and is warned once, so a
  * repeated finish or alarm writes nothing twice.

@@ -31,7 +31,7 @@ import type { TimerView } from "./timer-state";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * The one finish every path shares (docs/decisions.md, Exam attempts): a submit, and past
+ * The one finish every path shares (docs/decisions/exams.md, "Exam attempts"): a submit, and past
  * `deadline_at` + grace a read, a `go`, a section save, a submit or the timer's alarm. The caller
  * has closed the timer (or found it closed and not confirmed). Then:
  * 1. one read: the attempt, its exam, the sections opened, and for a student the settings of the

@@ -1,5 +1,5 @@
 /**
- * The exam's final figures from its sections (docs/decisions.md, Exam attempts), exactly:
+ * The exam's final figures from its sections (docs/decisions/exams.md, "Exam attempts"), exactly:
  * - pct_i = section score / section max × 100 (0 for a section never opened or whose max is 0;
  *   a score above its max counts as the max);
  * - final_max = Σ weight_i;

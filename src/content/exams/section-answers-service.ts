@@ -20,7 +20,7 @@ import { timer, timerStart } from "./timer";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * Sections of an exam attempt (docs/decisions.md, Exam attempts). `go` opens a section: its quiz
+ * Sections of an exam attempt (docs/decisions/exams.md, "Exam attempts"). `go` opens a section: its quiz
  * attempt (a `quiz_attempts` row with `exam_attempt_id`, the exam's deadline) is created once by
  * conditional INSERTs, so concurrent `go`s for one section make one, and its journal is started;
  * sections may be visited in any order and again until the deadline. A section save is one D1

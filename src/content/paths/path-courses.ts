@@ -12,7 +12,7 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * A path's course set: replaced whole (PATCH /learning-paths/:id/courses) or reordered. Links are
- * to live courses of the school of any status; students see the published ones (docs/decisions.md).
+ * to live courses of the school of any status; students see the published ones (docs/decisions/paths.md, "Learning paths").
  */
 
 const COURSE_ADDED = eventDefinition("path.course_added")!;

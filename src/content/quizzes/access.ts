@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { refAccessLessonsSql, refOpenLessonsSql } from "../common/ref-access";
 
 /**
- * Who reaches a quiz as a student (docs/decisions.md, Quizzes): a live `quiz_ref` block naming the
+ * Who reaches a quiz as a student (docs/decisions/quizzes.md, "Quizzes and questions"): a live `quiz_ref` block naming the
  * quiz lies in a live lesson the student can see (lesson access groups) of a live, published
  * course where the student has an active enrollment. The student reads and lists it through such
  * a block that the course order does not lock, in a lesson whose dates have opened; an exam's

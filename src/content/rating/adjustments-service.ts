@@ -16,7 +16,7 @@ import { effectiveRuleSql } from "./rules";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * POST /admin/rating/adjustments (docs/decisions.md, Rating): an admin's signed point event for a
+ * POST /admin/rating/adjustments (docs/decisions/rating.md, "Rules and adjustments"): an admin's signed point event for a
  * student of the school (role student, not deleted; an inactive one too), `source_type` manual,
  * with the reason and the admin as actor. Refused while the school's manual rule is disabled.
  *

@@ -15,7 +15,7 @@ import { effectiveRuleSql } from "./rules";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * The one point-event writer (docs/decisions.md, Rating): statements for the batch of the source
+ * The one point-event writer (docs/decisions/rating.md, "Awards"): statements for the batch of the source
  * event itself, so the award lands with the state change or not at all. Use:
  *
  *   prefetchSchoolEvents(ctx, tenantId, [...mine, ...RATING_RULE_EVENTS])   // in the caller's READ batch, then

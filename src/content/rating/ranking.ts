@@ -3,7 +3,7 @@ import { activeStudentSql } from "../common/access";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * Ranking over the stored totals (docs/decisions.md, Rating): every active student of the
+ * Ranking over the stored totals (docs/decisions/rating.md, "Rating"): every active student of the
  * population counts, a student without a `rating_totals` row with 0 points; standard competition
  * ranking (1, 1, 3): a student's rank is 1 + the number of students of the population with more
  * points.

@@ -9,7 +9,7 @@ import type { RatingRuleView, RuleField } from "./rules-schemas";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * The rules as the admin screen shows them (docs/decisions.md, Rating): per source type, in the
+ * The rules as the admin screen shows them (docs/decisions/rating.md, "Rules and adjustments"): per source type, in the
  * order of RATING_SOURCE_TYPES, the effective default (the built-in one while the school has no
  * row) and then its live overrides by creation, each with the values that apply, inherited ones
  * filled in, and the fields the rule sets itself.

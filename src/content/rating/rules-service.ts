@@ -12,7 +12,7 @@ import type { RuleBody } from "./rules-schemas";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * The admin's writes of point rules (docs/decisions.md, Rating). A default is one row per school
+ * The admin's writes of point rules (docs/decisions/rating.md, "Rules and adjustments"). A default is one row per school
  * and source type, created by its first PUT and never deleted; an override is one live row per
  * object, soft-deleted. A write stores only the fields the body gives (absent or null: the stored
  * value stays, so a field once set is changed, never cleared); a NULL column inherits.

@@ -3,7 +3,7 @@ import type { CalcMode, RatingSourceType, RepeatBehavior, ThresholdSource } from
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * The point rules of a school (docs/decisions.md, Rating): what each source type awards, from the
+ * The point rules of a school (docs/decisions/rating.md, "Rating"): what each source type awards, from the
  * built-in defaults of a fresh school, the school's default row of the type, and an override of
  * one object, field by field (an unset field of an override inherits the default's, an unset
  * field of a default the built-in one).

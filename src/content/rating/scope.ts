@@ -8,7 +8,7 @@ import { activeStudentSql } from "../common/access";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * Who sees which students in the rating reads (docs/decisions.md, Rating): a student the whole
+ * Who sees which students in the rating reads (docs/decisions/rating.md, "Reads"): a student the whole
  * school (short names of the others, their own rank), a restricted curator their own students, an
  * unrestricted curator, an admin and the superadmin everyone, with full names.
  */

@@ -20,7 +20,7 @@ import type { CreateSubmissionBody } from "./schemas";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * POST /assignments/:id/submissions (docs/decisions.md, Submissions): the student's draft.
+ * POST /assignments/:id/submissions (docs/decisions/assignments.md, "Submissions"): the student's draft.
  *
  * 404 `assignment_not_found`, then 403 `student_not_in_targeted_group`. A latest attempt in
  * draft, submitted or accepted is answered unchanged (200; files sent with the request are not

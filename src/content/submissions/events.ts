@@ -7,7 +7,7 @@ import { enqueue } from "../../platform/notifications/enqueue";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * The submission pushes (docs/decisions.md, Submissions), one statement each for the write batch
+ * The submission pushes (docs/decisions/assignments.md, "Submissions"), one statement each for the write batch
  * that makes the change, sent only when that change took effect (`when`). Keys name the
  * submission and the instant of the change, so a reopened attempt handed in or reviewed again
  * tells again, while a retried batch writes nothing twice:

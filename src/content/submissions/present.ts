@@ -8,8 +8,8 @@ import { mediaUrl } from "../../platform/media/links";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * The submission as every endpoint answers it, and who may see one (docs/decisions.md,
- * Assignments and submissions): its owner, or a caller with `can_manage_students` within a
+ * The submission as every endpoint answers it, and who may see one (docs/decisions/assignments.md,
+ * "Submissions"): its owner, or a caller with `can_manage_students` within a
  * restricted curator's scope. Reads are raw statements over the alias `s`, so writes put them in
  * their own batch.
  */

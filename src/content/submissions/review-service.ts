@@ -17,7 +17,7 @@ import { submissionFacts } from "./submission-service";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * The curators' side (docs/decisions.md, Submissions): review and reopen, for callers with
+ * The curators' side (docs/decisions/assignments.md, "Submissions"): review and reopen, for callers with
  * `can_manage_students`; a restricted curator reaches only their own students' submissions
  * (anyone else's is 404 `submission_not_found`). Each write is one conditional UPDATE on the
  * status it starts from, so of concurrent reviews one verdict lands and one push goes; the others

@@ -18,7 +18,7 @@ import type { UpdateSubmissionBody } from "./schemas";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * The student's side of a draft (docs/decisions.md, Submissions): PATCH changes its text and files,
+ * The student's side of a draft (docs/decisions/assignments.md, "Submissions"): PATCH changes its text and files,
  * submit hands it in. Only the owner reaches either (anyone else 404 `submission_not_found`), only
  * while it is a draft (409 `submission_not_draft`); each write is conditional on `status = 'draft'`,
  * so a change racing a submit, or two submits, leave one outcome.

@@ -26,7 +26,7 @@ export function batchable(ctx: DbCtx, query: SQL): BatchItem {
 }
 
 /**
- * `INSERT INTO table (…) SELECT <row> WHERE <condition>`: the conditional write (docs/decisions.md, Architecture),
+ * `INSERT INTO table (…) SELECT <row> WHERE <condition>`: the conditional write (docs/decisions/architecture.md, "Architecture"),
  * for invariants a read-then-write could break. Values are encoded by their drizzle columns
  * (booleans, JSON); a value may also be an SQL expression computed by the INSERT (an appended
  * position). The D1 result's `meta.changes` says whether the row went in.

@@ -1,5 +1,5 @@
 /**
- * The one URL rule of the API (docs/decisions.md, "Input rules for the whole API"): a URL a client
+ * The one URL rule of the API (docs/decisions/http.md, "Input rules for the whole API"): a URL a client
  * gives us to store and hand to other people's browsers and apps (embeds, videos, logos, avatars,
  * images in rich text) is parsed by the WHATWG parser, the one browsers use, and stored as that
  * parser serializes it, so what we check is what every reader later resolves. It must be https,

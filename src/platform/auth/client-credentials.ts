@@ -9,7 +9,7 @@ import { clientInfo } from "../devices/client-info";
 import { parseRefreshToken, type IssuedSession } from "../devices/session-service";
 
 /*
- * Browser or native (docs/decisions.md): a request is a browser's when it carries Origin or
+ * Browser or native (docs/decisions/architecture.md, "Architecture"): a request is a browser's when it carries Origin or
  * Sec-Fetch-Site. A browser's refresh secret lives only in an HttpOnly cookie scoped to the school
  * and the device; a native client gets it in JSON. Everything HTTP-specific about that is here.
  */

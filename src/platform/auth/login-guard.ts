@@ -3,7 +3,7 @@ import { loginFailures } from "../../db/schema";
 import type { ServiceContext } from "../../core/http/context";
 import { MINUTE_MS } from "../../core/lib/clock";
 
-/** 5 failures of one (school, email) in 15 minutes lock it for 15; 50 per IP lock the IP (docs/decisions.md). */
+/** 5 failures of one (school, email) in 15 minutes lock it for 15; 50 per IP lock the IP (docs/decisions/auth.md, "Login protection"). */
 const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
 const LOGIN_LOCK_MS = 15 * MINUTE_MS;
 const PAIR_FAILURE_LIMIT = 5;

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { tenants } from "../../db/schema";
 import { DAY_MS, daysRemaining, isoOrNull } from "../../core/lib/clock";
 
-/** Money is integer tiyn of the Uzbek sum (docs/decisions.md, Architecture). */
+/** Money is integer tiyn of the Uzbek sum (docs/decisions/architecture.md, "Architecture"). */
 export const CURRENCY = "UZS";
 
 type PlanState = "trial" | "paid" | "suspended";

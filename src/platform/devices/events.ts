@@ -7,7 +7,7 @@ import { batchable } from "../../core/db/batch";
 import { idIn } from "../../core/db/conditions";
 import { liveSessionSql, uuidv7Sql } from "./sql";
 
-/** The security history's event types (docs/decisions.md lists them with their `detail`). */
+/** The security history's event types (docs/decisions/devices.md, "Devices, device limits and device policy", lists them with their `detail`). */
 export const DEVICE_EVENT_TYPES = [
   "login",
   "login_refused",

@@ -7,7 +7,7 @@ import { inSchool } from "../../core/db/conditions";
 export type DevicePolicy = Omit<typeof devicePolicies.$inferSelect, "tenantId" | "updatedAt">;
 export type DeviceLimitOverride = typeof deviceLimitOverrides.$inferSelect;
 
-/** What a school gets until its admin saves a policy (recorded in docs/decisions.md). */
+/** What a school gets until its admin saves a policy (docs/decisions/architecture.md, "Data"). */
 export const DEFAULT_DEVICE_POLICY: DevicePolicy = {
   mode: "monitor_only",
   maxActiveDevices: null,

@@ -20,7 +20,7 @@ import type { SessionFamilyRpc } from "./session-family-state";
 // In devices: a session is a device's, and sign-in on a device starts one (docs/decisions/platform-layers.md, "Sessions live in devices").
 
 export interface ClientInfo {
-  /** Sent an `Origin` or `Sec-Fetch-Site` header (docs/decisions.md): refresh secret only in a cookie, platform `web`. */
+  /** Sent an `Origin` or `Sec-Fetch-Site` header (docs/decisions/architecture.md, "Architecture"): refresh secret only in a cookie, platform `web`. */
   isBrowser: boolean;
   ip: string | null;
   userAgent: string | null;

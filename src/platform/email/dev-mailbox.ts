@@ -7,7 +7,7 @@ import { inEveryDatabase } from "../../core/db/client";
 const MAILBOX_LIMIT = 50;
 
 /**
- * Every email queued to an address, newest first (DEV_MAILBOX, docs/decisions.md). Deliberately across
+ * Every email queued to an address, newest first (DEV_MAILBOX, docs/decisions/email.md, "Email outbox: Resend, leases, retries and the dead-letter queue"). Deliberately across
  * schools: it is a local-development inbox keyed by the recipient, never enabled in production.
  */
 export async function readDevMailbox(ctx: ServiceContext, input: { to: string }) {

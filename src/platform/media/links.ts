@@ -4,7 +4,7 @@ import { publicLink } from "../../core/http/public-links";
 import { hmacHex, timingSafeEqual } from "../../core/lib/crypto";
 import { isUuid } from "../../core/lib/ids";
 
-/** Download links are signed and expire within the hour (docs/decisions.md). */
+/** Download links are signed and expire within the hour (docs/decisions/media.md, "Media"). */
 export const MEDIA_LINK_TTL_SECONDS = 3600;
 
 const decoder = new TextDecoder();

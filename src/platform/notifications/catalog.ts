@@ -24,7 +24,7 @@ export type EventCategory =
 
 export type EventSource = "api_action" | "domain_event" | "deadline_scan" | "progress_scan" | "billing_scan" | "exam_timer";
 
-/** Who receives an event (docs/decisions.md, push notifications: recipient tokens). */
+/** Who receives an event (docs/decisions/notifications.md, "Push notifications"). */
 export type RecipientToken =
   | "student"
   | "students"

@@ -3,7 +3,8 @@ import { errorCatalogue } from "../../core/http/errors";
 /**
  * Failures of the school's user management and of the member's own profile. The contract spells
  * the not-found identifier per endpoint (`user not found`, `user_not_found`, and 400 on permanent
- * delete), so each spelling is its own entry; docs/decisions.md lists which endpoint answers which.
+ * delete), so each spelling is its own entry; docs/decisions/http.md, "Error catalogues per area"
+ * lists which endpoint answers which.
  */
 export const usersErrors = errorCatalogue({
   /** PUT /t/users/:id, DELETE /t/users/:id, role and permissions: no live user of this school. */

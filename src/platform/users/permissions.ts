@@ -10,7 +10,7 @@ import { usersErrors } from "./errors";
 import { inSchool } from "../../core/db/conditions";
 
 /**
- * A new curator's flags (the spec leaves them open; docs/decisions.md): least privilege, read-only
+ * A new curator's flags (the spec leaves them open; docs/decisions/users.md, "Users, roles and curator permissions"): least privilege, read-only
  * analytics. An admin widens them with PUT /t/users/:id/permissions.
  */
 const DEFAULT_CURATOR_PERMISSIONS: PermissionSet = {

@@ -11,8 +11,8 @@ import { as, schoolWithAdmin, signedIn, type Member } from "../../helpers/users"
 import { insertAssignment } from "../assignments/helpers";
 
 /**
- * `sequential_required` covers reference blocks (docs/decisions.md, Course tree: reference blocks
- * and the course order): a quiz, assignment or exam a student meets only through a block the
+ * `sequential_required` covers reference blocks (docs/decisions/courses.md,
+ * "Reference blocks and the course order"): a quiz, assignment or exam a student meets only through a block the
  * course order still locks is not read, not listed, not started (409 `sequential_order_required`),
  * and a pass completes only the blocks the order leaves open.
  */

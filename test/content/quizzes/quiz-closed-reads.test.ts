@@ -7,7 +7,7 @@ import { as, schoolWithAdmin, signedIn, type Member } from "../../helpers/users"
 import { days, putWindow } from "../schedule/helpers";
 
 /**
- * Quizzes a student may not read yet (docs/decisions.md, Quizzes and Exams): an exam section's
+ * Quizzes a student may not read yet (docs/decisions/exams.md, "Exams"): an exam section's
  * quiz gives its questions only through `go` in the student's exam attempt, and a quiz in a lesson
  * whose dates have not opened is as closed as the lesson that hides it.
  */

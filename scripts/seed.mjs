@@ -91,6 +91,7 @@ export function printDemoLogins(baseUrl) {
   console.log(
     `\nSign in:  curl -s ${baseUrl}/api/v1/auth/login -H 'content-type: application/json' \\\n` +
       `            -d '{"email":"${DEMO.admin.email}","password":"${DEMO_PASSWORD}","subdomain":"${DEMO.subdomain}"}'\n` +
+      `Tours:    npm run tour -- --list   (docs/tours.md)\n` +
       `API reference: ${baseUrl}/api/v1/docs\n`,
   );
 }

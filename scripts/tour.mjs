@@ -13,7 +13,7 @@ import { DEV_SERVER_FILE, readDevServer } from "./lib/dev-server.mjs";
 import { Tour, TourFailure } from "./tours/lib/tour.mjs";
 
 const TOURS = path.join(ROOT, "scripts", "tours");
-const USAGE = "usage: npm run tour -- <area> [--base URL] [--persist-to DIR]   (npm run tour -- --list)";
+const USAGE = "usage: npm run tour -- <area> [--base URL] [--persist-to DIR] [--wait SECONDS]   (npm run tour -- --list)";
 
 function areas() {
   return readdirSync(TOURS)
@@ -43,12 +43,27 @@ function target(values) {
   return { base: `http://localhost:${configuredDevPort()}`, persistTo: values["persist-to"] };
 }
 
+/** `--wait S`: for a server still starting (CI): up to S seconds until it answers any HTTP request. */
+async function waitForServer(base, seconds) {
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`--wait takes a number of seconds\n${USAGE}`);
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    try {
+      await fetch(`${base}/api/v1/docs`, { method: "HEAD", signal: AbortSignal.timeout(5_000) });
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new CliError(`${base} did not answer within ${seconds} s`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
 async function main() {
   let parsed;
   try {
     parsed = parseArgs({
       allowPositionals: true,
-      options: { base: { type: "string" }, "persist-to": { type: "string" }, list: { type: "boolean", default: false } },
+      options: { base: { type: "string" }, "persist-to": { type: "string" }, list: { type: "boolean", default: false }, wait: { type: "string" } },
     });
   } catch (err) {
     throw new CliError(`${err.message}\n${USAGE}`);
@@ -61,6 +76,7 @@ async function main() {
   if (positionals.length !== 1) throw new CliError(USAGE);
   const tourModule = await load(positionals[0]);
   const { base, persistTo } = target(values);
+  if (values.wait !== undefined) await waitForServer(base, Number(values.wait));
   const tour = new Tour({ base, persistTo });
   console.log(`Tour "${positionals[0]}": ${tourModule.summary}\nServer: ${base}${values.base ? "" : readDevServer() ? ` (from ${path.relative(ROOT, DEV_SERVER_FILE)})` : " (the configured port; pass --base URL for another)"}`);
   try {

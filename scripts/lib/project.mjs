@@ -167,7 +167,8 @@ export async function applyMigrations(target, { log = console.log } = {}) {
     }
     const applied = appliedMigrations(output);
     results.push({ binding, applied });
-    log(`Migrations ${binding.padEnd(13)} ${applied.length === 0 ? "up to date" : `${applied.length} applied (${applied.at(-1)}${applied.length > 1 ? " last" : ""})`}`);
+    const names = applied.length > 1 ? `${applied[0]} … ${applied.at(-1)}` : applied[0];
+    log(`Migrations ${binding.padEnd(13)} ${applied.length === 0 ? "up to date" : `${applied.length} applied: ${names}`}`);
   }
   return results;
 }

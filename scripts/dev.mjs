@@ -4,6 +4,7 @@
  * Prints a line per database and the demo logins last, once the server answers, so they are not
  * buried under wrangler's banner; writes the server's URL to .wrangler/dev-server.json for `npm run tour`.
  */
+import { connect } from "node:net";
 import { constants } from "node:os";
 import path from "node:path";
 import { seed, printDemoLogins } from "./seed.mjs";
@@ -51,23 +52,38 @@ async function main() {
   });
 
   // Wrangler keeps the terminal (its hotkeys need stdin and stdout to be a TTY), so readiness is
-  // read from the server itself: the first HTTP answer comes right after its "Ready on" line.
-  if (await waitUntilServing(url, () => exited)) printDemoLogins(url);
+  // read from its port: it listens right when it prints "Ready on". A TCP probe, not a request, so
+  // nothing shows up in wrangler's request log.
+  if (await waitUntilListening(Number(port), () => exited)) printDemoLogins(url);
 }
 
-/** True once the server answers; also after three minutes (an https or remote setup this cannot probe), so the logins still appear. */
-async function waitUntilServing(url, stopped) {
+/** True once something accepts connections on the port; also after three minutes, so the logins still appear. */
+async function waitUntilListening(port, stopped) {
   const deadline = Date.now() + 180_000;
   while (!stopped() && Date.now() < deadline) {
-    try {
-      await fetch(`${url}/api/v1/docs`, { method: "HEAD", signal: AbortSignal.timeout(2_000) });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return !stopped();
-    } catch {
+    if (await accepts(port)) {
       await new Promise((resolve) => setTimeout(resolve, 500));
+      return !stopped();
     }
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return !stopped();
+}
+
+function accepts(port) {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: "localhost" });
+    socket.setTimeout(1_000);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(false));
+  });
 }
 
 runMain(main);

@@ -190,11 +190,12 @@ export class Tour {
   }
 }
 
-/** An answer without the fields every answer has (success, request_id), which say nothing in a tour. */
+/** An answer without the fields every answer has (success, request_id), which say nothing in a tour; a lone `data` unwrapped. */
 function withoutEnvelope(json) {
   if (!json || typeof json !== "object" || Array.isArray(json)) return json;
   const { success, request_id, ...rest } = json;
-  return rest;
+  const keys = Object.keys(rest);
+  return keys.length === 1 && keys[0] === "data" ? rest.data : rest;
 }
 
 function subdomainOf(person) {

@@ -1,9 +1,14 @@
 /**
  * `npm run dev [-- wrangler dev args]`: local secrets, migrations and demo data, then `wrangler dev`.
  * Works on a fresh clone after `npm install`; every step before `wrangler dev` is non-interactive.
+ * Prints a line per database and the demo logins last, once the server answers, so they are not
+ * buried under wrangler's banner; writes the server's URL to .wrangler/dev-server.json for `npm run tour`.
  */
+import { connect } from "node:net";
 import { constants } from "node:os";
+import path from "node:path";
 import { seed, printDemoLogins } from "./seed.mjs";
+import { clearDevServer, writeDevServer } from "./lib/dev-server.mjs";
 import { applyMigrations, configuredDevPort, ensureDevVars, firstFreePort, flagValue, runMain, spawnWrangler } from "./lib/project.mjs";
 
 async function main() {
@@ -13,18 +18,23 @@ async function main() {
   else if (devVars.length > 0) console.log(`Added to .dev.vars from .dev.vars.example: ${devVars.join(", ")}.`);
 
   // Keep the D1 steps on the same storage `wrangler dev` will open.
-  const target = { remote: false, persistTo: flagValue(args, "--persist-to") };
+  const persistTo = flagValue(args, "--persist-to");
+  const target = { remote: false, persistTo };
   await applyMigrations(target);
   await seed(target);
+  console.log("Demo data written.");
 
   // Pick the port here (the configured one, or the next free one) so the URLs printed are the real ones.
   const explicit = flagValue(args, "--port");
   const port = explicit ?? String(await firstFreePort(configuredDevPort()));
   const passThrough = explicit ? args : [...args, "--port", port];
   if (!explicit && port !== String(configuredDevPort())) console.log(`Port ${configuredDevPort()} is taken; serving on ${port}.`);
-  printDemoLogins(`http://localhost:${port}`);
+  const url = `http://localhost:${port}`;
+  console.log("Starting wrangler dev; the demo logins follow once it is ready.\n");
 
   const child = spawnWrangler(["dev", ...passThrough], { interactive: true, stdio: "inherit" });
+  writeDevServer({ url, persistTo: persistTo && path.resolve(persistTo) });
+  process.on("exit", clearDevServer);
   // Stay alive until wrangler has shut down, so the prompt does not come back while it still prints.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
   // `npm run` wraps this script in `sh -c`, which dies on SIGTERM without passing it on; when the
@@ -35,7 +45,45 @@ async function main() {
     console.error(err);
     process.exit(1);
   });
-  child.on("exit", (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
+  let exited = false;
+  child.on("exit", (code, signal) => {
+    exited = true;
+    process.exit(code ?? 128 + (constants.signals[signal] ?? 0));
+  });
+
+  // Wrangler keeps the terminal (its hotkeys need stdin and stdout to be a TTY), so readiness is
+  // read from its port: it listens right when it prints "Ready on". A TCP probe, not a request, so
+  // nothing shows up in wrangler's request log.
+  if (await waitUntilListening(Number(port), () => exited)) printDemoLogins(url);
+}
+
+/** True once something accepts connections on the port; also after three minutes, so the logins still appear. */
+async function waitUntilListening(port, stopped) {
+  const deadline = Date.now() + 180_000;
+  while (!stopped() && Date.now() < deadline) {
+    if (await accepts(port)) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return !stopped();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return !stopped();
+}
+
+function accepts(port) {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: "localhost" });
+    socket.setTimeout(1_000);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(false));
+  });
 }
 
 runMain(main);

@@ -38,7 +38,7 @@ export function demoLogins() {
     { role: "student", email: s1.email, note: `"Morning group" (enrolled in the demo course); push devices (phone, tablet) and a push history; demo course: module 1 done` },
     { role: "student", email: s2.email, note: `"Morning group"; pushes switched off; demo course: just started` },
     { role: "student", email: s3.email, note: `"Evening group"; individual curator: ${DEMO.restrictedCurator.email}; demo course completed` },
-    { role: "student", email: s4.email, note: `"Evening group"; not enrolled yet (the README tour enrolls him)` },
+    { role: "student", email: s4.email, note: `"Evening group"; not enrolled yet (the courses tour enrolls him)` },
   ]
     .map((login) => ({ ...login, subdomain: DEMO.subdomain }))
     .concat([{ role: "admin", email: TRIAL.admin.email, note: `school "${TRIAL.subdomain}": trial, 5 days left`, subdomain: TRIAL.subdomain }])
@@ -91,6 +91,7 @@ export function printDemoLogins(baseUrl) {
   console.log(
     `\nSign in:  curl -s ${baseUrl}/api/v1/auth/login -H 'content-type: application/json' \\\n` +
       `            -d '{"email":"${DEMO.admin.email}","password":"${DEMO_PASSWORD}","subdomain":"${DEMO.subdomain}"}'\n` +
+      `Tours:    npm run tour -- --list   (docs/tours.md)\n` +
       `API reference: ${baseUrl}/api/v1/docs\n`,
   );
 }

@@ -146,12 +146,16 @@ export function schoolShardBindings() {
 
 /**
  * Applies migrations/control to `DB` and migrations/school to every school shard (wrangler takes
- * each binding's `migrations_dir` from wrangler.toml).
+ * each binding's `migrations_dir` from wrangler.toml). Wrangler's own output (a table redrawn per
+ * migration) is captured and shown only on failure; `log` gets one line per database instead.
+ * Returns `[{ binding, applied: [file names] }]`.
  */
-export async function applyMigrations(target) {
+export async function applyMigrations(target, { log = console.log } = {}) {
+  const results = [];
   for (const binding of [CONTROL_DB, ...schoolShardBindings()]) {
+    let output;
     try {
-      await runWrangler(["d1", "migrations", "apply", binding, ...d1TargetFlags(target)]);
+      output = await runWrangler(["d1", "migrations", "apply", binding, ...d1TargetFlags(target)], { quiet: true });
     } catch (err) {
       if (target.remote) throw err;
       // Local state from before the control/school split has the old single-folder history, so the
@@ -161,7 +165,26 @@ export async function applyMigrations(target) {
           `delete ${target.persistTo ?? ".wrangler/state"} and run again (docs/operations.md).`,
       );
     }
+    const applied = appliedMigrations(output);
+    results.push({ binding, applied });
+    const names = applied.length > 1 ? `${applied[0]} … ${applied.at(-1)}` : applied[0];
+    log(`Migrations ${binding.padEnd(13)} ${applied.length === 0 ? "up to date" : `${applied.length} applied: ${names}`}`);
   }
+  return results;
+}
+
+/** The file names of wrangler's "Migrations to be applied" table (none when it printed "No migrations to apply"). */
+export function appliedMigrations(output) {
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+  const start = plain.indexOf("Migrations to be applied");
+  if (start === -1) return [];
+  const names = [];
+  for (const line of plain.slice(start).split(/\r?\n/).slice(1)) {
+    const name = /^│\s*(\S+\.sql)\s*│\s*$/.exec(line.trim())?.[1];
+    if (name) names.push(name);
+    else if (line.trim().startsWith("└")) break;
+  }
+  return names;
 }
 
 /**

@@ -196,6 +196,8 @@ function freePort() {
 function startWorker(port, inspectorPort) {
   const args = ["dev", "--ip", HOST, "--port", String(port), "--inspector-port", String(inspectorPort)];
   args.push("--log-level", "warn", "--persist-to", PERSIST_TO, "--show-interactive-dev-session=false");
+  // School routes answer with `Server-Timing: d1;dur=<slowest statement ms>;desc="<statements>"` (src/core/db/timing.ts).
+  args.push("--var", "D1_TIMING:true");
   const child = spawnWrangler(args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
   let log = "";
   const keep = (chunk) => (log = (log + chunk).slice(-8_000));
@@ -264,6 +266,7 @@ async function runRound(baseUrl, endpoint, session, { concurrency, requests, tim
     },
   });
   const latencies = [];
+  const statements = [];
   const failures = new Map();
   let issued = 0;
   const started = performance.now();
@@ -277,6 +280,8 @@ async function runRound(baseUrl, endpoint, session, { concurrency, requests, tim
         const res = await fetch(url, init);
         await res.arrayBuffer();
         if (res.ok) latencies.push(performance.now() - t0);
+        const timing = d1Timing(res.headers.get("server-timing"));
+        if (timing) statements.push(timing);
         else failures.set(res.status, (failures.get(res.status) ?? 0) + 1);
       } catch (err) {
         const key = err.cause?.code ?? err.name;
@@ -285,7 +290,13 @@ async function runRound(baseUrl, endpoint, session, { concurrency, requests, tim
     }
   };
   await Promise.all(Array.from({ length: concurrency }, (_, client) => worker(client)));
-  return { latencies, failures, elapsedMs: performance.now() - started };
+  return { latencies, statements, failures, elapsedMs: performance.now() - started };
+}
+
+/** `{ slowestMs, count }` of a `Server-Timing: d1;dur=…;desc="…"` header, or null (no D1 session on the route). */
+function d1Timing(header) {
+  const match = /(?:^|,)\s*d1;dur=([0-9.]+);desc="(\d+)"/.exec(header ?? "");
+  return match ? { slowestMs: Number(match[1]), count: Number(match[2]) } : null;
 }
 
 /** Nearest-rank percentile of an ascending list: the smallest sample with at least p of all samples at or below it. */
@@ -302,13 +313,14 @@ async function measure(baseUrl, session, { rounds, budgetMs }) {
     // Warm-up (discarded): JIT, connection pool, D1 page cache.
     const warmup = { ...level, requests: Math.max(WARMUP_REQUESTS, level.concurrency * 2), timeCapMs: 1_000 };
     for (const endpoint of ENDPOINTS) await runRound(baseUrl, endpoint, session, warmup);
-    const stats = ENDPOINTS.map((endpoint) => ({ endpoint, level, latencies: [], elapsedMs: 0, failures: new Map(), rounds: 0 }));
+    const stats = ENDPOINTS.map((endpoint) => ({ endpoint, level, latencies: [], statements: [], elapsedMs: 0, failures: new Map(), rounds: 0 }));
     for (let round = 0; round < rounds; round++) {
       if (round > 0 && performance.now() > deadline) break;
       const order = stats.map((_, i) => stats[(i + round) % stats.length]);
       for (const entry of order) {
         const result = await runRound(baseUrl, entry.endpoint, session, { ...level, timeCapMs: ROUND_TIME_CAP_MS });
         entry.latencies.push(...result.latencies);
+        entry.statements.push(...result.statements);
         entry.elapsedMs += result.elapsedMs;
         entry.rounds++;
         for (const [key, count] of result.failures) entry.failures.set(key, (entry.failures.get(key) ?? 0) + count);
@@ -327,7 +339,9 @@ function printTable(results) {
     return { entry, sorted, failed, reqPerSec };
   });
   const baseline = (concurrency) => rows.find((row) => row.entry.level.concurrency === concurrency && row.entry.endpoint === ENDPOINTS[0]);
-  const header = ["endpoint", "conc", "rounds", "requests", "req/s", "p50 ms", "p99 ms", "vs health", "errors"];
+  // "stmt max ms": the slowest single D1 statement of any request of the row (D1's meta.duration;
+  // see src/core/db/timing.ts for the reads D1 answers without it); "stmts": statements per request (max).
+  const header = ["endpoint", "conc", "rounds", "requests", "req/s", "p50 ms", "p99 ms", "vs health", "stmt max ms", "stmts", "errors"];
   const lines = rows.map(({ entry, sorted, failed, reqPerSec }) => [
     entry.endpoint.name,
     String(entry.level.concurrency),
@@ -337,6 +351,8 @@ function printTable(results) {
     percentile(sorted, 0.5).toFixed(2),
     percentile(sorted, 0.99).toFixed(2),
     `${(reqPerSec / baseline(entry.level.concurrency).reqPerSec).toFixed(2)}x`,
+    entry.statements.length === 0 ? "-" : Math.max(...entry.statements.map((t) => t.slowestMs)).toFixed(2),
+    entry.statements.length === 0 ? "-" : String(Math.max(...entry.statements.map((t) => t.count))),
     failed === 0 ? "0" : [...entry.failures].map(([key, count]) => `${count}x${key}`).join(" "),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));

@@ -39,6 +39,8 @@ export interface Env {
   DEV_MAILBOX?: string;
   PUSH_TOKEN_KEY?: string;
   INSTALLATION_ID_REQUIRED?: string;
+  /** `true` only in the bench's `wrangler dev`: school routes answer with their D1 statement timing (src/core/db/timing.ts). */
+  D1_TIMING?: string;
   PUSH_PROVIDER?: string;
   /** The Firebase service account's JSON key (a secret): project_id, client_email, private_key. */
   FCM_SERVICE_ACCOUNT?: string;
@@ -126,6 +128,8 @@ export interface Config {
   devMailbox: boolean;
   /** Rollout switch: new student sessions must name an `installation_id` (409 `installation_id_required`). */
   installationIdRequired: boolean;
+  /** Per-request D1 statement timing in a `Server-Timing` header; off unless `D1_TIMING=true`. */
+  d1Timing: boolean;
   push: PushConfig;
   /** Local only: every push the log provider delivers is readable at GET /api/v1/dev/pushes. */
   devPushbox: boolean;
@@ -207,6 +211,7 @@ function parseConfig(env: Env): Config {
     defaultEmailLocale: env.DEFAULT_EMAIL_LOCALE === "en" ? "en" : "ru",
     devMailbox: env.DEV_MAILBOX === "true",
     installationIdRequired: booleanVar(env.INSTALLATION_ID_REQUIRED, false, "INSTALLATION_ID_REQUIRED"),
+    d1Timing: booleanVar(env.D1_TIMING, false, "D1_TIMING"),
     push: parsePushConfig(env),
     devPushbox: env.DEV_PUSHBOX === "true",
     media: parseMediaConfig(env),

@@ -1,5 +1,6 @@
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { Env } from "../env";
+import { timedD1, type StatementTiming } from "./timing";
 
 /** Drizzle over D1, used through the query builder only (no relational `db.query`), so it needs no schema. */
 export type Db = DrizzleD1Database & { $client: D1Database };
@@ -63,9 +64,14 @@ export function shardDb(env: Env, shard: string): Db {
  * makes the session at least that fresh (a client reads its own writes); writes start on the
  * primary. The bookmark after the request goes back to the client (`X-D1-Bookmark`).
  */
-export function shardSession(env: Env, shard: string, start: { readOnly: boolean; bookmark: string | null }): { db: Db; bookmark(): string | null } {
+export function shardSession(
+  env: Env,
+  shard: string,
+  start: { readOnly: boolean; bookmark: string | null; timing?: StatementTiming },
+): { db: Db; bookmark(): string | null } {
   const session = shardBinding(env, shard).withSession(start.bookmark ?? (start.readOnly ? "first-unconstrained" : "first-primary"));
-  return { db: drizzle(session as unknown as D1Database) as Db, bookmark: () => session.getBookmark() };
+  const client = start.timing ? timedD1(session, start.timing) : session;
+  return { db: drizzle(client as unknown as D1Database) as Db, bookmark: () => session.getBookmark() };
 }
 
 /** D1 bookmarks are short dash-separated hex words; anything else is ignored, not passed to D1. */

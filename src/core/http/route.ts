@@ -1,6 +1,7 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { shardSession, validBookmark } from "../db/client";
+import { serverTimingValue, type StatementTiming } from "../db/timing";
 import { forSchool } from "../school";
 import type { Actor, AppEnv, ServiceContext, SchoolCtx, TenantSummary } from "./context";
 import { errorResponses } from "./envelope";
@@ -296,11 +297,13 @@ function guard(meta: RouteMeta, denial: ErrorEntry): MiddlewareHandler<AppEnv> {
       c.set("actor", actor);
       if (!passesGate(meta.gate, actor)) throw new ApiError(denial);
       let session: ReturnType<typeof shardSession> | null = null;
+      const timing: StatementTiming | undefined = services.config.d1Timing ? { count: 0, slowestMs: 0 } : undefined;
       if (meta.family === "tenant") {
         access.checkBilling(meta.billing, actor, services.clock.now());
         session = shardSession(services.env, schoolOf(actor).shard, {
           readOnly: meta.method === "GET",
           bookmark: validBookmark(c.req.header(BOOKMARK_HEADER)),
+          timing,
         });
         c.set("tenantCtx", forSchool(services, schoolOf(actor), actor, session.db));
       }
@@ -311,6 +314,7 @@ function guard(meta: RouteMeta, denial: ErrorEntry): MiddlewareHandler<AppEnv> {
         await next();
         const bookmark = session.bookmark();
         if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
+        if (timing) c.header("Server-Timing", serverTimingValue(timing));
         return;
       }
     }

@@ -17,6 +17,7 @@ const sourceModules = import.meta.glob<string>(
     "../../scripts/**/*.{mjs,js,ts}",
     "../../durable-objects/**/*.ts",
     "../../queues/**/*.ts",
+    "../../*.{ts,toml}",
     "!./decision-citations.test.ts",
   ],
   { query: "?raw", import: "default", eager: true },

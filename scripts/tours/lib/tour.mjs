@@ -124,7 +124,7 @@ export class Tour {
     try {
       response = await fetch(url, { method, headers: requestHeaders, body: requestBody, redirect: "manual" });
     } catch (err) {
-      throw new TourFailure(`cannot reach ${this.origin} (${err.cause?.code ?? err.message}). Is \`npm run dev\` running? Pass --base URL otherwise.`);
+      throw new TourFailure(`cannot reach ${this.origin} (${err.cause?.code ?? err.cause?.errors?.[0]?.code ?? err.cause?.message ?? err.message}). Is \`npm run dev\` running? Pass --base URL otherwise.`);
     }
     // Decoded by hand: response.text() would drop a CSV export's byte-order mark.
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.arrayBuffer());

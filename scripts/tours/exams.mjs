@@ -1,5 +1,5 @@
 import { id } from "../seed/demo.mjs";
-import { PEOPLE, label, pick } from "./lib/tour.mjs";
+import { PEOPLE, label, labelOf, pick } from "./lib/tour.mjs";
 
 export const summary = "a student's exam: sections in any order, answers, a weighted final score; the exam's analytics";
 
@@ -14,7 +14,7 @@ export async function run(t) {
   const omar = await t.login(student4);
   const paul = await t.login(curator);
 
-  t.section(`${label(student4)}'s view of the exam, then an attempt (or the one he left in progress)`);
+  t.section(`${labelOf(student4)} view of the exam, then an attempt (or the one he left in progress)`);
   await t.step("The exam", {
     who: omar,
     path: `/t/exams/${EXAM}`,

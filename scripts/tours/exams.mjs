@@ -22,6 +22,7 @@ export async function run(t) {
   });
   const attempt = await t.step("Start or resume", { method: "POST", who: omar, path: "/t/exam-attempts", body: { exam_id: EXAM }, expect: [200, 201, 409], show: (json) => json.data ? pick(json.data, ["id", "status", "deadline_at"]) : json });
   if (attempt.status === 409) {
+    t.check(attempt.error === "max_exam_attempts_reached", "the only refusal expected: every attempt is used");
     t.note(`No attempt left for Omar (${attempt.error}): the earlier runs used them up.`);
   } else {
     const ea = attempt.data.id;

@@ -42,6 +42,7 @@ export async function run(t) {
     show: (json) => json.data ? pick(json.data, ["id", "status", "remaining_seconds"]) : json,
   });
   if (attempt.status === 409) {
+    t.check(attempt.error === "max_attempts_reached", "the only refusal expected: every attempt is used");
     t.note(`No attempt left for Sara (${attempt.error}): the earlier runs used them up.`);
   } else {
     const answers = quiz.data.questions.map((q) => ({ question_id: q.id, payload: answerTo(q) }));

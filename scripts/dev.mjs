@@ -4,7 +4,6 @@
  * Prints a line per database and the demo logins last, once the server answers, so they are not
  * buried under wrangler's banner; writes the server's URL to .wrangler/dev-server.json for `npm run tour`.
  */
-import { connect } from "node:net";
 import { constants } from "node:os";
 import path from "node:path";
 import { seed, printDemoLogins } from "./seed.mjs";
@@ -52,38 +51,25 @@ async function main() {
   });
 
   // Wrangler keeps the terminal (its hotkeys need stdin and stdout to be a TTY), so readiness is
-  // read from its port: it listens right when it prints "Ready on". A TCP probe, not a request, so
-  // nothing shows up in wrangler's request log.
-  if (await waitUntilListening(Number(port), () => exited)) printDemoLogins(url);
+  // asked of the server: wrangler's proxy accepts connections before the Worker is up and holds a
+  // request until it is, so one request answered means "Ready on" has been printed (it shows up
+  // once in wrangler's request log).
+  if (await waitUntilServing(url, () => exited)) printDemoLogins(url);
 }
 
-/** True once something accepts connections on the port; also after three minutes, so the logins still appear. */
-async function waitUntilListening(port, stopped) {
+/** True once the server answers a request; also after three minutes (a setup this cannot probe), so the logins still appear. */
+async function waitUntilServing(url, stopped) {
   const deadline = Date.now() + 180_000;
   while (!stopped() && Date.now() < deadline) {
-    if (await accepts(port)) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+    try {
+      // No short client timeout: an aborted request would still be served and logged, once per try.
+      await fetch(`${url}/api/v1/docs`, { method: "HEAD", signal: AbortSignal.timeout(Math.max(1_000, deadline - Date.now())) });
       return !stopped();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return !stopped();
-}
-
-function accepts(port) {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: "localhost" });
-    socket.setTimeout(1_000);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("timeout", () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once("error", () => resolve(false));
-  });
 }
 
 runMain(main);

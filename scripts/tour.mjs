@@ -4,7 +4,7 @@
  * answer; exits 1 at the first unexpected status. The default server is the one `npm run dev` is
  * running (it writes its URL to .wrangler/dev-server.json), else http://localhost:8787.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";

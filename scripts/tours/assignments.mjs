@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { id } from "../seed/demo.mjs";
-import { PEOPLE, label, pick } from "./lib/tour.mjs";
+import { PEOPLE, label, labelOf, pick } from "./lib/tour.mjs";
 
 export const summary = "a student's assignments, a draft submitted, rejected and reopened by a curator, a file handed in, the screenshot policy";
 
@@ -17,7 +17,7 @@ export async function run(t) {
   const rita = await t.login(restrictedCurator);
   const ada = await t.login(admin);
 
-  t.section(`${label(student2)}'s assignments, his progress, the attached handout and its download link`);
+  t.section(`${labelOf(student2)} assignments, his progress, the attached handout and its download link`);
   await t.step("His assignments", { who: timur, path: "/t/assignments", show: (json) => json.data.assignments.map((a) => pick(a, ["title", "max_score", "max_attempts", "my_submission_status"])) });
   await t.step("His progress", { who: timur, path: "/t/assignments/progress" });
   const assignment = await t.step("The assignment", { who: timur, path: `/t/assignments/${ASSIGNMENT}`, show: (json) => ({ title: json.data.title, attachments: json.data.attachments.map((a) => pick(a, ["id", "filename"])) }) });
@@ -29,7 +29,7 @@ export async function run(t) {
   await t.step("Some text", { method: "PATCH", who: timur, path: `/t/submissions/${sub}`, body: { text: "<p>My notes<script>alert(1)</script> on week one.</p>" }, show: (json) => pick(json.data, ["status", "text"]) });
   await t.step("Submit", { method: "POST", who: timur, path: `/t/submissions/${sub}/submit`, show: (json) => pick(json.data, ["attempt", "status"]) });
 
-  t.section(`${label(restrictedCurator)}'s worksheet (her students only), a rejection with feedback, then a reopen of the same attempt`);
+  t.section(`${labelOf(restrictedCurator)} worksheet (her students only), a rejection with feedback, then a reopen of the same attempt`);
   await t.step("The worksheet", { who: rita, path: `/t/assignments/${ASSIGNMENT}/submissions`, show: (json) => json.data.submissions.map((s) => pick(s, ["student_first_name", "status", "score", "attempt_count", "late"])) });
   await t.step("Reject with feedback", { method: "POST", who: rita, path: `/t/submissions/${sub}/review`, body: { status: "rejected", feedback: "Add a photo of your notes." }, show: (json) => pick(json.data, ["status", "feedback"]) });
   await t.step("Reopen the same attempt", { method: "POST", who: rita, path: `/t/submissions/${sub}/reopen`, show: (json) => pick(json.data, ["attempt", "status", "feedback"]) });

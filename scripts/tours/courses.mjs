@@ -1,6 +1,6 @@
 import { COURSE } from "../seed/courses.mjs";
 import { id } from "../seed/demo.mjs";
-import { PEOPLE, label, pick } from "./lib/tour.mjs";
+import { PEOPLE, label, labelOf, pick } from "./lib/tour.mjs";
 
 export const summary = "the course tree, self-enrollment, lessons and completion, enrollments and CSV, authoring a course";
 
@@ -15,7 +15,7 @@ export async function run(t) {
 
   t.section("The catalogue: staff see the draft too; a student sees published courses and her own progress");
   await t.step("Ada's catalogue", { who: ada, path: "/t/courses?limit=5", show: (json) => ({ counts: json.data.counts, titles: json.data.courses.map((c) => c.title) }) });
-  await t.step(`${label(student1)}'s catalogue`, { who: sara, path: "/t/courses", show: (json) => json.data.courses.map((c) => pick(c, ["title", "auth_has_access", "progress"])) });
+  await t.step(`${labelOf(student1)} catalogue`, { who: sara, path: "/t/courses", show: (json) => json.data.courses.map((c) => pick(c, ["title", "auth_has_access", "progress"])) });
 
   t.section("The module index: lessons with `passed` and light blocks (no links, no embedded objects)");
   await t.step("Sara's module index", {

@@ -1,5 +1,5 @@
 import { id } from "../seed/demo.mjs";
-import { PEOPLE, label, pick } from "./lib/tour.mjs";
+import { PEOPLE, label, labelOf, pick } from "./lib/tour.mjs";
 
 export const summary = "a student's exam: sections in any order, answers, a weighted final score; the exam's analytics";
 
@@ -14,7 +14,7 @@ export async function run(t) {
   const omar = await t.login(student4);
   const paul = await t.login(curator);
 
-  t.section(`${label(student4)}'s view of the exam, then an attempt (or the one he left in progress)`);
+  t.section(`${labelOf(student4)} view of the exam, then an attempt (or the one he left in progress)`);
   await t.step("The exam", {
     who: omar,
     path: `/t/exams/${EXAM}`,
@@ -22,6 +22,7 @@ export async function run(t) {
   });
   const attempt = await t.step("Start or resume", { method: "POST", who: omar, path: "/t/exam-attempts", body: { exam_id: EXAM }, expect: [200, 201, 409], show: (json) => json.data ? pick(json.data, ["id", "status", "deadline_at"]) : json });
   if (attempt.status === 409) {
+    t.check(attempt.error === "max_exam_attempts_reached", "the only refusal expected: every attempt is used");
     t.note(`No attempt left for Omar (${attempt.error}): the earlier runs used them up.`);
   } else {
     const ea = attempt.data.id;

@@ -1,5 +1,5 @@
 import { DEMO } from "../seed/demo.mjs";
-import { PEOPLE, label, pick } from "./lib/tour.mjs";
+import { PEOPLE, labelOf, pick } from "./lib/tour.mjs";
 
 export const summary = "an audience preview, a campaign sent through the local queue, the pushes delivered, a student's history";
 
@@ -29,7 +29,7 @@ export async function run(t) {
     (json) => json.data.campaign.sent_count > 0,
   );
   await t.poll(
-    `The pushes ${label(student1)}'s devices got (local dev pushbox)`,
+    `The pushes ${labelOf(student1)} devices got (local dev pushbox)`,
     { path: `/dev/pushes?user_id=${student1.id}`, show: (json) => json.data.pushes.filter((p) => p.title === title).map((p) => pick(p, ["event_code", "title", "installation_id"])) },
     (json) => json.data.pushes.some((p) => p.title === title),
   );

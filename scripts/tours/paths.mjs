@@ -1,5 +1,5 @@
 import { COURSE } from "../seed/courses.mjs";
-import { PEOPLE, label, pick } from "./lib/tour.mjs";
+import { PEOPLE, labelOf, pick } from "./lib/tour.mjs";
 
 export const summary = "a learning path published, a student's view and the registry; a module's date window and the lock it puts";
 
@@ -16,7 +16,7 @@ export async function run(t) {
   await t.step("Its courses", { method: "PATCH", who: ada, path: `/t/learning-paths/${p}/courses`, body: { course_ids: [COURSE.id, COURSE.draftId] } });
   await t.step("Publish", { method: "POST", who: ada, path: `/t/learning-paths/${p}/publish` });
 
-  t.section(`${label(student1)}'s view (students see published courses only) and the path's registry`);
+  t.section(`${labelOf(student1)} view (students see published courses only) and the path's registry`);
   await t.step("Sara's paths", { who: sara, path: "/t/students/me/paths", show: (json) => json.data.paths.find((x) => x.path_id === p)?.courses });
   await t.step("The registry", { who: ada, path: `/t/learning-paths/${p}/students`, show: (json) => json.data.students.map((s) => pick(s, ["email", "courses_unlocked", "courses_completed"])) });
   await t.step("Unpublish", { method: "POST", who: ada, path: `/t/learning-paths/${p}/unpublish` });

@@ -1,6 +1,6 @@
 import { COURSE } from "../seed/courses.mjs";
 import { id } from "../seed/demo.mjs";
-import { PEOPLE, label, pick } from "./lib/tour.mjs";
+import { PEOPLE, labelOf, pick } from "./lib/tour.mjs";
 
 export const summary = "a student's quiz view, an attempt saved and submitted, the curator's list and a free-text grade";
 
@@ -17,7 +17,7 @@ export async function run(t) {
   const sara = await t.login(student1);
   const paul = await t.login(curator);
 
-  t.section(`${label(student1)}'s view: no correct answers; the right side of the matching question carries fresh tokens`);
+  t.section(`${labelOf(student1)} view: no correct answers; the right side of the matching question carries fresh tokens`);
   const quiz = await t.step("The check-up quiz", {
     who: sara,
     path: `/t/quizzes/${QUIZ}`,
@@ -42,6 +42,7 @@ export async function run(t) {
     show: (json) => json.data ? pick(json.data, ["id", "status", "remaining_seconds"]) : json,
   });
   if (attempt.status === 409) {
+    t.check(attempt.error === "max_attempts_reached", "the only refusal expected: every attempt is used");
     t.note(`No attempt left for Sara (${attempt.error}): the earlier runs used them up.`);
   } else {
     const answers = quiz.data.questions.map((q) => ({ question_id: q.id, payload: answerTo(q) }));
@@ -56,7 +57,7 @@ export async function run(t) {
   }
   await t.step("A passed attempt completes her quiz block: her course progress", { who: sara, path: `/t/courses/${COURSE.id}`, show: (json) => json.data.progress });
 
-  t.section(`${label(curator)}'s list, then a grade for Timur's free-text answer (a repeated grade changes nothing)`);
+  t.section(`${labelOf(curator)} list, then a grade for Timur's free-text answer (a repeated grade changes nothing)`);
   await t.step("The attempts", {
     who: paul,
     path: `/t/quizzes/${QUIZ}/attempts?limit=5`,

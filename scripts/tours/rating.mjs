@@ -1,5 +1,5 @@
 import { id } from "../seed/demo.mjs";
-import { PEOPLE, label, pick } from "./lib/tour.mjs";
+import { PEOPLE, label, labelOf } from "./lib/tour.mjs";
 
 export const summary = "the leaderboard as a student, a restricted curator and the admin; rules and overrides; a bonus; a student's ranks";
 
@@ -13,7 +13,7 @@ export async function run(t) {
   const rita = await t.login(restrictedCurator);
   const ada = await t.login(admin);
 
-  t.section(`${label(student1)}'s board: the others' names shortened, her own rank and points`);
+  t.section(`${labelOf(student1)} board: the others' names shortened, her own rank and points`);
   await t.step("Sara's board", { who: sara, path: "/t/rating", show: (json) => ({ caller_rank: json.data.caller_rank, caller_points: json.data.caller_points, entries: board(json) }) });
   t.section(`${label(restrictedCurator)} sees only her students, without caller_* fields`);
   await t.step("Rita's board", { who: rita, path: "/t/rating", show: (json) => ({ total_students: json.data.total_students, entries: board(json) }) });
@@ -46,7 +46,7 @@ export async function run(t) {
     expect: [200, 201],
   });
 
-  t.section(`${label(student3)}'s ranks and her latest point events`);
+  t.section(`${labelOf(student3)} ranks and her latest point events`);
   await t.step("Lola's summary", { who: ada, path: `/t/admin/rating/students/${student3.id}/summary` });
   await t.step("Lola's events", { who: ada, path: `/t/admin/rating/students/${student3.id}/events?limit=3`, show: (json) => ({ total: json.data.total, events: json.data.events.map((e) => [e.source_type, e.target_label, e.points]) }) });
 }

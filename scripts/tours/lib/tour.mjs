@@ -37,6 +37,11 @@ export function label(person) {
   return `${person.firstName} (${person.email})`;
 }
 
+/** "Sara's (student1@demo.test)" for a heading that names what is hers. */
+export function labelOf(person) {
+  return `${person.firstName}'s (${person.email})`;
+}
+
 export class Tour {
   /** @param {{ base: string, persistTo?: string }} options  base is the server's origin, e.g. http://localhost:8787 */
   constructor({ base, persistTo }) {
@@ -124,7 +129,7 @@ export class Tour {
     try {
       response = await fetch(url, { method, headers: requestHeaders, body: requestBody, redirect: "manual" });
     } catch (err) {
-      throw new TourFailure(`cannot reach ${this.origin} (${err.cause?.code ?? err.message}). Is \`npm run dev\` running? Pass --base URL otherwise.`);
+      throw new TourFailure(`cannot reach ${this.origin} (${err.cause?.code ?? err.cause?.errors?.[0]?.code ?? err.cause?.message ?? err.message}). Is \`npm run dev\` running? Pass --base URL otherwise.`);
     }
     // Decoded by hand: response.text() would drop a CSV export's byte-order mark.
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.arrayBuffer());
@@ -233,7 +238,7 @@ function shorten(value, depth = 0) {
   }
   if (value && typeof value === "object") {
     if (depth > 4) return "{…}";
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shorten(item, depth + 1)]));
+    return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined).map(([key, item]) => [key, shorten(item, depth + 1)]));
   }
   return value;
 }

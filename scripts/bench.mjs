@@ -15,6 +15,7 @@ import { parseArgs } from "node:util";
 import { DEMO, DEMO_PASSWORD, TRIAL, seed } from "./seed.mjs";
 import { curatorAnalyticsSeedSql, CURATOR_ANALYTICS_ENDPOINT } from "./bench/curator-analytics.mjs";
 import { quizAnalyticsBenchSql, QUIZ_ANALYTICS_ENDPOINT } from "./bench/quiz-analytics.mjs";
+import { examAnalyticsBenchSql, EXAM_ANALYTICS_ENDPOINT } from "./bench/exam-analytics.mjs";
 import { applyMigrations, ensureDevVars, executeSql, runMain, spawnWrangler, CliError } from "./lib/project.mjs";
 import { upsert } from "./lib/sql.mjs";
 
@@ -89,6 +90,7 @@ const ENDPOINTS = [
     headers: as("student"),
   },
   QUIZ_ANALYTICS_ENDPOINT,
+  EXAM_ANALYTICS_ENDPOINT,
   // In the trial school, so the rating's 5,000 students stay the demo school's only crowd.
   {
     ...CURATOR_ANALYTICS_ENDPOINT,
@@ -379,6 +381,7 @@ async function main() {
   await executeSql(DEMO.shard, benchQuizSql(Date.now()), target);
   await executeSql(DEMO.shard, benchRatingSql(Date.now()), target);
   await executeSql(DEMO.shard, quizAnalyticsBenchSql(), target);
+  await executeSql(DEMO.shard, examAnalyticsBenchSql(), target);
   await executeSql(TRIAL.shard, curatorAnalyticsSeedSql({ tenantId: TRIAL.tenantId }), target);
 
   const [port, inspectorPort] = [await freePort(), await freePort()];

@@ -14,7 +14,7 @@ const PUSH = {
 
 /**
  * A registration token sealed the way the Worker seals one (AES-256-GCM under PUSH_TOKEN_KEY, bound
- * to the school and installation, plus the keyed lookup hash): src/platform/devices/push-token-crypto.ts.
+ * to the school and installation, plus the keyed lookup hash): src/platform/notifications/push-token-crypto.ts.
  */
 async function sealDemoToken(base64Key, tenantId, installationId, token) {
   const raw = Buffer.from(base64Key.trim(), "base64");

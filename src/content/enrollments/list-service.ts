@@ -59,9 +59,10 @@ export function courseEnrollmentsSql(ctx: SchoolCtx, input: { courseId: string; 
         ${inScope ? sql`AND ${inScope}` : sql``}
         ${search ? sql`AND ${search}` : sql``}
         ${window}`;
-  return sql`WITH picked AS MATERIALIZED (${picked}),
+  // Without a slice every row is measured anyway: materializing them would only copy the course's rows.
+  return sql`WITH picked AS ${slice ? sql`MATERIALIZED ` : sql``}(${picked}),
       measured AS (SELECT p.*, ${activitySql(tenantId, sql`p`)} AS activity FROM picked p)
-    SELECT m.*, ${statusSql(tenantId, ctx.clock.now(), sql`m`)} AS status FROM measured m`;
+    SELECT m.*, ${statusSql(tenantId, ctx.clock.now(), sql`m`, input.courseId)} AS status FROM measured m`;
 }
 
 interface CountsRow {

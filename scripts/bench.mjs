@@ -45,6 +45,27 @@ SELECT '01941f29-7c00-7000-8b00-' || printf('%012x', i), '${tenant}', ${student(
 `;
 }
 
+/**
+ * The rating bench's 5,000 students enrolled in the 10×10×5 bench course too (for its enrollment
+ * list and CSV export), at varied progress, access times and completion, so every status bucket
+ * has rows. Fixed ids and INSERT OR IGNORE, as above.
+ */
+function benchEnrollmentsSql(now) {
+  const tenant = DEMO.tenantId;
+  const student = (n) => `'01941f29-7c00-7000-8a00-' || printf('%012x', ${n})`;
+  const enrollment = (n) => `'01941f29-7c00-7000-8c00-' || printf('%012x', ${n})`;
+  const day = 86_400_000;
+  return `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${BENCH_RATING.students - 1})
+INSERT OR IGNORE INTO enrollments (id, tenant_id, course_id, student_id, enrolled_at, last_accessed_at, blocks_completed, total_blocks, completed_at, created_at, updated_at)
+SELECT ${enrollment("i")}, '${tenant}', '${BENCH_COURSE.id}', ${student("i")}, ${now - 60 * day} + i * 1000,
+  CASE WHEN i % 5 = 0 THEN NULL ELSE ${now} - (i % 14) * ${day} END, (i * 37) % 501, 500,
+  CASE WHEN i % 50 = 0 THEN ${now} - ${day} END, ${now}, ${now} FROM n;
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${BENCH_RATING.students - 1})
+INSERT OR IGNORE INTO enrollment_sources (tenant_id, enrollment_id, course_id, student_id, kind, source_key, created_at)
+SELECT '${tenant}', ${enrollment("i")}, '${BENCH_COURSE.id}', ${student("i")}, 'direct', 'direct', ${now} FROM n;
+`;
+}
+
 /** A bench-only course of 10 modules × 10 lessons × 5 blocks, with the demo student Sara enrolled. */
 const BENCH_COURSE = { id: "01941f29-7c00-7000-8000-0000000bc000", shape: [10, 10, 5] };
 
@@ -88,6 +109,32 @@ const ENDPOINTS = [
     method: "GET",
     path: "/api/v1/t/rating?limit=10&from=2026-03-01T00:00:00Z&to=2026-04-01T00:00:00Z",
     headers: as("student"),
+  },
+  {
+    name: "GET /api/v1/t/rating?limit=10&from&to (31 days, admin)",
+    method: "GET",
+    path: "/api/v1/t/rating?limit=10&from=2026-03-01T00:00:00Z&to=2026-04-01T00:00:00Z",
+    headers: as("admin"),
+  },
+  { name: "GET /api/v1/t/users?limit=20&q= (one of 5,000 students)", method: "GET", path: "/api/v1/t/users?limit=20&q=Bench%201234", headers: as("admin") },
+  {
+    name: "GET /api/v1/t/admin/rating/students/:id/summary (5,000 students)",
+    method: "GET",
+    path: `/api/v1/t/admin/rating/students/${DEMO.students[0].id}/summary`,
+    headers: as("admin"),
+  },
+  {
+    name: "GET /api/v1/t/admin/rating/students/:id/events (bench student)",
+    method: "GET",
+    path: "/api/v1/t/admin/rating/students/01941f29-7c00-7000-8a00-0000000004d2/events?limit=20",
+    headers: as("admin"),
+  },
+  { name: "GET /api/v1/t/courses/:id/enrollments?limit=20 (5,000)", method: "GET", path: `/api/v1/t/courses/${BENCH_COURSE.id}/enrollments?limit=20`, headers: as("admin") },
+  {
+    name: "GET /api/v1/t/courses/:id/enrollments/export.csv (5,000 rows: 10 reads of 500)",
+    method: "GET",
+    path: `/api/v1/t/courses/${BENCH_COURSE.id}/enrollments/export.csv`,
+    headers: as("admin"),
   },
   QUIZ_ANALYTICS_ENDPOINT,
   EXAM_ANALYTICS_ENDPOINT,
@@ -380,6 +427,7 @@ async function main() {
   await executeSql(DEMO.shard, benchCourseSql(Date.now()), target);
   await executeSql(DEMO.shard, benchQuizSql(Date.now()), target);
   await executeSql(DEMO.shard, benchRatingSql(Date.now()), target);
+  await executeSql(DEMO.shard, benchEnrollmentsSql(Date.now()), target);
   await executeSql(DEMO.shard, quizAnalyticsBenchSql(), target);
   await executeSql(DEMO.shard, examAnalyticsBenchSql(), target);
   await executeSql(TRIAL.shard, curatorAnalyticsSeedSql({ tenantId: TRIAL.tenantId }), target);

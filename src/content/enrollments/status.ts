@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { DAY_MS } from "../../core/lib/clock";
 import { nodeWindowSql } from "../common/windows";
-import { inSchool } from "../../core/db/conditions";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The curator's view of an enrollment (docs/decisions/enrollments.md, "Enrollments"): `done` once the course is
@@ -27,13 +27,17 @@ export function activitySql(tenantId: string, e: SQL = sql`e`): SQL {
 
 /**
  * The status over a row that has `completed_at` and `activity` (from `activitySql`) as columns;
- * `row` names it (alias) for its `student_id` and `course_id`.
+ * `row` names it (alias) for its `student_id` and `course_id`; `courseId` when every row is of that course.
  */
-export function statusSql(tenantId: string, now: number, row: SQL): SQL {
+export function statusSql(tenantId: string, now: number, row: SQL, courseId?: string): SQL {
   const courseEnd = sql`json_extract(${nodeWindowSql(tenantId, sql`${row}.course_id`, sql`${row}.student_id`, sql`${row}.course_id`)}, '$[1]')`;
+  // A course without schedule windows has no end (the window read answers no row): one index probe
+  // says so before the per-student window read, which would otherwise run for every row of a list's
+  // counts. Given the one course of every row (`courseId`), the probe runs once per statement.
+  const scheduled = sql`EXISTS (SELECT 1 FROM schedule_windows sx WHERE ${liveInSchool("sx", tenantId)} AND sx.course_id = ${courseId ?? sql`${row}.course_id`})`;
   return sql`CASE
     WHEN completed_at IS NOT NULL THEN 'done'
-    WHEN ${courseEnd} < ${now} THEN 'risk'
+    WHEN ${scheduled} AND ${courseEnd} < ${now} THEN 'risk'
     WHEN activity IS NULL THEN 'notstarted'
     WHEN activity < ${now - RISK_IDLE_DAYS * DAY_MS} THEN 'risk'
     ELSE 'active' END`;

@@ -42,24 +42,28 @@ export function hasEventFilters(input: EventFilters): boolean {
 
 type Caller = Pick<SchoolCtx, "actor" | "tenantId">;
 
+/** The stored totals; the filtered board reads the same statements over its own sums instead. */
+const RATING_TOTALS = sql`rating_totals`;
+
 /**
  * The page over the stored totals: the students with positive totals from the top of the
  * `rating_totals_points` index, then those at zero (no row, or a row back at 0) by name, then
  * those below zero, each part ordered and cut to the page on its own. UNION ALL under one LIMIT
  * stops at the first part that fills the page, so the zero part (which has to sort by name) and the
- * negative part run only when the students above them do not fill it.
+ * negative part run only when the students above them do not fill it. `positiveFloor` may narrow
+ * the positive part to the rows that can reach the page (see `eventsBoardSql`).
  */
-export function totalsPageSql(ctx: Caller, input: BoardInput): SQL {
+export function totalsPageSql(ctx: Caller, input: BoardInput, table: SQL = RATING_TOTALS, positiveFloor: SQL = sql`0`): SQL {
   const { tenantId } = ctx;
   const member = populationSql(ctx, input.groupId);
   const name = displayNameSql();
   const signed = (condition: SQL) => sql`SELECT * FROM (SELECT t.student_id AS id, t.points_hundredths AS points, u.first_name, u.last_name
-      FROM rating_totals t JOIN users u ON u.id = t.student_id AND ${member}
+      FROM ${table} t JOIN users u ON u.id = t.student_id AND ${member}
       WHERE ${inSchool("t", tenantId)} AND ${condition}
       ORDER BY t.points_hundredths DESC, ${name}, u.id LIMIT ${input.limit})`;
-  return sql`${signed(sql`t.points_hundredths > 0`)}
+  return sql`${signed(sql`t.points_hundredths > 0 AND t.points_hundredths >= ${positiveFloor}`)}
     UNION ALL SELECT * FROM (SELECT u.id, 0 AS points, u.first_name, u.last_name ${populationFromSql(ctx, input.groupId)}
-      AND NOT EXISTS (SELECT 1 FROM rating_totals z WHERE ${inSchool("z", tenantId)} AND z.student_id = u.id AND z.points_hundredths <> 0)
+      AND NOT EXISTS (SELECT 1 FROM ${table} z WHERE ${inSchool("z", tenantId)} AND z.student_id = u.id AND z.points_hundredths <> 0)
       ORDER BY ${name}, u.id LIMIT ${input.limit})
     UNION ALL ${signed(sql`t.points_hundredths < 0`)}
     LIMIT ${input.limit}`;
@@ -70,15 +74,15 @@ export function totalsPageSql(ctx: Caller, input: BoardInput): SQL {
  * 1 + the students of the population with more points; below zero, the students without a row
  * (at 0) are above too. A group or a curator's students are counted by visiting them.
  */
-export function totalsStatsSql(ctx: Caller, input: BoardInput, callerId: string | null): SQL {
+export function totalsStatsSql(ctx: Caller, input: BoardInput, callerId: string | null, table: SQL = RATING_TOTALS): SQL {
   const { tenantId } = ctx;
   const population = populationFromSql(ctx, input.groupId);
   const schoolWide = input.groupId === undefined && ratingView(ctx) !== "restricted";
-  const callerPoints = sql`COALESCE((SELECT ct.points_hundredths FROM rating_totals ct WHERE ${inSchool("ct", tenantId)} AND ct.student_id = ${callerId ?? ""}), 0)`;
-  if (schoolWide) return schoolStatsSql(tenantId, callerId === null ? null : callerPoints);
+  const callerPoints = sql`COALESCE((SELECT ct.points_hundredths FROM ${table} ct WHERE ${inSchool("ct", tenantId)} AND ct.student_id = ${callerId ?? ""}), 0)`;
+  if (schoolWide) return schoolStatsSql(tenantId, callerId === null ? null : callerPoints, table);
   const total = sql`(SELECT count(*) ${population})`;
   if (callerId === null) return sql`SELECT ${total} AS total_students, NULL AS caller_points, NULL AS caller_rank`;
-  const above = sql`(SELECT count(*) ${population} AND COALESCE((SELECT pt.points_hundredths FROM rating_totals pt WHERE ${inSchool("pt", tenantId)} AND pt.student_id = u.id), 0) > c.points)`;
+  const above = sql`(SELECT count(*) ${population} AND COALESCE((SELECT pt.points_hundredths FROM ${table} pt WHERE ${inSchool("pt", tenantId)} AND pt.student_id = u.id), 0) > c.points)`;
   return sql`SELECT c.total_students, c.points AS caller_points, 1 + ${above} AS caller_rank
     FROM (SELECT ${total} AS total_students, ${callerPoints} AS points) c`;
 }
@@ -92,16 +96,16 @@ export function totalsStatsSql(ctx: Caller, input: BoardInput, callerId: string 
  * (every row belongs to a user of the school: a permanent deletion removes the user's rows), and,
  * below zero, the active students without a row (the active students less the ranked rows).
  */
-export function schoolStatsSql(tenantId: string, points: SQL | null): SQL {
-  const rows = (condition: SQL) => sql`EXISTS (SELECT 1 FROM rating_totals z WHERE ${inSchool("z", tenantId)} AND z.student_id = x.id AND ${condition})`;
+export function schoolStatsSql(tenantId: string, points: SQL | null, table: SQL = RATING_TOTALS): SQL {
+  const rows = (condition: SQL) => sql`EXISTS (SELECT 1 FROM ${table} z WHERE ${inSchool("z", tenantId)} AND z.student_id = x.id AND ${condition})`;
   const counted = (expression: SQL) => sql`COALESCE(sum(CASE WHEN x.id IS NULL THEN 0 ELSE ${expression} END), 0)`;
   return sql`SELECT c.total_students, c.points AS caller_points,
       CASE WHEN c.points IS NULL THEN NULL ELSE 1 + c.rows_above - c.unranked_above
         + CASE WHEN c.points < 0 THEN c.total_students - (c.rows_all - c.unranked_with_row) ELSE 0 END END AS caller_rank
     FROM (SELECT (SELECT count(*) FROM users s WHERE ${inSchool("s", tenantId)} AND s.role = 'student') - ${counted(sql`x.role = 'student'`)} AS total_students,
         p.points,
-        (SELECT count(*) FROM rating_totals t WHERE ${inSchool("t", tenantId)} AND t.points_hundredths > p.points) AS rows_above,
-        (SELECT count(*) FROM rating_totals t WHERE ${inSchool("t", tenantId)}) AS rows_all,
+        (SELECT count(*) FROM ${table} t WHERE ${inSchool("t", tenantId)} AND t.points_hundredths > p.points) AS rows_above,
+        (SELECT count(*) FROM ${table} t WHERE ${inSchool("t", tenantId)}) AS rows_all,
         ${counted(sql`${rows(sql`z.points_hundredths > p.points`)}`)} AS unranked_above,
         ${counted(rows(sql`1`))} AS unranked_with_row
       FROM (SELECT ${points ?? sql`NULL`} AS points) p LEFT JOIN users x ON ${inSchool("x", tenantId)} AND ${unrankedSql()}) c`;
@@ -131,26 +135,32 @@ function moduleEventSql(tenantId: string, moduleId: string): SQL {
 }
 
 /**
- * The filtered board in one statement: each student of the population with the sum of their
- * matching events (0 without any), the page as JSON rows, the population's size and the caller's
- * points and rank, each CTE built once.
+ * The filtered board in one statement: the matching events summed per student once
+ * (`window_totals`, shaped like `rating_totals`), then the very page and counts the stored totals
+ * answer, read over those sums (docs/decisions/heavy-reads-rating.md, "Rating buckets"). A window
+ * reads its events from the covering index `point_events_awarded_points` in time order, so the
+ * work is the window's events plus a sort of the students who have some, never a visit of every
+ * student of the school; the page and the counts of students with a sum of 0 follow the totals'
+ * rules (no row counts as 0). MATERIALIZED: D1's SQLite would otherwise inline the CTE into each
+ * of its readers and sum the events again for each.
  */
 export function eventsBoardSql(ctx: Caller, input: BoardInput, callerId: string | null): SQL {
   const { tenantId } = ctx;
-  const caller = callerId === null ? sql`NULL` : sql`(SELECT me.points FROM me)`;
-  // Each student's sum comes from grouping their matching events together with a 0 row per
-  // student (UNION ALL), then the names by primary key: a LEFT JOIN of the population to
-  // materialized sums has no index and costs population × sums. MATERIALIZED: D1's SQLite would
-  // otherwise inline the CTEs into each of their readers and rebuild them every time.
-  return sql`WITH pop AS MATERIALIZED (SELECT u.id ${populationFromSql(ctx, input.groupId)}),
-      ranked AS MATERIALIZED (SELECT g.student_id AS id, g.points, u.first_name, u.last_name
-        FROM (SELECT m.student_id, sum(m.points) AS points FROM (
-            SELECT pe.student_id, pe.points_hundredths AS points FROM point_events pe WHERE ${eventFilterSql(tenantId, input)} AND pe.student_id IN (SELECT id FROM pop)
-            UNION ALL SELECT id, 0 FROM pop) m GROUP BY m.student_id) g
-        JOIN users u ON u.id = g.student_id),
-      me AS MATERIALIZED (SELECT r.points FROM ranked r WHERE r.id = ${callerId ?? ""})
-    SELECT (SELECT count(*) FROM ranked) AS total_students, ${caller} AS caller_points,
-      ${callerId === null ? sql`NULL` : sql`1 + (SELECT count(*) FROM ranked r WHERE r.points > ${caller})`} AS caller_rank,
+  const table = sql`window_totals`;
+  // School-wide, the page can only hold rows at or above the page-th highest sum of a ranked
+  // student (the unranked are the few rows of `users_unranked`), found by a bounded sort of the
+  // sums alone; only those rows then meet their names. A group or a restricted curator's students
+  // are few enough to join in full.
+  const schoolWide = input.groupId === undefined && ratingView(ctx) !== "restricted";
+  const floor = schoolWide
+    ? sql`COALESCE((SELECT f.points_hundredths FROM ${table} f
+        WHERE f.student_id NOT IN (SELECT x.id FROM users x WHERE ${inSchool("x", tenantId)} AND ${unrankedSql()})
+        ORDER BY f.points_hundredths DESC LIMIT 1 OFFSET ${input.limit - 1}), 0)`
+    : sql`0`;
+  return sql`WITH window_totals AS MATERIALIZED (SELECT pe.tenant_id, pe.student_id, sum(pe.points_hundredths) AS points_hundredths
+        FROM point_events pe WHERE ${eventFilterSql(tenantId, input)} GROUP BY pe.student_id)
+    SELECT s.total_students, s.caller_points, s.caller_rank,
       (SELECT json_group_array(json_object('id', b.id, 'points', b.points, 'first_name', b.first_name, 'last_name', b.last_name))
-        FROM (SELECT u.id, u.points, u.first_name, u.last_name FROM ranked u ORDER BY u.points DESC, ${displayNameSql()}, u.id LIMIT ${input.limit}) b) AS entries`;
+        FROM (${totalsPageSql(ctx, input, table, floor)}) b) AS entries
+    FROM (${totalsStatsSql(ctx, input, callerId, table)}) s`;
 }

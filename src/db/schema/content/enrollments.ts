@@ -33,7 +33,9 @@ export const enrollments = sqliteTable(
   },
   (t) => [
     uniqueIndex("enrollments_course_student").on(t.courseId, t.studentId),
-    index("enrollments_tenant_course").on(t.tenantId, t.courseId, t.removedAt),
+    // In enrollment order, so a list page or an export slice walks the index and stops at its own
+    // rows instead of sorting the course (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
+    index("enrollments_tenant_course").on(t.tenantId, t.courseId, t.removedAt, t.enrolledAt, t.id),
     index("enrollments_tenant_student").on(t.tenantId, t.studentId, t.removedAt),
   ],
 );

@@ -69,7 +69,9 @@ export const pointEvents = sqliteTable(
     uniqueIndex("point_events_source_key").on(t.tenantId, t.sourceKey),
     index("point_events_student").on(t.tenantId, t.studentId, t.awardedAt),
     index("point_events_student_target").on(t.tenantId, t.studentId, t.sourceType, t.targetId),
-    index("point_events_awarded").on(t.tenantId, t.awardedAt),
+    // Covering for the windowed board: a time range yields each event's student and points without
+    // reading the table (docs/decisions/heavy-reads-rating.md, "Rating buckets").
+    index("point_events_awarded_points").on(t.tenantId, t.awardedAt, t.studentId, t.pointsHundredths),
     index("point_events_target").on(t.tenantId, t.targetId),
   ],
 );

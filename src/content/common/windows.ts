@@ -6,7 +6,7 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
 /**
  * Availability: which dates apply to a student, and what they close. Every read that shows a
  * window status, every gate and every change event reads the student's windows through
- * `effectiveWindowsSql`, the one rule (docs/decisions.md, Schedules):
+ * `effectiveWindowsSql`, the one rule (docs/decisions/schedules.md, "Schedules and availability"):
  * - the student's grid for a course is the group grids of the student's live groups that have at
  *   least one window in that course; with none, the default grid (`grid_key` '');
  * - per node, the most lenient window of those grids: the earliest opening (no start bound wins),

@@ -11,7 +11,7 @@ import { recomputeProgress } from "../common/progress";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * Completion of reference blocks by a passed attempt (docs/decisions.md, Completion), as the
+ * Completion of reference blocks by a passed attempt (docs/decisions/courses.md, "Completion, locks and resume"), as the
  * contributor `courses.reference-completion` of `attempt.settled` and `submission.submitted`
  * (docs/domain-events.md): a passed quiz attempt completes the student's `quiz_ref` blocks naming
  * the quiz (source `quiz`), a passed exam attempt their `exam_ref` blocks naming the exam (source

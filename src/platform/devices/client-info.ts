@@ -3,7 +3,7 @@ import type { AppEnv } from "../../core/http/context";
 import type { ClientInfo } from "./session-service";
 
 /**
- * The caller as a session and its history record it: browser or native (docs/decisions.md), address
+ * The caller as a session and its history record it: browser or native (docs/decisions/auth.md, "Sessions and tokens"), address
  * and user agent. Beside the session service, since the device routes (revocations) need it as
  * much as auth's sign-in, refresh and logout (docs/decisions/platform-layers.md, "Sessions live in
  * devices").

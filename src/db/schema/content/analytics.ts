@@ -53,3 +53,46 @@ export const quizQuestionStats = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.quizId, t.questionId, t.staff] })],
 );
+
+/**
+ * Exam analytics, kept the same way (triggers on exam_attempts, exam_section_attempts,
+ * quiz_attempts and users): per exam, attempts and submitted attempts…
+ */
+export const examAttemptStats = sqliteTable(
+  "exam_attempt_stats",
+  {
+    tenantId: tenantRef(),
+    examId: text("exam_id").notNull(),
+    staff: integer("staff").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    submitted: integer("submitted").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.examId, t.staff] })],
+);
+
+/** …per exam and final score, the submitted attempts and how many passed… */
+export const examScoreStats = sqliteTable(
+  "exam_score_stats",
+  {
+    tenantId: tenantRef(),
+    examId: text("exam_id").notNull(),
+    staff: integer("staff").notNull(),
+    scorePctHundredths: integer("score_pct_hundredths").notNull(),
+    submitted: integer("submitted").notNull().default(0),
+    passed: integer("passed").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.examId, t.staff, t.scorePctHundredths] })],
+);
+
+/** …and per section, the sum of its percent over the submitted attempts (the mean divides by them). */
+export const examSectionStats = sqliteTable(
+  "exam_section_stats",
+  {
+    tenantId: tenantRef(),
+    examId: text("exam_id").notNull(),
+    examSectionId: text("exam_section_id").notNull(),
+    staff: integer("staff").notNull(),
+    pctSum: integer("pct_sum").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.examId, t.examSectionId, t.staff] })],
+);

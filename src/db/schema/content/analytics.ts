@@ -3,7 +3,7 @@ import { tenantRef } from "../columns";
 
 /**
  * Quiz analytics kept exact by SQLite triggers on quiz_attempts, quiz_attempt_answers and users
- * (migrations/school/0002_quiz_analytics_aggregates.sql; docs/decisions/heavy-reads.md, "Analytics
+ * (migrations/school/0002_analytics_aggregates.sql; docs/decisions/heavy-reads.md, "Analytics
  * aggregates"). They count the attempts quiz analytics counts before its per-request filters:
  * outside exam sections, of members not deleted, split by `staff` (attempt made in a role other
  * than student) so `include_admin_attempts` picks one or both. No application code writes them.

@@ -68,7 +68,7 @@ CREATE TRIGGER `quiz_attempts_stats_insert` AFTER INSERT ON `quiz_attempts` BEGI
 	INSERT INTO `quiz_question_stats` (`tenant_id`, `quiz_id`, `question_id`, `staff`, `answered`, `correct`)
 	SELECT NEW.`tenant_id`, NEW.`quiz_id`, ans.`question_id`, NEW.`actor_role` <> 'student', 1 * count(*), 1 * coalesce(sum(ans.`is_correct` = 1), 0)
 	FROM `quiz_attempt_answers` ans
-	WHERE ans.`attempt_id` = NEW.`id` AND ans.`tenant_id` = NEW.`tenant_id` AND ans.`quiz_id` = NEW.`quiz_id` AND NEW.`status` = 'submitted' AND NEW.`pending_review` = 0 AND NEW.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = NEW.`user_id` AND u.`tenant_id` = NEW.`tenant_id` AND u.`deleted_at` IS NULL)
+	WHERE ans.`attempt_id` = NEW.`id` AND +ans.`tenant_id` = NEW.`tenant_id` AND +ans.`quiz_id` = NEW.`quiz_id` AND NEW.`status` = 'submitted' AND NEW.`pending_review` = 0 AND NEW.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = NEW.`user_id` AND u.`tenant_id` = NEW.`tenant_id` AND u.`deleted_at` IS NULL)
 	GROUP BY ans.`question_id`
 	ON CONFLICT (`tenant_id`, `quiz_id`, `question_id`, `staff`) DO UPDATE SET `answered` = `answered` + excluded.`answered`, `correct` = `correct` + excluded.`correct`;
 END;
@@ -96,13 +96,13 @@ CREATE TRIGGER `quiz_attempts_question_stats_update` AFTER UPDATE OF `status`, `
 	INSERT INTO `quiz_question_stats` (`tenant_id`, `quiz_id`, `question_id`, `staff`, `answered`, `correct`)
 	SELECT OLD.`tenant_id`, OLD.`quiz_id`, ans.`question_id`, OLD.`actor_role` <> 'student', -1 * count(*), -1 * coalesce(sum(ans.`is_correct` = 1), 0)
 	FROM `quiz_attempt_answers` ans
-	WHERE ans.`attempt_id` = OLD.`id` AND ans.`tenant_id` = OLD.`tenant_id` AND ans.`quiz_id` = OLD.`quiz_id` AND OLD.`status` = 'submitted' AND OLD.`pending_review` = 0 AND OLD.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = OLD.`user_id` AND u.`tenant_id` = OLD.`tenant_id` AND u.`deleted_at` IS NULL)
+	WHERE ans.`attempt_id` = OLD.`id` AND +ans.`tenant_id` = OLD.`tenant_id` AND +ans.`quiz_id` = OLD.`quiz_id` AND OLD.`status` = 'submitted' AND OLD.`pending_review` = 0 AND OLD.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = OLD.`user_id` AND u.`tenant_id` = OLD.`tenant_id` AND u.`deleted_at` IS NULL)
 	GROUP BY ans.`question_id`
 	ON CONFLICT (`tenant_id`, `quiz_id`, `question_id`, `staff`) DO UPDATE SET `answered` = `answered` + excluded.`answered`, `correct` = `correct` + excluded.`correct`;
 	INSERT INTO `quiz_question_stats` (`tenant_id`, `quiz_id`, `question_id`, `staff`, `answered`, `correct`)
 	SELECT NEW.`tenant_id`, NEW.`quiz_id`, ans.`question_id`, NEW.`actor_role` <> 'student', 1 * count(*), 1 * coalesce(sum(ans.`is_correct` = 1), 0)
 	FROM `quiz_attempt_answers` ans
-	WHERE ans.`attempt_id` = NEW.`id` AND ans.`tenant_id` = NEW.`tenant_id` AND ans.`quiz_id` = NEW.`quiz_id` AND NEW.`status` = 'submitted' AND NEW.`pending_review` = 0 AND NEW.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = NEW.`user_id` AND u.`tenant_id` = NEW.`tenant_id` AND u.`deleted_at` IS NULL)
+	WHERE ans.`attempt_id` = NEW.`id` AND +ans.`tenant_id` = NEW.`tenant_id` AND +ans.`quiz_id` = NEW.`quiz_id` AND NEW.`status` = 'submitted' AND NEW.`pending_review` = 0 AND NEW.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = NEW.`user_id` AND u.`tenant_id` = NEW.`tenant_id` AND u.`deleted_at` IS NULL)
 	GROUP BY ans.`question_id`
 	ON CONFLICT (`tenant_id`, `quiz_id`, `question_id`, `staff`) DO UPDATE SET `answered` = `answered` + excluded.`answered`, `correct` = `correct` + excluded.`correct`;
 END;
@@ -119,7 +119,7 @@ CREATE TRIGGER `quiz_attempts_stats_delete` AFTER DELETE ON `quiz_attempts` BEGI
 	INSERT INTO `quiz_question_stats` (`tenant_id`, `quiz_id`, `question_id`, `staff`, `answered`, `correct`)
 	SELECT OLD.`tenant_id`, OLD.`quiz_id`, ans.`question_id`, OLD.`actor_role` <> 'student', -1 * count(*), -1 * coalesce(sum(ans.`is_correct` = 1), 0)
 	FROM `quiz_attempt_answers` ans
-	WHERE ans.`attempt_id` = OLD.`id` AND ans.`tenant_id` = OLD.`tenant_id` AND ans.`quiz_id` = OLD.`quiz_id` AND OLD.`status` = 'submitted' AND OLD.`pending_review` = 0 AND OLD.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = OLD.`user_id` AND u.`tenant_id` = OLD.`tenant_id` AND u.`deleted_at` IS NULL)
+	WHERE ans.`attempt_id` = OLD.`id` AND +ans.`tenant_id` = OLD.`tenant_id` AND +ans.`quiz_id` = OLD.`quiz_id` AND OLD.`status` = 'submitted' AND OLD.`pending_review` = 0 AND OLD.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = OLD.`user_id` AND u.`tenant_id` = OLD.`tenant_id` AND u.`deleted_at` IS NULL)
 	GROUP BY ans.`question_id`
 	ON CONFLICT (`tenant_id`, `quiz_id`, `question_id`, `staff`) DO UPDATE SET `answered` = `answered` + excluded.`answered`, `correct` = `correct` + excluded.`correct`;
 END;
@@ -128,7 +128,7 @@ CREATE TRIGGER `quiz_attempt_answers_stats_insert` AFTER INSERT ON `quiz_attempt
 	INSERT INTO `quiz_question_stats` (`tenant_id`, `quiz_id`, `question_id`, `staff`, `answered`, `correct`)
 	SELECT a.`tenant_id`, a.`quiz_id`, NEW.`question_id`, a.`actor_role` <> 'student', 1, 1 * coalesce(NEW.`is_correct` = 1, 0)
 	FROM `quiz_attempts` a
-	WHERE a.`id` = NEW.`attempt_id` AND a.`tenant_id` = NEW.`tenant_id` AND a.`quiz_id` = NEW.`quiz_id` AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND a.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = a.`user_id` AND u.`tenant_id` = a.`tenant_id` AND u.`deleted_at` IS NULL)
+	WHERE a.`id` = NEW.`attempt_id` AND +a.`tenant_id` = NEW.`tenant_id` AND +a.`quiz_id` = NEW.`quiz_id` AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND a.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = a.`user_id` AND u.`tenant_id` = a.`tenant_id` AND u.`deleted_at` IS NULL)
 	ON CONFLICT (`tenant_id`, `quiz_id`, `question_id`, `staff`) DO UPDATE SET `answered` = `answered` + excluded.`answered`, `correct` = `correct` + excluded.`correct`;
 END;
 --> statement-breakpoint
@@ -136,12 +136,12 @@ CREATE TRIGGER `quiz_attempt_answers_stats_update` AFTER UPDATE OF `is_correct`,
 	INSERT INTO `quiz_question_stats` (`tenant_id`, `quiz_id`, `question_id`, `staff`, `answered`, `correct`)
 	SELECT a.`tenant_id`, a.`quiz_id`, OLD.`question_id`, a.`actor_role` <> 'student', -1, -1 * coalesce(OLD.`is_correct` = 1, 0)
 	FROM `quiz_attempts` a
-	WHERE a.`id` = OLD.`attempt_id` AND a.`tenant_id` = OLD.`tenant_id` AND a.`quiz_id` = OLD.`quiz_id` AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND a.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = a.`user_id` AND u.`tenant_id` = a.`tenant_id` AND u.`deleted_at` IS NULL)
+	WHERE a.`id` = OLD.`attempt_id` AND +a.`tenant_id` = OLD.`tenant_id` AND +a.`quiz_id` = OLD.`quiz_id` AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND a.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = a.`user_id` AND u.`tenant_id` = a.`tenant_id` AND u.`deleted_at` IS NULL)
 	ON CONFLICT (`tenant_id`, `quiz_id`, `question_id`, `staff`) DO UPDATE SET `answered` = `answered` + excluded.`answered`, `correct` = `correct` + excluded.`correct`;
 	INSERT INTO `quiz_question_stats` (`tenant_id`, `quiz_id`, `question_id`, `staff`, `answered`, `correct`)
 	SELECT a.`tenant_id`, a.`quiz_id`, NEW.`question_id`, a.`actor_role` <> 'student', 1, 1 * coalesce(NEW.`is_correct` = 1, 0)
 	FROM `quiz_attempts` a
-	WHERE a.`id` = NEW.`attempt_id` AND a.`tenant_id` = NEW.`tenant_id` AND a.`quiz_id` = NEW.`quiz_id` AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND a.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = a.`user_id` AND u.`tenant_id` = a.`tenant_id` AND u.`deleted_at` IS NULL)
+	WHERE a.`id` = NEW.`attempt_id` AND +a.`tenant_id` = NEW.`tenant_id` AND +a.`quiz_id` = NEW.`quiz_id` AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND a.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = a.`user_id` AND u.`tenant_id` = a.`tenant_id` AND u.`deleted_at` IS NULL)
 	ON CONFLICT (`tenant_id`, `quiz_id`, `question_id`, `staff`) DO UPDATE SET `answered` = `answered` + excluded.`answered`, `correct` = `correct` + excluded.`correct`;
 END;
 --> statement-breakpoint
@@ -149,7 +149,7 @@ CREATE TRIGGER `quiz_attempt_answers_stats_delete` AFTER DELETE ON `quiz_attempt
 	INSERT INTO `quiz_question_stats` (`tenant_id`, `quiz_id`, `question_id`, `staff`, `answered`, `correct`)
 	SELECT a.`tenant_id`, a.`quiz_id`, OLD.`question_id`, a.`actor_role` <> 'student', -1, -1 * coalesce(OLD.`is_correct` = 1, 0)
 	FROM `quiz_attempts` a
-	WHERE a.`id` = OLD.`attempt_id` AND a.`tenant_id` = OLD.`tenant_id` AND a.`quiz_id` = OLD.`quiz_id` AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND a.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = a.`user_id` AND u.`tenant_id` = a.`tenant_id` AND u.`deleted_at` IS NULL)
+	WHERE a.`id` = OLD.`attempt_id` AND +a.`tenant_id` = OLD.`tenant_id` AND +a.`quiz_id` = OLD.`quiz_id` AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND a.`exam_attempt_id` IS NULL AND EXISTS (SELECT 1 FROM `users` u WHERE u.`id` = a.`user_id` AND u.`tenant_id` = a.`tenant_id` AND u.`deleted_at` IS NULL)
 	ON CONFLICT (`tenant_id`, `quiz_id`, `question_id`, `staff`) DO UPDATE SET `answered` = `answered` + excluded.`answered`, `correct` = `correct` + excluded.`correct`;
 END;
 --> statement-breakpoint
@@ -167,7 +167,7 @@ CREATE TRIGGER `users_quiz_stats_deleted` AFTER UPDATE OF `deleted_at` ON `users
 	INSERT INTO `quiz_question_stats` (`tenant_id`, `quiz_id`, `question_id`, `staff`, `answered`, `correct`)
 	SELECT a.`tenant_id`, a.`quiz_id`, ans.`question_id`, a.`actor_role` <> 'student', -1 * count(*), -1 * coalesce(sum(ans.`is_correct` = 1), 0)
 	FROM `quiz_attempts` a CROSS JOIN `quiz_attempt_answers` ans
-	WHERE a.`tenant_id` = OLD.`tenant_id` AND a.`user_id` = OLD.`id` AND a.`exam_attempt_id` IS NULL AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND ans.`attempt_id` = a.`id` AND ans.`tenant_id` = a.`tenant_id` AND ans.`quiz_id` = a.`quiz_id`
+	WHERE a.`tenant_id` = OLD.`tenant_id` AND a.`user_id` = OLD.`id` AND a.`exam_attempt_id` IS NULL AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND ans.`attempt_id` = a.`id` AND +ans.`tenant_id` = a.`tenant_id` AND +ans.`quiz_id` = a.`quiz_id`
 	GROUP BY a.`tenant_id`, a.`quiz_id`, ans.`question_id`, a.`actor_role` <> 'student'
 	ON CONFLICT (`tenant_id`, `quiz_id`, `question_id`, `staff`) DO UPDATE SET `answered` = `answered` + excluded.`answered`, `correct` = `correct` + excluded.`correct`;
 END;
@@ -186,7 +186,7 @@ CREATE TRIGGER `users_quiz_stats_restored` AFTER UPDATE OF `deleted_at` ON `user
 	INSERT INTO `quiz_question_stats` (`tenant_id`, `quiz_id`, `question_id`, `staff`, `answered`, `correct`)
 	SELECT a.`tenant_id`, a.`quiz_id`, ans.`question_id`, a.`actor_role` <> 'student', 1 * count(*), 1 * coalesce(sum(ans.`is_correct` = 1), 0)
 	FROM `quiz_attempts` a CROSS JOIN `quiz_attempt_answers` ans
-	WHERE a.`tenant_id` = NEW.`tenant_id` AND a.`user_id` = NEW.`id` AND a.`exam_attempt_id` IS NULL AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND ans.`attempt_id` = a.`id` AND ans.`tenant_id` = a.`tenant_id` AND ans.`quiz_id` = a.`quiz_id`
+	WHERE a.`tenant_id` = NEW.`tenant_id` AND a.`user_id` = NEW.`id` AND a.`exam_attempt_id` IS NULL AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND ans.`attempt_id` = a.`id` AND +ans.`tenant_id` = a.`tenant_id` AND +ans.`quiz_id` = a.`quiz_id`
 	GROUP BY a.`tenant_id`, a.`quiz_id`, ans.`question_id`, a.`actor_role` <> 'student'
 	ON CONFLICT (`tenant_id`, `quiz_id`, `question_id`, `staff`) DO UPDATE SET `answered` = `answered` + excluded.`answered`, `correct` = `correct` + excluded.`correct`;
 END;
@@ -205,7 +205,7 @@ CREATE TRIGGER `users_quiz_stats_removed` AFTER DELETE ON `users` WHEN OLD.`dele
 	INSERT INTO `quiz_question_stats` (`tenant_id`, `quiz_id`, `question_id`, `staff`, `answered`, `correct`)
 	SELECT a.`tenant_id`, a.`quiz_id`, ans.`question_id`, a.`actor_role` <> 'student', -1 * count(*), -1 * coalesce(sum(ans.`is_correct` = 1), 0)
 	FROM `quiz_attempts` a CROSS JOIN `quiz_attempt_answers` ans
-	WHERE a.`tenant_id` = OLD.`tenant_id` AND a.`user_id` = OLD.`id` AND a.`exam_attempt_id` IS NULL AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND ans.`attempt_id` = a.`id` AND ans.`tenant_id` = a.`tenant_id` AND ans.`quiz_id` = a.`quiz_id`
+	WHERE a.`tenant_id` = OLD.`tenant_id` AND a.`user_id` = OLD.`id` AND a.`exam_attempt_id` IS NULL AND a.`status` = 'submitted' AND a.`pending_review` = 0 AND ans.`attempt_id` = a.`id` AND +ans.`tenant_id` = a.`tenant_id` AND +ans.`quiz_id` = a.`quiz_id`
 	GROUP BY a.`tenant_id`, a.`quiz_id`, ans.`question_id`, a.`actor_role` <> 'student'
 	ON CONFLICT (`tenant_id`, `quiz_id`, `question_id`, `staff`) DO UPDATE SET `answered` = `answered` + excluded.`answered`, `correct` = `correct` + excluded.`correct`;
 END;
@@ -226,7 +226,7 @@ GROUP BY 1, 2, 3, 4;
 INSERT INTO `quiz_question_stats` (`tenant_id`, `quiz_id`, `question_id`, `staff`, `answered`, `correct`)
 SELECT a.`tenant_id`, a.`quiz_id`, ans.`question_id`, a.`actor_role` <> 'student', count(*), coalesce(sum(ans.`is_correct` = 1), 0)
 FROM `quiz_attempts` a JOIN `users` u ON u.`id` = a.`user_id` AND u.`tenant_id` = a.`tenant_id` AND u.`deleted_at` IS NULL
-JOIN `quiz_attempt_answers` ans ON ans.`attempt_id` = a.`id` AND ans.`tenant_id` = a.`tenant_id` AND ans.`quiz_id` = a.`quiz_id`
+JOIN `quiz_attempt_answers` ans ON ans.`attempt_id` = a.`id` AND +ans.`tenant_id` = a.`tenant_id` AND +ans.`quiz_id` = a.`quiz_id`
 WHERE a.`exam_attempt_id` IS NULL AND a.`status` = 'submitted' AND a.`pending_review` = 0
 GROUP BY 1, 2, 3, 4;
 --> statement-breakpoint

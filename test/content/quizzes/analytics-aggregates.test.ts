@@ -8,7 +8,7 @@ import { attemptRow, moveClock, quizForStudent, save, started, submit } from "..
 import { analytics, attemptWithAnswers, settled } from "./analytics-helpers";
 
 /**
- * The quiz analytics aggregates (migrations/school/0002_quiz_analytics_aggregates.sql) against a
+ * The quiz analytics aggregates (migrations/school/0002_analytics_aggregates.sql) against a
  * plain GROUP BY over the rows after every kind of event (docs/decisions/heavy-reads.md,
  * "Analytics aggregates"): start, submit, manual grading, regrade, auto-finalize, exam-section
  * attempts, question and quiz deletion, member deletion and restore, answer and attempt deletion.

@@ -3,7 +3,7 @@ import { tenantRef } from "../columns";
 
 /**
  * Quiz analytics kept exact by SQLite triggers on quiz_attempts, quiz_attempt_answers and users
- * (migrations/school/0002_quiz_analytics_aggregates.sql; docs/decisions/heavy-reads.md, "Analytics
+ * (migrations/school/0002_analytics_aggregates.sql; docs/decisions/heavy-reads.md, "Analytics
  * aggregates"). They count the attempts quiz analytics counts before its per-request filters:
  * outside exam sections, of members not deleted, split by `staff` (attempt made in a role other
  * than student) so `include_admin_attempts` picks one or both. No application code writes them.
@@ -52,4 +52,47 @@ export const quizQuestionStats = sqliteTable(
     correct: integer("correct").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.quizId, t.questionId, t.staff] })],
+);
+
+/**
+ * Exam analytics, kept the same way (triggers on exam_attempts, exam_section_attempts,
+ * quiz_attempts and users): per exam, attempts and submitted attempts…
+ */
+export const examAttemptStats = sqliteTable(
+  "exam_attempt_stats",
+  {
+    tenantId: tenantRef(),
+    examId: text("exam_id").notNull(),
+    staff: integer("staff").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    submitted: integer("submitted").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.examId, t.staff] })],
+);
+
+/** …per exam and final score, the submitted attempts and how many passed… */
+export const examScoreStats = sqliteTable(
+  "exam_score_stats",
+  {
+    tenantId: tenantRef(),
+    examId: text("exam_id").notNull(),
+    staff: integer("staff").notNull(),
+    scorePctHundredths: integer("score_pct_hundredths").notNull(),
+    submitted: integer("submitted").notNull().default(0),
+    passed: integer("passed").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.examId, t.staff, t.scorePctHundredths] })],
+);
+
+/** …and per section, the sum of its percent over the submitted attempts (the mean divides by them). */
+export const examSectionStats = sqliteTable(
+  "exam_section_stats",
+  {
+    tenantId: tenantRef(),
+    examId: text("exam_id").notNull(),
+    examSectionId: text("exam_section_id").notNull(),
+    staff: integer("staff").notNull(),
+    pctSum: integer("pct_sum").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.examId, t.examSectionId, t.staff] })],
 );

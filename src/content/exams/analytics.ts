@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import { restrictedScope } from "../../platform/auth/curator-scope";
+import { restrictedScope } from "../../platform/schools/curator-scope";
 import { formatHundredthsOrNull, percent } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";

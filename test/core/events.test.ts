@@ -122,4 +122,14 @@ describe("domain events machinery", () => {
       ["rating.completion-awards", ["block.completed"], [], "lesson-completion"],
     ]);
   });
+
+  it("a completing source reaches course.completed and prefetches the path, course and rating pushes, each once", () => {
+    const codes = (roots: string[]) => pushEventsOf(CONTRIBUTORS, roots).map((push) => (push as { code: string }).code);
+    expect(reachableTypes(CONTRIBUTORS, ["attempt.settled"])).toEqual(["attempt.settled", "block.completed", "course.completed"]);
+    const completion = ["path.course_unlocked", "path.completed", "path.student_completed", "course.completed", "course.student_completed", "rating.points_awarded", "rating.top_entered"];
+    expect(codes(["attempt.settled"])).toEqual(completion);
+    expect(codes(["submission.submitted"])).toEqual(completion);
+    expect(codes(["block.completed"])).toEqual(completion);
+    expect(needsSecondBatch(CONTRIBUTORS, "block.completed", "lesson-completion")).toBe(true);
+  });
 });

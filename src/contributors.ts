@@ -1,5 +1,6 @@
 import { contributorRegistry, type ContributorRegistry } from "./core/events";
-import { COURSES_CONTRIBUTORS } from "./content/courses/completion-contributors";
+import { COURSES_COMPLETION_CONTRIBUTORS, COURSES_PUSH_CONTRIBUTORS } from "./content/courses/completion-contributors";
+import { PATHS_CONTRIBUTORS } from "./content/paths/contributors";
 import { RATING_CONTRIBUTORS } from "./content/rating/contributors";
 
 /**
@@ -7,6 +8,12 @@ import { RATING_CONTRIBUTORS } from "./content/rating/contributors";
  * by every context: the routes (src/app.ts), the cron jobs (src/scheduled.ts), the Durable Objects'
  * alarms and the queue consumers. Areas never import this file. Registration order is the order of
  * the statements in the batch: the completion (and recount) first, then the pushes that read the
- * enrollment it completed, then the awards that read it too.
+ * enrollment it completed (the path pushes before the course's, which they may replace), then the
+ * awards that read it too.
  */
-export const CONTRIBUTORS: ContributorRegistry = contributorRegistry([...COURSES_CONTRIBUTORS, ...RATING_CONTRIBUTORS]) as unknown as ContributorRegistry;
+export const CONTRIBUTORS: ContributorRegistry = contributorRegistry([
+  ...COURSES_COMPLETION_CONTRIBUTORS,
+  ...PATHS_CONTRIBUTORS,
+  ...COURSES_PUSH_CONTRIBUTORS,
+  ...RATING_CONTRIBUTORS,
+]) as unknown as ContributorRegistry;

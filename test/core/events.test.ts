@@ -113,11 +113,23 @@ describe("domain events machinery", () => {
     expect(Object.isFrozen(registry.contributors)).toBe(true);
   });
 
-  it("the app registers the completion, then the pushes that read it, then the awards", () => {
+  it("the app registers the completion, then the pushes that read it (the paths' before the course's they replace), then the awards", () => {
     expect(CONTRIBUTORS.contributors.map((contributor) => [contributor.name, contributor.handles, contributor.emits ?? [], contributor.secondBatch ?? null])).toEqual([
       ["courses.reference-completion", ["attempt.settled", "submission.submitted"], ["block.completed"], null],
-      ["courses.completion-pushes", ["block.completed"], [], "lesson-completion"],
+      ["courses.course-completion", ["block.completed"], ["course.completed"], "lesson-completion"],
+      ["paths.completion-pushes", ["course.completed"], [], null],
+      ["courses.completion-pushes", ["course.completed"], [], null],
       ["rating.completion-awards", ["block.completed"], [], "lesson-completion"],
     ]);
+  });
+
+  it("a completing source reaches course.completed and prefetches the path, course and rating pushes, each once", () => {
+    const codes = (roots: string[]) => pushEventsOf(CONTRIBUTORS, roots).map((push) => (push as { code: string }).code);
+    expect(reachableTypes(CONTRIBUTORS, ["attempt.settled"])).toEqual(["attempt.settled", "block.completed", "course.completed"]);
+    const completion = ["path.course_unlocked", "path.completed", "path.student_completed", "course.completed", "course.student_completed", "rating.points_awarded", "rating.top_entered"];
+    expect(codes(["attempt.settled"])).toEqual(completion);
+    expect(codes(["submission.submitted"])).toEqual(completion);
+    expect(codes(["block.completed"])).toEqual(completion);
+    expect(needsSecondBatch(CONTRIBUTORS, "block.completed", "lesson-completion")).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
  * src/core/db nothing of src/core/http), src/platform imports nothing from src/content, and the
  * Durable Objects (durable-objects/) and queue consumers (queues/) sit on top: they import the
  * areas, no area imports them (only the Worker entry, src/index.ts, exports them). Areas (the
- * folders of src/content and src/platform) form no new import cycle. Tests run inside workerd
+ * folders of src/content and src/platform) form no import cycle. Tests run inside workerd
  * without a file system, so Vite embeds the sources at build time. Packages (hono, drizzle-orm,
  * ...) are not layers.
  */
@@ -151,30 +151,14 @@ function cycleEdges(files: Record<string, string>): Map<string, string> {
 }
 
 /**
- * Area imports that lie on a cycle today, each a debt to pay off (move the shared piece down to
- * src/core or into the area that owns it). The list only shrinks: an import that closes a new cycle
- * fails the test, and so does an entry here that no longer lies on a cycle (delete it). The platform
- * areas have none left: their order is in docs/decisions/platform-layers.md.
+ * Every area edge that lies on a cycle, as `cycle edge a -> b: <the cycle> (<the import>)`. The
+ * areas form none: a piece two areas share moves down (src/core, content/common) or into the area
+ * that owns it, and a write one area makes on another's behalf is a domain event with a contributor
+ * (docs/domain-events.md). The platform areas' order is in docs/decisions/platform-layers.md, the
+ * content areas' in docs/decisions/content-layers.md.
  */
-const ALLOWED_CYCLE_EDGES = [
-  "content/common -> content/courses",
-  "content/courses -> content/common",
-  "content/courses -> content/paths",
-  "content/enrollments -> content/common",
-  "content/groups -> content/common",
-  "content/groups -> content/courses",
-  "content/groups -> content/enrollments",
-  "content/paths -> content/common",
-  "content/paths -> content/courses",
-  "content/paths -> content/enrollments",
-];
-
-/** New cycle edges (with their cycle) and allowlisted edges that are no longer on a cycle. */
-function cycleProblems(files: Record<string, string>, allowed: readonly string[]): string[] {
-  const found = cycleEdges(files);
-  const fresh = [...found].filter(([edge]) => !allowed.includes(edge)).map(([edge, cycle]) => `new cycle edge ${edge}: ${cycle}`);
-  const gone = allowed.filter((edge) => !found.has(edge)).map((edge) => `allowlisted edge ${edge} is no longer on a cycle: remove it from ALLOWED_CYCLE_EDGES`);
-  return [...fresh, ...gone].sort();
+function cycleProblems(files: Record<string, string>): string[] {
+  return [...cycleEdges(files)].map(([edge, cycle]) => `cycle edge ${edge}: ${cycle}`).sort();
 }
 
 describe("layering", () => {
@@ -191,21 +175,21 @@ describe("layering", () => {
     expect(layerViolations(files)).toEqual([]);
   });
 
-  it("areas form no import cycle beyond the shrinking allowlist", () => {
-    expect(cycleProblems(files, ALLOWED_CYCLE_EDGES)).toEqual([]);
+  it("areas form no import cycle", () => {
+    expect(cycleProblems(files)).toEqual([]);
   });
 
-  it("catches a new cycle between areas, and an allowlisted edge that is gone", () => {
+  it("catches a cycle between areas", () => {
     const planted = {
       "src/content/quizzes/a.ts": 'import { x } from "../attempts/b";',
       "src/content/attempts/b.ts": 'import { y } from "../exams/c";\nimport { z } from "../../core/http/errors";',
       "src/content/exams/c.ts": 'import type { Q } from "../quizzes/a";',
       "src/content/groups/d.ts": 'import { e } from "../attempts/b";',
     };
-    expect(cycleProblems(planted, ["content/exams -> content/quizzes", "content/courses -> content/common"])).toEqual([
-      "allowlisted edge content/courses -> content/common is no longer on a cycle: remove it from ALLOWED_CYCLE_EDGES",
-      "new cycle edge content/attempts -> content/exams: content/attempts -> content/exams -> content/quizzes -> content/attempts (src/content/attempts/b.ts imports ../exams/c)",
-      "new cycle edge content/quizzes -> content/attempts: content/quizzes -> content/attempts -> content/exams -> content/quizzes (src/content/quizzes/a.ts imports ../attempts/b)",
+    expect(cycleProblems(planted)).toEqual([
+      "cycle edge content/attempts -> content/exams: content/attempts -> content/exams -> content/quizzes -> content/attempts (src/content/attempts/b.ts imports ../exams/c)",
+      "cycle edge content/exams -> content/quizzes: content/exams -> content/quizzes -> content/attempts -> content/exams (src/content/exams/c.ts imports ../quizzes/a)",
+      "cycle edge content/quizzes -> content/attempts: content/quizzes -> content/attempts -> content/exams -> content/quizzes (src/content/quizzes/a.ts imports ../attempts/b)",
     ]);
   });
 

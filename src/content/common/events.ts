@@ -75,10 +75,30 @@ export interface BlockCompleted {
   courses: readonly CompletableCourse[];
 }
 
+/**
+ * The recount of this batch may have completed the student's enrollment in the course: `when` is
+ * SQL true, as the write batch runs, when it did (the batch completed a block of the course and set
+ * the enrollment's `completed_at`). Emitted by `courses.course-completion` for each course a
+ * `block.completed` lists. `superseding` collects, from the contributors registered before
+ * `courses.completion-pushes` (the path pushes), the SQL under which a push of theirs replaces the
+ * course's own push to the student (#33) or to the curators (#34) (docs/domain-events.md,
+ * "Superseding pushes").
+ */
+export interface CourseCompleted {
+  type: "course.completed";
+  courseId: string;
+  enrollmentId: string;
+  studentId: string;
+  /** The published paths holding the course, as the source's read batch found them. */
+  pathIds: readonly string[];
+  when: SQL;
+  readonly superseding: { student: SQL[]; curators: SQL[] };
+}
+
 /** The second-batch case of a manual completion that completes its lesson (docs/domain-events.md, "Second batch"). */
 export const LESSON_COMPLETION = "lesson-completion";
 
-export type ContentEvent = AttemptSettled | SubmissionSubmitted | BlockCompleted;
+export type ContentEvent = AttemptSettled | SubmissionSubmitted | BlockCompleted | CourseCompleted;
 export type ContentEventType = ContentEvent["type"];
 
 export type ContentContributor = Contributor<EventCtx, ContentEvent, EventDefinition>;

@@ -62,3 +62,15 @@ export function courseLockedSql(tenantId: string, courseId: string | SQL, studen
   });
   return sql`(COALESCE((SELECT MIN(st.status = 'locked') FROM (${states}) st WHERE st.course_id = ${courseId}), 0) = 1)`;
 }
+
+/**
+ * JSON array of the published live paths that hold the course (its id as SQL) among their published
+ * courses: what a completing source reads so that `course.completed` names the paths it may advance.
+ */
+export function publishedPathsHoldingSql(tenantId: string, courseId: SQL): SQL {
+  return sql`(SELECT json_group_array(hp.id) FROM learning_paths hp
+    WHERE ${liveInSchool("hp", tenantId)} AND hp.status = 'published'
+      AND EXISTS (SELECT 1 FROM learning_path_courses hl
+        JOIN courses hc ON hc.id = hl.course_id AND ${liveInSchool("hc", tenantId)} AND hc.status = 'published'
+        WHERE ${inSchool("hl", tenantId)} AND hl.path_id = hp.id AND hl.course_id = ${courseId}))`;
+}

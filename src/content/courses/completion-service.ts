@@ -6,9 +6,9 @@ import { uuidv7 } from "../../core/lib/ids";
 import type { BlockType, CompletionSource } from "../../db/schema";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
-import { PATH_COMPLETION_EVENTS, pathCompletionPushes, publishedPathsHoldingSql } from "../paths/completion-pushes";
+import { publishedPathsHoldingSql } from "../common/path-unlock";
 import { courseVisibleSql } from "../common/access";
-import { contentNeedsSecondBatch, contentStatements, LESSON_COMPLETION, prepareContentEvent, type BlockCompleted, type CompletableCourse } from "../common/events";
+import { contentNeedsSecondBatch, contentStatements, LESSON_COMPLETION, prepareContentEvent, type BlockCompleted, type CompletableCourse, type CourseCompleted } from "../common/events";
 import { recomputeProgress } from "../common/progress";
 import { presentCompletion, presentProgress } from "./block-present";
 import { MANUAL_BLOCK_TYPES } from "./block-types";
@@ -27,8 +27,9 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
  * The completion emits `block.completed` (docs/domain-events.md). The one that completes the
  * block's lesson earns the lesson's points, and with it perhaps the module's and the course's
  * (contributor `rating.completion-awards`, #60/#63); the one that completes the course also
- * announces it (contributor `courses.completion-pushes`: `course.completed`,
- * `course.student_completed` and the learning-path pushes). Those contributors must write in the
+ * announces it (contributor `courses.course-completion` emits `course.completed`, whose
+ * contributors `paths.completion-pushes` and `courses.completion-pushes` write the learning-path
+ * pushes and `course.completed`, `course.student_completed`). Those contributors must write in the
  * batch that completes and need the course and its paths read first, so they declare the second
  * batch of a lesson completion (docs/domain-events.md, "Second batch"): the first batch reads the
  * school's settings of their pushes and the published paths that hold the course, and refuses a
@@ -37,8 +38,8 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
  * completion): one more round trip for the last block of each lesson.
  */
 
-/** The settings a completion that may complete its course reads ahead (the course and path pushes). */
-export const COMPLETION_EVENTS = [eventDefinition("course.completed")!, eventDefinition("course.student_completed")!, ...PATH_COMPLETION_EVENTS];
+/** The settings of the course's own completion pushes (#33/#34), read ahead by a completing source. */
+export const COMPLETION_EVENTS = [eventDefinition("course.completed")!, eventDefinition("course.student_completed")!];
 
 const MANUAL = sql.join(
   MANUAL_BLOCK_TYPES.map((type) => sql`${type}`),
@@ -149,40 +150,36 @@ async function attempt(ctx: SchoolCtx, blockId: string, course?: LessonCompletio
 }
 
 /**
- * The pushes of a completion that completes the course, for any completing write (a passed quiz
- * completes its blocks too): `when` is the SQL that holds once the batch's recount has set the
- * enrollment's `completed_at`. A context without an actor (a quiz finalized by its deadline)
- * leaves nobody out.
+ * #33 to the student and #34 to the student's curators, for any completing write (a passed quiz
+ * completes its blocks too): `when` holds once the batch's recount has set the enrollment's
+ * `completed_at`, and a push of a contributor registered before (a path completed, #57/#58)
+ * replaces its course push when its `superseding` condition holds. A context without an actor (a
+ * quiz finalized by its deadline) leaves nobody out.
  */
-export async function courseCompletionPushes(
-  ctx: SchoolCtx<SchoolActor>,
-  input: { id: string; enrollmentId: string; pathIds: readonly string[]; studentId: string; when: SQL },
-): Promise<BatchItem[]> {
-  const { when } = input;
-  const courseTitle = sql`(SELECT ct.title FROM courses ct WHERE ct.id = ${input.id} AND ${inSchool("ct", ctx.tenantId)})`;
-  const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${input.studentId} AND ${inSchool("su", ctx.tenantId)})`;
-  const paths = await pathCompletionPushes(ctx, { courseId: input.id, studentId: input.studentId, pathIds: input.pathIds, when });
-  const unless = (superseded: SQL | null) => (superseded ? sql`${when} AND NOT ${superseded}` : when);
+export async function courseCompletionPushes(ctx: SchoolCtx<SchoolActor>, event: CourseCompleted): Promise<BatchItem[]> {
+  const { when } = event;
+  const courseTitle = sql`(SELECT ct.title FROM courses ct WHERE ct.id = ${event.courseId} AND ${inSchool("ct", ctx.tenantId)})`;
+  const studentName = sql`(SELECT su.first_name || ' ' || su.last_name FROM users su WHERE su.id = ${event.studentId} AND ${inSchool("su", ctx.tenantId)})`;
+  const unless = (superseding: readonly SQL[]) => (superseding.length > 0 ? sql`${when} AND NOT (${sql.join([...superseding], sql` OR `)})` : when);
   return [
     await enqueue(
       ctx,
       "course.completed",
-      { token: "student", studentId: input.studentId },
+      { token: "student", studentId: event.studentId },
       { course_title: courseTitle },
-      { id: input.id },
-      `course.completed:${input.enrollmentId}`,
-      { when: unless(paths.supersedesStudentPush) },
+      { id: event.courseId },
+      `course.completed:${event.enrollmentId}`,
+      { when: unless(event.superseding.student) },
     ),
     await enqueue(
       ctx,
       "course.student_completed",
-      { token: "student_curators", studentId: input.studentId },
+      { token: "student_curators", studentId: event.studentId },
       { student_name: studentName, course_title: courseTitle },
-      { id: input.id },
-      `course.student_completed:${input.enrollmentId}`,
-      { when: unless(paths.supersedesCuratorPush) },
+      { id: event.courseId },
+      `course.student_completed:${event.enrollmentId}`,
+      { when: unless(event.superseding.curators) },
     ),
-    ...paths.statements,
   ];
 }
 

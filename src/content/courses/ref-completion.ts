@@ -3,7 +3,7 @@ import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
 import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { BLOCK_FROM } from "./lesson-content";
-import { publishedPathsHoldingSql } from "../paths/completion-pushes";
+import { publishedPathsHoldingSql } from "../common/path-unlock";
 import { lessonVisibleToSql } from "../common/access";
 import { contentContributor, type CompletableCourse, type ReferenceCompletion } from "../common/events";
 import { earlierIncompleteSql } from "../common/locks";

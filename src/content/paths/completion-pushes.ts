@@ -5,7 +5,7 @@ import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import { schoolEvent } from "../../platform/notifications/settings";
 import { pathCourseStatesSql } from "../common/path-unlock";
-import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { inSchool } from "../../core/db/conditions";
 
 /**
  * What a course completion means for the student's learning paths, written in the batch that sets
@@ -19,20 +19,11 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
  *   of only the first of their students to complete it.
  * A completion that completes a path replaces the course's own pushes with the path's (#57 for
  * #33, #58 for #34), when the school has the path event on. The paths are the ones the caller read
- * in its first batch (`publishedPathsHoldingSql`); each event's condition is evaluated by the
+ * in its first batch (`publishedPathsHoldingSql`, content/common/path-unlock.ts); each event's condition is evaluated by the
  * write batch, after the recount.
  */
 
 export const PATH_COMPLETION_EVENTS = [eventDefinition("path.course_unlocked")!, eventDefinition("path.completed")!, eventDefinition("path.student_completed")!];
-
-/** JSON array of the published live paths that hold the course (its id as SQL) among their published courses. */
-export function publishedPathsHoldingSql(tenantId: string, courseId: SQL): SQL {
-  return sql`(SELECT json_group_array(hp.id) FROM learning_paths hp
-    WHERE ${liveInSchool("hp", tenantId)} AND hp.status = 'published'
-      AND EXISTS (SELECT 1 FROM learning_path_courses hl
-        JOIN courses hc ON hc.id = hl.course_id AND ${liveInSchool("hc", tenantId)} AND hc.status = 'published'
-        WHERE ${inSchool("hl", tenantId)} AND hl.path_id = hp.id AND hl.course_id = ${courseId}))`;
-}
 
 export interface PathCompletion {
   statements: BatchItem[];

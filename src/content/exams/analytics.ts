@@ -1,10 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import { restrictedScope } from "../../platform/schools/curator-scope";
+import { batchable, rowsOf, runBatch } from "../../core/db/batch";
 import { formatHundredthsOrNull, percent } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
-import { bucketCountsSql, countedAttemptsSql as countedSql, meanPct, SCORE_BUCKETS, scoreDistribution } from "../common/analytics";
+import { bucketCountsSql, countedAttemptsSql as countedSql, meanPct, scoreDistribution } from "../common/analytics";
 import type { ExamAnalytics, ExamAnalyticsQuery } from "./analytics-schemas";
 import { examsErrors } from "./errors";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
@@ -43,47 +42,16 @@ const SECTION_PCT = sql`CASE WHEN qa.max_score_hundredths > 0
 
 /**
  * GET /exams/:id/analytics (view_analytics). The exam, the totals, the per-section sums and the
- * score buckets are four SELECTs in one batch: with the guard's read, two round trips. Without a
- * curator's scope they read the aggregates the triggers keep (src/db/schema/content/analytics.ts;
- * docs/decisions/heavy-reads.md, "Analytics aggregates"); a restricted curator's figures count
- * their own students' attempts from the rows.
+ * score buckets are four set-based SELECTs in one batch: with the guard's read, two round trips.
  *
  * A submitted attempt that never opened a section counts 0 % in that section's mean, so every
  * section's mean is over the same submitted attempts as `avg_score_pct`.
  */
 export async function examAnalytics(ctx: SchoolCtx, input: { examId: string; query: ExamAnalyticsQuery }): Promise<ExamAnalytics> {
-  const examId = input.examId;
-  const statements = restrictedScope(ctx) ? fromAttempts(ctx, input) : fromAggregates(ctx, input);
-  const [exam, totals, sections, buckets] = await runBatch(ctx, statements);
-  const examRow = rowsOf<{ passing_score: number | null }>(exam)[0];
-  if (!examRow) throw new ApiError(examsErrors.EXAM_NOT_FOUND);
-  const sums = rowsOf<TotalsRow>(totals)[0]!;
-  const submitted = sums.submitted_count;
-  return {
-    exam_id: examId,
-    attempt_count: sums.attempt_count,
-    submitted_count: submitted,
-    passed_count: sums.passed_count,
-    pass_rate: examRow.passing_score === null ? null : percent(sums.passed_count, submitted),
-    avg_score_pct: meanPct(sums.pct_sum, submitted),
-    max_score_pct: formatHundredthsOrNull(sums.pct_max),
-    min_score_pct: formatHundredthsOrNull(sums.pct_min),
-    per_section: rowsOf<SectionRow>(sections).map((row) => ({
-      section_id: row.section_id,
-      title: row.title,
-      weight: row.weight,
-      avg_score_pct: meanPct(row.pct_sum, submitted),
-    })),
-    score_distribution: scoreDistribution(rowsOf<{ bucket: number; count: number }>(buckets)),
-  };
-}
-
-/** The figures counted from the attempts themselves (a restricted curator's own students). */
-function fromAttempts(ctx: SchoolCtx, input: { examId: string; query: ExamAnalyticsQuery }): BatchItem[] {
   const t = ctx.tenantId;
   const { examId, query } = input;
   const pct = sql`coalesce(ea.final_score_pct_hundredths, 0)`;
-  return [
+  const [exam, totals, sections, buckets] = await runBatch(ctx, [
     batchable(ctx, sql`SELECT e.passing_score FROM exams e WHERE e.id = ${examId} AND ${liveInSchool("e", t)}`),
     batchable(
       ctx,
@@ -108,35 +76,26 @@ function fromAttempts(ctx: SchoolCtx, input: { examId: string; query: ExamAnalyt
         ORDER BY s.position, s.id`,
     ),
     batchable(ctx, bucketCountsSql(pct, countedAttemptsSql(ctx, examId, query, SUBMITTED))),
-  ];
-}
-
-/** The same four statements over the aggregates (`staff` rows added on `include_admin_attempts`). */
-function fromAggregates(ctx: SchoolCtx, input: { examId: string; query: ExamAnalyticsQuery }): BatchItem[] {
-  const t = ctx.tenantId;
-  const { examId, query } = input;
-  const staff = query.include_admin_attempts ? sql`x.staff IN (0, 1)` : sql`x.staff = 0`;
-  const scores = sql`FROM exam_score_stats x WHERE ${inSchool("x", t)} AND x.exam_id = ${examId} AND ${staff} AND x.submitted > 0`;
-  return [
-    batchable(ctx, sql`SELECT e.passing_score FROM exams e WHERE e.id = ${examId} AND ${liveInSchool("e", t)}`),
-    batchable(
-      ctx,
-      sql`SELECT c.attempt_count, c.submitted_count, r.passed_count, r.pct_sum, r.pct_max, r.pct_min
-        FROM (SELECT coalesce(sum(x.attempts), 0) AS attempt_count, coalesce(sum(x.submitted), 0) AS submitted_count
-              FROM exam_attempt_stats x WHERE ${inSchool("x", t)} AND x.exam_id = ${examId} AND ${staff}) c,
-          (SELECT coalesce(sum(x.passed), 0) AS passed_count, sum(x.score_pct_hundredths * x.submitted) AS pct_sum,
-              max(x.score_pct_hundredths) AS pct_max, min(x.score_pct_hundredths) AS pct_min
-            ${scores}) r`,
-    ),
-    batchable(
-      ctx,
-      sql`SELECT s.id AS section_id, s.title, s.weight, coalesce(sum(x.pct_sum), 0) AS pct_sum
-        FROM exam_sections s
-          LEFT JOIN exam_section_stats x ON ${inSchool("x", t)} AND x.exam_id = s.exam_id AND x.exam_section_id = s.id AND ${staff}
-        WHERE ${inSchool("s", t)} AND s.exam_id = ${examId} AND s.deleted_at IS NULL
-        GROUP BY s.id
-        ORDER BY s.position, s.id`,
-    ),
-    batchable(ctx, sql`SELECT min(${SCORE_BUCKETS - 1}, x.score_pct_hundredths / 1000) AS bucket, sum(x.submitted) AS count ${scores} GROUP BY 1`),
-  ];
+  ]);
+  const examRow = rowsOf<{ passing_score: number | null }>(exam)[0];
+  if (!examRow) throw new ApiError(examsErrors.EXAM_NOT_FOUND);
+  const sums = rowsOf<TotalsRow>(totals)[0]!;
+  const submitted = sums.submitted_count;
+  return {
+    exam_id: examId,
+    attempt_count: sums.attempt_count,
+    submitted_count: submitted,
+    passed_count: sums.passed_count,
+    pass_rate: examRow.passing_score === null ? null : percent(sums.passed_count, submitted),
+    avg_score_pct: meanPct(sums.pct_sum, submitted),
+    max_score_pct: formatHundredthsOrNull(sums.pct_max),
+    min_score_pct: formatHundredthsOrNull(sums.pct_min),
+    per_section: rowsOf<SectionRow>(sections).map((row) => ({
+      section_id: row.section_id,
+      title: row.title,
+      weight: row.weight,
+      avg_score_pct: meanPct(row.pct_sum, submitted),
+    })),
+    score_distribution: scoreDistribution(rowsOf<{ bucket: number; count: number }>(buckets)),
+  };
 }

@@ -1,10 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
-import { restrictedScope } from "../../platform/schools/curator-scope";
+import { batchable, rowsOf, runBatch } from "../../core/db/batch";
 import { formatHundredthsOrNull, percent } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
-import { bucketCountsSql, countedAttemptsSql, meanPct, SCORE_BUCKETS, scoreDistribution } from "../common/analytics";
+import { bucketCountsSql, countedAttemptsSql, meanPct, scoreDistribution } from "../common/analytics";
 import type { QuizAnalytics, QuizAnalyticsQuery } from "./analytics-schemas";
 import { quizzesErrors } from "./errors";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
@@ -43,38 +42,15 @@ function attemptsSql(ctx: SchoolCtx, quizId: string, query: QuizAnalyticsQuery, 
 
 /**
  * GET /quizzes/:id/analytics (view_analytics). The quiz, the totals, the per-question counts and
- * the score buckets are four SELECTs in one batch: with the guard's read, two round trips. Without
- * a curator's scope they read the aggregates the triggers keep (src/db/schema/content/analytics.ts),
- * a few rows per quiz however many attempts it has (docs/decisions/heavy-reads.md, "Analytics
- * aggregates"); a restricted curator's figures count their own students' attempts from the rows.
+ * the score buckets are four set-based SELECTs in one batch: with the guard's read, two round
+ * trips, however many attempts and questions there are.
  */
 export async function quizAnalytics(ctx: SchoolCtx, input: { quizId: string; query: QuizAnalyticsQuery }): Promise<QuizAnalytics> {
-  const statements = restrictedScope(ctx) ? fromAttempts(ctx, input) : fromAggregates(ctx, input);
-  const [quiz, totals, questions, buckets] = await runBatch(ctx, statements);
-  const quizRow = rowsOf<{ passing_score: number | null }>(quiz)[0];
-  if (!quizRow) throw new ApiError(quizzesErrors.QUIZ_NOT_FOUND);
-  const sums = rowsOf<TotalsRow>(totals)[0]!;
-  return {
-    quiz_id: input.quizId,
-    attempt_count: sums.attempt_count,
-    submitted_count: sums.submitted_count,
-    completion_rate: percent(sums.submitted_count, sums.attempt_count),
-    avg_score_pct: meanPct(sums.pct_sum, sums.settled_count),
-    max_score_pct: formatHundredthsOrNull(sums.pct_max),
-    min_score_pct: formatHundredthsOrNull(sums.pct_min),
-    pass_rate: quizRow.passing_score === null ? null : percent(sums.passed_count, sums.settled_count),
-    per_question: rowsOf<QuestionRow>(questions).map((row) => ({ ...row, success_rate: percent(row.correct, row.answered) })),
-    score_distribution: scoreDistribution(rowsOf<{ bucket: number; count: number }>(buckets)),
-  };
-}
-
-/** The figures counted from the attempts themselves (a restricted curator's own students). */
-function fromAttempts(ctx: SchoolCtx, input: { quizId: string; query: QuizAnalyticsQuery }): BatchItem[] {
   const t = ctx.tenantId;
   const { quizId, query } = input;
   const pct = sql`coalesce(a.score_pct_hundredths, 0)`;
   const settled = attemptsSql(ctx, quizId, query, SETTLED);
-  return [
+  const [quiz, totals, questions, buckets] = await runBatch(ctx, [
     batchable(ctx, sql`SELECT q.passing_score FROM quizzes q WHERE q.id = ${quizId} AND ${liveInSchool("q", t)}`),
     batchable(
       ctx,
@@ -103,39 +79,20 @@ function fromAttempts(ctx: SchoolCtx, input: { quizId: string; query: QuizAnalyt
         ORDER BY qq.position, qq.id`,
     ),
     batchable(ctx, bucketCountsSql(pct, settled)),
-  ];
-}
-
-/**
- * The same four statements over the aggregates: staff attempts are their own rows (`staff` = 1),
- * so `include_admin_attempts` adds them; scores are one row per distinct percentage, from which
- * the sum, the extremes and the buckets follow exactly.
- */
-function fromAggregates(ctx: SchoolCtx, input: { quizId: string; query: QuizAnalyticsQuery }): BatchItem[] {
-  const t = ctx.tenantId;
-  const { quizId, query } = input;
-  const staff = query.include_admin_attempts ? sql`s.staff IN (0, 1)` : sql`s.staff = 0`;
-  const scores = sql`FROM quiz_score_stats s WHERE ${inSchool("s", t)} AND s.quiz_id = ${quizId} AND ${staff} AND s.settled > 0`;
-  return [
-    batchable(ctx, sql`SELECT q.passing_score FROM quizzes q WHERE q.id = ${quizId} AND ${liveInSchool("q", t)}`),
-    batchable(
-      ctx,
-      sql`SELECT c.attempt_count, c.submitted_count, r.settled_count, r.passed_count, r.pct_sum, r.pct_max, r.pct_min
-        FROM (SELECT coalesce(sum(s.attempts), 0) AS attempt_count, coalesce(sum(s.submitted), 0) AS submitted_count
-              FROM quiz_attempt_stats s WHERE ${inSchool("s", t)} AND s.quiz_id = ${quizId} AND ${staff}) c,
-          (SELECT coalesce(sum(s.settled), 0) AS settled_count, coalesce(sum(s.passed), 0) AS passed_count,
-              sum(s.score_pct_hundredths * s.settled) AS pct_sum, max(s.score_pct_hundredths) AS pct_max, min(s.score_pct_hundredths) AS pct_min
-            ${scores}) r`,
-    ),
-    batchable(
-      ctx,
-      sql`SELECT qq.id AS question_id, coalesce(sum(s.answered), 0) AS answered, coalesce(sum(s.correct), 0) AS correct
-        FROM quiz_questions qq
-          LEFT JOIN quiz_question_stats s ON ${inSchool("s", t)} AND s.quiz_id = qq.quiz_id AND s.question_id = qq.id AND ${staff}
-        WHERE ${inSchool("qq", t)} AND qq.quiz_id = ${quizId} AND qq.deleted_at IS NULL
-        GROUP BY qq.id
-        ORDER BY qq.position, qq.id`,
-    ),
-    batchable(ctx, sql`SELECT min(${SCORE_BUCKETS - 1}, s.score_pct_hundredths / 1000) AS bucket, sum(s.settled) AS count ${scores} GROUP BY 1`),
-  ];
+  ]);
+  const quizRow = rowsOf<{ passing_score: number | null }>(quiz)[0];
+  if (!quizRow) throw new ApiError(quizzesErrors.QUIZ_NOT_FOUND);
+  const sums = rowsOf<TotalsRow>(totals)[0]!;
+  return {
+    quiz_id: quizId,
+    attempt_count: sums.attempt_count,
+    submitted_count: sums.submitted_count,
+    completion_rate: percent(sums.submitted_count, sums.attempt_count),
+    avg_score_pct: meanPct(sums.pct_sum, sums.settled_count),
+    max_score_pct: formatHundredthsOrNull(sums.pct_max),
+    min_score_pct: formatHundredthsOrNull(sums.pct_min),
+    pass_rate: quizRow.passing_score === null ? null : percent(sums.passed_count, sums.settled_count),
+    per_question: rowsOf<QuestionRow>(questions).map((row) => ({ ...row, success_rate: percent(row.correct, row.answered) })),
+    score_distribution: scoreDistribution(rowsOf<{ bucket: number; count: number }>(buckets)),
+  };
 }

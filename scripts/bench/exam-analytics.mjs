@@ -8,14 +8,12 @@
  * interrupted run left).
  */
 import { DEMO } from "../seed/demo.mjs";
-import { literal } from "../lib/sql.mjs";
+import { benchIds, literal } from "../lib/sql.mjs";
 
 export const EXAM_ANALYTICS_BENCH = { attempts: 2_000, sections: 5, passingScore: 60 };
 
 /** Ids of their own (the `7002` group), so they meet no other bench or seed id. */
-const prefix = (kind) => `01941f29-7c00-7002-8${kind}00-`;
-const fixedId = (kind, n) => `${prefix(kind)}${n.toString(16).padStart(12, "0")}`;
-const idSql = (kind, n) => `'${prefix(kind)}' || printf('%012x', ${n})`;
+const { fixedId, idSql } = benchIds("7002");
 
 export const EXAM_ANALYTICS_EXAM_ID = fixedId("1", 1);
 

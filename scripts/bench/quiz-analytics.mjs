@@ -10,15 +10,12 @@
  * whatever an interrupted run left.
  */
 import { DEMO } from "../seed/demo.mjs";
-import { literal } from "../lib/sql.mjs";
+import { benchIds, literal } from "../lib/sql.mjs";
 
 export const QUIZ_ANALYTICS_BENCH = { attempts: 10_000, questions: 50, passingScore: 60 };
 
 /** Ids of their own (the `7001` group), so they meet no other bench or seed id. */
-const prefix = (kind) => `01941f29-7c00-7001-8${kind}00-`;
-const fixedId = (kind, n) => `${prefix(kind)}${n.toString(16).padStart(12, "0")}`;
-/** The same id computed in SQL from an integer expression. */
-const idSql = (kind, n) => `'${prefix(kind)}' || printf('%012x', ${n})`;
+const { fixedId, idSql } = benchIds("7001");
 
 export const QUIZ_ANALYTICS_QUIZ_ID = fixedId("1", 1);
 

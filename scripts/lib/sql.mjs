@@ -30,3 +30,15 @@ export function upsert(table, row, { key = ["id"], restore = [], touch = null, e
   const drifted = restore.map((column) => `${ident(table)}.${ident(column)} IS NOT ${next(column)}`).join(" OR ");
   return `${insert}\n  ${target} DO UPDATE SET ${sets.join(", ")}\n  WHERE ${drifted};`;
 }
+
+/**
+ * Fixed ids of one bench group (`7001`, `7002`, ...), so bench seeds meet no other bench or seed id:
+ * `fixedId(kind, n)` in JS and `idSql(kind, nSql)`, the same id computed in SQL from an integer expression.
+ */
+export function benchIds(group) {
+  const prefix = (kind) => `01941f29-7c00-${group}-8${kind}00-`;
+  return {
+    fixedId: (kind, n) => `${prefix(kind)}${n.toString(16).padStart(12, "0")}`,
+    idSql: (kind, n) => `'${prefix(kind)}' || printf('%012x', ${n})`,
+  };
+}

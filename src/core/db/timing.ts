@@ -33,24 +33,19 @@ function durationOf(result: unknown): number | null {
 }
 
 function wrapStatement(statement: Statement, timing: StatementTiming): Statement {
-  const byMeta = async <R>(work: Promise<R>): Promise<R> => {
+  // `raw` and `first` results carry no meta: their wall time stands in (durationOf gives null).
+  const timed = async <R>(work: Promise<R>): Promise<R> => {
     const started = performance.now();
     const result = await work;
     record(timing, durationOf(result) ?? performance.now() - started);
     return result;
   };
-  const byClock = async <R>(work: Promise<R>): Promise<R> => {
-    const started = performance.now();
-    const result = await work;
-    record(timing, performance.now() - started);
-    return result;
-  };
   const wrapped = {
     bind: (...values: unknown[]) => wrapStatement(statement.bind(...values), timing),
-    all: () => byMeta(statement.all()),
-    run: () => byMeta(statement.run()),
-    first: (column?: string) => byClock(column === undefined ? statement.first() : statement.first(column)),
-    raw: (options?: { columnNames?: boolean }) => byClock(statement.raw(options as { columnNames: true })),
+    all: () => timed(statement.all()),
+    run: () => timed(statement.run()),
+    first: (column?: string) => timed(column === undefined ? statement.first() : statement.first(column)),
+    raw: (options?: { columnNames?: boolean }) => timed(statement.raw(options as { columnNames: true })),
   } as unknown as Statement;
   unwrapped.set(wrapped, statement);
   return wrapped;

@@ -69,6 +69,7 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
       .values({ id: uuidv7(), tenantId, userId, authDeviceId: deviceId, lastActivityAt: now, idleExpiresAt: now + 1e6, expiresAt: now + 1e6, createdAt: now }),
     db().insert(schema.deviceEvents).values({ id: uuidv7(), tenantId, userId, type: "login", createdAt: now }),
     db().insert(schema.deviceEvents).values({ id: uuidv7(), tenantId, userId: bystanderId, actorUserId: userId, type: "device_blocked", createdAt: now }),
+    db().insert(schema.auditEntries).values({ id: uuidv7(), tenantId, at: now, actorId: userId, actorRole: "admin", actorName: "Gone", action: "user.updated", targetType: "user", targetId: bystanderId, summary: "s", changes: {} }),
     db().insert(schema.deviceLimitOverrides).values({ tenantId, userId, unlimitedDevices: true, createdAt: now, updatedAt: now }),
     db()
       .insert(schema.deviceLimitOverrides)
@@ -188,6 +189,7 @@ describe("DELETE /t/users/:id/permanent", () => {
     // Shared rows stay, without the reference.
     expect((await userRow(bystander.id))!.individualCuratorId).toBeNull();
     expect(await count("device_events", "user_id", bystander.id)).toBe(1);
+    expect(await count("audit_entries", "target_id", bystander.id)).toBe(1);
     expect(await count("device_limit_overrides", "user_id", bystander.id)).toBe(1);
     expect(await count("group_members", "user_id", bystander.id)).toBe(1);
     expect(await count("enrollments", "student_id", bystander.id)).toBe(1);

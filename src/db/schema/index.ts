@@ -8,6 +8,7 @@ export * from "./platform/device-policies";
 export * from "./platform/billing";
 export * from "./platform/notifications";
 export * from "./platform/media";
+export * from "./platform/audit";
 export * from "./content/courses";
 export * from "./content/enrollments";
 export * from "./content/groups";

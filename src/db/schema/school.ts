@@ -10,6 +10,7 @@ export * from "./platform/outbox";
 export * from "./platform/device-policies";
 export * from "./platform/notifications";
 export * from "./platform/media";
+export * from "./platform/audit";
 export * from "./content/courses";
 export * from "./content/enrollments";
 export * from "./content/groups";

@@ -4,6 +4,7 @@ import { forgetPairStatement } from "../auth/login-guard";
 import { platformOf } from "../../core/school";
 import type { BatchItem } from "../../core/db/batch";
 import {
+  auditEntries,
   assignments,
   pointEvents,
   ratingTotals,
@@ -73,6 +74,8 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(authDevices, authDevices.userId, "delete"),
   rule(deviceEvents, deviceEvents.userId, "delete"),
   rule(deviceEvents, deviceEvents.actorUserId, "clear"),
+  // The school's record of who changed what outlives the person: only the link to the account goes.
+  rule(auditEntries, auditEntries.actorId, "clear"),
   rule(deviceLimitOverrides, deviceLimitOverrides.userId, "delete"),
   rule(deviceLimitOverrides, deviceLimitOverrides.createdByUserId, "clear"),
   rule(deviceReplacementTokens, deviceReplacementTokens.userId, "delete"),

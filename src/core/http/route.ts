@@ -81,9 +81,19 @@ interface RoutePolicy {
    * instead of the usual 401 (the contract names the endpoints that do).
    */
   schoolRequired?: boolean;
+  /**
+   * The audit log (05 section 6, docs/decisions/audit.md): the actions a successful call writes,
+   * or why this write route writes none. test/audit/route-walk.test.ts walks the registry with it.
+   */
+  audit?: AuditDeclaration;
 }
 
-export interface RouteMeta extends Required<Omit<RoutePolicy, "errors" | "failures" | "cookieFlow" | "schoolRequired" | "deny">> {
+/** What a route writes to the audit log: its actions (`user.updated`), or `none` with the reason. */
+export type AuditDeclaration = { actions: readonly string[] } | { none: string };
+
+export interface RouteMeta extends Required<Omit<RoutePolicy, "errors" | "failures" | "cookieFlow" | "schoolRequired" | "deny" | "audit">> {
+  /** Null where the route says nothing (reads, and areas the audit log does not cover). */
+  audit: AuditDeclaration | null;
   /** The deny identifier. */
   deny: string;
   cookieFlow: boolean;
@@ -117,7 +127,7 @@ function familyOf(path: string): RouteMeta["family"] {
  * middleware that runs before the validators: who may call is decided before what they sent.
  */
 export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(definition: R & RoutePolicy): R {
-  const { gate, deny, billing, errors, failures, cookieFlow, schoolRequired, ...route } = definition;
+  const { gate, deny, billing, errors, failures, cookieFlow, schoolRequired, audit, ...route } = definition;
   const meta: RouteMeta = {
     method: route.method.toUpperCase(),
     path: API_PREFIX + route.path.replaceAll(/\{(\w+)\}/g, ":$1"),
@@ -133,6 +143,7 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
     optionalBody: route.request?.body !== undefined && route.request.body.required !== true,
     cookieFlow: cookieFlow ?? false,
     schoolRequired: schoolRequired ?? false,
+    audit: audit ?? null,
     documented: route.hide !== true,
     failures: [],
   };

@@ -1,4 +1,4 @@
-import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { shardSession, validBookmark } from "../db/client";
 import { serverTimingValue, type StatementTiming } from "../db/timing";
@@ -160,7 +160,7 @@ export function defineRoute<const R extends Omit<RouteConfig, "middleware">>(def
     ...(meta.family === "tenant"
       ? { parameters: [...(config.parameters ?? []), { ...TENANT_HEADER_PARAMETER }, { ...BOOKMARK_HEADER_PARAMETER }] as RouteConfig["parameters"] }
       : {}),
-    responses: withGateResponses(withFailures(meta.family === "tenant" ? withBookmarkHeader(config.responses) : config.responses, documented), meta),
+    responses: withErrorEnums(withGateResponses(withFailures(meta.family === "tenant" ? withBookmarkHeader(config.responses) : config.responses, documented), meta), meta.failures),
     middleware: [guard(meta, denial)],
   }) as unknown as R;
 }
@@ -279,6 +279,24 @@ function mergeResponses(responses: RouteConfig["responses"], failures: Partial<R
     merged[status] = own ? { ...added, ...own, description: `${own.description}, ${added.description}` } : added;
   }
   return merged;
+}
+
+/**
+ * Each failure response's `error` as the enum of that status's identifiers (an `allOf` over the
+ * shared `Error` schema), so generated clients get the exact union per operation and status
+ * (docs/decisions/api-client.md, "Error identifiers as enums in the document").
+ */
+function withErrorEnums(responses: RouteConfig["responses"], failures: readonly { status: number; code: string }[]): RouteConfig["responses"] {
+  const out: RouteConfig["responses"] = { ...responses };
+  for (const [status, response] of Object.entries(out)) {
+    if (status.startsWith("2") || !response || "$ref" in response) continue;
+    const json = response.content?.["application/json"];
+    const schema = json && "schema" in json ? json.schema : undefined;
+    const codes = [...new Set(failures.filter((failure) => String(failure.status) === status).map((failure) => failure.code))];
+    if (!json || !(schema instanceof z.ZodObject) || codes.length === 0) continue;
+    out[status] = { ...response, content: { ...response.content, "application/json": { ...json, schema: schema.extend({ error: z.enum(codes as [string, ...string[]]) }) } } };
+  }
+  return out;
 }
 
 function guard(meta: RouteMeta, denial: ErrorEntry): MiddlewareHandler<AppEnv> {

@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
 import committed from "../../clients/typescript/src/schema.d.ts?raw";
 import fresh from "../../.wrangler/openapi/client-schema.d.ts?raw";

@@ -2,6 +2,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ApiError, createLmsClient, failureOf, memoryStorage, unwrap, type ErrorIdentifier, type TokenSet, type TokenStorage } from "../../clients/typescript/src";
 import { setClockForTests } from "../../src/core/lib/clock";
+import { BROWSER_ORIGIN } from "../helpers/auth";
 import { createSchool, createUser } from "../helpers/factories";
 import { unknownId } from "../helpers/users";
 
@@ -20,6 +21,26 @@ function recordingFetch(before?: (request: Request) => Promise<void>) {
   };
   const calls = (call: string) => sent.filter((entry) => entry.call === call).map((entry) => entry.status);
   return { fetch, sent, calls };
+}
+
+/**
+ * A browser around `fetch`: an allowed Origin, and a cookie jar for the HttpOnly refresh cookie
+ * (sent to /api/v1/auth/*, its path).
+ */
+function inBrowser(jar: Map<string, string>, fetch: (request: Request) => Promise<Response>) {
+  return async (request: Request) => {
+    const headers = new Headers(request.headers);
+    headers.set("origin", BROWSER_ORIGIN.origin);
+    if (new URL(request.url).pathname.startsWith("/api/v1/auth/") && jar.size > 0) headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
+    const response = await fetch(new Request(request, { headers }));
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = cookie.split(";");
+      const [name = "", value = ""] = pair.split("=");
+      if (value === "" || attributes.some((attribute) => /^\s*max-age=0$/i.test(attribute))) jar.delete(name);
+      else jar.set(name, value);
+    }
+    return response;
+  };
 }
 
 async function schoolAdmin() {
@@ -78,6 +99,54 @@ describe("the TypeScript client against the Worker", () => {
     // The rotated refresh token is the one the next refresh needs: it works once more.
     const next = await SELF.fetch(`${BASE}/api/v1/auth/refresh`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ refresh_token: renewed.refresh_token }) });
     expect(next.status).toBe(200);
+  });
+
+  it("in a browser refreshes with the session selectors and the refresh cookie, once for concurrent calls, and signs out", async () => {
+    const { school, admin } = await schoolAdmin();
+    const jar = new Map<string, string>();
+    const wire = recordingFetch();
+    const browserFetch = inBrowser(jar, wire.fetch);
+    const lms = createLmsClient({ baseUrl: BASE, tenant: school.subdomain, fetch: browserFetch });
+    const session = await lms.signIn({ email: admin.email, password: admin.password });
+    expect(session.refresh_token).toBeUndefined();
+    expect(await lms.tokens()).toEqual({ token: session.token, session_id: session.session_id, auth_device_id: session.auth_device_id });
+    expect(jar.size).toBe(1);
+    const later = Date.now() + ACCESS_EXPIRED;
+    setClockForTests({ now: () => later });
+
+    const results = await Promise.all(Array.from({ length: 3 }, () => lms.GET("/api/v1/t/tenant")));
+
+    expect(results.map((result) => result.response.status)).toEqual([200, 200, 200]);
+    expect(wire.calls("POST /api/v1/auth/refresh")).toEqual([200]);
+    expect((await lms.tokens())!.token).not.toBe(session.token);
+
+    await lms.signOut();
+    expect(wire.calls("POST /api/v1/auth/logout")).toEqual([200]);
+    expect(await lms.tokens()).toBeNull();
+    expect(jar.size).toBe(0);
+  });
+
+  it("in a browser that lost a refresh race (stale_refresh_token) refreshes once more with the cookie the winner left in the jar", async () => {
+    const { school, admin } = await schoolAdmin();
+    const jar = new Map<string, string>();
+    const otherTab = createLmsClient({ baseUrl: BASE, tenant: school.subdomain, fetch: inBrowser(jar, (request) => SELF.fetch(request)) });
+    const session = await otherTab.signIn({ email: admin.email, password: admin.password });
+    const later = Date.now() + ACCESS_EXPIRED;
+    setClockForTests({ now: () => later });
+    let raced = false;
+    // The other tab's refresh lands while this tab's refresh, already carrying the old cookie, is on its way.
+    const wire = recordingFetch(async (request) => {
+      if (new URL(request.url).pathname !== "/api/v1/auth/refresh" || raced) return;
+      raced = true;
+      expect((await otherTab.GET("/api/v1/t/tenant")).response.status).toBe(200);
+    });
+    // This tab keeps its own access token in memory (the same session's selectors), and shares the jar.
+    const lms = createLmsClient({ baseUrl: BASE, tenant: school.subdomain, storage: memoryStorage({ token: session.token, session_id: session.session_id, auth_device_id: session.auth_device_id }), fetch: inBrowser(jar, wire.fetch) });
+
+    const result = await lms.GET("/api/v1/t/tenant");
+
+    expect(result.response.status).toBe(200);
+    expect(wire.sent.map((entry) => `${entry.call} ${entry.status}`)).toEqual(["GET /api/v1/t/tenant 401", "POST /api/v1/auth/refresh 409", "POST /api/v1/auth/refresh 200", "GET /api/v1/t/tenant 200"]);
   });
 
   it("does not refresh again when the retried call is refused: a revoked session ends once, with the original 401", async () => {

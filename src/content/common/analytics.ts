@@ -5,8 +5,9 @@ import { restrictedScope, scopeCondition } from "../../platform/schools/curator-
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * What quiz and exam analytics share: which attempts a figure counts, the mean of stored
- * percentages and the ten score buckets, so both answer alike for the same kind of data.
+ * What quiz and exam analytics share: which attempts (or figure rows kept of them) a figure
+ * counts, the mean of stored percentages and the ten score buckets, so both answer alike for the
+ * same kind of data.
  */
 
 export const SCORE_BUCKETS = 10;
@@ -38,20 +39,6 @@ export function countedAttemptsSql(ctx: SchoolCtx, counted: CountedAttempts, ext
       JOIN users u ON u.id = ${a}.user_id AND ${liveInSchool("u", t)}
     WHERE ${inSchool(a, t)} AND ${counted.of}
       ${filters.length > 0 ? sql`AND ${sql.join(filters, sql` AND `)}` : sql``}`;
-}
-
-/**
- * `SELECT bucket, count` of a percentage in integer hundredths over `from`: / 1000 is the tenth of
- * the range, and 100 % joins the last bucket rather than opening an eleventh.
- */
-export function bucketCountsSql(pct: SQL, from: SQL): SQL {
-  return sql`SELECT min(${SCORE_BUCKETS - 1}, ${pct} / 1000) AS bucket, count(*) AS count ${from} GROUP BY 1`;
-}
-
-/** Always the ten buckets, empty ones with count 0. */
-export function scoreDistribution(rows: readonly { bucket: number; count: number }[]): { bucket: number; count: number }[] {
-  const counts = new Map(rows.map((row) => [row.bucket, row.count]));
-  return Array.from({ length: SCORE_BUCKETS }, (_, bucket) => ({ bucket, count: counts.get(bucket) ?? 0 }));
 }
 
 /** Mean of hundredths over `count` attempts, rounded half-up once from the exact sum; null without attempts. */

@@ -184,7 +184,7 @@ describe("analytics figures equal the recomputation after every event", () => {
     // Question edit and deletion: the deleted question leaves per_question, nothing else moves.
     expect((await as(admin, `/t/quiz-questions/${q1!.id}`, { method: "PATCH", body: { prompt: "Edited" } })).status).toBe(200);
     await expectQuizRecomputed(admin, quiz.id);
-    expect((await as(admin, `/t/quiz-questions/${q2!.id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await as(admin, `/t/quiz-questions/${q2!.id}`, { method: "DELETE" })).status).toBe(204);
     await expectQuizRecomputed(admin, quiz.id);
 
     // A deleted member's attempts stop counting.
@@ -192,7 +192,7 @@ describe("analytics figures equal the recomputation after every event", () => {
     await expectQuizRecomputed(admin, quiz.id);
 
     // A deleted quiz has no analytics.
-    expect((await as(admin, `/t/quizzes/${quiz.id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await as(admin, `/t/quizzes/${quiz.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await as(admin, `/t/quizzes/${quiz.id}/analytics`)).status).toBe(404);
   });
 

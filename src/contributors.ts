@@ -2,6 +2,8 @@ import { contributorRegistry, type ContributorRegistry } from "./core/events";
 import { COURSES_COMPLETION_CONTRIBUTORS, COURSES_PUSH_CONTRIBUTORS } from "./content/courses/completion-contributors";
 import { PATHS_CONTRIBUTORS } from "./content/paths/contributors";
 import { RATING_CONTRIBUTORS } from "./content/rating/contributors";
+import { QUIZ_FIGURES_CONTRIBUTOR } from "./content/quizzes/figures";
+import { EXAM_FIGURES_CONTRIBUTOR } from "./content/exams/figures";
 
 /**
  * The domain events' contributors (docs/domain-events.md), built once at app assembly and carried
@@ -16,4 +18,7 @@ export const CONTRIBUTORS: ContributorRegistry = contributorRegistry([
   ...PATHS_CONTRIBUTORS,
   ...COURSES_PUSH_CONTRIBUTORS,
   ...RATING_CONTRIBUTORS,
+  // The analytics figures (attempt.recorded) read only attempts, never what the others write.
+  QUIZ_FIGURES_CONTRIBUTOR,
+  EXAM_FIGURES_CONTRIBUTOR,
 ]) as unknown as ContributorRegistry;

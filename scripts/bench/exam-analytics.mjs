@@ -5,10 +5,12 @@
  *
  * Rows come from recursive CTEs inside the database; ids and timestamps are fixed, so a re-run
  * changes nothing (each INSERT is skipped once its last row exists; INSERT OR IGNORE keeps what an
- * interrupted run left).
+ * interrupted run left). The exam's analytics figures are rebuilt from the rows afterwards
+ * (scripts/lib/figures.mjs).
  */
 import { DEMO } from "../seed/demo.mjs";
 import { benchIds, literal } from "../lib/sql.mjs";
+import { examFiguresSql } from "../lib/figures.mjs";
 
 export const EXAM_ANALYTICS_BENCH = { attempts: 2_000, sections: 5, passingScore: 60 };
 
@@ -58,7 +60,7 @@ INSERT OR IGNORE INTO exam_section_attempts (id, tenant_id, exam_attempt_id, exa
   ${ranges} SELECT ${idSql("6", `n.i * ${sections} + k.j`)}, ${t}, ${idSql("4", "n.i")}, ${idSql("3", "k.j")}, ${idSql("5", `n.i * ${sections} + k.j`)}, k.j, ${startedAt}
     FROM n, k
   WHERE ${missing("exam_section_attempts", fixedId("6", attempts * sections - 1))};
-`;
+${examFiguresSql(demo.tenantId, EXAM_ANALYTICS_EXAM_ID)}`;
 }
 
 /** The bench.mjs endpoint entry: the exam's analytics as the demo admin reads them. */

@@ -1,4 +1,5 @@
 import { upsert } from "../lib/sql.mjs";
+import { quizFiguresSql } from "../lib/figures.mjs";
 import { COURSE } from "./courses.mjs";
 import { DAY_MS, DEMO, id, insertOnce } from "./demo.mjs";
 
@@ -95,6 +96,8 @@ export function quizzes({ now }) {
     { id: id(0x1061), tenant_id: DEMO.tenantId, course_id: COURSE.id, lesson_id: COURSE.lessons[2], block_id: QUIZ.block, student_id: lola.id, enrollment_id: id(0xe03), source: "quiz", completed_at: now - 3 * DAY_MS + 300_000 },
     { key: ["block_id", "student_id"] },
   ));
+  // The attempts above skip the app's write batches: their analytics figures are rebuilt here.
+  statements.push(quizFiguresSql(DEMO.tenantId, QUIZ.id));
   return statements;
 }
 

@@ -113,13 +113,15 @@ describe("domain events machinery", () => {
     expect(Object.isFrozen(registry.contributors)).toBe(true);
   });
 
-  it("the app registers the completion, then the pushes that read it (the paths' before the course's they replace), then the awards", () => {
+  it("the app registers the completion, then the pushes that read it (the paths' before the course's they replace), then the awards, then the analytics figures", () => {
     expect(CONTRIBUTORS.contributors.map((contributor) => [contributor.name, contributor.handles, contributor.emits ?? [], contributor.secondBatch ?? null])).toEqual([
       ["courses.reference-completion", ["attempt.settled", "submission.submitted"], ["block.completed"], null],
       ["courses.course-completion", ["block.completed"], ["course.completed"], "lesson-completion"],
       ["paths.completion-pushes", ["course.completed"], [], null],
       ["courses.completion-pushes", ["course.completed"], [], null],
       ["rating.completion-awards", ["block.completed"], [], "lesson-completion"],
+      ["quizzes.analytics-figures", ["attempt.recorded"], [], null],
+      ["exams.analytics-figures", ["attempt.recorded"], [], null],
     ]);
   });
 

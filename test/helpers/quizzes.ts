@@ -3,6 +3,7 @@ import type { QuestionType, ScoringMode } from "../../src/db/schema";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { insertCourseTree, insertEnrollment, type TreeOptions } from "./courses";
 import { db } from "./factories";
+import { examOfAttempt, rebuildExamFigures, rebuildQuizFigures } from "./figures";
 
 /**
  * Quizzes written straight to D1, for tests of the readers, attempts, grading and audiences (the
@@ -222,5 +223,7 @@ export async function insertAttempt(tenantId: string, quizId: string, userId: st
       createdAt: now,
       updatedAt: now,
     });
+  if (spec.examAttemptId) await rebuildExamFigures(tenantId, examOfAttempt(spec.examAttemptId), userId);
+  else await rebuildQuizFigures(tenantId, quizId, userId);
   return id;
 }

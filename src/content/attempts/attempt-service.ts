@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { batchable, changedRows, insertWhere, rowsOf, runBatch } from "../../core/db/batch";
+import { contentStatements } from "../common/events";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
@@ -127,6 +128,7 @@ export async function startAttempt(ctx: SchoolCtx, input: { quizId: string }): P
         AND EXISTS (SELECT 1 FROM quizzes lq WHERE lq.id = ${quizId} AND ${liveInSchool("lq", ctx.tenantId)})`,
     ),
     inProgressSql(ctx, quizId),
+    ...(await contentStatements(ctx, { type: "attempt.recorded", attempt: "quiz", objectId: quizId, userId: ctx.actor.userId })),
   ]);
   const [row] = rowsOf<AttemptRow>(results[1]);
   if (!row) throw new ApiError(attemptsErrors.MAX_ATTEMPTS_REACHED);

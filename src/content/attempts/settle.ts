@@ -6,7 +6,7 @@ import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import type { PreparedEvent } from "../../core/events";
 import { RATING_RULE_EVENTS, scoredAward } from "../rating/award";
-import { contentStatements, prepareContentEvent, type AttemptSettled, type ReferenceCompletion } from "../common/events";
+import { contentStatements, prepareContentEvent, type AttemptRecorded, type AttemptSettled, type ReferenceCompletion } from "../common/events";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
@@ -211,10 +211,21 @@ function quizAward(ctx: SettleCtx, target: SettleTarget): Promise<BatchItem[]> {
   });
 }
 
+/**
+ * The analytics figures follow the scores: the quiz's for an attempt outside an exam, the exam's
+ * for a section's (its section means read the section's quiz attempt).
+ */
+function recordedEvent(ctx: SettleCtx, target: SettleTarget): AttemptRecorded {
+  const { examAttemptId, userId } = target;
+  return examAttemptId
+    ? { type: "attempt.recorded", attempt: "exam", objectId: sql`(SELECT xa.exam_id FROM exam_attempts xa WHERE xa.id = ${examAttemptId} AND ${inSchool("xa", ctx.tenantId)})`, userId }
+    : { type: "attempt.recorded", attempt: "quiz", objectId: target.quizId, userId };
+}
+
 /** The settling statements, to run after the batch's writes of answers (see the top of this file). */
 export async function settleStatements(ctx: SettleCtx, target: SettleTarget, plan: SettlePlan, options: SettleOptions = {}): Promise<BatchItem[]> {
   const now = ctx.clock.now();
-  const statements = [scoresStatement(ctx, target, now)];
+  const statements = [scoresStatement(ctx, target, now), ...(await contentStatements(ctx, recordedEvent(ctx, target)))];
   if (!forStudent(target)) return statements;
   statements.push(
     ...(await quizAward(ctx, target)),

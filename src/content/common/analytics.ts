@@ -5,15 +5,16 @@ import { restrictedScope, scopeCondition } from "../../platform/schools/curator-
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
- * What quiz and exam analytics share: which attempts a figure counts, the mean of stored
- * percentages and the ten score buckets, so both answer alike for the same kind of data.
+ * What quiz and exam analytics share: which attempts (or figure rows kept of them) a figure
+ * counts, the mean of stored percentages and the ten score buckets, so both answer alike for the
+ * same kind of data.
  */
 
 export const SCORE_BUCKETS = 10;
 
 export interface CountedAttempts {
-  /** `quiz_attempts` or `exam_attempts`; both carry `tenant_id`, `user_id` and `actor_role`. */
-  table: "quiz_attempts" | "exam_attempts";
+  /** The attempts, or the figures kept of them per member (each carries `tenant_id`, `user_id` and `actor_role`). */
+  table: "quiz_attempts" | "exam_attempts" | "quiz_figures" | "quiz_question_figures" | "exam_figures" | "exam_section_figures";
   alias: string;
   /** What ties the attempts to the object analysed (the quiz or exam id, the exam-section rule). */
   of: SQL;
@@ -40,21 +41,43 @@ export function countedAttemptsSql(ctx: SchoolCtx, counted: CountedAttempts, ext
       ${filters.length > 0 ? sql`AND ${sql.join(filters, sql` AND `)}` : sql``}`;
 }
 
-/**
- * `SELECT bucket, count` of a percentage in integer hundredths over `from`: / 1000 is the tenth of
- * the range, and 100 % joins the last bucket rather than opening an eleventh.
- */
-export function bucketCountsSql(pct: SQL, from: SQL): SQL {
-  return sql`SELECT min(${SCORE_BUCKETS - 1}, ${pct} / 1000) AS bucket, count(*) AS count ${from} GROUP BY 1`;
-}
-
-/** Always the ten buckets, empty ones with count 0. */
-export function scoreDistribution(rows: readonly { bucket: number; count: number }[]): { bucket: number; count: number }[] {
-  const counts = new Map(rows.map((row) => [row.bucket, row.count]));
-  return Array.from({ length: SCORE_BUCKETS }, (_, bucket) => ({ bucket, count: counts.get(bucket) ?? 0 }));
-}
-
 /** Mean of hundredths over `count` attempts, rounded half-up once from the exact sum; null without attempts. */
 export function meanPct(sum: number | null, count: number): string | null {
   return count === 0 ? null : formatHundredths(roundDiv(sum ?? 0, count));
+}
+
+/** The `bucket_<n>` columns of a figures table, in order. */
+export const BUCKET_COLUMNS = sql.raw(Array.from({ length: SCORE_BUCKETS }, (_, bucket) => `bucket_${bucket}`).join(", "));
+
+/** For a figures rebuild: per bucket, how many rows have `counted` true and `pct` (hundredths) in it, as in `bucketCountsSql`. */
+export function bucketSumsSql(pct: SQL, counted: SQL): SQL {
+  return sql.join(
+    Array.from({ length: SCORE_BUCKETS }, (_, bucket) => sql`coalesce(sum(${counted} AND min(${SCORE_BUCKETS - 1}, ${pct} / 1000) = ${sql.raw(String(bucket))}), 0)`),
+    sql`, `,
+  );
+}
+
+/** For a figures read (alias `f`): the summed buckets as columns `bucket_0` … `bucket_9`. */
+export const BUCKET_TOTALS = sql.raw(Array.from({ length: SCORE_BUCKETS }, (_, bucket) => `coalesce(sum(f.bucket_${bucket}), 0) AS bucket_${bucket}`).join(", "));
+
+/** The ten buckets from a figures read's `bucket_<n>` columns. */
+export function bucketsOfTotals(row: Record<string, unknown>): { bucket: number; count: number }[] {
+  return Array.from({ length: SCORE_BUCKETS }, (_, bucket) => ({ bucket, count: Number(row[`bucket_${bucket}`] ?? 0) }));
+}
+
+/** Which attempts a figures rebuild covers: one object's (a quiz or exam id, or SQL naming it), one member's, both, or the school's. */
+export interface FiguresScope {
+  objectId?: string | SQL;
+  userId?: string;
+}
+
+/** The school's rows (alias `alias`) of the scope, the object named by `column` (`quiz_id`, `exam_id`). */
+export function figuresWhere(tenantId: string, alias: string, column: "quiz_id" | "exam_id", scope: FiguresScope): SQL {
+  const a = sql.raw(alias);
+  const parts = [
+    inSchool(alias, tenantId),
+    scope.objectId === undefined ? undefined : sql`${a}.${sql.raw(column)} = ${scope.objectId}`,
+    scope.userId === undefined ? undefined : sql`${a}.user_id = ${scope.userId}`,
+  ].filter((part): part is SQL => part !== undefined);
+  return sql.join(parts, sql` AND `);
 }

@@ -50,6 +50,22 @@ export interface AttemptSettled {
   completes: ReferenceCompletion;
 }
 
+/**
+ * An attempt of `userId` was started, finished or (re)scored in this batch, in any role, inside an
+ * exam section or not (a section's quiz attempt names its exam: `attempt` `exam`). The quiz's or
+ * exam's analytics figures kept per member follow (docs/decisions/heavy-reads.md, "Analytics
+ * aggregates"). A source emits it whether or not its own change happened: the contributors rebuild
+ * the member's figures from the attempts as they are, so a refused or repeated change writes the
+ * same figures again.
+ */
+export interface AttemptRecorded {
+  type: "attempt.recorded";
+  attempt: "quiz" | "exam";
+  /** The quiz or exam id, or SQL naming it. */
+  objectId: string | SQL;
+  userId: string;
+}
+
 /** A student's submission turned `submitted` in this batch. */
 export interface SubmissionSubmitted {
   type: "submission.submitted";
@@ -98,7 +114,7 @@ export interface CourseCompleted {
 /** The second-batch case of a manual completion that completes its lesson (docs/domain-events.md, "Second batch"). */
 export const LESSON_COMPLETION = "lesson-completion";
 
-export type ContentEvent = AttemptSettled | SubmissionSubmitted | BlockCompleted | CourseCompleted;
+export type ContentEvent = AttemptSettled | AttemptRecorded | SubmissionSubmitted | BlockCompleted | CourseCompleted;
 export type ContentEventType = ContentEvent["type"];
 
 export type ContentContributor = Contributor<EventCtx, ContentEvent, EventDefinition>;

@@ -3,7 +3,7 @@ import { batchable, rowsOf, runBatch } from "../../core/db/batch";
 import { formatHundredthsOrNull, percent } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
-import { bucketCountsSql, countedAttemptsSql as countedSql, meanPct, scoreDistribution } from "../common/analytics";
+import { BUCKET_TOTALS, bucketsOfTotals, countedAttemptsSql as countedSql, meanPct } from "../common/analytics";
 import type { ExamAnalytics, ExamAnalyticsQuery } from "./analytics-schemas";
 import { examsErrors } from "./errors";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
@@ -24,25 +24,24 @@ interface SectionRow {
   pct_sum: number;
 }
 
-/** The exam's attempts the figures count (alias `ea`); `extra` narrows them. */
-function countedAttemptsSql(ctx: SchoolCtx, examId: string, query: ExamAnalyticsQuery, extra?: SQL): SQL {
-  return countedSql(ctx, { table: "exam_attempts", alias: "ea", of: sql`ea.exam_id = ${examId}`, includeStaff: query.include_admin_attempts }, extra);
+/** The figures kept per member of the exam's attempts (alias `f`; src/content/exams/figures.ts), by the shared rule of whose attempts count. */
+function figuresSql(ctx: SchoolCtx, table: "exam_figures" | "exam_section_figures", examId: string, query: ExamAnalyticsQuery): SQL {
+  return countedSql(ctx, { table, alias: "f", of: sql`f.exam_id = ${examId}`, includeStaff: query.include_admin_attempts });
 }
-
-const SUBMITTED = sql`ea.status = 'submitted'`;
 
 /**
  * A section's percent in one attempt as the attempt shows it, from its quiz attempt `qa`: score /
  * max × 100 in hundredths, half-up, a score above the max counting as the max; 0 when the max is 0
  * or when the section was never opened (no `qa` row).
  */
-const SECTION_PCT = sql`CASE WHEN qa.max_score_hundredths > 0
+export const SECTION_PCT = sql`CASE WHEN qa.max_score_hundredths > 0
     THEN min(10000, (20000 * max(coalesce(qa.score_hundredths, 0), 0) + qa.max_score_hundredths) / (2 * qa.max_score_hundredths))
     ELSE 0 END`;
 
 /**
- * GET /exams/:id/analytics (view_analytics). The exam, the totals, the per-section sums and the
- * score buckets are four set-based SELECTs in one batch: with the guard's read, two round trips.
+ * GET /exams/:id/analytics (view_analytics). The exam, the totals with the score buckets and the
+ * per-section sums are three SELECTs in one batch over the figures kept per member
+ * (docs/decisions/heavy-reads.md, "Analytics aggregates"): with the guard's read, two round trips.
  *
  * A submitted attempt that never opened a section counts 0 % in that section's mean, so every
  * section's mean is over the same submitted attempts as `avg_score_pct`.
@@ -50,36 +49,29 @@ const SECTION_PCT = sql`CASE WHEN qa.max_score_hundredths > 0
 export async function examAnalytics(ctx: SchoolCtx, input: { examId: string; query: ExamAnalyticsQuery }): Promise<ExamAnalytics> {
   const t = ctx.tenantId;
   const { examId, query } = input;
-  const pct = sql`coalesce(ea.final_score_pct_hundredths, 0)`;
-  const [exam, totals, sections, buckets] = await runBatch(ctx, [
+  const [exam, totals, sections] = await runBatch(ctx, [
     batchable(ctx, sql`SELECT e.passing_score FROM exams e WHERE e.id = ${examId} AND ${liveInSchool("e", t)}`),
     batchable(
       ctx,
-      sql`SELECT count(*) AS attempt_count,
-          coalesce(sum(${SUBMITTED}), 0) AS submitted_count,
-          coalesce(sum(${SUBMITTED} AND ea.passed = 1), 0) AS passed_count,
-          sum(CASE WHEN ${SUBMITTED} THEN ${pct} END) AS pct_sum,
-          max(CASE WHEN ${SUBMITTED} THEN ${pct} END) AS pct_max,
-          min(CASE WHEN ${SUBMITTED} THEN ${pct} END) AS pct_min
-        ${countedAttemptsSql(ctx, examId, query)}`,
+      sql`SELECT coalesce(sum(f.attempt_count), 0) AS attempt_count,
+          coalesce(sum(f.submitted_count), 0) AS submitted_count,
+          coalesce(sum(f.passed_count), 0) AS passed_count,
+          sum(f.pct_sum) AS pct_sum, max(f.pct_max) AS pct_max, min(f.pct_min) AS pct_min, ${BUCKET_TOTALS}
+        ${figuresSql(ctx, "exam_figures", examId, query)}`,
     ),
     batchable(
       ctx,
-      sql`SELECT s.id AS section_id, s.title, s.weight,
-          coalesce(sum(${SECTION_PCT}), 0) AS pct_sum
+      sql`SELECT s.id AS section_id, s.title, s.weight, coalesce(x.pct_sum, 0) AS pct_sum
         FROM exam_sections s
-          LEFT JOIN exam_section_attempts esa ON ${inSchool("esa", t)} AND esa.exam_section_id = s.id
-            AND esa.exam_attempt_id IN (SELECT ea.id ${countedAttemptsSql(ctx, examId, query, SUBMITTED)})
-          LEFT JOIN quiz_attempts qa ON ${inSchool("qa", t)} AND qa.id = esa.quiz_attempt_id AND qa.exam_attempt_id = esa.exam_attempt_id
+          LEFT JOIN (SELECT f.section_id, sum(f.pct_sum) AS pct_sum ${figuresSql(ctx, "exam_section_figures", examId, query)} GROUP BY f.section_id) x
+            ON x.section_id = s.id
         WHERE ${inSchool("s", t)} AND s.exam_id = ${examId} AND s.deleted_at IS NULL
-        GROUP BY s.id
         ORDER BY s.position, s.id`,
     ),
-    batchable(ctx, bucketCountsSql(pct, countedAttemptsSql(ctx, examId, query, SUBMITTED))),
   ]);
   const examRow = rowsOf<{ passing_score: number | null }>(exam)[0];
   if (!examRow) throw new ApiError(examsErrors.EXAM_NOT_FOUND);
-  const sums = rowsOf<TotalsRow>(totals)[0]!;
+  const sums = rowsOf<TotalsRow & Record<string, unknown>>(totals)[0]!;
   const submitted = sums.submitted_count;
   return {
     exam_id: examId,
@@ -96,6 +88,6 @@ export async function examAnalytics(ctx: SchoolCtx, input: { examId: string; que
       weight: row.weight,
       avg_score_pct: meanPct(row.pct_sum, submitted),
     })),
-    score_distribution: scoreDistribution(rowsOf<{ bucket: number; count: number }>(buckets)),
+    score_distribution: bucketsOfTotals(sums),
   };
 }

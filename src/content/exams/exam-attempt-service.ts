@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, changedRows, insertWhere, rowsOf, runBatch } from "../../core/db/batch";
+import { contentStatements } from "../common/events";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { uuidv7 } from "../../core/lib/ids";
@@ -142,6 +143,7 @@ export async function startExamAttempt(ctx: SchoolCtx, input: { examId: string }
     ),
     batchable(ctx, inProgressSql(ctx, examId)),
     sectionAttemptsSql(ctx, inProgressIdSql(ctx, examId)),
+    ...(await contentStatements(ctx, { type: "attempt.recorded", attempt: "exam", objectId: examId, userId: ctx.actor.userId })),
   ]);
   const [row] = rowsOf<ExamAttemptRow>(results[1]);
   if (!row) throw new ApiError(examsErrors.MAX_EXAM_ATTEMPTS_REACHED);

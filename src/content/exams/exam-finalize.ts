@@ -186,7 +186,10 @@ export async function finalizeExam(ctx: SettleCtx, view: TimerView): Promise<Fin
   const results = await finishSections(ctx, examAttemptId, read.sectionAttempts, read.results);
   const figures = examFigures(results.map(sectionScoreOf), read.exam?.passing_score ?? null);
   const now = ctx.clock.now();
-  const writes: BatchItem[] = [finalUpdate(ctx, view, figures, now)];
+  const writes: BatchItem[] = [
+    finalUpdate(ctx, view, figures, now),
+    ...(await contentStatements(ctx, { type: "attempt.recorded", attempt: "exam", objectId: view.start.examId, userId: view.start.userId })),
+  ];
   if (view.start.actorRole === "student") {
     const facts: ExamFacts = { title: read.exam?.title ?? "", passingScore: read.exam?.passing_score ?? null, maxAttempts: read.exam?.max_attempts ?? null };
     writes.push(

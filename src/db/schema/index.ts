@@ -18,3 +18,4 @@ export * from "./content/quizzes";
 export * from "./content/exams";
 export * from "./content/assignments";
 export * from "./content/rating";
+export * from "./content/analytics";

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import * as schema from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { db } from "../../helpers/factories";
+import { rebuildQuizFigures } from "../../helpers/figures";
 import { insertAttempt, type AttemptSpec } from "../../helpers/quizzes";
 import { as, type Member } from "../../helpers/users";
 import { outboxRows } from "../../notifications/helpers";
@@ -36,6 +37,7 @@ export async function submittedAttempt(tenantId: string, quizId: string, userId:
         savedAt,
       });
   }
+  if (!spec.examAttemptId) await rebuildQuizFigures(tenantId, quizId, userId);
   return id;
 }
 

@@ -1,6 +1,7 @@
 import * as schema from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { db } from "../../helpers/factories";
+import { rebuildQuizFigures } from "../../helpers/figures";
 import { insertAttempt, type AttemptSpec } from "../../helpers/quizzes";
 import { as, type Member } from "../../helpers/users";
 
@@ -41,6 +42,7 @@ export async function insertAnswers(tenantId: string, quizId: string, userId: st
         savedAt: Date.now() - 30_000,
       });
   }
+  await rebuildQuizFigures(tenantId, quizId, userId);
 }
 
 /** A submitted, settled attempt at `pct` hundredths of a percent. */

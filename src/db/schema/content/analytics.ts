@@ -1,0 +1,93 @@
+import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { ACTOR_ROLES } from "./quizzes";
+import { tenantRef } from "../columns";
+
+/**
+ * Quiz and exam analytics kept per (object, member, role): each row is the exact figure of one
+ * member's attempts made in one role, rebuilt from those attempts by the contributors of
+ * `attempt.recorded` in the write batch that changed them (docs/decisions/heavy-reads.md,
+ * "Analytics aggregates"). Keeping the member in the key lets a read apply the rules of whose
+ * attempts count (staff or not, a restricted curator's students, deleted members) with a join,
+ * exactly as over the attempts themselves. `bucket_<n>` counts the settled results in the n-th
+ * tenth of the range (100 % in the last); no row means no attempt.
+ */
+const buckets = () => ({
+  bucket0: integer("bucket_0").notNull().default(0),
+  bucket1: integer("bucket_1").notNull().default(0),
+  bucket2: integer("bucket_2").notNull().default(0),
+  bucket3: integer("bucket_3").notNull().default(0),
+  bucket4: integer("bucket_4").notNull().default(0),
+  bucket5: integer("bucket_5").notNull().default(0),
+  bucket6: integer("bucket_6").notNull().default(0),
+  bucket7: integer("bucket_7").notNull().default(0),
+  bucket8: integer("bucket_8").notNull().default(0),
+  bucket9: integer("bucket_9").notNull().default(0),
+});
+
+/** A member's attempts of a quiz outside exams in one role; results over the settled ones (submitted, nothing pending). */
+export const quizFigures = sqliteTable(
+  "quiz_figures",
+  {
+    tenantId: tenantRef(),
+    quizId: text("quiz_id").notNull(),
+    userId: text("user_id").notNull(),
+    actorRole: text("actor_role", { enum: ACTOR_ROLES }).notNull(),
+    attemptCount: integer("attempt_count").notNull(),
+    submittedCount: integer("submitted_count").notNull(),
+    settledCount: integer("settled_count").notNull(),
+    passedCount: integer("passed_count").notNull(),
+    pctSum: integer("pct_sum"),
+    pctMax: integer("pct_max"),
+    pctMin: integer("pct_min"),
+    ...buckets(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.quizId, t.userId, t.actorRole] })],
+);
+
+/** The answers of a member's settled attempts of a quiz outside exams, per question and role. */
+export const quizQuestionFigures = sqliteTable(
+  "quiz_question_figures",
+  {
+    tenantId: tenantRef(),
+    quizId: text("quiz_id").notNull(),
+    userId: text("user_id").notNull(),
+    actorRole: text("actor_role", { enum: ACTOR_ROLES }).notNull(),
+    questionId: text("question_id").notNull(),
+    answered: integer("answered").notNull(),
+    correct: integer("correct").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.quizId, t.userId, t.actorRole, t.questionId] })],
+);
+
+/** A member's attempts of an exam in one role; results over the submitted ones. */
+export const examFigures = sqliteTable(
+  "exam_figures",
+  {
+    tenantId: tenantRef(),
+    examId: text("exam_id").notNull(),
+    userId: text("user_id").notNull(),
+    actorRole: text("actor_role", { enum: ACTOR_ROLES }).notNull(),
+    attemptCount: integer("attempt_count").notNull(),
+    submittedCount: integer("submitted_count").notNull(),
+    passedCount: integer("passed_count").notNull(),
+    pctSum: integer("pct_sum"),
+    pctMax: integer("pct_max"),
+    pctMin: integer("pct_min"),
+    ...buckets(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.examId, t.userId, t.actorRole] })],
+);
+
+/** The sum of a section's percent over a member's submitted attempts of an exam in one role. */
+export const examSectionFigures = sqliteTable(
+  "exam_section_figures",
+  {
+    tenantId: tenantRef(),
+    examId: text("exam_id").notNull(),
+    userId: text("user_id").notNull(),
+    actorRole: text("actor_role", { enum: ACTOR_ROLES }).notNull(),
+    sectionId: text("section_id").notNull(),
+    pctSum: integer("pct_sum").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.examId, t.userId, t.actorRole, t.sectionId] })],
+);

@@ -10,6 +10,7 @@ import { notificationsRoutes } from "./platform/notifications/routes";
 import { mediaRoutes } from "./platform/media/routes";
 import type { AppEnv } from "./core/http/context";
 import { notFound, onError } from "./core/http/error-handler";
+import { ERROR_SCHEMA, ErrorBody } from "./core/http/envelope";
 import { getConfig } from "./core/env";
 import { isAllowedOrigin } from "./core/http/origins";
 import { requestContext } from "./core/http/request-context";
@@ -87,6 +88,8 @@ function buildApp(access: AccessControl) {
     servers: [{ url: "/", description: "The deployment serving this document" }],
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
+  // Failure responses refer to the envelope by name (errorSchemaWithIdentifiers), so it is registered once here.
+  app.openAPIRegistry.register(ERROR_SCHEMA, ErrorBody);
 
   app.notFound(notFound);
   app.onError(onError);

@@ -63,11 +63,12 @@ function login(client: Client<paths>, body: LoginBody) {
 }
 
 /** What a call is, for which headers it gets. */
-function kindOf(pathname: string): "tenant" | "auth" | "me" | "admin" | "other" {
+function kindOf(pathname: string): "tenant" | "auth" | "me" | "admin" | "public" | "other" {
   if (pathname.startsWith(`${API}/t/`)) return "tenant";
   if (pathname === `${API}/auth/me`) return "me";
   if (pathname.startsWith(`${API}/auth/`)) return "auth";
   if (pathname.startsWith(`${API}/admin/`)) return "admin";
+  if (pathname.startsWith(`${API}/public/`)) return "public";
   return "other";
 }
 
@@ -82,7 +83,8 @@ export function createLmsClient(settings: LmsClientOptions): LmsClient {
     const kind = kindOf(new URL(url).pathname);
     const headers = new Headers(init.headers);
     if (settings.tenant && (kind === "auth" || kind === "me" || (kind === "tenant" && viaHeader))) headers.set(TENANT_HEADER, settings.tenant);
-    if (tokens && kind !== "auth" && !headers.has("authorization")) headers.set("authorization", `Bearer ${tokens.token}`);
+    // Sign-in flows take no bearer, and public routes need none.
+    if (tokens && kind !== "auth" && kind !== "public" && !headers.has("authorization")) headers.set("authorization", `Bearer ${tokens.token}`);
     if (kind === "tenant" && lastBookmark !== null) headers.set(BOOKMARK_HEADER, lastBookmark);
     const request = new Request(url, { ...init, headers, body, ...(settings.credentials ? { credentials: settings.credentials } : {}) });
     const response = await baseFetch(request);
@@ -133,7 +135,9 @@ export function createLmsClient(settings: LmsClientOptions): LmsClient {
     const body = request.body ? await request.arrayBuffer() : null;
     const tokens = await session.current();
     const first = await attempt(request.url, init, body, tokens);
-    if (first.status !== 401 || !tokens || kindOf(new URL(request.url).pathname) === "auth" || new Headers(init.headers).has("authorization")) return first;
+    const kind = kindOf(new URL(request.url).pathname);
+    // Only a 401 to a call this layer authenticated is an expired token; a caller's own bearer is theirs to handle.
+    if (first.status !== 401 || !tokens || kind === "auth" || kind === "public" || new Headers(init.headers).has("authorization")) return first;
     const renewed = await session.renew(tokens);
     if (!renewed) return first;
     await first.body?.cancel();

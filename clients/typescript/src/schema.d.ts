@@ -2894,6 +2894,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Error: {
+            /** @enum {boolean} */
+            success: false;
+            /** @description The spec's error identifier, verbatim */
+            error: string;
+            message: string;
+            request_id: string;
+            details?: {
+                path: string;
+                message: string;
+            }[];
+            data?: unknown;
+        };
         LoginResult: components["schemas"]["SessionTokens"] & {
             user: {
                 id: string;
@@ -2912,19 +2925,6 @@ export interface components {
             auth_device_id: string;
             /** @description Native clients only; browsers get an HttpOnly cookie */
             refresh_token?: string;
-        };
-        Error: {
-            /** @enum {boolean} */
-            success: false;
-            /** @description The spec's error identifier, verbatim */
-            error: string;
-            message: string;
-            request_id: string;
-            details?: {
-                path: string;
-                message: string;
-            }[];
-            data?: unknown;
         };
         DeviceLimitErrorData: {
             max_active_devices: number | null;
@@ -5944,7 +5944,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body" | "invalid credentials";
+                        error: "invalid_request_body" | "invalid credentials";
                     };
                 };
             };
@@ -5956,7 +5956,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "email_not_verified" | "device_blocked" | "origin_not_allowed";
+                        error: "email_not_verified" | "device_blocked" | "origin_not_allowed";
                     };
                 };
             };
@@ -5980,7 +5980,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "too many attempts, try again later";
+                        error: "too many attempts, try again later";
                     };
                 };
             };
@@ -5992,7 +5992,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "device_registration_failed";
+                        error: "device_registration_failed";
                     };
                 };
             };
@@ -6034,7 +6034,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body";
+                        error: "invalid_request_body";
                     };
                 };
             };
@@ -6046,7 +6046,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "device_self_replacement_disabled" | "device_blocked" | "origin_not_allowed";
+                        error: "device_self_replacement_disabled" | "device_blocked" | "origin_not_allowed";
                     };
                 };
             };
@@ -6070,7 +6070,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "device_registration_failed";
+                        error: "device_registration_failed";
                     };
                 };
             };
@@ -6110,7 +6110,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body" | "session_id_required" | "auth_device_id_required" | "refresh_token_required";
+                        error: "invalid_request_body" | "session_id_required" | "auth_device_id_required" | "refresh_token_required";
                     };
                 };
             };
@@ -6122,7 +6122,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -6134,7 +6134,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "origin_not_allowed";
+                        error: "origin_not_allowed";
                     };
                 };
             };
@@ -6146,7 +6146,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "stale_refresh_token";
+                        error: "stale_refresh_token";
                     };
                 };
             };
@@ -6189,7 +6189,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body" | "session_id_required" | "auth_device_id_required";
+                        error: "invalid_request_body" | "session_id_required" | "auth_device_id_required";
                     };
                 };
             };
@@ -6201,7 +6201,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -6213,7 +6213,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "origin_not_allowed";
+                        error: "origin_not_allowed";
                     };
                 };
             };
@@ -6257,7 +6257,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body" | "duplicate key";
+                        error: "invalid_request_body" | "duplicate key";
                     };
                 };
             };
@@ -6308,7 +6308,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_or_expired_email_verification";
+                        error: "invalid_or_expired_email_verification";
                     };
                 };
             };
@@ -6350,7 +6350,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body";
+                        error: "invalid_request_body";
                     };
                 };
             };
@@ -6392,7 +6392,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "validation error";
+                        error: "validation error";
                     };
                 };
             };
@@ -6404,7 +6404,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "no account with this email and school";
+                        error: "no account with this email and school";
                     };
                 };
             };
@@ -6446,7 +6446,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "validation error" | "invalid or expired confirmation code";
+                        error: "validation error" | "invalid or expired confirmation code";
                     };
                 };
             };
@@ -6458,7 +6458,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "too many attempts, request a new code";
+                        error: "too many attempts, request a new code";
                     };
                 };
             };
@@ -6502,7 +6502,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body";
+                        error: "invalid_request_body";
                     };
                 };
             };
@@ -6538,7 +6538,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -6589,7 +6589,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params";
+                        error: "invalid_params";
                     };
                 };
             };
@@ -6601,7 +6601,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -6613,7 +6613,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -6655,7 +6655,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body" | "email already taken";
+                        error: "invalid_request_body" | "email already taken";
                     };
                 };
             };
@@ -6667,7 +6667,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -6679,7 +6679,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -6729,7 +6729,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params" | "cannot_modify_self";
+                        error: "invalid_params" | "cannot_modify_self";
                     };
                 };
             };
@@ -6741,7 +6741,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -6753,7 +6753,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -6803,7 +6803,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params" | "cannot_modify_self";
+                        error: "invalid_params" | "cannot_modify_self";
                     };
                 };
             };
@@ -6815,7 +6815,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -6827,7 +6827,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -6867,7 +6867,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format";
+                        error: "invalid id format";
                     };
                 };
             };
@@ -6879,7 +6879,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -6891,7 +6891,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -6903,7 +6903,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user_not_found";
+                        error: "user_not_found";
                     };
                 };
             };
@@ -6947,7 +6947,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "invalid_request_body" | "cannot_modify_self";
+                        error: "invalid id format" | "invalid_request_body" | "cannot_modify_self";
                     };
                 };
             };
@@ -6959,7 +6959,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -6971,7 +6971,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -6983,7 +6983,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user not found";
+                        error: "user not found";
                     };
                 };
             };
@@ -7026,7 +7026,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "cannot delete yourself";
+                        error: "invalid id format" | "cannot delete yourself";
                     };
                 };
             };
@@ -7038,7 +7038,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7050,7 +7050,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -7062,7 +7062,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user not found";
+                        error: "user not found";
                     };
                 };
             };
@@ -7106,7 +7106,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "curator_not_eligible";
+                        error: "invalid_id_format" | "invalid_request_body" | "curator_not_eligible";
                     };
                 };
             };
@@ -7118,7 +7118,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7130,7 +7130,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -7142,7 +7142,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user_not_found";
+                        error: "user_not_found";
                     };
                 };
             };
@@ -7187,7 +7187,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "user not found" | "cannot delete yourself";
+                        error: "invalid id format" | "user not found" | "cannot delete yourself";
                     };
                 };
             };
@@ -7199,7 +7199,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7211,7 +7211,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -7255,7 +7255,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "validation error" | "cannot_modify_self";
+                        error: "invalid id format" | "validation error" | "cannot_modify_self";
                     };
                 };
             };
@@ -7267,7 +7267,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7279,7 +7279,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -7291,7 +7291,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user not found";
+                        error: "user not found";
                     };
                 };
             };
@@ -7331,7 +7331,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "user is not a curator" | "permissions not found";
+                        error: "invalid id format" | "user is not a curator" | "permissions not found";
                     };
                 };
             };
@@ -7343,7 +7343,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7355,7 +7355,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -7367,7 +7367,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user not found";
+                        error: "user not found";
                     };
                 };
             };
@@ -7411,7 +7411,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "invalid_request_body" | "user is not a curator";
+                        error: "invalid id format" | "invalid_request_body" | "user is not a curator";
                     };
                 };
             };
@@ -7423,7 +7423,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7435,7 +7435,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -7447,7 +7447,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user not found";
+                        error: "user not found";
                     };
                 };
             };
@@ -7485,7 +7485,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7497,7 +7497,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -7539,7 +7539,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body";
+                        error: "invalid_request_body";
                     };
                 };
             };
@@ -7551,7 +7551,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7563,7 +7563,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -7610,7 +7610,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body" | "invalid current password" | "same_password";
+                        error: "invalid_request_body" | "invalid current password" | "same_password";
                     };
                 };
             };
@@ -7622,7 +7622,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7634,7 +7634,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -7646,7 +7646,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "too many attempts, try again later";
+                        error: "too many attempts, try again later";
                     };
                 };
             };
@@ -7684,7 +7684,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "subdomain_required";
+                        error: "subdomain_required";
                     };
                 };
             };
@@ -7696,7 +7696,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tenant_not_found";
+                        error: "tenant_not_found";
                     };
                 };
             };
@@ -7745,7 +7745,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params" | "tenant_header_not_allowed";
+                        error: "invalid_params" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -7757,7 +7757,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7769,7 +7769,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -7809,7 +7809,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "validation error" | "slug or subdomain already taken" | "tenant_header_not_allowed";
+                        error: "validation error" | "slug or subdomain already taken" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -7821,7 +7821,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7833,7 +7833,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -7871,7 +7871,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "tenant_header_not_allowed";
+                        error: "invalid id format" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -7883,7 +7883,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7895,7 +7895,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -7907,7 +7907,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tenant not found";
+                        error: "tenant not found";
                     };
                 };
             };
@@ -7949,7 +7949,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "validation error" | "tenant_header_not_allowed";
+                        error: "invalid id format" | "validation error" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -7961,7 +7961,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -7973,7 +7973,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -7985,7 +7985,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tenant not found";
+                        error: "tenant not found";
                     };
                 };
             };
@@ -8026,7 +8026,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "tenant_header_not_allowed";
+                        error: "invalid id format" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -8038,7 +8038,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8050,7 +8050,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -8062,7 +8062,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tenant not found";
+                        error: "tenant not found";
                     };
                 };
             };
@@ -8100,7 +8100,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8112,7 +8112,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tenant not found";
+                        error: "tenant not found";
                     };
                 };
             };
@@ -8154,7 +8154,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "validation error";
+                        error: "validation error";
                     };
                 };
             };
@@ -8166,7 +8166,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8178,7 +8178,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -8190,7 +8190,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tenant not found";
+                        error: "tenant not found";
                     };
                 };
             };
@@ -8229,7 +8229,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "validation error" | "tenant_header_not_allowed";
+                        error: "validation error" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -8241,7 +8241,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8253,7 +8253,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -8293,7 +8293,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "validation error" | "tenant_header_not_allowed";
+                        error: "validation error" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -8305,7 +8305,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8317,7 +8317,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -8358,7 +8358,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "tenant_header_not_allowed";
+                        error: "invalid id format" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -8370,7 +8370,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8382,7 +8382,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -8394,7 +8394,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tariff not found";
+                        error: "tariff not found";
                     };
                 };
             };
@@ -8436,7 +8436,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "validation error" | "tenant_header_not_allowed";
+                        error: "invalid id format" | "validation error" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -8448,7 +8448,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8460,7 +8460,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -8472,7 +8472,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tariff not found";
+                        error: "tariff not found";
                     };
                 };
             };
@@ -8517,7 +8517,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "invalid_params" | "tenant_header_not_allowed";
+                        error: "invalid id format" | "invalid_params" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -8529,7 +8529,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8541,7 +8541,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -8553,7 +8553,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tenant not found";
+                        error: "tenant not found";
                     };
                 };
             };
@@ -8595,7 +8595,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "invalid activation payload" | "tariff is inactive" | "tenant_header_not_allowed";
+                        error: "invalid id format" | "invalid activation payload" | "tariff is inactive" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -8607,7 +8607,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8619,7 +8619,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -8631,7 +8631,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tariff not found" | "tenant not found";
+                        error: "tariff not found" | "tenant not found";
                     };
                 };
             };
@@ -8673,7 +8673,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "validation error" | "tenant_header_not_allowed";
+                        error: "invalid id format" | "validation error" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -8685,7 +8685,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8697,7 +8697,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -8709,7 +8709,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tenant not found";
+                        error: "tenant not found";
                     };
                 };
             };
@@ -8754,7 +8754,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "validation error" | "tenant_header_not_allowed";
+                        error: "invalid id format" | "validation error" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -8766,7 +8766,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8778,7 +8778,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -8790,7 +8790,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tenant not found";
+                        error: "tenant not found";
                     };
                 };
             };
@@ -8831,7 +8831,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid id format" | "tenant_header_not_allowed";
+                        error: "invalid id format" | "tenant_header_not_allowed";
                     };
                 };
             };
@@ -8843,7 +8843,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8855,7 +8855,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden";
+                        error: "forbidden";
                     };
                 };
             };
@@ -8867,7 +8867,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tenant not found";
+                        error: "tenant not found";
                     };
                 };
             };
@@ -8905,7 +8905,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8917,7 +8917,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -8955,7 +8955,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -8967,7 +8967,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9008,7 +9008,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params";
+                        error: "invalid_params";
                     };
                 };
             };
@@ -9020,7 +9020,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9032,7 +9032,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9072,7 +9072,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -9084,7 +9084,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9096,7 +9096,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "device_self_management_disabled" | "PAYMENT_REQUIRED";
+                        error: "device_self_management_disabled" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9108,7 +9108,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "device_not_found";
+                        error: "device_not_found";
                     };
                 };
             };
@@ -9146,7 +9146,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9158,7 +9158,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "device_self_management_disabled" | "PAYMENT_REQUIRED";
+                        error: "device_self_management_disabled" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9196,7 +9196,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9208,7 +9208,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9246,7 +9246,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9258,7 +9258,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9300,7 +9300,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_device_policy";
+                        error: "invalid_device_policy";
                     };
                 };
             };
@@ -9312,7 +9312,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9324,7 +9324,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9364,7 +9364,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -9376,7 +9376,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9388,7 +9388,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9400,7 +9400,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user_not_found";
+                        error: "user_not_found";
                     };
                 };
             };
@@ -9443,7 +9443,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_params";
+                        error: "invalid_id_format" | "invalid_params";
                     };
                 };
             };
@@ -9455,7 +9455,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9467,7 +9467,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9479,7 +9479,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user_not_found";
+                        error: "user_not_found";
                     };
                 };
             };
@@ -9520,7 +9520,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -9532,7 +9532,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9544,7 +9544,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9556,7 +9556,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user_not_found" | "device_not_found";
+                        error: "user_not_found" | "device_not_found";
                     };
                 };
             };
@@ -9601,7 +9601,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -9613,7 +9613,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9625,7 +9625,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9637,7 +9637,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user_not_found" | "device_not_found";
+                        error: "user_not_found" | "device_not_found";
                     };
                 };
             };
@@ -9678,7 +9678,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -9690,7 +9690,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9702,7 +9702,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9714,7 +9714,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user_not_found" | "device_not_found";
+                        error: "user_not_found" | "device_not_found";
                     };
                 };
             };
@@ -9754,7 +9754,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -9766,7 +9766,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9778,7 +9778,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9790,7 +9790,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user_not_found";
+                        error: "user_not_found";
                     };
                 };
             };
@@ -9830,7 +9830,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -9842,7 +9842,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9854,7 +9854,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9866,7 +9866,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user_not_found" | "device_policy_override_not_found";
+                        error: "user_not_found" | "device_policy_override_not_found";
                     };
                 };
             };
@@ -9910,7 +9910,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -9922,7 +9922,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -9934,7 +9934,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -9946,7 +9946,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user_not_found";
+                        error: "user_not_found";
                     };
                 };
             };
@@ -9989,7 +9989,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -10001,7 +10001,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10013,7 +10013,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10025,7 +10025,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "user_not_found" | "device_policy_override_not_found";
+                        error: "user_not_found" | "device_policy_override_not_found";
                     };
                 };
             };
@@ -10063,7 +10063,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10075,7 +10075,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10117,7 +10117,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "push_enabled is required";
+                        error: "push_enabled is required";
                     };
                 };
             };
@@ -10129,7 +10129,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10141,7 +10141,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10187,7 +10187,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_pagination";
+                        error: "invalid_pagination";
                     };
                 };
             };
@@ -10199,7 +10199,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10211,7 +10211,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10251,7 +10251,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10263,7 +10263,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10307,7 +10307,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body";
+                        error: "invalid_request_body";
                     };
                 };
             };
@@ -10319,7 +10319,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10331,7 +10331,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10343,7 +10343,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "push_not_configured";
+                        error: "push_not_configured";
                     };
                 };
             };
@@ -10386,7 +10386,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -10398,7 +10398,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10410,7 +10410,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10422,7 +10422,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "push_device_not_found";
+                        error: "push_device_not_found";
                     };
                 };
             };
@@ -10468,7 +10468,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -10480,7 +10480,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10492,7 +10492,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10504,7 +10504,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "push_device_not_found";
+                        error: "push_device_not_found";
                     };
                 };
             };
@@ -10516,7 +10516,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "push_not_configured";
+                        error: "push_not_configured";
                     };
                 };
             };
@@ -10556,7 +10556,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10568,7 +10568,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10614,7 +10614,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "notification_validation_failed";
+                        error: "invalid_id_format" | "notification_validation_failed";
                     };
                 };
             };
@@ -10626,7 +10626,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10638,7 +10638,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10650,7 +10650,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "notification_event_not_found";
+                        error: "notification_event_not_found";
                     };
                 };
             };
@@ -10662,7 +10662,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "notification_event_not_implemented";
+                        error: "notification_event_not_implemented";
                     };
                 };
             };
@@ -10713,7 +10713,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_notification_audience";
+                        error: "invalid_notification_audience";
                     };
                 };
             };
@@ -10725,7 +10725,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10737,7 +10737,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10791,7 +10791,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_notification_audience";
+                        error: "invalid_notification_audience";
                     };
                 };
             };
@@ -10803,7 +10803,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10815,7 +10815,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10861,7 +10861,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params";
+                        error: "invalid_params";
                     };
                 };
             };
@@ -10873,7 +10873,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10885,7 +10885,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10929,7 +10929,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "notification_validation_failed" | "invalid_notification_audience";
+                        error: "notification_validation_failed" | "invalid_notification_audience";
                     };
                 };
             };
@@ -10941,7 +10941,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -10953,7 +10953,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -10995,7 +10995,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -11007,7 +11007,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -11019,7 +11019,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -11031,7 +11031,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "notification_campaign_not_found";
+                        error: "notification_campaign_not_found";
                     };
                 };
             };
@@ -11073,7 +11073,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -11085,7 +11085,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -11097,7 +11097,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -11109,7 +11109,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "notification_campaign_not_found";
+                        error: "notification_campaign_not_found";
                     };
                 };
             };
@@ -11121,7 +11121,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "notification_campaign_immutable";
+                        error: "notification_campaign_immutable";
                     };
                 };
             };
@@ -11163,7 +11163,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body" | "invalid_kind" | "oversize_cap" | "storage_quota_exceeded";
+                        error: "invalid_request_body" | "invalid_kind" | "oversize_cap" | "storage_quota_exceeded";
                     };
                 };
             };
@@ -11175,7 +11175,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -11187,7 +11187,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -11199,7 +11199,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "tenant_not_found";
+                        error: "tenant_not_found";
                     };
                 };
             };
@@ -11239,7 +11239,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "confirm_failed" | "oversize_cap" | "mime_mismatch" | "storage_quota_exceeded";
+                        error: "invalid_id_format" | "confirm_failed" | "oversize_cap" | "mime_mismatch" | "storage_quota_exceeded";
                     };
                 };
             };
@@ -11251,7 +11251,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -11263,7 +11263,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -11275,7 +11275,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "media_not_found";
+                        error: "media_not_found";
                     };
                 };
             };
@@ -11315,7 +11315,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -11327,7 +11327,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -11339,7 +11339,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -11351,7 +11351,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "media_not_found";
+                        error: "media_not_found";
                     };
                 };
             };
@@ -11363,7 +11363,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "media_not_confirmed";
+                        error: "media_not_confirmed";
                     };
                 };
             };
@@ -11401,7 +11401,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_upload_form" | "upload_size_mismatch";
+                        error: "invalid_id_format" | "invalid_upload_form" | "upload_size_mismatch";
                     };
                 };
             };
@@ -11413,7 +11413,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "upload_signature_invalid" | "upload_expired";
+                        error: "upload_signature_invalid" | "upload_expired";
                     };
                 };
             };
@@ -11425,7 +11425,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "media_not_found";
+                        error: "media_not_found";
                     };
                 };
             };
@@ -11437,7 +11437,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "upload_not_pending";
+                        error: "upload_not_pending";
                     };
                 };
             };
@@ -11484,7 +11484,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_params";
+                        error: "invalid_id_format" | "invalid_params";
                     };
                 };
             };
@@ -11496,7 +11496,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "media_link_expired";
+                        error: "media_link_expired";
                     };
                 };
             };
@@ -11508,7 +11508,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "media_not_found";
+                        error: "media_not_found";
                     };
                 };
             };
@@ -11555,7 +11555,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params";
+                        error: "invalid_params";
                     };
                 };
             };
@@ -11567,7 +11567,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -11579,7 +11579,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -11621,7 +11621,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body" | "duplicate_slug";
+                        error: "invalid_request_body" | "duplicate_slug";
                     };
                 };
             };
@@ -11633,7 +11633,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -11645,7 +11645,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -11687,7 +11687,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params";
+                        error: "invalid_params";
                     };
                 };
             };
@@ -11699,7 +11699,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -11711,7 +11711,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -11753,7 +11753,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params";
+                        error: "invalid_params";
                     };
                 };
             };
@@ -11765,7 +11765,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -11777,7 +11777,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -11817,7 +11817,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -11829,7 +11829,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -11841,7 +11841,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -11853,7 +11853,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -11887,7 +11887,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -11899,7 +11899,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -11911,7 +11911,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -11923,7 +11923,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -11935,7 +11935,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_in_active_path" | "course_has_group_enrollments";
+                        error: "course_in_active_path" | "course_has_group_enrollments";
                     };
                 };
             };
@@ -11979,7 +11979,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "duplicate_slug";
+                        error: "invalid_id_format" | "invalid_request_body" | "duplicate_slug";
                     };
                 };
             };
@@ -11991,7 +11991,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12003,7 +12003,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12015,7 +12015,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -12055,7 +12055,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -12067,7 +12067,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12079,7 +12079,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12091,7 +12091,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -12131,7 +12131,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -12143,7 +12143,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12155,7 +12155,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12167,7 +12167,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -12211,7 +12211,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "invalid_cover_image";
+                        error: "invalid_id_format" | "invalid_request_body" | "invalid_cover_image";
                     };
                 };
             };
@@ -12223,7 +12223,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12235,7 +12235,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12247,7 +12247,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -12287,7 +12287,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -12299,7 +12299,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12311,7 +12311,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12323,7 +12323,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -12363,7 +12363,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -12375,7 +12375,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12387,7 +12387,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12399,7 +12399,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -12443,7 +12443,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -12455,7 +12455,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12467,7 +12467,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12479,7 +12479,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -12519,7 +12519,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -12531,7 +12531,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12543,7 +12543,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12555,7 +12555,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "module_not_found";
+                        error: "module_not_found";
                     };
                 };
             };
@@ -12589,7 +12589,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -12601,7 +12601,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12613,7 +12613,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12625,7 +12625,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "module_not_found";
+                        error: "module_not_found";
                     };
                 };
             };
@@ -12669,7 +12669,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -12681,7 +12681,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12693,7 +12693,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12705,7 +12705,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "module_not_found";
+                        error: "module_not_found";
                     };
                 };
             };
@@ -12745,7 +12745,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -12757,7 +12757,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12769,7 +12769,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12781,7 +12781,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "module_not_found";
+                        error: "module_not_found";
                     };
                 };
             };
@@ -12825,7 +12825,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -12837,7 +12837,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12849,7 +12849,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12861,7 +12861,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -12873,7 +12873,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "reorder_duplicate" | "reorder_incomplete";
+                        error: "reorder_duplicate" | "reorder_incomplete";
                     };
                 };
             };
@@ -12917,7 +12917,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "invalid_cover_image";
+                        error: "invalid_id_format" | "invalid_request_body" | "invalid_cover_image";
                     };
                 };
             };
@@ -12929,7 +12929,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -12941,7 +12941,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -12953,7 +12953,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "module_not_found";
+                        error: "module_not_found";
                     };
                 };
             };
@@ -12993,7 +12993,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -13005,7 +13005,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13017,7 +13017,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13029,7 +13029,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "module_not_found";
+                        error: "module_not_found";
                     };
                 };
             };
@@ -13073,7 +13073,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -13085,7 +13085,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13097,7 +13097,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13109,7 +13109,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "module_not_found";
+                        error: "module_not_found";
                     };
                 };
             };
@@ -13149,7 +13149,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -13161,7 +13161,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13173,7 +13173,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13185,7 +13185,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "lesson_not_found";
+                        error: "lesson_not_found";
                     };
                 };
             };
@@ -13219,7 +13219,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -13231,7 +13231,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13243,7 +13243,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13255,7 +13255,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "lesson_not_found";
+                        error: "lesson_not_found";
                     };
                 };
             };
@@ -13299,7 +13299,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -13311,7 +13311,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13323,7 +13323,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13335,7 +13335,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "lesson_not_found";
+                        error: "lesson_not_found";
                     };
                 };
             };
@@ -13375,7 +13375,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -13387,7 +13387,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13399,7 +13399,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13411,7 +13411,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "lesson_not_found";
+                        error: "lesson_not_found";
                     };
                 };
             };
@@ -13455,7 +13455,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -13467,7 +13467,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13479,7 +13479,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13491,7 +13491,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "module_not_found";
+                        error: "module_not_found";
                     };
                 };
             };
@@ -13503,7 +13503,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "reorder_duplicate" | "reorder_incomplete";
+                        error: "reorder_duplicate" | "reorder_incomplete";
                     };
                 };
             };
@@ -13547,7 +13547,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "invalid_cover_image";
+                        error: "invalid_id_format" | "invalid_request_body" | "invalid_cover_image";
                     };
                 };
             };
@@ -13559,7 +13559,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13571,7 +13571,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13583,7 +13583,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "lesson_not_found";
+                        error: "lesson_not_found";
                     };
                 };
             };
@@ -13623,7 +13623,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -13635,7 +13635,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13647,7 +13647,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13659,7 +13659,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "lesson_not_found";
+                        error: "lesson_not_found";
                     };
                 };
             };
@@ -13703,7 +13703,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "group_not_in_tenant";
+                        error: "invalid_id_format" | "invalid_request_body" | "group_not_in_tenant";
                     };
                 };
             };
@@ -13715,7 +13715,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13727,7 +13727,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13739,7 +13739,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "lesson_not_found";
+                        error: "lesson_not_found";
                     };
                 };
             };
@@ -13779,7 +13779,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -13791,7 +13791,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13803,7 +13803,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13815,7 +13815,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "lesson_not_found";
+                        error: "lesson_not_found";
                     };
                 };
             };
@@ -13859,7 +13859,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "invalid_block_type" | "invalid_block_payload" | "block_ref_not_found";
+                        error: "invalid_id_format" | "invalid_request_body" | "invalid_block_type" | "invalid_block_payload" | "block_ref_not_found";
                     };
                 };
             };
@@ -13871,7 +13871,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13883,7 +13883,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13895,7 +13895,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "lesson_not_found";
+                        error: "lesson_not_found";
                     };
                 };
             };
@@ -13939,7 +13939,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -13951,7 +13951,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -13963,7 +13963,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -13975,7 +13975,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "lesson_not_found";
+                        error: "lesson_not_found";
                     };
                 };
             };
@@ -13987,7 +13987,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "reorder_duplicate" | "reorder_incomplete";
+                        error: "reorder_duplicate" | "reorder_incomplete";
                     };
                 };
             };
@@ -14027,7 +14027,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_block_id";
+                        error: "invalid_block_id";
                     };
                 };
             };
@@ -14039,7 +14039,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -14051,7 +14051,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -14063,7 +14063,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "block_not_found";
+                        error: "block_not_found";
                     };
                 };
             };
@@ -14075,7 +14075,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "sequential_order_required";
+                        error: "sequential_order_required";
                     };
                 };
             };
@@ -14109,7 +14109,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_block_id";
+                        error: "invalid_block_id";
                     };
                 };
             };
@@ -14121,7 +14121,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -14133,7 +14133,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -14145,7 +14145,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "block_not_found";
+                        error: "block_not_found";
                     };
                 };
             };
@@ -14189,7 +14189,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_block_id" | "invalid_request_body" | "invalid_block_payload" | "block_type_immutable" | "block_ref_not_found";
+                        error: "invalid_block_id" | "invalid_request_body" | "invalid_block_payload" | "block_type_immutable" | "block_ref_not_found";
                     };
                 };
             };
@@ -14201,7 +14201,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -14213,7 +14213,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -14225,7 +14225,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "block_not_found";
+                        error: "block_not_found";
                     };
                 };
             };
@@ -14265,7 +14265,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_block_id" | "block_type_completed_via_domain";
+                        error: "invalid_block_id" | "block_type_completed_via_domain";
                     };
                 };
             };
@@ -14277,7 +14277,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -14289,7 +14289,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -14301,7 +14301,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "block_not_found";
+                        error: "block_not_found";
                     };
                 };
             };
@@ -14313,7 +14313,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "sequential_order_required";
+                        error: "sequential_order_required";
                     };
                 };
             };
@@ -14325,7 +14325,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "assignment_not_submitted";
+                        error: "assignment_not_submitted";
                     };
                 };
             };
@@ -14365,7 +14365,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_course_id";
+                        error: "invalid_course_id";
                     };
                 };
             };
@@ -14377,7 +14377,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -14389,7 +14389,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -14401,7 +14401,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -14456,7 +14456,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_course_id";
+                        error: "invalid_course_id";
                     };
                 };
             };
@@ -14468,7 +14468,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -14480,7 +14480,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED" | "tenant_required";
+                        error: "forbidden" | "PAYMENT_REQUIRED" | "tenant_required";
                     };
                 };
             };
@@ -14492,7 +14492,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -14504,7 +14504,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_locked";
+                        error: "course_locked";
                     };
                 };
             };
@@ -14551,7 +14551,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_course_id" | "invalid_params";
+                        error: "invalid_course_id" | "invalid_params";
                     };
                 };
             };
@@ -14563,7 +14563,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -14575,7 +14575,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -14587,7 +14587,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -14623,7 +14623,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_course_id";
+                        error: "invalid_course_id";
                     };
                 };
             };
@@ -14635,7 +14635,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -14647,7 +14647,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -14659,7 +14659,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -14703,7 +14703,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_course_id" | "invalid_body" | "student_ids_cap_exceeded";
+                        error: "invalid_course_id" | "invalid_body" | "student_ids_cap_exceeded";
                     };
                 };
             };
@@ -14715,7 +14715,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -14727,7 +14727,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -14739,7 +14739,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -14775,7 +14775,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_course_id" | "invalid_student_id";
+                        error: "invalid_course_id" | "invalid_student_id";
                     };
                 };
             };
@@ -14787,7 +14787,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -14799,7 +14799,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -14811,7 +14811,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "enrollment_not_found";
+                        error: "enrollment_not_found";
                     };
                 };
             };
@@ -14823,7 +14823,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "enrollment_managed_by_group";
+                        error: "enrollment_managed_by_group";
                     };
                 };
             };
@@ -14864,7 +14864,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params";
+                        error: "invalid_params";
                     };
                 };
             };
@@ -14876,7 +14876,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -14888,7 +14888,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED" | "tenant_required";
+                        error: "forbidden" | "PAYMENT_REQUIRED" | "tenant_required";
                     };
                 };
             };
@@ -14931,7 +14931,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params";
+                        error: "invalid_params";
                     };
                 };
             };
@@ -14943,7 +14943,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -14955,7 +14955,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -14997,7 +14997,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body" | "group_name_required";
+                        error: "invalid_request_body" | "group_name_required";
                     };
                 };
             };
@@ -15009,7 +15009,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15021,7 +15021,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -15061,7 +15061,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -15073,7 +15073,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15085,7 +15085,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -15097,7 +15097,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "group_not_found";
+                        error: "group_not_found";
                     };
                 };
             };
@@ -15140,7 +15140,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -15152,7 +15152,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15164,7 +15164,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -15176,7 +15176,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "group_not_found";
+                        error: "group_not_found";
                     };
                 };
             };
@@ -15188,7 +15188,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "group_has_course_enrollments";
+                        error: "group_has_course_enrollments";
                     };
                 };
             };
@@ -15232,7 +15232,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "group_name_required";
+                        error: "invalid_id_format" | "invalid_request_body" | "group_name_required";
                     };
                 };
             };
@@ -15244,7 +15244,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15256,7 +15256,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -15268,7 +15268,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "group_not_found";
+                        error: "group_not_found";
                     };
                 };
             };
@@ -15312,7 +15312,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "curator_not_eligible";
+                        error: "invalid_id_format" | "invalid_request_body" | "curator_not_eligible";
                     };
                 };
             };
@@ -15324,7 +15324,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15336,7 +15336,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -15348,7 +15348,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "group_not_found";
+                        error: "group_not_found";
                     };
                 };
             };
@@ -15388,7 +15388,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -15400,7 +15400,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15412,7 +15412,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -15455,7 +15455,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_params";
+                        error: "invalid_id_format" | "invalid_params";
                     };
                 };
             };
@@ -15467,7 +15467,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15479,7 +15479,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -15491,7 +15491,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "group_not_found";
+                        error: "group_not_found";
                     };
                 };
             };
@@ -15535,7 +15535,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "empty_member_list" | "too_many_members" | "cross_tenant_student";
+                        error: "invalid_id_format" | "invalid_request_body" | "empty_member_list" | "too_many_members" | "cross_tenant_student";
                     };
                 };
             };
@@ -15547,7 +15547,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15559,7 +15559,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -15571,7 +15571,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "group_not_found";
+                        error: "group_not_found";
                     };
                 };
             };
@@ -15615,7 +15615,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "empty_member_list" | "too_many_members";
+                        error: "invalid_id_format" | "invalid_request_body" | "empty_member_list" | "too_many_members";
                     };
                 };
             };
@@ -15627,7 +15627,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15639,7 +15639,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -15651,7 +15651,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "group_not_found" | "member_not_found";
+                        error: "group_not_found" | "member_not_found";
                     };
                 };
             };
@@ -15698,7 +15698,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_course_id" | "invalid_params";
+                        error: "invalid_course_id" | "invalid_params";
                     };
                 };
             };
@@ -15710,7 +15710,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15722,7 +15722,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -15734,7 +15734,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found";
+                        error: "course_not_found";
                     };
                 };
             };
@@ -15793,7 +15793,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_course_id" | "invalid_request_body";
+                        error: "invalid_course_id" | "invalid_request_body";
                     };
                 };
             };
@@ -15805,7 +15805,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15817,7 +15817,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -15829,7 +15829,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found" | "group_not_found";
+                        error: "course_not_found" | "group_not_found";
                     };
                 };
             };
@@ -15871,7 +15871,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_course_id" | "invalid_group_id";
+                        error: "invalid_course_id" | "invalid_group_id";
                     };
                 };
             };
@@ -15883,7 +15883,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15895,7 +15895,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -15907,7 +15907,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_group_enrollment_not_found";
+                        error: "course_group_enrollment_not_found";
                     };
                 };
             };
@@ -15966,7 +15966,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_course_id" | "invalid_body" | "student_ids_cap_exceeded";
+                        error: "invalid_course_id" | "invalid_body" | "student_ids_cap_exceeded";
                     };
                 };
             };
@@ -15978,7 +15978,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -15990,7 +15990,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16002,7 +16002,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_not_found" | "group_not_found";
+                        error: "course_not_found" | "group_not_found";
                     };
                 };
             };
@@ -16047,7 +16047,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params" | "invalid_status_filter";
+                        error: "invalid_params" | "invalid_status_filter";
                     };
                 };
             };
@@ -16059,7 +16059,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -16071,7 +16071,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16113,7 +16113,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body";
+                        error: "invalid_request_body";
                     };
                 };
             };
@@ -16125,7 +16125,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -16137,7 +16137,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16177,7 +16177,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -16189,7 +16189,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -16201,7 +16201,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16213,7 +16213,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "path_not_found";
+                        error: "path_not_found";
                     };
                 };
             };
@@ -16256,7 +16256,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -16268,7 +16268,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -16280,7 +16280,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16292,7 +16292,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "path_not_found";
+                        error: "path_not_found";
                     };
                 };
             };
@@ -16336,7 +16336,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -16348,7 +16348,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -16360,7 +16360,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16372,7 +16372,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "path_not_found";
+                        error: "path_not_found";
                     };
                 };
             };
@@ -16415,7 +16415,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -16427,7 +16427,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -16439,7 +16439,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16451,7 +16451,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "path_not_found";
+                        error: "path_not_found";
                     };
                 };
             };
@@ -16463,7 +16463,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "path_publish_empty";
+                        error: "path_publish_empty";
                     };
                 };
             };
@@ -16506,7 +16506,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -16518,7 +16518,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -16530,7 +16530,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16542,7 +16542,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "path_not_found";
+                        error: "path_not_found";
                     };
                 };
             };
@@ -16586,7 +16586,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "course_not_in_tenant";
+                        error: "invalid_id_format" | "invalid_request_body" | "course_not_in_tenant";
                     };
                 };
             };
@@ -16598,7 +16598,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -16610,7 +16610,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16622,7 +16622,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "path_not_found";
+                        error: "path_not_found";
                     };
                 };
             };
@@ -16634,7 +16634,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "course_already_in_path";
+                        error: "course_already_in_path";
                     };
                 };
             };
@@ -16680,7 +16680,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -16692,7 +16692,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -16704,7 +16704,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16716,7 +16716,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "path_not_found";
+                        error: "path_not_found";
                     };
                 };
             };
@@ -16728,7 +16728,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "reorder_duplicate" | "reorder_incomplete";
+                        error: "reorder_duplicate" | "reorder_incomplete";
                     };
                 };
             };
@@ -16771,7 +16771,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_params";
+                        error: "invalid_id_format" | "invalid_params";
                     };
                 };
             };
@@ -16783,7 +16783,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -16795,7 +16795,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16807,7 +16807,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "path_not_found";
+                        error: "path_not_found";
                     };
                 };
             };
@@ -16845,7 +16845,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -16857,7 +16857,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16897,7 +16897,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -16909,7 +16909,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -16921,7 +16921,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -16933,7 +16933,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found";
+                        error: "schedule_target_not_found";
                     };
                 };
             };
@@ -16977,7 +16977,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "schedule_window_no_bounds" | "schedule_window_inverted";
+                        error: "invalid_id_format" | "invalid_request_body" | "schedule_window_no_bounds" | "schedule_window_inverted";
                     };
                 };
             };
@@ -16989,7 +16989,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17001,7 +17001,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -17013,7 +17013,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found";
+                        error: "schedule_target_not_found";
                     };
                 };
             };
@@ -17053,7 +17053,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -17065,7 +17065,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17077,7 +17077,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -17089,7 +17089,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found" | "schedule_window_not_found";
+                        error: "schedule_target_not_found" | "schedule_window_not_found";
                     };
                 };
             };
@@ -17129,7 +17129,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -17141,7 +17141,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17153,7 +17153,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -17165,7 +17165,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found";
+                        error: "schedule_target_not_found";
                     };
                 };
             };
@@ -17209,7 +17209,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "schedule_window_no_bounds" | "schedule_window_inverted";
+                        error: "invalid_id_format" | "invalid_request_body" | "schedule_window_no_bounds" | "schedule_window_inverted";
                     };
                 };
             };
@@ -17221,7 +17221,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17233,7 +17233,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -17245,7 +17245,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found";
+                        error: "schedule_target_not_found";
                     };
                 };
             };
@@ -17285,7 +17285,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -17297,7 +17297,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17309,7 +17309,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -17321,7 +17321,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found" | "schedule_window_not_found";
+                        error: "schedule_target_not_found" | "schedule_window_not_found";
                     };
                 };
             };
@@ -17361,7 +17361,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -17373,7 +17373,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17385,7 +17385,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -17397,7 +17397,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found";
+                        error: "schedule_target_not_found";
                     };
                 };
             };
@@ -17441,7 +17441,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "schedule_window_no_bounds" | "schedule_window_inverted";
+                        error: "invalid_id_format" | "invalid_request_body" | "schedule_window_no_bounds" | "schedule_window_inverted";
                     };
                 };
             };
@@ -17453,7 +17453,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17465,7 +17465,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -17477,7 +17477,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found";
+                        error: "schedule_target_not_found";
                     };
                 };
             };
@@ -17489,7 +17489,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "module_schedule_required";
+                        error: "module_schedule_required";
                     };
                 };
             };
@@ -17529,7 +17529,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -17541,7 +17541,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17553,7 +17553,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -17565,7 +17565,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found" | "schedule_window_not_found";
+                        error: "schedule_target_not_found" | "schedule_window_not_found";
                     };
                 };
             };
@@ -17605,7 +17605,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -17617,7 +17617,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17629,7 +17629,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -17641,7 +17641,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found";
+                        error: "schedule_target_not_found";
                     };
                 };
             };
@@ -17684,7 +17684,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -17696,7 +17696,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17708,7 +17708,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -17720,7 +17720,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found";
+                        error: "schedule_target_not_found";
                     };
                 };
             };
@@ -17764,7 +17764,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "schedule_window_no_bounds" | "schedule_window_inverted";
+                        error: "invalid_id_format" | "invalid_request_body" | "schedule_window_no_bounds" | "schedule_window_inverted";
                     };
                 };
             };
@@ -17776,7 +17776,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17788,7 +17788,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -17800,7 +17800,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found";
+                        error: "schedule_target_not_found";
                     };
                 };
             };
@@ -17812,7 +17812,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "module_schedule_required";
+                        error: "module_schedule_required";
                     };
                 };
             };
@@ -17856,7 +17856,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -17868,7 +17868,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17880,7 +17880,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -17892,7 +17892,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_target_not_found" | "schedule_window_not_found";
+                        error: "schedule_target_not_found" | "schedule_window_not_found";
                     };
                 };
             };
@@ -17939,7 +17939,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params" | "invalid_course_id";
+                        error: "invalid_params" | "invalid_course_id";
                     };
                 };
             };
@@ -17951,7 +17951,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -17963,7 +17963,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18005,7 +18005,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body";
+                        error: "invalid_request_body";
                     };
                 };
             };
@@ -18017,7 +18017,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -18029,7 +18029,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18069,7 +18069,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -18081,7 +18081,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -18093,7 +18093,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18105,7 +18105,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "quiz_not_found";
+                        error: "quiz_not_found";
                     };
                 };
             };
@@ -18139,7 +18139,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -18151,7 +18151,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -18163,7 +18163,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18175,7 +18175,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "quiz_not_found";
+                        error: "quiz_not_found";
                     };
                 };
             };
@@ -18187,7 +18187,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "quiz_referenced_by_exam";
+                        error: "quiz_referenced_by_exam";
                     };
                 };
             };
@@ -18231,7 +18231,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -18243,7 +18243,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -18255,7 +18255,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18267,7 +18267,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "quiz_not_found";
+                        error: "quiz_not_found";
                     };
                 };
             };
@@ -18311,7 +18311,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "question_content_required" | "invalid_quiz_image_asset";
+                        error: "invalid_id_format" | "invalid_request_body" | "question_content_required" | "invalid_quiz_image_asset";
                     };
                 };
             };
@@ -18323,7 +18323,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -18335,7 +18335,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18347,7 +18347,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "quiz_not_found";
+                        error: "quiz_not_found";
                     };
                 };
             };
@@ -18391,7 +18391,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -18403,7 +18403,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -18415,7 +18415,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18427,7 +18427,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "quiz_not_found";
+                        error: "quiz_not_found";
                     };
                 };
             };
@@ -18439,7 +18439,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "reorder_duplicate" | "reorder_incomplete";
+                        error: "reorder_duplicate" | "reorder_incomplete";
                     };
                 };
             };
@@ -18473,7 +18473,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -18485,7 +18485,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -18497,7 +18497,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18509,7 +18509,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "question_not_found";
+                        error: "question_not_found";
                     };
                 };
             };
@@ -18553,7 +18553,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "answers_not_allowed_for_free_text" | "answers_not_allowed_for_matching" | "correct_text_not_allowed_for_choice" | "single_choice_multiple_correct" | "question_content_required" | "answer_content_required" | "invalid_quiz_image_asset" | "matches_not_allowed_for_non_matching_question";
+                        error: "invalid_id_format" | "invalid_request_body" | "answers_not_allowed_for_free_text" | "answers_not_allowed_for_matching" | "correct_text_not_allowed_for_choice" | "single_choice_multiple_correct" | "question_content_required" | "answer_content_required" | "invalid_quiz_image_asset" | "matches_not_allowed_for_non_matching_question";
                     };
                 };
             };
@@ -18565,7 +18565,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -18577,7 +18577,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18589,7 +18589,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "question_not_found";
+                        error: "question_not_found";
                     };
                 };
             };
@@ -18632,7 +18632,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_include_admin_attempts";
+                        error: "invalid_id_format" | "invalid_include_admin_attempts";
                     };
                 };
             };
@@ -18644,7 +18644,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -18656,7 +18656,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18668,7 +18668,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "quiz_not_found";
+                        error: "quiz_not_found";
                     };
                 };
             };
@@ -18725,7 +18725,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body" | "invalid_actor_role";
+                        error: "invalid_request_body" | "invalid_actor_role";
                     };
                 };
             };
@@ -18737,7 +18737,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -18749,7 +18749,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_window_closed" | "PAYMENT_REQUIRED";
+                        error: "schedule_window_closed" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18761,7 +18761,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "quiz_not_found";
+                        error: "quiz_not_found";
                     };
                 };
             };
@@ -18773,7 +18773,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "max_attempts_reached" | "sequential_order_required";
+                        error: "max_attempts_reached" | "sequential_order_required";
                     };
                 };
             };
@@ -18813,7 +18813,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -18825,7 +18825,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -18837,7 +18837,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18849,7 +18849,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "attempt_not_found";
+                        error: "attempt_not_found";
                     };
                 };
             };
@@ -18893,7 +18893,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "question_not_in_quiz";
+                        error: "invalid_id_format" | "invalid_request_body" | "question_not_in_quiz";
                     };
                 };
             };
@@ -18905,7 +18905,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -18917,7 +18917,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -18929,7 +18929,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "attempt_not_found" | "quiz_not_found";
+                        error: "attempt_not_found" | "quiz_not_found";
                     };
                 };
             };
@@ -18941,7 +18941,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "attempt_already_submitted";
+                        error: "attempt_already_submitted";
                     };
                 };
             };
@@ -18981,7 +18981,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -18993,7 +18993,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -19005,7 +19005,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19017,7 +19017,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "attempt_not_found" | "quiz_not_found";
+                        error: "attempt_not_found" | "quiz_not_found";
                     };
                 };
             };
@@ -19029,7 +19029,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "attempt_already_submitted";
+                        error: "attempt_already_submitted";
                     };
                 };
             };
@@ -19078,7 +19078,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_params";
+                        error: "invalid_id_format" | "invalid_params";
                     };
                 };
             };
@@ -19090,7 +19090,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -19102,7 +19102,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19114,7 +19114,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "quiz_not_found";
+                        error: "quiz_not_found";
                     };
                 };
             };
@@ -19158,7 +19158,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "question_not_in_quiz" | "points_out_of_range";
+                        error: "invalid_id_format" | "invalid_request_body" | "question_not_in_quiz" | "points_out_of_range";
                     };
                 };
             };
@@ -19170,7 +19170,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -19182,7 +19182,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19194,7 +19194,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "attempt_not_found";
+                        error: "attempt_not_found";
                     };
                 };
             };
@@ -19206,7 +19206,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "attempt_not_submitted";
+                        error: "attempt_not_submitted";
                     };
                 };
             };
@@ -19247,7 +19247,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params" | "invalid_status";
+                        error: "invalid_params" | "invalid_status";
                     };
                 };
             };
@@ -19259,7 +19259,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -19271,7 +19271,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19313,7 +19313,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body";
+                        error: "invalid_request_body";
                     };
                 };
             };
@@ -19325,7 +19325,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -19337,7 +19337,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19377,7 +19377,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -19389,7 +19389,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -19401,7 +19401,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19413,7 +19413,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_not_found";
+                        error: "exam_not_found";
                     };
                 };
             };
@@ -19456,7 +19456,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -19468,7 +19468,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -19480,7 +19480,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19492,7 +19492,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_not_found";
+                        error: "exam_not_found";
                     };
                 };
             };
@@ -19504,7 +19504,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_has_in_progress_attempts";
+                        error: "exam_has_in_progress_attempts";
                     };
                 };
             };
@@ -19548,7 +19548,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -19560,7 +19560,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -19572,7 +19572,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19584,7 +19584,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_not_found";
+                        error: "exam_not_found";
                     };
                 };
             };
@@ -19596,7 +19596,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_published_immutable";
+                        error: "exam_published_immutable";
                     };
                 };
             };
@@ -19636,7 +19636,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "exam_section_required";
+                        error: "invalid_id_format" | "exam_section_required";
                     };
                 };
             };
@@ -19648,7 +19648,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -19660,7 +19660,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19672,7 +19672,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_not_found";
+                        error: "exam_not_found";
                     };
                 };
             };
@@ -19684,7 +19684,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_already_published";
+                        error: "exam_already_published";
                     };
                 };
             };
@@ -19724,7 +19724,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -19736,7 +19736,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -19748,7 +19748,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19760,7 +19760,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_not_found";
+                        error: "exam_not_found";
                     };
                 };
             };
@@ -19804,7 +19804,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -19816,7 +19816,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -19828,7 +19828,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19840,7 +19840,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_not_found";
+                        error: "exam_not_found";
                     };
                 };
             };
@@ -19852,7 +19852,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "reorder_duplicate" | "reorder_incomplete";
+                        error: "reorder_duplicate" | "reorder_incomplete";
                     };
                 };
             };
@@ -19896,7 +19896,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "invalid_weight";
+                        error: "invalid_id_format" | "invalid_request_body" | "invalid_weight";
                     };
                 };
             };
@@ -19908,7 +19908,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -19920,7 +19920,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19932,7 +19932,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_not_found" | "quiz_not_found";
+                        error: "exam_not_found" | "quiz_not_found";
                     };
                 };
             };
@@ -19944,7 +19944,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_published_immutable";
+                        error: "exam_published_immutable";
                     };
                 };
             };
@@ -19988,7 +19988,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -20000,7 +20000,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20012,7 +20012,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20024,7 +20024,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_not_found" | "exam_section_not_found";
+                        error: "exam_not_found" | "exam_section_not_found";
                     };
                 };
             };
@@ -20036,7 +20036,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_published_immutable";
+                        error: "exam_published_immutable";
                     };
                 };
             };
@@ -20081,7 +20081,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "invalid_weight";
+                        error: "invalid_id_format" | "invalid_request_body" | "invalid_weight";
                     };
                 };
             };
@@ -20093,7 +20093,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20105,7 +20105,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20117,7 +20117,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_not_found" | "exam_section_not_found" | "quiz_not_found";
+                        error: "exam_not_found" | "exam_section_not_found" | "quiz_not_found";
                     };
                 };
             };
@@ -20129,7 +20129,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_published_immutable";
+                        error: "exam_published_immutable";
                     };
                 };
             };
@@ -20186,7 +20186,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body" | "invalid_actor_role" | "exam_not_published";
+                        error: "invalid_request_body" | "invalid_actor_role" | "exam_not_published";
                     };
                 };
             };
@@ -20198,7 +20198,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20210,7 +20210,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_window_closed" | "PAYMENT_REQUIRED";
+                        error: "schedule_window_closed" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20222,7 +20222,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_not_found";
+                        error: "exam_not_found";
                     };
                 };
             };
@@ -20234,7 +20234,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "max_exam_attempts_reached" | "sequential_order_required";
+                        error: "max_exam_attempts_reached" | "sequential_order_required";
                     };
                 };
             };
@@ -20275,7 +20275,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params";
+                        error: "invalid_params";
                     };
                 };
             };
@@ -20287,7 +20287,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20299,7 +20299,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20311,7 +20311,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_attempt_not_found";
+                        error: "exam_attempt_not_found";
                     };
                 };
             };
@@ -20351,7 +20351,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -20363,7 +20363,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20375,7 +20375,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20387,7 +20387,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_attempt_not_found";
+                        error: "exam_attempt_not_found";
                     };
                 };
             };
@@ -20431,7 +20431,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "invalid_section_index";
+                        error: "invalid_id_format" | "invalid_request_body" | "invalid_section_index";
                     };
                 };
             };
@@ -20443,7 +20443,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20455,7 +20455,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20467,7 +20467,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_attempt_not_found";
+                        error: "exam_attempt_not_found";
                     };
                 };
             };
@@ -20479,7 +20479,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_attempt_already_submitted";
+                        error: "exam_attempt_already_submitted";
                     };
                 };
             };
@@ -20525,7 +20525,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "invalid_section_index" | "question_not_in_section";
+                        error: "invalid_id_format" | "invalid_request_body" | "invalid_section_index" | "question_not_in_section";
                     };
                 };
             };
@@ -20537,7 +20537,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20549,7 +20549,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20561,7 +20561,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_attempt_not_found";
+                        error: "exam_attempt_not_found";
                     };
                 };
             };
@@ -20573,7 +20573,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_attempt_already_submitted";
+                        error: "exam_attempt_already_submitted";
                     };
                 };
             };
@@ -20613,7 +20613,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -20625,7 +20625,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20637,7 +20637,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20649,7 +20649,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_attempt_not_found";
+                        error: "exam_attempt_not_found";
                     };
                 };
             };
@@ -20661,7 +20661,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_attempt_already_submitted";
+                        error: "exam_attempt_already_submitted";
                     };
                 };
             };
@@ -20704,7 +20704,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_params";
+                        error: "invalid_id_format" | "invalid_params";
                     };
                 };
             };
@@ -20716,7 +20716,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20728,7 +20728,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20740,7 +20740,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "exam_not_found";
+                        error: "exam_not_found";
                     };
                 };
             };
@@ -20783,7 +20783,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params";
+                        error: "invalid_params";
                     };
                 };
             };
@@ -20795,7 +20795,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20807,7 +20807,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20849,7 +20849,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body";
+                        error: "invalid_request_body";
                     };
                 };
             };
@@ -20861,7 +20861,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20873,7 +20873,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20911,7 +20911,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20923,7 +20923,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "student_only" | "PAYMENT_REQUIRED";
+                        error: "student_only" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20963,7 +20963,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -20975,7 +20975,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -20987,7 +20987,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -20999,7 +20999,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "assignment_not_found";
+                        error: "assignment_not_found";
                     };
                 };
             };
@@ -21033,7 +21033,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -21045,7 +21045,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -21057,7 +21057,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -21069,7 +21069,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "assignment_not_found";
+                        error: "assignment_not_found";
                     };
                 };
             };
@@ -21113,7 +21113,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -21125,7 +21125,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -21137,7 +21137,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -21149,7 +21149,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "assignment_not_found";
+                        error: "assignment_not_found";
                     };
                 };
             };
@@ -21193,7 +21193,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "attachment_not_in_tenant";
+                        error: "invalid_id_format" | "invalid_request_body" | "attachment_not_in_tenant";
                     };
                 };
             };
@@ -21205,7 +21205,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -21217,7 +21217,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -21229,7 +21229,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "assignment_not_found";
+                        error: "assignment_not_found";
                     };
                 };
             };
@@ -21241,7 +21241,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "attachment_duplicate";
+                        error: "attachment_duplicate";
                     };
                 };
             };
@@ -21276,7 +21276,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -21288,7 +21288,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -21300,7 +21300,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -21312,7 +21312,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "assignment_not_found" | "attachment_not_found";
+                        error: "assignment_not_found" | "attachment_not_found";
                     };
                 };
             };
@@ -21354,7 +21354,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -21366,7 +21366,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -21378,7 +21378,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "not_authorized" | "PAYMENT_REQUIRED";
+                        error: "not_authorized" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -21390,7 +21390,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "assignment_not_found" | "attachment_not_found";
+                        error: "assignment_not_found" | "attachment_not_found";
                     };
                 };
             };
@@ -21430,7 +21430,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -21442,7 +21442,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -21454,7 +21454,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -21466,7 +21466,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "assignment_not_found";
+                        error: "assignment_not_found";
                     };
                 };
             };
@@ -21510,7 +21510,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body";
                     };
                 };
             };
@@ -21522,7 +21522,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -21534,7 +21534,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "permission_denied" | "PAYMENT_REQUIRED";
+                        error: "permission_denied" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -21546,7 +21546,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "assignment_not_found" | "group_not_found";
+                        error: "assignment_not_found" | "group_not_found";
                     };
                 };
             };
@@ -21591,7 +21591,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_params";
+                        error: "invalid_id_format" | "invalid_params";
                     };
                 };
             };
@@ -21603,7 +21603,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -21615,7 +21615,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -21678,7 +21678,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "attachment_not_in_tenant" | "oversize_cap" | "storage_quota_exceeded";
+                        error: "invalid_id_format" | "invalid_request_body" | "attachment_not_in_tenant" | "oversize_cap" | "storage_quota_exceeded";
                     };
                 };
             };
@@ -21690,7 +21690,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -21702,7 +21702,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "student_not_in_targeted_group" | "schedule_window_closed" | "forbidden" | "PAYMENT_REQUIRED";
+                        error: "student_not_in_targeted_group" | "schedule_window_closed" | "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -21714,7 +21714,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "assignment_not_found";
+                        error: "assignment_not_found";
                     };
                 };
             };
@@ -21726,7 +21726,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "max_attempts_reached" | "sequential_order_required";
+                        error: "max_attempts_reached" | "sequential_order_required";
                     };
                 };
             };
@@ -21766,7 +21766,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -21778,7 +21778,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -21790,7 +21790,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -21802,7 +21802,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "submission_not_found";
+                        error: "submission_not_found";
                     };
                 };
             };
@@ -21846,7 +21846,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "attachment_not_in_tenant";
+                        error: "invalid_id_format" | "invalid_request_body" | "attachment_not_in_tenant";
                     };
                 };
             };
@@ -21858,7 +21858,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -21870,7 +21870,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -21882,7 +21882,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "submission_not_found";
+                        error: "submission_not_found";
                     };
                 };
             };
@@ -21894,7 +21894,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "submission_not_draft";
+                        error: "submission_not_draft";
                     };
                 };
             };
@@ -21934,7 +21934,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -21946,7 +21946,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -21958,7 +21958,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "schedule_window_closed" | "PAYMENT_REQUIRED";
+                        error: "schedule_window_closed" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -21970,7 +21970,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "submission_not_found";
+                        error: "submission_not_found";
                     };
                 };
             };
@@ -21982,7 +21982,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "submission_not_draft" | "sequential_order_required";
+                        error: "submission_not_draft" | "sequential_order_required";
                     };
                 };
             };
@@ -22025,7 +22025,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_params";
+                        error: "invalid_id_format" | "invalid_params";
                     };
                 };
             };
@@ -22037,7 +22037,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22049,7 +22049,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22093,7 +22093,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format" | "invalid_request_body" | "invalid_score";
+                        error: "invalid_id_format" | "invalid_request_body" | "invalid_score";
                     };
                 };
             };
@@ -22105,7 +22105,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22117,7 +22117,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22129,7 +22129,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "submission_not_found";
+                        error: "submission_not_found";
                     };
                 };
             };
@@ -22141,7 +22141,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "submission_not_submitted";
+                        error: "submission_not_submitted";
                     };
                 };
             };
@@ -22181,7 +22181,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id_format";
+                        error: "invalid_id_format";
                     };
                 };
             };
@@ -22193,7 +22193,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22205,7 +22205,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22217,7 +22217,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "submission_not_found";
+                        error: "submission_not_found";
                     };
                 };
             };
@@ -22229,7 +22229,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "submission_already_accepted" | "submission_not_submitted";
+                        error: "submission_already_accepted" | "submission_not_submitted";
                     };
                 };
             };
@@ -22267,7 +22267,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22279,7 +22279,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22321,7 +22321,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "validation error";
+                        error: "validation error";
                     };
                 };
             };
@@ -22333,7 +22333,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22345,7 +22345,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22385,7 +22385,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22397,7 +22397,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22444,7 +22444,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body" | "invalid_calc_mode" | "assignment_no_passing_score" | "assignment_passed_requires_threshold";
+                        error: "invalid_request_body" | "invalid_calc_mode" | "assignment_no_passing_score" | "assignment_passed_requires_threshold";
                     };
                 };
             };
@@ -22456,7 +22456,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22468,7 +22468,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22516,7 +22516,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_target_id" | "invalid_request_body" | "invalid_calc_mode" | "assignment_no_passing_score" | "assignment_passed_requires_threshold";
+                        error: "invalid_target_id" | "invalid_request_body" | "invalid_calc_mode" | "assignment_no_passing_score" | "assignment_passed_requires_threshold";
                     };
                 };
             };
@@ -22528,7 +22528,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22540,7 +22540,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22584,7 +22584,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_target_id";
+                        error: "invalid_target_id";
                     };
                 };
             };
@@ -22596,7 +22596,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22608,7 +22608,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22620,7 +22620,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "rule_not_found";
+                        error: "rule_not_found";
                     };
                 };
             };
@@ -22677,7 +22677,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_request_body";
+                        error: "invalid_request_body";
                     };
                 };
             };
@@ -22689,7 +22689,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22701,7 +22701,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22713,7 +22713,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "student_not_found";
+                        error: "student_not_found";
                     };
                 };
             };
@@ -22765,7 +22765,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params" | "invalid group_id" | "invalid module_id" | "invalid source_id";
+                        error: "invalid_params" | "invalid group_id" | "invalid module_id" | "invalid source_id";
                     };
                 };
             };
@@ -22777,7 +22777,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22789,7 +22789,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22801,7 +22801,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "group_not_found" | "module_not_found";
+                        error: "group_not_found" | "module_not_found";
                     };
                 };
             };
@@ -22844,7 +22844,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params" | "invalid group_id" | "invalid module_id";
+                        error: "invalid_params" | "invalid group_id" | "invalid module_id";
                     };
                 };
             };
@@ -22856,7 +22856,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22868,7 +22868,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22880,7 +22880,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "group_not_found" | "module_not_found";
+                        error: "group_not_found" | "module_not_found";
                     };
                 };
             };
@@ -22920,7 +22920,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id";
+                        error: "invalid_id";
                     };
                 };
             };
@@ -22932,7 +22932,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -22944,7 +22944,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -22956,7 +22956,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "student_not_found";
+                        error: "student_not_found";
                     };
                 };
             };
@@ -23009,7 +23009,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_id" | "invalid_params" | "invalid_time" | "invalid_sign";
+                        error: "invalid_id" | "invalid_params" | "invalid_time" | "invalid_sign";
                     };
                 };
             };
@@ -23021,7 +23021,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -23033,7 +23033,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "PAYMENT_REQUIRED";
+                        error: "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -23045,7 +23045,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "student_not_found";
+                        error: "student_not_found";
                     };
                 };
             };
@@ -23098,7 +23098,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params" | "invalid_from" | "invalid_to" | "invalid_date_range";
+                        error: "invalid_params" | "invalid_from" | "invalid_to" | "invalid_date_range";
                     };
                 };
             };
@@ -23110,7 +23110,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error: "unauthorized";
                     };
                 };
             };
@@ -23122,7 +23122,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "forbidden" | "PAYMENT_REQUIRED";
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -23162,7 +23162,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params";
+                        error: "invalid_params";
                     };
                 };
             };
@@ -23174,7 +23174,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "not_found";
+                        error: "not_found";
                     };
                 };
             };
@@ -23214,7 +23214,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_params";
+                        error: "invalid_params";
                     };
                 };
             };
@@ -23226,7 +23226,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "not_found";
+                        error: "not_found";
                     };
                 };
             };

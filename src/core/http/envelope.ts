@@ -16,6 +16,9 @@ export function okResponse<T extends z.ZodType>(data: T, description = "Success"
   } as const;
 }
 
+/** The component name of the failure envelope; src/app.ts registers it, responses refer to it. */
+export const ERROR_SCHEMA = "Error";
+
 export const ErrorBody = z
   .object({
     success: z.literal(false),
@@ -25,7 +28,19 @@ export const ErrorBody = z
     details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
     data: z.unknown().optional(),
   })
-  .openapi("Error");
+  .openapi(ERROR_SCHEMA);
+
+/**
+ * One failure response's schema: the shared envelope with `error` narrowed to the enum of that
+ * response's identifiers (docs/decisions/api-client.md, "Error identifiers as enums in the document").
+ * Plain OpenAPI rather than a zod `extend`: there are about 180 distinct lists, and building them as
+ * zod schemas at import would add tens of milliseconds to every cold start.
+ */
+export function errorSchemaWithIdentifiers(codes: readonly string[]) {
+  return {
+    allOf: [{ $ref: `#/components/schemas/${ERROR_SCHEMA}` }, { type: "object" as const, properties: { error: { type: "string" as const, enum: [...codes] } }, required: ["error"] }],
+  };
+}
 
 /** OpenAPI response entries for the listed failures: `{ 400: "invalid_params", 404: ["user_not_found"] }`. */
 export function errorResponses(errors: Partial<Record<400 | 401 | 403 | 404 | 409 | 415 | 422 | 423 | 503, string | readonly string[]>>) {

@@ -4,7 +4,7 @@ import { shardSession, validBookmark } from "../db/client";
 import { serverTimingValue, type StatementTiming } from "../db/timing";
 import { forSchool } from "../school";
 import type { Actor, AppEnv, ServiceContext, SchoolCtx, TenantSummary } from "./context";
-import { errorResponses } from "./envelope";
+import { ErrorBody, errorResponses, errorSchemaWithIdentifiers } from "./envelope";
 import { ApiError, coreErrors, type ErrorEntry } from "./errors";
 import { passesGate, type Gate } from "./gates";
 import { browserRequestAllowed } from "./origins";
@@ -283,7 +283,8 @@ function mergeResponses(responses: RouteConfig["responses"], failures: Partial<R
 
 /**
  * Each failure response's `error` as the enum of that status's identifiers (an `allOf` over the
- * shared `Error` schema), so generated clients get the exact union per operation and status
+ * shared `Error` schema, or over a response's own extension of it such as `DeviceLimitError`), so
+ * generated clients get the exact union per operation and status
  * (docs/decisions/api-client.md, "Error identifiers as enums in the document").
  */
 function withErrorEnums(responses: RouteConfig["responses"], failures: readonly { status: number; code: string }[]): RouteConfig["responses"] {
@@ -293,8 +294,12 @@ function withErrorEnums(responses: RouteConfig["responses"], failures: readonly 
     const json = response.content?.["application/json"];
     const schema = json && "schema" in json ? json.schema : undefined;
     const codes = [...new Set(failures.filter((failure) => String(failure.status) === status).map((failure) => failure.code))];
-    if (!json || !(schema instanceof z.ZodObject) || codes.length === 0) continue;
-    out[status] = { ...response, content: { ...response.content, "application/json": { ...json, schema: schema.extend({ error: z.enum(codes as [string, ...string[]]) }) } } };
+    if (!json || codes.length === 0) continue;
+    let narrowed;
+    if (schema === ErrorBody) narrowed = errorSchemaWithIdentifiers(codes);
+    else if (schema instanceof z.ZodObject) narrowed = schema.extend({ error: z.enum(codes as [string, ...string[]]) });
+    else continue;
+    out[status] = { ...response, content: { ...response.content, "application/json": { ...json, schema: narrowed } } };
   }
   return out;
 }

@@ -8,6 +8,8 @@
  *
  * Flags: --rounds N (default 5); --budget SECONDS for measuring (default 60, split between the
  * concurrency levels; rounds past it are skipped, and the table shows how many ran).
+ * `BENCH_ONLY=<substring>` measures only the endpoints whose name contains it, or one of several
+ * separated by `|` (health always stays, as the baseline of "vs health").
  */
 import { createServer } from "node:net";
 import { cpus } from "node:os";
@@ -229,6 +231,13 @@ const ROUND_TIME_CAP_MS = 3_000;
 const WARMUP_REQUESTS = 64;
 const READY_TIMEOUT_MS = 90_000;
 
+/** The endpoints a run measures: `BENCH_ONLY` (a substring of the name) narrows the list; health stays first. */
+function selectedEndpoints(only = process.env.BENCH_ONLY) {
+  if (!only) return ENDPOINTS;
+  const parts = only.split("|").filter(Boolean);
+  return ENDPOINTS.filter((endpoint, i) => i === 0 || parts.some((part) => endpoint.name.includes(part)));
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -354,15 +363,15 @@ function percentile(sorted, p) {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
 }
 
-async function measure(baseUrl, session, { rounds, budgetMs }) {
+async function measure(baseUrl, session, { rounds, budgetMs, endpoints }) {
   const results = [];
   for (const level of LEVELS) {
     // Each level gets an equal share of the budget and always at least one full round.
     const deadline = performance.now() + budgetMs / LEVELS.length;
     // Warm-up (discarded): JIT, connection pool, D1 page cache.
     const warmup = { ...level, requests: Math.max(WARMUP_REQUESTS, level.concurrency * 2), timeCapMs: 1_000 };
-    for (const endpoint of ENDPOINTS) await runRound(baseUrl, endpoint, session, warmup);
-    const stats = ENDPOINTS.map((endpoint) => ({ endpoint, level, latencies: [], statements: [], elapsedMs: 0, failures: new Map(), rounds: 0 }));
+    for (const endpoint of endpoints) await runRound(baseUrl, endpoint, session, warmup);
+    const stats = endpoints.map((endpoint) => ({ endpoint, level, latencies: [], statements: [], elapsedMs: 0, failures: new Map(), rounds: 0 }));
     for (let round = 0; round < rounds; round++) {
       if (round > 0 && performance.now() > deadline) break;
       const order = stats.map((_, i) => stats[(i + round) % stats.length]);
@@ -453,7 +462,7 @@ async function main() {
         `round = ${LEVELS.map((l) => `${l.requests} req @ c${l.concurrency}`).join(" / ")} (cap ${ROUND_TIME_CAP_MS / 1000}s)\n`,
     );
     const started = performance.now();
-    const allOk = printTable(await measure(baseUrl, session, { rounds, budgetMs }));
+    const allOk = printTable(await measure(baseUrl, session, { rounds, budgetMs, endpoints: selectedEndpoints() }));
     console.log(`\nmeasured in ${((performance.now() - started) / 1000).toFixed(1)}s; p50/p99 are exact (nearest rank over every latency).`);
     if (!allOk) process.exitCode = 1;
   } finally {

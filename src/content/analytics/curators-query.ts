@@ -97,11 +97,12 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
         coalesce(a.handed AND NOT a.late, 0) AS on_time, coalesce(a.quizzes, 0) AS quizzes,
         ${content ? sql`NULL` : sql`coalesce(a.exams, 0)`} AS exams
       FROM (SELECT DISTINCT student_id AS id FROM pairs) st LEFT JOIN acted a ON a.id = st.id)
-  SELECT 0 AS kind, c.id AS curator_id, c.first_name, c.last_name, c.email, count(f.id) AS students,
-      coalesce(sum(f.active), 0) AS active, coalesce(sum(f.on_time), 0) AS on_time, coalesce(sum(f.quizzes), 0) AS quizzes,
-      ${content ? sql`NULL` : sql`coalesce(sum(f.exams), 0)`} AS exams
-    FROM cur c LEFT JOIN pairs p ON p.curator_id = c.id LEFT JOIN flags f ON f.id = p.student_id
-    GROUP BY c.id
+  SELECT 0 AS kind, c.id AS curator_id, c.first_name, c.last_name, c.email, coalesce(n.students, 0) AS students,
+      coalesce(n.active, 0) AS active, coalesce(n.on_time, 0) AS on_time, coalesce(n.quizzes, 0) AS quizzes,
+      ${content ? sql`NULL` : sql`coalesce(n.exams, 0)`} AS exams
+    FROM cur c LEFT JOIN (SELECT p.curator_id, count(*) AS students, sum(f.active) AS active, sum(f.on_time) AS on_time,
+        sum(f.quizzes) AS quizzes, sum(f.exams) AS exams
+      FROM pairs p JOIN flags f ON f.id = p.student_id GROUP BY p.curator_id) n ON n.curator_id = c.id
   UNION ALL
   SELECT 1, NULL, NULL, NULL, NULL, count(*), coalesce(sum(active), 0), coalesce(sum(on_time), 0), coalesce(sum(quizzes), 0),
       ${content ? sql`NULL` : sql`coalesce(sum(exams), 0)`}

@@ -7,8 +7,8 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The one statement behind GET /analytics/curators: every figure of every row and of the summary,
- * set-based. Students are probed with EXISTS through the (tenant, student) indexes of the activity
- * tables, so the cost grows with the students in scope, never with a round trip per curator.
+ * set-based. The period's activity is read once, by time, per kind of activity; the students in
+ * scope are joined to it once, so the cost never grows with a round trip per curator.
  */
 
 export interface CuratorSelection {
@@ -45,16 +45,14 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
   const onlyCurator = selection.curatorId === null ? sql`` : sql`AND u.id = ${selection.curatorId}`;
   const inGroup = selection.groupId === undefined ? sql`` : sql`AND s.id IN (SELECT user_id FROM in_group)`;
   const content = selection.content;
-  const scoped = (condition: SQL) => (content ? condition : sql``);
 
-  const completed = sql`EXISTS (SELECT 1 FROM block_completions bc WHERE ${inSchool("bc", t)} AND bc.student_id = st.id AND ${within(sql`bc.completed_at`)}
-      ${scoped(sql`AND bc.block_id IN (SELECT id FROM scope)`)})`;
-  // Quiz attempts inside an exam are the exam's work: they count as exam activity, not as quizzes.
-  const quizAttempt = (condition: SQL) => sql`EXISTS (SELECT 1 FROM quiz_attempts qa WHERE ${inSchool("qa", t)} AND qa.user_id = st.id AND qa.exam_attempt_id IS NULL AND ${condition}
-      ${scoped(sql`AND qa.quiz_id IN (SELECT ref_id FROM scope WHERE type = 'quiz_ref')`)})`;
-  const examAttempt = (condition: SQL) => sql`EXISTS (SELECT 1 FROM exam_attempts ea WHERE ${inSchool("ea", t)} AND ea.user_id = st.id AND ${condition})`;
-  const handedIn = (extra: SQL) => sql`EXISTS (SELECT 1 FROM submissions ls WHERE ${inSchool("ls", t)} AND ls.student_id = st.id AND ${within(sql`ls.submitted_at`)}
-      ${scoped(sql`AND ls.assignment_id IN (SELECT ref_id FROM scope WHERE type = 'assignment_ref')`)} ${extra})`;
+  // Activity is read from the period's side: each kind is a range of a (tenant, instant, student)
+  // index, so the cost follows the period's activity, not a probe per student per kind. At most
+  // four arms: D1 refuses compound SELECTs of more terms than that.
+  const inScope = (column: SQL, type: string | null) =>
+    content ? (type === null ? sql`AND ${column} IN (SELECT id FROM scope)` : sql`AND ${column} IN (SELECT ref_id FROM scope WHERE type = ${sqlLiteral(type)})`) : sql``;
+  // Started or submitted in the period: SQLite reads the two time indexes and merges the rows.
+  const either = (alias: string) => sql`(${within(sql.raw(`${alias}.started_at`))} OR ${within(sql.raw(`${alias}.submitted_at`))})`;
   // Late as the worksheet reads it: handed in after the student's effective closing date. The
   // exact rule runs per hand-in, so it runs only past the earliest end of any window on a lesson
   // holding the assignment (or its module or course): a student's closing date is never earlier
@@ -62,13 +60,16 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
   const earliestEnd = sql`(SELECT min(lw.ends_at) FROM blocks lb
       JOIN schedule_windows lw ON ${inSchool("lw", t)} AND lw.course_id = lb.course_id AND lw.deleted_at IS NULL AND lw.node_id IN (lb.course_id, lb.module_id, lb.lesson_id)
     WHERE ${inSchool("lb", t)} AND lb.ref_id = ls.assignment_id AND lb.type = 'assignment_ref' AND lb.deleted_at IS NULL)`;
-  const late = sql`AND ls.submitted_at > ${earliestEnd} AND ls.submitted_at > ${assignmentClosingSql(t, sql`ls.assignment_id`, sql`st.id`)}`;
-
+  const late = sql`ls.submitted_at > ${earliestEnd} AND ls.submitted_at > ${assignmentClosingSql(t, sql`ls.assignment_id`, sql`ls.student_id`)}`;
   const activity = [
-    completed,
-    quizAttempt(sql`(${within(sql`qa.started_at`)} OR ${within(sql`qa.submitted_at`)})`),
-    ...(content ? [] : [examAttempt(sql`(${within(sql`ea.started_at`)} OR ${within(sql`ea.submitted_at`)})`)]),
-    handedIn(sql``),
+    sql`SELECT bc.student_id AS id, 0 AS quiz, 0 AS exam, 0 AS handed, 0 AS late FROM block_completions bc
+      WHERE ${inSchool("bc", t)} AND ${within(sql`bc.completed_at`)} ${inScope(sql`bc.block_id`, null)}`,
+    sql`SELECT qa.user_id, ${within(sql`qa.submitted_at`)}, 0, 0, 0 FROM quiz_attempts qa
+      WHERE ${inSchool("qa", t)} AND ${either("qa")} AND qa.exam_attempt_id IS NULL ${inScope(sql`qa.quiz_id`, "quiz_ref")}`,
+    ...(content ? [] : [sql`SELECT ea.user_id, 0, ${within(sql`ea.submitted_at`)}, 0, 0 FROM exam_attempts ea WHERE ${inSchool("ea", t)} AND ${either("ea")}`]),
+    // Only the hand-ins of students in scope are measured against their closing date.
+    sql`SELECT ls.student_id, 0, 0, 1, CASE WHEN ls.student_id IN (SELECT student_id FROM pairs) AND ${late} THEN 1 ELSE 0 END FROM submissions ls
+      WHERE ${inSchool("ls", t)} AND ${within(sql`ls.submitted_at`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}`,
   ];
 
   // In `pairs`, CROSS JOIN fixes the join order: from the few curators outwards through the
@@ -90,17 +91,18 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
         CROSS JOIN users s ON s.id = gm.user_id AND ${activeStudentSql(t, sql`s`)}
         WHERE 1 ${inGroup}),
     scope AS MATERIALIZED (${contentBlocksSql(t, content)}),
-    flags AS MATERIALIZED (SELECT st.id,
-        (${sql.join(activity, sql` OR `)}) AS active,
-        CASE WHEN ${handedIn(sql``)} THEN NOT ${handedIn(late)} ELSE 0 END AS on_time,
-        ${quizAttempt(within(sql`qa.submitted_at`))} AS quizzes,
-        ${content ? sql`NULL` : examAttempt(within(sql`ea.submitted_at`))} AS exams
-      FROM (SELECT DISTINCT student_id AS id FROM pairs) st)
-  SELECT 0 AS kind, c.id AS curator_id, c.first_name, c.last_name, c.email, count(f.id) AS students,
-      coalesce(sum(f.active), 0) AS active, coalesce(sum(f.on_time), 0) AS on_time, coalesce(sum(f.quizzes), 0) AS quizzes,
-      ${content ? sql`NULL` : sql`coalesce(sum(f.exams), 0)`} AS exams
-    FROM cur c LEFT JOIN pairs p ON p.curator_id = c.id LEFT JOIN flags f ON f.id = p.student_id
-    GROUP BY c.id
+    acted AS MATERIALIZED (SELECT id, max(quiz) AS quizzes, max(exam) AS exams, max(handed) AS handed, max(late) AS late
+      FROM (${sql.join(activity, sql` UNION ALL `)}) GROUP BY id),
+    flags AS MATERIALIZED (SELECT st.id, a.id IS NOT NULL AS active,
+        coalesce(a.handed AND NOT a.late, 0) AS on_time, coalesce(a.quizzes, 0) AS quizzes,
+        ${content ? sql`NULL` : sql`coalesce(a.exams, 0)`} AS exams
+      FROM (SELECT DISTINCT student_id AS id FROM pairs) st LEFT JOIN acted a ON a.id = st.id)
+  SELECT 0 AS kind, c.id AS curator_id, c.first_name, c.last_name, c.email, coalesce(n.students, 0) AS students,
+      coalesce(n.active, 0) AS active, coalesce(n.on_time, 0) AS on_time, coalesce(n.quizzes, 0) AS quizzes,
+      ${content ? sql`NULL` : sql`coalesce(n.exams, 0)`} AS exams
+    FROM cur c LEFT JOIN (SELECT p.curator_id, count(*) AS students, sum(f.active) AS active, sum(f.on_time) AS on_time,
+        sum(f.quizzes) AS quizzes, sum(f.exams) AS exams
+      FROM pairs p JOIN flags f ON f.id = p.student_id GROUP BY p.curator_id) n ON n.curator_id = c.id
   UNION ALL
   SELECT 1, NULL, NULL, NULL, NULL, count(*), coalesce(sum(active), 0), coalesce(sum(on_time), 0), coalesce(sum(quizzes), 0),
       ${content ? sql`NULL` : sql`coalesce(sum(exams), 0)`}

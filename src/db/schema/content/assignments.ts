@@ -83,6 +83,8 @@ export const submissions = sqliteTable(
     uniqueIndex("submissions_attempt").on(t.tenantId, t.assignmentId, t.studentId, t.attempt),
     index("submissions_tenant_assignment_status").on(t.tenantId, t.assignmentId, t.status),
     index("submissions_tenant_student").on(t.tenantId, t.studentId, t.status),
+    // Curator analytics reads a period's hand-ins by time (docs/decisions/heavy-reads.md, "Curator analytics").
+    index("submissions_tenant_submitted").on(t.tenantId, t.submittedAt, t.studentId, t.assignmentId),
   ],
 );
 

@@ -89,5 +89,7 @@ export const blockCompletions = sqliteTable(
     uniqueIndex("block_completions_block_student").on(t.blockId, t.studentId),
     index("block_completions_tenant_student_course").on(t.tenantId, t.studentId, t.courseId),
     index("block_completions_tenant_lesson").on(t.tenantId, t.lessonId),
+    // Curator analytics reads a period's activity by time (docs/decisions/heavy-reads.md, "Curator analytics").
+    index("block_completions_tenant_completed").on(t.tenantId, t.completedAt, t.studentId),
   ],
 );

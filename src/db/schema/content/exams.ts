@@ -77,6 +77,9 @@ export const examAttempts = sqliteTable(
   (t) => [
     index("exam_attempts_tenant_exam").on(t.tenantId, t.examId, t.status),
     index("exam_attempts_tenant_user").on(t.tenantId, t.userId, t.examId),
+    // Curator analytics reads a period's attempts by time (docs/decisions/heavy-reads.md, "Curator analytics").
+    index("exam_attempts_tenant_started").on(t.tenantId, t.startedAt, t.userId),
+    index("exam_attempts_tenant_submitted").on(t.tenantId, t.submittedAt, t.userId),
     uniqueIndex("exam_attempts_one_in_progress").on(t.examId, t.userId).where(sql`status = 'in_progress'`),
   ],
 );

@@ -125,6 +125,9 @@ export const quizAttempts = sqliteTable(
   (t) => [
     index("quiz_attempts_tenant_quiz").on(t.tenantId, t.quizId, t.status, t.submittedAt),
     index("quiz_attempts_tenant_user").on(t.tenantId, t.userId, t.quizId),
+    // Curator analytics reads a period's attempts by time (docs/decisions/heavy-reads.md, "Curator analytics").
+    index("quiz_attempts_tenant_started").on(t.tenantId, t.startedAt, t.userId, t.examAttemptId),
+    index("quiz_attempts_tenant_submitted").on(t.tenantId, t.submittedAt, t.userId, t.examAttemptId),
     uniqueIndex("quiz_attempts_one_in_progress").on(t.quizId, t.userId).where(sql`status = 'in_progress' AND exam_attempt_id IS NULL`),
   ],
 );

@@ -1,4 +1,7 @@
 import { contributorRegistry, type ContributorRegistry } from "./core/events";
+import type { Env } from "./core/env";
+import type { ServiceContext } from "./core/http/context";
+import { serviceContext } from "./core/http/request-context";
 import { COURSES_COMPLETION_CONTRIBUTORS, COURSES_PUSH_CONTRIBUTORS } from "./content/courses/completion-contributors";
 import { PATHS_CONTRIBUTORS } from "./content/paths/contributors";
 import { RATING_CONTRIBUTORS } from "./content/rating/contributors";
@@ -17,3 +20,11 @@ export const CONTRIBUTORS: ContributorRegistry = contributorRegistry([
   ...COURSES_PUSH_CONTRIBUTORS,
   ...RATING_CONTRIBUTORS,
 ]) as unknown as ContributorRegistry;
+
+/**
+ * The context of a job (a queue consumer, a Durable Object's alarm, a cron run): the platform
+ * context with the app's registry, so a source a job reaches writes what a route's would.
+ */
+export function jobContext(env: Env, requestId?: string): ServiceContext {
+  return serviceContext(env, CONTRIBUTORS, requestId);
+}

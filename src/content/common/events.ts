@@ -5,6 +5,7 @@ import {
   needsSecondBatch,
   prepareEvent,
   pushEventsOf,
+  requireRegistry,
   type Contributor,
   type ContributorRegistry,
   type Preparation,
@@ -117,9 +118,9 @@ export function contentContributor<T extends ContentEventType, R = unknown>(defi
   return definition as unknown as ContentContributor;
 }
 
-/** The context's registry, typed for content events. */
+/** The context's registry, typed for content events; throws when the context carries none. */
 export function contentRegistry(ctx: EventCtx): ContentRegistry {
-  return ctx.contributors as unknown as ContentRegistry;
+  return requireRegistry<ContentRegistry>(ctx);
 }
 
 /**

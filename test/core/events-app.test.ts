@@ -13,7 +13,7 @@ import * as schema from "../../src/db/schema";
 import { enrollmentOf, insertCourseTree } from "../helpers/courses";
 import { db } from "../helpers/factories";
 import { schoolCtx } from "../helpers/school-ctx";
-import { schoolWithAdmin, signedIn } from "../helpers/users";
+import { as, schoolWithAdmin, signedIn } from "../helpers/users";
 import { addPushDevice, outboxRows } from "../notifications/helpers";
 import { draftOf, submissionSchool, submit } from "../content/submissions/helpers";
 
@@ -74,6 +74,8 @@ describe("a contributor plugged in next to the app's", () => {
     const { school, admin } = await schoolWithAdmin();
     const student = await signedIn(school, { role: "student" });
     await addPushDevice(school.id, student.id);
+    // #32 is off by default.
+    expect((await as(admin, "/t/notifications/admin/events/course.unenrolled", { method: "PATCH", body: { enabled: true } })).status).toBe(200);
     const tree = await insertCourseTree(school.id);
     const { registry, seen } = recording();
     const ctx = await adminCtx(school.id, admin.id, registry);

@@ -18,8 +18,7 @@ import {
 } from "../src/content/attempts/journal-state";
 import { payloadBoundsProblem, readPayload } from "../src/content/attempts/payloads";
 import { openMatchToken } from "../src/content/quizzes/match-tokens";
-import { serviceContext } from "../src/core/http/request-context";
-import { CONTRIBUTORS } from "../src/contributors";
+import { jobContext } from "../src/contributors";
 
 /** What the object keeps besides the answers (one storage key each, `a:<question id>`). */
 interface Meta {
@@ -189,7 +188,7 @@ export class AttemptJournal extends ClosableAttempt<Meta> implements AttemptJour
       this.closeNow(now);
     }
     try {
-      await finalizeByDeadline(serviceContext(this.env, undefined, undefined, CONTRIBUTORS), this.view(now));
+      await finalizeByDeadline(jobContext(this.env), this.view(now));
       await this.confirm();
     } catch (err) {
       log.error("attempt finalize failed; retrying", { attempt_id: meta.start.attemptId, error: String(err) });

@@ -4,8 +4,7 @@ import { log } from "../src/core/lib/log";
 import { finalizeAt, pastGrace, type Closure } from "../src/content/attempts/journal-state";
 import { finalizeExamByDeadline } from "../src/content/exams/exam-finalize";
 import { sendTimeWarning } from "../src/content/exams/exam-events";
-import { serviceContext } from "../src/core/http/request-context";
-import { CONTRIBUTORS } from "../src/contributors";
+import { jobContext } from "../src/contributors";
 import {
   warningAt,
   type ExamAttemptTimerRpc,
@@ -106,7 +105,7 @@ export class ExamAttemptTimer extends ClosableAttempt<Meta> implements ExamAttem
     if (meta.warned || at === null || now < at) return;
     if (now < meta.start.deadlineAt) {
       try {
-        await sendTimeWarning(this.env, meta.start);
+        await sendTimeWarning(jobContext(this.env), meta.start);
       } catch (err) {
         log.error("exam time warning failed; retrying", { exam_attempt_id: meta.start.examAttemptId, error: String(err) });
         return;
@@ -135,7 +134,7 @@ export class ExamAttemptTimer extends ClosableAttempt<Meta> implements ExamAttem
       this.closeNow(now);
     }
     try {
-      await finalizeExamByDeadline(serviceContext(this.env, undefined, undefined, CONTRIBUTORS), this.view(now));
+      await finalizeExamByDeadline(jobContext(this.env), this.view(now));
       await this.confirm();
     } catch (err) {
       log.error("exam attempt finalize failed; retrying", { exam_attempt_id: meta.start.examAttemptId, error: String(err) });

@@ -3,7 +3,7 @@ import { emailOutbox } from "../src/db/schema";
 import { outboxLeaseFree } from "../src/platform/email/outbox";
 import type { Env, EmailMessage } from "../src/core/env";
 import type { SchoolActor, SchoolCtx, ServiceContext } from "../src/core/http/context";
-import { serviceContext } from "../src/core/http/request-context";
+import { jobContext } from "../src/contributors";
 import { systemActor } from "../src/core/school";
 import { forSchoolId } from "../src/platform/schools/lookup";
 import { mailProvider } from "./providers";
@@ -60,7 +60,7 @@ function rowIs(ctx: OutboxCtx, outboxId: string) {
  * row's conditional claim, and a row that is `sent` is never sent again.
  */
 export async function handleOutboxBatch(batch: MessageBatch<EmailMessage>, env: Env, deps: OutboxDeps = defaultDeps): Promise<void> {
-  const ctx = serviceContext(env);
+  const ctx = jobContext(env);
 
   const provider = mailProvider(ctx.config, deps.fetch);
   // One at a time: providers rate-limit per account, and a batch is at most 10 messages.
@@ -189,7 +189,7 @@ async function scheduleRetry(ctx: OutboxCtx, row: OutboxRow, error: string, dela
  * delivery is on them.
  */
 export async function handleOutboxDeadLetters(batch: MessageBatch<EmailMessage>, env: Env): Promise<void> {
-  const platform = serviceContext(env);
+  const platform = jobContext(env);
   const now = platform.clock.now();
   // One UPDATE per database the rows are in (the control database, or a school's shard).
   const byPlace = new Map<string, { body: EmailMessage; ids: Set<string> }>();

@@ -1,5 +1,5 @@
 import type { Env, PushMessage } from "../src/core/env";
-import { serviceContext } from "../src/core/http/request-context";
+import { jobContext } from "../src/contributors";
 import { systemActor } from "../src/core/school";
 import { forSchoolId } from "../src/platform/schools/lookup";
 import { log } from "../src/core/lib/log";
@@ -27,7 +27,7 @@ const defaultDeps: PushDeps = { fetch: (input, init) => fetch(input, init) };
  * the per-device delivery records keep a push from going out twice.
  */
 export async function handlePushBatch(batch: MessageBatch<PushMessage>, env: Env, deps: PushDeps = defaultDeps): Promise<void> {
-  const ctx = serviceContext(env);
+  const ctx = jobContext(env);
   const provider = pushProvider(ctx.config, deps.fetch);
   for (const message of batch.messages) {
     const body = message.body as Partial<PushMessage> | null;

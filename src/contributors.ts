@@ -1,7 +1,11 @@
 import { contributorRegistry, type ContributorRegistry } from "./core/events";
+import type { Env } from "./core/env";
+import type { ServiceContext } from "./core/http/context";
+import { serviceContext } from "./core/http/request-context";
 import { COURSES_COMPLETION_CONTRIBUTORS, COURSES_PUSH_CONTRIBUTORS } from "./content/courses/completion-contributors";
+import { ENROLLMENTS_CONTRIBUTORS } from "./content/enrollments/contributors";
 import { PATHS_CONTRIBUTORS } from "./content/paths/contributors";
-import { RATING_CONTRIBUTORS } from "./content/rating/contributors";
+import { RATING_COMPLETION_CONTRIBUTORS, RATING_SCORE_CONTRIBUTORS } from "./content/rating/contributors";
 import { QUIZ_FIGURES_CONTRIBUTOR } from "./content/quizzes/figures";
 import { EXAM_FIGURES_CONTRIBUTOR } from "./content/exams/figures";
 
@@ -9,16 +13,27 @@ import { EXAM_FIGURES_CONTRIBUTOR } from "./content/exams/figures";
  * The domain events' contributors (docs/domain-events.md), built once at app assembly and carried
  * by every context: the routes (src/app.ts), the cron jobs (src/scheduled.ts), the Durable Objects'
  * alarms and the queue consumers. Areas never import this file. Registration order is the order of
- * the statements in the batch: the completion (and recount) first, then the pushes that read the
+ * the statements in the batch: a scored source's points first (they read the source's scores),
+ * then the completion (and recount), then the pushes that read the
  * enrollment it completed (the path pushes before the course's, which they may replace), then the
- * awards that read it too.
+ * awards that read it too. The access pushes handle events no other contributor does.
  */
 export const CONTRIBUTORS: ContributorRegistry = contributorRegistry([
+  ...RATING_SCORE_CONTRIBUTORS,
   ...COURSES_COMPLETION_CONTRIBUTORS,
   ...PATHS_CONTRIBUTORS,
   ...COURSES_PUSH_CONTRIBUTORS,
-  ...RATING_CONTRIBUTORS,
+  ...RATING_COMPLETION_CONTRIBUTORS,
+  ...ENROLLMENTS_CONTRIBUTORS,
   // The analytics figures (attempt.recorded) read only attempts, never what the others write.
   QUIZ_FIGURES_CONTRIBUTOR,
   EXAM_FIGURES_CONTRIBUTOR,
 ]) as unknown as ContributorRegistry;
+
+/**
+ * The context of a job (a queue consumer, a Durable Object's alarm, a cron run): the platform
+ * context with the app's registry, so a source a job reaches writes what a route's would.
+ */
+export function jobContext(env: Env, requestId?: string): ServiceContext {
+  return serviceContext(env, CONTRIBUTORS, requestId);
+}

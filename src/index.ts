@@ -2,6 +2,7 @@ import { app } from "./app";
 import type { EmailMessage, Env, PushMessage, QueueMessage } from "./core/env";
 import { log } from "./core/lib/log";
 import { runScheduled } from "./scheduled";
+import { jobContext } from "./contributors";
 import { handleMediaMetadataBatch, MEDIA_METADATA_QUEUE } from "./platform/media/metadata-consumer";
 import { handleOutboxBatch, handleOutboxDeadLetters, OUTBOX_DLQ, OUTBOX_QUEUE } from "../queues/outbox-consumer";
 import { handlePushBatch, PUSH_QUEUE } from "../queues/push-consumer";
@@ -15,7 +16,7 @@ const QUEUE_CONSUMERS: Record<string, (batch: MessageBatch<QueueMessage>, env: E
   // The outbox queues carry email messages only; their consumer checks each one's outbox id.
   [OUTBOX_QUEUE]: (batch, env) => handleOutboxBatch(batch as MessageBatch<EmailMessage>, env),
   [OUTBOX_DLQ]: (batch, env) => handleOutboxDeadLetters(batch as MessageBatch<EmailMessage>, env),
-  [MEDIA_METADATA_QUEUE]: handleMediaMetadataBatch,
+  [MEDIA_METADATA_QUEUE]: (batch, env) => handleMediaMetadataBatch(batch, jobContext(env)),
   [PUSH_QUEUE]: (batch, env) => handlePushBatch(batch as MessageBatch<PushMessage>, env),
 };
 

@@ -2,8 +2,7 @@ import { log } from "./core/lib/log";
 import { purgeStaleLoginFailures } from "./platform/auth/login-guard";
 import type { Env } from "./core/env";
 import type { ServiceContext } from "./core/http/context";
-import { serviceContext } from "./core/http/request-context";
-import { CONTRIBUTORS } from "./contributors";
+import { jobContext } from "./contributors";
 import { runDeadlineScan } from "./content/schedule/deadline-scan";
 import { runProgressScan } from "./content/enrollments/progress-scan";
 import { runBillingExpiry } from "./platform/billing/expiry-job";
@@ -29,7 +28,7 @@ const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
  * is logged and does not keep the others from running (they would fail the same way every run).
  */
 export async function runScheduled(_controller: ScheduledController, env: Env): Promise<void> {
-  const ctx = serviceContext(env, undefined, undefined, CONTRIBUTORS);
+  const ctx = jobContext(env);
   const failed: string[] = [];
   for (const [name, run] of JOBS) {
     try {

@@ -60,8 +60,18 @@ export function contributorRegistry<C, E extends DomainEvent, P>(contributors: r
   return Object.freeze({ contributors: Object.freeze([...contributors]) });
 }
 
-/** The registry of a context with no contributors (a job that emits no events; a source then writes only its own statements). */
-export const NO_CONTRIBUTORS: ContributorRegistry = contributorRegistry<never, DomainEvent, unknown>([]);
+/**
+ * The registry a context carries, or a throw when it carries none: a source reached through a
+ * context built without the app's registry must fail, not write only its own statements
+ * (docs/domain-events.md, "The registry travels in the context").
+ */
+export function requireRegistry<R extends ContributorRegistry<never, DomainEvent, unknown>>(ctx: { readonly contributors?: unknown }): R {
+  const registry = ctx.contributors as { contributors?: unknown } | undefined;
+  if (!registry || !Array.isArray(registry.contributors)) {
+    throw new Error("domain event emitted through a context without the contributors' registry (src/contributors.ts): its contributors would be skipped");
+  }
+  return registry as R;
+}
 
 export function contributorsOf<C, E extends DomainEvent, P>(registry: ContributorRegistry<C, E, P>, type: E["type"]): Contributor<C, E, P>[] {
   return registry.contributors.filter((contributor) => contributor.handles.includes(type));

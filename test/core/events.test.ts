@@ -10,6 +10,7 @@ import {
   prepareEvent,
   pushEventsOf,
   reachableTypes,
+  requireRegistry,
   type Contributor,
 } from "../../src/core/events";
 import { CONTRIBUTORS } from "../../src/contributors";
@@ -106,6 +107,29 @@ describe("domain events machinery", () => {
     expect(needsSecondBatch(registry, "a", "other")).toBe(false);
   });
 
+  it("requireRegistry hands back the context's registry and throws for a context that carries none", () => {
+    const registry = contributorRegistry<null, Event, string>([writes("one", ["a"])]);
+    expect(requireRegistry({ contributors: registry })).toBe(registry);
+    for (const contributors of [undefined, null, {}, { contributors: "x" }]) {
+      expect(() => requireRegistry({ contributors })).toThrow("domain event emitted through a context without the contributors' registry");
+    }
+  });
+
+  it("an event a contributor emits is handled by its own contributors, and an event no contributor handles adds nothing", async () => {
+    const registry = contributorRegistry<null, Event, string>([
+      writes("a-to-c", ["a"], {
+        emits: ["c"],
+        statements: async (_ctx, event, _prepared, emit) => {
+          emit({ type: "c", n: event.n * 10 });
+          return [];
+        },
+      }),
+      writes("on-c", ["c"]),
+    ]);
+    expect(labels(await contributedStatements(registry, null, { type: "a", n: 3 }))).toEqual(["on-c:c30"]);
+    expect(await contributedStatements(registry, null, { type: "b", n: 1 })).toEqual([]);
+  });
+
   it("refuses a contributor registered twice and freezes the registry", () => {
     expect(() => contributorRegistry<null, Event, string>([writes("same", ["a"]), writes("same", ["b"])])).toThrow("contributor same is registered twice");
     const registry = contributorRegistry<null, Event, string>([writes("one", ["a"])]);
@@ -113,13 +137,15 @@ describe("domain events machinery", () => {
     expect(Object.isFrozen(registry.contributors)).toBe(true);
   });
 
-  it("the app registers the completion, then the pushes that read it (the paths' before the course's they replace), then the awards, then the analytics figures", () => {
+  it("the app registers the scored points, the completion, then the pushes that read it (the paths' before the course's they replace), then the awards, then the access pushes, then the analytics figures", () => {
     expect(CONTRIBUTORS.contributors.map((contributor) => [contributor.name, contributor.handles, contributor.emits ?? [], contributor.secondBatch ?? null])).toEqual([
+      ["rating.scored-awards", ["attempt.settled", "submission.accepted"], [], null],
       ["courses.reference-completion", ["attempt.settled", "submission.submitted"], ["block.completed"], null],
       ["courses.course-completion", ["block.completed"], ["course.completed"], "lesson-completion"],
       ["paths.completion-pushes", ["course.completed"], [], null],
       ["courses.completion-pushes", ["course.completed"], [], null],
       ["rating.completion-awards", ["block.completed"], [], "lesson-completion"],
+      ["enrollments.access-pushes", ["enrollment.created", "enrollment.removed"], [], null],
       ["quizzes.analytics-figures", ["attempt.recorded"], [], null],
       ["exams.analytics-figures", ["attempt.recorded"], [], null],
     ]);
@@ -129,9 +155,13 @@ describe("domain events machinery", () => {
     const codes = (roots: string[]) => pushEventsOf(CONTRIBUTORS, roots).map((push) => (push as { code: string }).code);
     expect(reachableTypes(CONTRIBUTORS, ["attempt.settled"])).toEqual(["attempt.settled", "block.completed", "course.completed"]);
     const completion = ["path.course_unlocked", "path.completed", "path.student_completed", "course.completed", "course.student_completed", "rating.points_awarded", "rating.top_entered"];
-    expect(codes(["attempt.settled"])).toEqual(completion);
+    // A settled attempt's own points come first (rating.scored-awards): the same set, rating's settings read first.
+    expect(codes(["attempt.settled"])).toEqual(["rating.points_awarded", "rating.top_entered", ...completion.slice(0, 5)]);
     expect(codes(["submission.submitted"])).toEqual(completion);
     expect(codes(["block.completed"])).toEqual(completion);
+    expect(codes(["submission.accepted"])).toEqual(["rating.points_awarded", "rating.top_entered"]);
+    expect(codes(["submission.rejected"])).toEqual([]);
+    expect(codes(["enrollment.created"])).toEqual(["course.enrolled", "course.unenrolled"]);
     expect(needsSecondBatch(CONTRIBUTORS, "block.completed", "lesson-completion")).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { serviceContext } from "../../src/core/http/request-context";
+import { jobContext } from "../../src/contributors";
 import { purgeDeviceEvents } from "../../src/platform/devices/events-purge-job";
 import { DAY_MS, setClockForTests } from "../../src/core/lib/clock";
 import { uuidv7 } from "../../src/core/lib/ids";
@@ -41,7 +41,7 @@ describe("device events purge (cron)", () => {
     const platformOld = await insertEvent(null, student.id, now - 181 * DAY_MS);
 
     setClockForTests({ now: () => now });
-    const purged = await purgeDeviceEvents(serviceContext(env));
+    const purged = await purgeDeviceEvents(jobContext(env));
     expect(purged).toBeGreaterThanOrEqual(3);
     expect(await remaining([recent, old, keptByDefault, pastDefault, platformOld])).toEqual(new Set([recent, keptByDefault]));
   });

@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env, EmailMessage } from "../../src/core/env";
-import { serviceContext } from "../../src/core/http/request-context";
+import { jobContext } from "../../src/contributors";
 import { stuckOutboxRows, sweepOutbox } from "../../src/platform/email/outbox-sweep-job";
 import worker from "../../src";
 import { insertOutboxRow, outboxRow } from "../helpers/email";
@@ -31,7 +31,7 @@ describe("outbox sweep", () => {
     const leased = await insertOutboxRow({ createdAt: old, attempts: 1, leaseUntil: now + 60_000 });
 
     const queue = recordingQueue();
-    await sweepOutbox(serviceContext(queue.env));
+    await sweepOutbox(jobContext(queue.env));
     const ids = queue.sent.map((message) => message.outbox_id);
 
     expect(ids).toEqual(expect.arrayContaining([stuck.id, expiredLease.id]));
@@ -42,7 +42,7 @@ describe("outbox sweep", () => {
   });
 
   it("walks the (status, created_at) index", async () => {
-    const query = stuckOutboxRows(serviceContext(env)).toSQL();
+    const query = stuckOutboxRows(jobContext(env)).toSQL();
     const { results } = await fixtureD1.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
       .bind(...query.params)
       .all<{ detail: string }>();

@@ -7,7 +7,7 @@ import type { Permission, Role } from "../../src/core/http/context";
 import { api } from "./http";
 
 import { db } from "./databases";
-import { serviceContext } from "../../src/core/http/request-context";
+import { jobContext } from "../../src/contributors";
 import { shardForNewSchool } from "../../src/platform/schools/new-school";
 
 export { db };
@@ -33,7 +33,7 @@ export async function createSchool(options: SchoolOptions = {}) {
   const row = {
     id: uuidv7(),
     // The rule of every new school (the shard with the fewest): a file's schools alternate shards.
-    shard: options.shard ?? (await shardForNewSchool(serviceContext(env))),
+    shard: options.shard ?? (await shardForNewSchool(jobContext(env))),
     title: `School ${slug}`,
     slug,
     subdomain: slug,

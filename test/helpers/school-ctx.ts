@@ -26,9 +26,9 @@ export interface SchoolCtxOptions<A extends SchoolActor> {
  */
 export async function schoolCtx<A extends SchoolActor = SystemActor>(tenantId: string, options: SchoolCtxOptions<A> = {}): Promise<SchoolCtx<A>> {
   const bindings = options.env ?? (env as Env);
-  const school = await loadSchool(serviceContext(env as Env), tenantId);
+  const school = await loadSchool(serviceContext(env as Env, CONTRIBUTORS), tenantId);
   if (!school) throw new Error(`school ${tenantId} is not live in the control database`);
-  const ctx = forSchool(serviceContext(bindings, undefined, "https://api.lms.localhost/", CONTRIBUTORS), school, (options.actor === "member" ? memberActor(school) : (options.actor ?? systemActor("test"))) as A);
+  const ctx = forSchool(serviceContext(bindings, CONTRIBUTORS, undefined, "https://api.lms.localhost/"), school, (options.actor === "member" ? memberActor(school) : (options.actor ?? systemActor("test"))) as A);
   if (options.now !== undefined) {
     const now = options.now;
     return { ...ctx, clock: { now: () => now } };

@@ -2,6 +2,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { describe, expect, it } from "vitest";
 import type { QueueMessage } from "../../src/core/env";
 import { handleMediaMetadataBatch, MEDIA_METADATA_QUEUE, readMetadata } from "../../src/platform/media/metadata-consumer";
+import { jobContext } from "../../src/contributors";
 import { ebmlDuration } from "../../src/platform/media/metadata/ebml";
 import { mp4Duration } from "../../src/platform/media/metadata/mp4";
 import { pdfPageCount } from "../../src/platform/media/metadata/pdf";
@@ -109,7 +110,7 @@ describe("the media queue's consumer", () => {
     ];
     const batch = createMessageBatch<QueueMessage>(MEDIA_METADATA_QUEUE, messages as never);
     const ctx = createExecutionContext();
-    await handleMediaMetadataBatch(batch, env);
+    await handleMediaMetadataBatch(batch, jobContext(env));
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks.sort()).toEqual(["m-bad", "m-pdf", "m-unknown"]);
     expect(result.retryMessages).toEqual([]);
@@ -117,7 +118,7 @@ describe("the media queue's consumer", () => {
 
     const broken = { ...env, DB: { prepare: () => { throw new Error("D1 is unavailable"); } } as unknown as D1Database };
     const again = createMessageBatch<QueueMessage>(MEDIA_METADATA_QUEUE, [messages[2]] as never);
-    await handleMediaMetadataBatch(again, broken);
+    await handleMediaMetadataBatch(again, jobContext(broken));
     expect((await getQueueResult(again, createExecutionContext())).retryMessages).toEqual([{ msgId: "m-pdf" }]);
   });
 });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { serviceContext } from "../../src/core/http/request-context";
+import { jobContext } from "../../src/contributors";
 import { HOUR_MS, setClockForTests } from "../../src/core/lib/clock";
 import { uuidv7 } from "../../src/core/lib/ids";
 import * as schema from "../../src/db/schema";
@@ -58,7 +58,7 @@ describe("media sweep (cron)", () => {
     // D1 binds at most 100 parameters per statement.
     for (let i = 0; i < rows.length; i += 5) await db().insert(schema.mediaAssets).values(rows.slice(i, i + 5));
     await Promise.all(ids.slice(0, 5).map((id) => env.MEDIA.put(`tenant/${school.id}/${id}`, "abc")));
-    const ctx = serviceContext(env);
+    const ctx = jobContext(env);
     const first = await sweepMedia(ctx);
     expect(first.failed).toBeGreaterThanOrEqual(230);
     const after = await db().select().from(schema.mediaAssets).where(eq(schema.mediaAssets.tenantId, school.id));

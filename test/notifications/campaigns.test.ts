@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import type { Env, PushMessage } from "../../src/core/env";
-import { serviceContext } from "../../src/core/http/request-context";
+import { jobContext } from "../../src/contributors";
 import { HOUR_MS, setClockForTests } from "../../src/core/lib/clock";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { pushTokenBinding, pushTokenKeys, sealPushToken } from "../../src/platform/notifications/push-token-crypto";
@@ -370,7 +370,7 @@ describe("campaign delivery", () => {
     const res = await appCall(admin, CAMPAIGNS, { body: { title: "Later", body: "Much later", filter: everyone, scheduled_at: new Date(now + 3 * 24 * HOUR_MS).toISOString() } }, queue.env);
     expect(queue.messages).toEqual([]);
     setClockForTests({ now: () => now + 3 * 24 * HOUR_MS + 1000 });
-    await sweepPushes(serviceContext(queue.env));
+    await sweepPushes(jobContext(queue.env));
     expect(queue.messages.map((message) => message.body)).toContainEqual({ kind: "campaign", tenant_id: school.id, campaign_id: res.body.data.campaign.id });
     await drain(queue);
     expect((await campaign(school.id, res.body.data.campaign.id)).status).toBe("completed");

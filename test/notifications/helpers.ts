@@ -11,7 +11,7 @@ import { uuidv7 } from "../../src/core/lib/ids";
 import { runBatch } from "../../src/core/db/batch";
 import { forSchoolId } from "../../src/platform/schools/lookup";
 import { systemActor } from "../../src/core/school";
-import { serviceContext } from "../../src/core/http/request-context";
+import { jobContext } from "../../src/contributors";
 import { enqueue } from "../../src/platform/notifications/enqueue";
 import { pushTokenBinding, pushTokenKeys, sealPushToken } from "../../src/platform/notifications/push-token-crypto";
 
@@ -143,7 +143,7 @@ export async function addPushDevice(tenantId: string, userId: string, options: {
  * but without a queue message, so only the test's own consumer run delivers it.
  */
 export async function writePush(tenantId: string, userId: string) {
-  const ctx = (await forSchoolId(serviceContext(env as Env), tenantId, systemActor("test")))!;
+  const ctx = (await forSchoolId(jobContext(env as Env), tenantId, systemActor("test")))!;
   await runBatch(ctx, [
     await enqueue(ctx, "security.password_reset", { token: "user", userId }, { changed_at: new Date().toISOString() }, { id: userId }, `security.password_reset:${userId}:${crypto.randomUUID()}`),
   ]);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import * as schema from "../../src/db/schema";
 import type { Env } from "../../src/core/env";
-import { serviceContext } from "../../src/core/http/request-context";
+import { jobContext } from "../../src/contributors";
 import { MINUTE_MS, setClockForTests } from "../../src/core/lib/clock";
 import { sweepPushes } from "../../src/platform/notifications/sweep-job";
 import { createSchool, createUser, db } from "../helpers/factories";
@@ -37,7 +37,7 @@ describe("push sweep (cron)", () => {
     await db().update(schema.notificationOutbox).set({ createdAt: now - 3 * MINUTE_MS, leaseUntil: now + MINUTE_MS }).where(eq(schema.notificationOutbox.id, leased.row.id));
     setClockForTests({ now: () => now });
     const { sent, env: testEnv } = recordingEnv();
-    await sweepPushes(serviceContext(testEnv));
+    await sweepPushes(jobContext(testEnv));
     expect(sent).toContainEqual({ kind: "push", tenant_id: stale.school.id });
     expect(sent).not.toContainEqual({ kind: "push", tenant_id: fresh.school.id });
     expect(sent).not.toContainEqual({ kind: "push", tenant_id: leased.school.id });
@@ -48,7 +48,7 @@ describe("push sweep (cron)", () => {
     const now = Date.now();
     await db().update(schema.notificationOutbox).set({ attempts: 5, leaseUntil: now - 1, lastError: "D1 unavailable" }).where(eq(schema.notificationOutbox.id, row.id));
     setClockForTests({ now: () => now });
-    await sweepPushes(serviceContext(recordingEnv().env));
+    await sweepPushes(jobContext(recordingEnv().env));
     expect((await outboxRows(school.id))[0]).toMatchObject({ status: "failed", lastError: "gave up after 5 attempts: D1 unavailable", settledAt: now });
   });
 });

@@ -5,8 +5,7 @@ import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import type { PreparedEvent } from "../../core/events";
-import { RATING_RULE_EVENTS, scoredAward } from "../rating/award";
-import { contentStatements, prepareContentEvent, type AttemptRecorded, type AttemptSettled, type ReferenceCompletion } from "../common/events";
+import { contentStatements, prepareContentEvent, type AttemptRecorded, type AttemptSettled, type ReferenceCompletion, type SettledScore } from "../common/events";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
@@ -29,11 +28,11 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
  * - the attempt's `score` (sum of awarded points, pending as 0), `score_pct` (against the stored
  *   `max_score`, half-up, 0 when the maximum is 0), `pending_review` and `passed` (null while
  *   pending; else pct ≥ passing score, no passing score passes), only while it is `submitted`;
- * - for a student's attempt outside an exam: its award (source `quiz`, key `quiz_attempt:<id>`),
- *   once its score is final (submitted, nothing pending, the quiz live), so on the submit or on
- *   the grading that clears the last pending answer; the key makes a later re-grade award nothing;
  * - for a student's attempt outside an exam: the contributors of `attempt.settled`
- *   (docs/domain-events.md): completion (source `quiz`) of every live `quiz_ref` block naming the
+ *   (docs/domain-events.md): its award (`rating.scored-awards`, source `quiz`, key
+ *   `quiz_attempt:<id>`), once its score is final (submitted, nothing pending, the quiz live), so
+ *   on the submit or on the grading that clears the last pending answer; the key makes a later
+ *   re-grade award nothing; completion (source `quiz`) of every live `quiz_ref` block naming the
  *   live quiz in a lesson the student sees of a published course they are actively enrolled in,
  *   when `passed` is 1 (idempotent); the recount of those enrollments; the course and
  *   learning-path pushes of an enrollment this completes (as a manual completion); the completion
@@ -86,17 +85,33 @@ function quizCompletion(ctx: SettleCtx, target: SettleTarget): ReferenceCompleti
   };
 }
 
+/** The attempt's score for its award, read after the scores statement wrote it. */
+function quizScore(ctx: SettleCtx, target: SettleTarget): SettledScore {
+  const { tenantId } = ctx;
+  const column = (name: string) => sql`(SELECT ${sql.raw(`ra.${name}`)} FROM quiz_attempts ra WHERE ra.id = ${target.attemptId} AND ${inSchool("ra", tenantId)})`;
+  return {
+    objectId: target.quizId,
+    studentId: target.userId,
+    key: `quiz_attempt:${target.attemptId}`,
+    pct: column("score_pct_hundredths"),
+    passed: column("passed"),
+    passingScore: sql`(SELECT rq.passing_score FROM quizzes rq WHERE rq.id = ${target.quizId} AND ${inSchool("rq", tenantId)})`,
+    final: sql`${attemptIs(ctx, target, sql`sa.pending_review = 0`)}
+      AND EXISTS (SELECT 1 FROM quizzes rq WHERE rq.id = ${target.quizId} AND ${liveInSchool("rq", tenantId)})`,
+  };
+}
+
 function settledEvent(ctx: SettleCtx, target: SettleTarget, now: number): AttemptSettled {
-  return { type: "attempt.settled", attempt: "quiz", attemptId: target.attemptId, now, completes: quizCompletion(ctx, target) };
+  return { type: "attempt.settled", attempt: "quiz", attemptId: target.attemptId, now, score: quizScore(ctx, target), completes: quizCompletion(ctx, target) };
 }
 
 /**
  * Reads for the caller's read batch: the school's settings of the quiz's pushes and of the
- * contributors' (the rating award's too), then the contributors' reads (the enrollments a pass may complete).
+ * contributors' (the rating awards' too), then the contributors' reads (the enrollments a pass may complete).
  */
 export function prepareSettle(ctx: SettleCtx, target: SettleTarget): SettlePreparation {
   if (!forStudent(target)) return { statements: [], read: () => NO_PLAN };
-  const prep = prepareContentEvent(ctx, settledEvent(ctx, target, ctx.clock.now()), [...QUIZ_EVENTS, ...RATING_RULE_EVENTS]);
+  const prep = prepareContentEvent(ctx, settledEvent(ctx, target, ctx.clock.now()), QUIZ_EVENTS);
   const statements = [...prep.prefetch, ...prep.reads];
   return {
     statements,
@@ -194,23 +209,6 @@ export interface SettleOptions {
   finalized?: "submitted" | "auto_finalized";
 }
 
-/** The attempt's award, after the scores statement whose figures it reads. */
-function quizAward(ctx: SettleCtx, target: SettleTarget): Promise<BatchItem[]> {
-  const { tenantId } = ctx;
-  const column = (name: string) => sql`(SELECT ${sql.raw(`ra.${name}`)} FROM quiz_attempts ra WHERE ra.id = ${target.attemptId} AND ${inSchool("ra", tenantId)})`;
-  return scoredAward(ctx, {
-    sourceType: "quiz",
-    targetId: target.quizId,
-    studentId: target.userId,
-    sourceKey: `quiz_attempt:${target.attemptId}`,
-    scorePct: column("score_pct_hundredths"),
-    passed: column("passed"),
-    passingScore: sql`(SELECT rq.passing_score FROM quizzes rq WHERE rq.id = ${target.quizId} AND ${inSchool("rq", tenantId)})`,
-    when: sql`${attemptIs(ctx, target, sql`sa.pending_review = 0`)}
-      AND EXISTS (SELECT 1 FROM quizzes rq WHERE rq.id = ${target.quizId} AND ${liveInSchool("rq", tenantId)})`,
-  });
-}
-
 /**
  * The analytics figures follow the scores: the quiz's for an attempt outside an exam, the exam's
  * for a section's (its section means read the section's quiz attempt).
@@ -228,7 +226,6 @@ export async function settleStatements(ctx: SettleCtx, target: SettleTarget, pla
   const statements = [scoresStatement(ctx, target, now), ...(await contentStatements(ctx, recordedEvent(ctx, target)))];
   if (!forStudent(target)) return statements;
   statements.push(
-    ...(await quizAward(ctx, target)),
     ...(await contentStatements(ctx, settledEvent(ctx, target, now), plan.prepared)),
     ...(await quizEvents(ctx, target, options.finalized)),
   );

@@ -2,9 +2,11 @@ import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
 import {
   contributedStatements,
+  contributorsOf,
   needsSecondBatch,
   prepareEvent,
   pushEventsOf,
+  requireRegistry,
   type Contributor,
   type ContributorRegistry,
   type Preparation,
@@ -41,12 +43,33 @@ export interface ReferenceCompletion {
   passed: SQL;
 }
 
+/**
+ * The score a settled attempt or an accepted submission gives the student, as SQL the write batch
+ * evaluates after the source's own writes (the points award of `rating.scored-awards` reads it).
+ */
+export interface SettledScore {
+  /** The quiz, exam or assignment, or SQL naming it. */
+  objectId: string | SQL;
+  studentId: string;
+  /** Unique per scoring in the school: `quiz_attempt:<id>`, `exam_attempt:<id>`, `submission:<id>:<graded_at>`. */
+  key: string;
+  /** SQL: the score in hundredths of a percent (0..10000). */
+  pct: SQL;
+  /** SQL 1/0: passed; NULL (an assignment) lets the rule's threshold decide. */
+  passed: SQL;
+  /** SQL: the object's passing score in whole percent, or NULL (none). */
+  passingScore: SQL;
+  /** SQL true when the score is final and the source change took effect in this batch. */
+  final: SQL;
+}
+
 /** A student's quiz attempt (outside an exam) or exam attempt settled in this batch. */
 export interface AttemptSettled {
   type: "attempt.settled";
   attempt: "quiz" | "exam";
   attemptId: string;
   now: number;
+  score: SettledScore;
   completes: ReferenceCompletion;
 }
 
@@ -72,6 +95,69 @@ export interface SubmissionSubmitted {
   submissionId: string;
   now: number;
   completes: ReferenceCompletion;
+}
+
+/** A curator's review accepted the student's submission in this batch (`when`), with its score. */
+export interface SubmissionAccepted {
+  type: "submission.accepted";
+  submissionId: string;
+  assignmentId: string;
+  studentId: string;
+  now: number;
+  /** SQL true when this batch accepted it. */
+  when: SQL;
+  score: SettledScore;
+}
+
+/** A curator's review rejected the student's submission in this batch (`when`). */
+export interface SubmissionRejected {
+  type: "submission.rejected";
+  submissionId: string;
+  assignmentId: string;
+  studentId: string;
+  now: number;
+  when: SQL;
+}
+
+/** A curator reopened the student's submission (back to draft) in this batch (`when`). */
+export interface SubmissionReopened {
+  type: "submission.reopened";
+  submissionId: string;
+  assignmentId: string;
+  studentId: string;
+  now: number;
+  when: SQL;
+}
+
+/**
+ * Staff gave students access to a course in this batch: a direct (bulk) enrollment, or a group
+ * linked to the course. `students` is a SELECT of their ids, read where the source places the
+ * contributors' statements in its batch (before its writes when it names those without access
+ * yet, after them when it names the enrollments the batch opened); `when` must hold too.
+ */
+export interface EnrollmentCreated {
+  type: "enrollment.created";
+  courseId: string;
+  students: SQL;
+  via: "direct" | "group";
+  /** The group linked, for `via: "group"`. */
+  groupId?: string;
+  now: number;
+  when?: SQL;
+}
+
+/**
+ * Staff took students' last access to a course in this batch (a direct enrollment removed, a group
+ * unlinked): `students` and `when` as for `enrollment.created`; `now` is the `removed_at` stored.
+ */
+export interface EnrollmentRemoved {
+  type: "enrollment.removed";
+  courseId: string;
+  students: SQL;
+  via: "direct" | "group";
+  groupId?: string;
+  now: number;
+  when?: SQL;
 }
 
 /**
@@ -114,7 +200,17 @@ export interface CourseCompleted {
 /** The second-batch case of a manual completion that completes its lesson (docs/domain-events.md, "Second batch"). */
 export const LESSON_COMPLETION = "lesson-completion";
 
-export type ContentEvent = AttemptSettled | AttemptRecorded | SubmissionSubmitted | BlockCompleted | CourseCompleted;
+export type ContentEvent =
+  | AttemptSettled
+  | AttemptRecorded
+  | SubmissionSubmitted
+  | SubmissionAccepted
+  | SubmissionRejected
+  | SubmissionReopened
+  | EnrollmentCreated
+  | EnrollmentRemoved
+  | BlockCompleted
+  | CourseCompleted;
 export type ContentEventType = ContentEvent["type"];
 
 export type ContentContributor = Contributor<EventCtx, ContentEvent, EventDefinition>;
@@ -133,9 +229,9 @@ export function contentContributor<T extends ContentEventType, R = unknown>(defi
   return definition as unknown as ContentContributor;
 }
 
-/** The context's registry, typed for content events. */
+/** The context's registry, typed for content events; throws when the context carries none. */
 export function contentRegistry(ctx: EventCtx): ContentRegistry {
-  return ctx.contributors as unknown as ContentRegistry;
+  return requireRegistry<ContentRegistry>(ctx);
 }
 
 /**
@@ -145,9 +241,7 @@ export function contentRegistry(ctx: EventCtx): ContentRegistry {
  */
 export function prepareContentEvent(ctx: EventCtx, event: ContentEvent, ownPushes: readonly EventDefinition[] = []) {
   const registry = contentRegistry(ctx);
-  const pushes = [...ownPushes];
-  for (const push of pushEventsOf(registry, [event.type])) if (!pushes.includes(push)) pushes.push(push);
-  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, pushes);
+  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, pushesFor(registry, event.type, ownPushes));
   const reads = prepareEvent(registry, ctx, event);
   return {
     /** The settings reads. */
@@ -160,6 +254,25 @@ export function prepareContentEvent(ctx: EventCtx, event: ContentEvent, ownPushe
       return reads.read(read);
     },
   };
+}
+
+function pushesFor(registry: ContentRegistry, type: ContentEventType, ownPushes: readonly EventDefinition[]): EventDefinition[] {
+  const pushes = [...ownPushes];
+  for (const push of pushEventsOf(registry, [type])) if (!pushes.includes(push)) pushes.push(push);
+  return pushes;
+}
+
+/**
+ * The push settings reads of a source that reads the facts of its event in the same batch as the
+ * settings (a review, a reopen), so it cannot build the event first: its own pushes and its
+ * contributors', as `prepareContentEvent` prefetches them. Only for event types whose contributors
+ * prepare no reads: it throws otherwise, so a contributor's reads are never skipped.
+ */
+export function prefetchContentPushes(ctx: EventCtx, type: ContentEventType, ownPushes: readonly EventDefinition[] = []) {
+  const registry = contentRegistry(ctx);
+  const preparing = contributorsOf(registry, type).find((contributor) => contributor.prepare);
+  if (preparing) throw new Error(`${type}: contributor ${preparing.name} prepares reads; its source must call prepareContentEvent`);
+  return prefetchSchoolEvents(ctx, ctx.tenantId, pushesFor(registry, type, ownPushes));
 }
 
 /** The contributors' statements for an event the source emits (after the source's own statements). */

@@ -6,11 +6,11 @@ import { ApiError } from "../../core/http/errors";
 import { isUuid } from "../../core/lib/ids";
 import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
+import { contentStatements } from "../common/events";
 import { courseLockedSql } from "../common/path-unlock";
 import { recomputeProgress } from "../common/progress";
 import { enrollmentsErrors as e } from "./errors";
 import { toEnrollment, type EnrollmentRow } from "./present";
-import { courseEnrolledPush, courseUnenrolledPush } from "./pushes";
 import { BULK_ENROLL_CAP } from "./schemas";
 import { addSources, openEnrollments, removeSources, settleRemovedAt, sourceKey } from "./sources";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
@@ -96,14 +96,14 @@ export async function bulkEnroll(ctx: SchoolCtx, input: { courseId: string; stud
   const opened = sql`SELECT e.student_id FROM enrollments e
     WHERE ${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.removed_at IS NULL
       AND e.enrolled_at = ${now} AND e.enrolled_by = ${actor.userId} AND e.student_id IN (${requested})`;
-  const notice = await courseEnrolledPush(ctx, { courseId, students: opened, now });
+  const announced = await contentStatements(ctx, { type: "enrollment.created", courseId, students: opened, via: "direct", now });
   const results = await runBatch(ctx, [
     batchable(ctx, sql`SELECT c.status FROM courses c WHERE c.id = ${courseId} AND ${liveInSchool("c", tenantId)}`),
     batchable(ctx, classification(ctx, courseId, json)),
     openEnrollments(ctx, { ...range, students: allowed, enrolledBy: actor.userId, when: open }),
     addSources(ctx, { ...range, students: allowed, source: { kind: "direct" }, createdBy: actor.userId, onlyNew: true, when: open }),
     recomputeProgress(ctx, { tenantId, courseId, studentIds: opened }),
-    notice,
+    ...announced,
   ]);
   const course = rowsOf<{ status: string }>(results[0])[0];
   if (!course) throw new ApiError(e.COURSE_NOT_FOUND);
@@ -153,9 +153,11 @@ export async function removeEnrollment(ctx: SchoolCtx, input: { courseId: string
     ${inScope ? sql`AND ${inScope}` : sql``}`;
   const removable = [sourceKey({ kind: "direct" }), sourceKey({ kind: "legacy" })];
   const student = sql`SELECT ${studentId}`;
-  const notice = await courseUnenrolledPush(ctx, {
+  const announced = await contentStatements(ctx, {
+    type: "enrollment.removed",
     courseId,
     students: student,
+    via: "direct",
     now,
     when: sql`EXISTS (SELECT 1 FROM enrollments e WHERE ${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.student_id = ${studentId} AND e.removed_at = ${now})`,
   });
@@ -169,7 +171,7 @@ export async function removeEnrollment(ctx: SchoolCtx, input: { courseId: string
     ),
     removeSources(ctx, { tenantId, courseId, keys: removable, students: student, when: sql`EXISTS (SELECT 1 FROM enrollments e WHERE ${target})` }),
     settleRemovedAt(ctx, { tenantId, courseId, now, students: student }),
-    notice,
+    ...announced,
   ]);
   const before = rowsOf<{ removable: number; sources: number }>(results[0])[0];
   if (!before) throw new ApiError(e.ENROLLMENT_NOT_FOUND);

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
-import type { SchoolCtx } from "../../core/http/context";
+import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { enqueue } from "../../platform/notifications/enqueue";
 import { inSchool } from "../../core/db/conditions";
 
@@ -24,7 +24,7 @@ interface CoursePush {
 }
 
 /** `course.enrolled` to students who got new access to the course. */
-export function courseEnrolledPush(ctx: SchoolCtx, input: CoursePush): Promise<BatchItem> {
+export function courseEnrolledPush(ctx: SchoolCtx<SchoolActor>, input: CoursePush): Promise<BatchItem> {
   const { courseId, now } = input;
   return enqueue(
     ctx,
@@ -38,7 +38,7 @@ export function courseEnrolledPush(ctx: SchoolCtx, input: CoursePush): Promise<B
 }
 
 /** `course.unenrolled` to students whose last access source on the course went. */
-export function courseUnenrolledPush(ctx: SchoolCtx, input: CoursePush): Promise<BatchItem> {
+export function courseUnenrolledPush(ctx: SchoolCtx<SchoolActor>, input: CoursePush): Promise<BatchItem> {
   const { courseId, now } = input;
   return enqueue(
     ctx,

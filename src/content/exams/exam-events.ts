@@ -2,8 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { batchable, runBatch, type BatchItem } from "../../core/db/batch";
 import { systemActor } from "../../core/school";
 import { forSchoolId } from "../../platform/schools/lookup";
-import type { Env } from "../../core/env";
-import { serviceContext } from "../../core/http/request-context";
+import type { ServiceContext } from "../../core/http/context";
 import { MINUTE_MS } from "../../core/lib/clock";
 import { eventDefinition } from "../../platform/notifications/catalog";
 import { dispatchQueued, enqueue, timestamp } from "../../platform/notifications/enqueue";
@@ -91,9 +90,9 @@ export async function examFinishEvents(ctx: SettleCtx, view: TimerView, exam: Ex
  * not warned yet) and, in the same batch, tells a student. A second run finds `warned_at` set and
  * writes nothing.
  */
-export async function sendTimeWarning(env: Env, start: TimerStart): Promise<void> {
+export async function sendTimeWarning(services: ServiceContext, start: TimerStart): Promise<void> {
   const { tenantId, examAttemptId: id } = start;
-  const ctx = await forSchoolId(serviceContext(env), tenantId, systemActor("exam_time_warning"));
+  const ctx = await forSchoolId(services, tenantId, systemActor("exam_time_warning"));
   if (!ctx) return;
   const now = ctx.clock.now();
   const statements: BatchItem[] = [

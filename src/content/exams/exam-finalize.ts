@@ -12,8 +12,7 @@ import { confirmJournal, deadlineCtx, finalizeWrites, journalQuestions, scoringR
 import { journal, journalStart } from "../attempts/journal";
 import type { JournalView } from "../attempts/journal-state";
 import type { SettleCtx } from "../attempts/settle";
-import { contentStatements, prepareContentEvent, type AttemptSettled, type ReferenceCompletion } from "../common/events";
-import { RATING_RULE_EVENTS, scoredAward } from "../rating/award";
+import { contentStatements, prepareContentEvent, type AttemptSettled, type ReferenceCompletion, type SettledScore } from "../common/events";
 import {
   examAttemptSql,
   sectionAttemptsSql,
@@ -78,16 +77,33 @@ function examCompletion(ctx: SettleCtx, view: TimerView): ReferenceCompletion {
   };
 }
 
+/** The attempt's score for its award (`rating.scored-awards`), from the figures the batch's final UPDATE wrote. */
+function examScore(ctx: SettleCtx, view: TimerView): SettledScore {
+  const { tenantId } = ctx;
+  const { examAttemptId, examId, userId } = view.start;
+  const column = (name: string) => sql`(SELECT ${sql.raw(`ra.${name}`)} FROM exam_attempts ra WHERE ra.id = ${examAttemptId} AND ${inSchool("ra", tenantId)})`;
+  return {
+    objectId: examId,
+    studentId: userId,
+    key: `exam_attempt:${examAttemptId}`,
+    pct: column("final_score_pct_hundredths"),
+    passed: column("passed"),
+    passingScore: sql`(SELECT re.passing_score FROM exams re WHERE re.id = ${examId} AND ${inSchool("re", tenantId)})`,
+    final: sql`EXISTS (SELECT 1 FROM exam_attempts ra WHERE ra.id = ${examAttemptId} AND ${inSchool("ra", tenantId)} AND ra.status = 'submitted')
+      AND EXISTS (SELECT 1 FROM exams re WHERE re.id = ${examId} AND ${liveInSchool("re", tenantId)})`,
+  };
+}
+
 /** A student's exam attempt settled: the contributors complete its `exam_ref` blocks (docs/domain-events.md). */
 function settledEvent(ctx: SettleCtx, view: TimerView, now: number): AttemptSettled {
-  return { type: "attempt.settled", attempt: "exam", attemptId: view.start.examAttemptId, now, completes: examCompletion(ctx, view) };
+  return { type: "attempt.settled", attempt: "exam", attemptId: view.start.examAttemptId, now, score: examScore(ctx, view), completes: examCompletion(ctx, view) };
 }
 
 /** Step 1. */
 async function readAttempt(ctx: SettleCtx, view: TimerView) {
   const { examAttemptId, examId } = view.start;
   const student = view.start.actorRole === "student";
-  const prep = prepareContentEvent(ctx, settledEvent(ctx, view, ctx.clock.now()), [...EXAM_EVENTS, ...RATING_RULE_EVENTS]);
+  const prep = prepareContentEvent(ctx, settledEvent(ctx, view, ctx.clock.now()), EXAM_EVENTS);
   const extra: BatchItem[] = student ? [...prep.prefetch, ...prep.reads] : [];
   const results = await runBatch(ctx, [
     examAttemptSql(ctx, examAttemptId),
@@ -158,24 +174,6 @@ function finalUpdate(ctx: SettleCtx, view: TimerView, figures: ExamFigures, now:
   );
 }
 
-/** The student's points for the attempt, from the figures the batch's final UPDATE wrote. */
-function examAward(ctx: SettleCtx, view: TimerView): Promise<BatchItem[]> {
-  const { tenantId } = ctx;
-  const { examAttemptId, examId, userId } = view.start;
-  const column = (name: string) => sql`(SELECT ${sql.raw(`ra.${name}`)} FROM exam_attempts ra WHERE ra.id = ${examAttemptId} AND ${inSchool("ra", tenantId)})`;
-  return scoredAward(ctx, {
-    sourceType: "exam",
-    targetId: examId,
-    studentId: userId,
-    sourceKey: `exam_attempt:${examAttemptId}`,
-    scorePct: column("final_score_pct_hundredths"),
-    passed: column("passed"),
-    passingScore: sql`(SELECT re.passing_score FROM exams re WHERE re.id = ${examId} AND ${inSchool("re", tenantId)})`,
-    when: sql`EXISTS (SELECT 1 FROM exam_attempts ra WHERE ra.id = ${examAttemptId} AND ${inSchool("ra", tenantId)} AND ra.status = 'submitted')
-      AND EXISTS (SELECT 1 FROM exams re WHERE re.id = ${examId} AND ${liveInSchool("re", tenantId)})`,
-  });
-}
-
 /** Finishes the attempt of a closed timer; the attempt as it is afterwards. The caller confirms the timer. */
 export async function finalizeExam(ctx: SettleCtx, view: TimerView): Promise<FinishedExam> {
   const { examAttemptId } = view.start;
@@ -193,7 +191,6 @@ export async function finalizeExam(ctx: SettleCtx, view: TimerView): Promise<Fin
   if (view.start.actorRole === "student") {
     const facts: ExamFacts = { title: read.exam?.title ?? "", passingScore: read.exam?.passing_score ?? null, maxAttempts: read.exam?.max_attempts ?? null };
     writes.push(
-      ...(await examAward(ctx, view)),
       ...(await contentStatements(ctx, settledEvent(ctx, view, now), read.prepared)),
       ...(await examFinishEvents(ctx, view, facts, formatHundredths(figures.finalPctHundredths))),
     );

@@ -6,9 +6,9 @@ import { isUuid, uuidv7 } from "../../core/lib/ids";
 import { courseGroupEnrollments } from "../../db/schema";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
 import { bulkEnroll, courseOpenSql } from "../enrollments/enroll-service";
-import { courseEnrolledPush, courseUnenrolledPush } from "../enrollments/pushes";
 import { addSources, openEnrollments, removeSources, settleRemovedAt } from "../enrollments/sources";
 import { courseVisibleSql } from "../common/access";
+import { contentStatements } from "../common/events";
 import { recomputeProgress } from "../common/progress";
 import { GROUP_ENROLLMENTS_DEFAULT_LIMIT, GROUP_ENROLLMENTS_MAX_LIMIT } from "./course-group-schemas";
 import { groupSourceKey, heldSql, linkCountsSql, linkRowsSql, presentLink, type LinkRow } from "./course-group-read";
@@ -92,8 +92,8 @@ export async function enrollGroup(ctx: SchoolCtx, input: { courseId: string; gro
       AND e.enrolled_at = ${now} AND e.enrolled_by = ${actor.userId} AND e.student_id IN (${members})`;
   const range = { tenantId, courseId, now };
   const source = { kind: "group", groupId } as const;
-  const [enrolledPush, groupPush] = await Promise.all([
-    courseEnrolledPush(ctx, { courseId, students: withoutAccess, now, when: open }),
+  const [enrolled, groupPush] = await Promise.all([
+    contentStatements(ctx, { type: "enrollment.created", courseId, students: withoutAccess, via: "group", groupId, now, when: open }),
     enqueue(
       ctx,
       "group.course_enrolled",
@@ -114,7 +114,7 @@ export async function enrollGroup(ctx: SchoolCtx, input: { courseId: string; gro
       sql`SELECT ${courseOpen} AS course_open, ${groupLive} AS group_live, ${linked} AS linked,
         ${newAccessCount} AS new_access, (SELECT count(*) FROM (${members})) AS members`,
     ),
-    enrolledPush,
+    ...enrolled,
     groupPush,
     insertWhere(ctx, courseGroupEnrollments, { id: linkId, tenantId, courseId, groupId, enrolledAt: now, enrolledBy: actor.userId }, sql`${open} AND NOT ${linked}`),
     openEnrollments(ctx, { ...range, students: members, enrolledBy: actor.userId, when: open }),
@@ -125,7 +125,7 @@ export async function enrollGroup(ctx: SchoolCtx, input: { courseId: string; gro
   const before = rowsOf<{ course_open: number; group_live: number; linked: number; new_access: number; members: number }>(results[0])[0]!;
   if (!before.course_open) throw new ApiError(e.COURSE_NOT_FOUND);
   if (!before.group_live) throw new ApiError(e.GROUP_NOT_FOUND);
-  const row = rowsOf<LinkRow>(results[7])[0];
+  const row = rowsOf<LinkRow>(results[results.length - 1])[0];
   if (!row) throw new Error("an open course and a live group left no link");
   await dispatchQueued(ctx);
   return {
@@ -155,14 +155,14 @@ export async function unenrollGroup(ctx: SchoolCtx, input: { courseId: string; g
   const held = heldSql(tenantId, courseId, sql`SELECT ${key}`);
   const linked = sql`EXISTS (SELECT 1 FROM course_group_enrollments l WHERE ${inSchool("l", tenantId)} AND l.course_id = ${courseId} AND l.group_id = ${groupId})`;
   const losing = sql`SELECT h.student_id FROM (${held}) h WHERE h.sources = 1`;
-  const notice = await courseUnenrolledPush(ctx, { courseId, students: losing, now, when: linked });
+  const announced = await contentStatements(ctx, { type: "enrollment.removed", courseId, students: losing, via: "group", groupId, now, when: linked });
   const results = await runBatch(ctx, [
     batchable(
       ctx,
       sql`SELECT ${linked} AS linked, (SELECT count(*) FROM (${held}) h WHERE h.sources = 1) AS removed,
         (SELECT count(*) FROM (${held}) h WHERE h.sources > 1) AS retained`,
     ),
-    notice,
+    ...announced,
     removeSources(ctx, { tenantId, courseId, keys: [key], when: linked }),
     // The group's sources are held by its members only: adding and removing members keeps them so.
     settleRemovedAt(ctx, { tenantId, courseId, now, students: sql`SELECT gm.user_id FROM group_members gm WHERE ${inSchool("gm", tenantId)} AND gm.group_id = ${groupId}` }),

@@ -16,7 +16,9 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * The one point-event writer (docs/decisions/rating.md, "Awards"): statements for the batch of the source
- * event itself, so the award lands with the state change or not at all. Use:
+ * event itself, so the award lands with the state change or not at all. The sources reach them as
+the contributors of src/content/rating/contributors.ts (docs/domain-events.md): `rating.scored-awards`
+for a settled attempt or an accepted submission, `rating.completion-awards` for completions. Use:
  *
  *   prefetchSchoolEvents(ctx, tenantId, [...mine, ...RATING_RULE_EVENTS])   // in the caller's READ batch, then
  *   prefetch.remember(results)                                              // so the pushes cost no round trip

@@ -4,10 +4,9 @@ import { batchable, changedRows, runBatch, type BatchItem } from "../../core/db/
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
-import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { assignmentsErrors } from "../assignments/errors";
-import { RATING_RULE_EVENTS, scoredAward } from "../rating/award";
-import { reopenedEvent, reviewedEvent, SUBMISSION_EVENTS } from "./events";
+import { contentStatements, prefetchContentPushes, type SubmissionAccepted, type SubmissionRejected, type SubmissionReopened } from "../common/events";
+import { changedAt, reopenedEvent, reviewedEvent, SUBMISSION_EVENTS } from "./events";
 import { readSubmissionState, submissionStateRead, type SubmissionState } from "./facts";
 import { managedStudentSql } from "./present";
 import { presentRead, submissionReadsWhere } from "./read";
@@ -21,8 +20,9 @@ import { inSchool } from "../../core/db/conditions";
  * `can_manage_students`; a restricted curator reaches only their own students' submissions
  * (anyone else's is 404 `submission_not_found`). Each write is one conditional UPDATE on the
  * status it starts from, so of concurrent reviews one verdict lands and one push goes; the others
- * answer 409. An acceptance awards the student's points in its batch (source `assignment`, key
- * `submission:<id>:<graded_at>`).
+ * answer 409. Each announces its domain event (docs/domain-events.md): `submission.accepted` (whose
+ * contributor `rating.scored-awards` awards the student's points in the batch, source `assignment`,
+ * key `submission:<id>:<graded_at>`), `submission.rejected`, `submission.reopened`.
  */
 
 function managedSql(ctx: SchoolCtx, id: string): SQL {
@@ -51,26 +51,33 @@ function reviewScore(body: ReviewSubmissionBody, maxScoreHundredths: number): nu
   return score;
 }
 
-/** The points of an acceptance, written only when this batch's UPDATE accepted the submission. */
-function acceptedAward(ctx: SchoolCtx, state: SubmissionState, score: number, now: number): Promise<BatchItem[]> {
-  return scoredAward(ctx, {
-    sourceType: "assignment",
-    targetId: state.assignmentId,
-    studentId: state.studentId,
-    sourceKey: `submission:${state.id}:${now}`,
-    // score / max_score in hundredths of a percent, half-up (max_score is > 0, the score at most it).
-    scorePct: sql`${hundredthsOf(score * 100, state.maxScoreHundredths)}`,
-    // Assignments have no passing score: the rule's threshold_value decides "passed".
-    passed: sql`NULL`,
-    passingScore: sql`NULL`,
-    when: sql`EXISTS (SELECT 1 FROM submissions rs WHERE rs.id = ${state.id} AND ${inSchool("rs", ctx.tenantId)} AND rs.status = 'accepted' AND rs.graded_at = ${now})`,
-  });
+/** The review's event; an acceptance carries the score its points are computed from. */
+function reviewEvent(ctx: SchoolCtx, state: SubmissionState, status: "accepted" | "rejected", score: number | null, now: number): SubmissionAccepted | SubmissionRejected {
+  const facts = { submissionId: state.id, assignmentId: state.assignmentId, studentId: state.studentId, now };
+  const when = changedAt(ctx, state.id, status, "graded_at", now);
+  if (status === "rejected" || score === null) return { type: "submission.rejected", ...facts, when };
+  return {
+    type: "submission.accepted",
+    ...facts,
+    when,
+    score: {
+      objectId: state.assignmentId,
+      studentId: state.studentId,
+      key: `submission:${state.id}:${now}`,
+      // score / max_score in hundredths of a percent, half-up (max_score is > 0, the score at most it).
+      pct: sql`${hundredthsOf(score * 100, state.maxScoreHundredths)}`,
+      // Assignments have no passing score: the rule's threshold_value decides "passed".
+      passed: sql`NULL`,
+      passingScore: sql`NULL`,
+      final: sql`EXISTS (SELECT 1 FROM submissions rs WHERE rs.id = ${state.id} AND ${inSchool("rs", ctx.tenantId)} AND rs.status = 'accepted' AND rs.graded_at = ${now})`,
+    },
+  };
 }
 
 /** POST /submissions/:id/review: submitted → accepted (#48, and the points) or rejected (#49); sets the grader and the time. */
 export async function reviewSubmission(ctx: SchoolCtx, input: { id: string; body: ReviewSubmissionBody }): Promise<SubmissionView> {
   const { id, body } = input;
-  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, [...SUBMISSION_EVENTS.reviewed, ...RATING_RULE_EVENTS]);
+  const prefetch = prefetchContentPushes(ctx, body.status === "accepted" ? "submission.accepted" : "submission.rejected", SUBMISSION_EVENTS.reviewed);
   const { state, results: reads } = await readState(ctx, id, prefetch.statements as BatchItem[]);
   prefetch.remember(reads.slice(1));
   const score = reviewScore(body, state.maxScoreHundredths);
@@ -86,7 +93,7 @@ export async function reviewSubmission(ctx: SchoolCtx, input: { id: string; body
         WHERE id = ${id} AND ${inSchool(ctx.tenantId)} AND status = 'submitted'`,
     ),
     await reviewedEvent(ctx, submissionFacts(state), { status: body.status, scoreHundredths: score, feedback }, now),
-    ...(body.status === "accepted" && score !== null ? await acceptedAward(ctx, state, score, now) : []),
+    ...(await contentStatements(ctx, reviewEvent(ctx, state, body.status, score, now))),
   ];
   const readAt = statements.length;
   statements.push(...submissionReadsWhere(ctx, managedSql(ctx, id)));
@@ -105,7 +112,7 @@ export async function reviewSubmission(ctx: SchoolCtx, input: { id: string; body
  */
 export async function reopenSubmission(ctx: SchoolCtx, input: { id: string }): Promise<SubmissionView> {
   const { id } = input;
-  const prefetch = prefetchSchoolEvents(ctx, ctx.tenantId, SUBMISSION_EVENTS.reopened);
+  const prefetch = prefetchContentPushes(ctx, "submission.reopened", SUBMISSION_EVENTS.reopened);
   const { state, results: reads } = await readState(ctx, id, prefetch.statements as BatchItem[]);
   prefetch.remember(reads.slice(1));
   refuseReopen(state.status, state.latest);
@@ -120,18 +127,33 @@ export async function reopenSubmission(ctx: SchoolCtx, input: { id: string }): P
             AND n.student_id = ${state.studentId} AND n.attempt > ${state.attempt})`,
     ),
     await reopenedEvent(ctx, submissionFacts(state), now),
+    ...(await contentStatements(ctx, reopened(ctx, state, now))),
+  ];
+  const readAt = statements.length;
+  statements.push(
     ...submissionReadsWhere(ctx, managedSql(ctx, id)),
     submissionStateRead(ctx, id, sql`1`),
-  ];
+  );
   const results = await runBatch(ctx, statements);
   if (changedRows(results[0]) === 0) {
-    const current = readSubmissionState(results[4]);
+    const current = readSubmissionState(results[readAt + 2]);
     if (!current) throw new ApiError(assignmentsErrors.SUBMISSION_NOT_FOUND);
     refuseReopen(current.status, current.latest);
     throw new ApiError(assignmentsErrors.SUBMISSION_NOT_SUBMITTED);
   }
   await dispatchQueued(ctx);
-  return presentRead(ctx, results[2], results[3]);
+  return presentRead(ctx, results[readAt], results[readAt + 1]);
+}
+
+function reopened(ctx: SchoolCtx, state: SubmissionState, now: number): SubmissionReopened {
+  return {
+    type: "submission.reopened",
+    submissionId: state.id,
+    assignmentId: state.assignmentId,
+    studentId: state.studentId,
+    now,
+    when: changedAt(ctx, state.id, "draft", "reopened_at", now),
+  };
 }
 
 function refuseReopen(status: SubmissionState["status"], latest: boolean): void {

@@ -1,7 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { Env, QueueMessage } from "../../core/env";
-import type { SchoolActor, SchoolCtx } from "../../core/http/context";
-import { serviceContext } from "../../core/http/request-context";
+import type { QueueMessage } from "../../core/env";
+import type { SchoolActor, SchoolCtx, ServiceContext } from "../../core/http/context";
 import { systemActor } from "../../core/school";
 import { isUuid } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
@@ -62,10 +61,10 @@ export async function extractMetadata(ctx: SchoolCtx<SchoolActor>, target: { ass
 
 /**
  * The media queue's consumer. A message the Worker cannot use is dropped with a log line; a
- * crash (D1 unavailable) is retried by the queue.
+ * crash (D1 unavailable) is retried by the queue. `ctx` is the job's context (src/contributors.ts,
+ * `jobContext`), built by the Worker entry.
  */
-export async function handleMediaMetadataBatch(batch: MessageBatch<QueueMessage>, env: Env): Promise<void> {
-  const ctx = serviceContext(env);
+export async function handleMediaMetadataBatch(batch: MessageBatch<QueueMessage>, ctx: ServiceContext): Promise<void> {
   for (const message of batch.messages) {
     const body = message.body;
     if (body?.kind !== "media_metadata" || !isUuid(body.tenant_id) || !isUuid(body.asset_id)) {

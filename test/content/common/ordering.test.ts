@@ -8,7 +8,7 @@ import { shardDb } from "../../../src/core/db/client";
 import type { Env } from "../../../src/core/env";
 import type { SchoolCtx, TenantSummary } from "../../../src/core/http/context";
 import { ApiError } from "../../../src/core/http/errors";
-import { serviceContext } from "../../../src/core/http/request-context";
+import { jobContext } from "../../../src/contributors";
 import { forSchool } from "../../../src/core/school";
 import { loadSchool } from "../../../src/platform/schools/lookup";
 import { createSchool } from "../../helpers/factories";
@@ -45,7 +45,7 @@ const id = (n: number) => `0190a6c2-0000-7000-8000-${String(n).padStart(12, "0")
 
 function ctxAt(now: number, tenantId = SCHOOL): SchoolCtx {
   const school = schools.get(tenantId)!;
-  return { ...forSchool(serviceContext(env as Env), school, memberActor(school)), clock: { now: () => now } };
+  return { ...forSchool(jobContext(env as Env), school, memberActor(school)), clock: { now: () => now } };
 }
 
 const list: OrderedList = { table: items, parent: { column: items.parentId, id: PARENT } };
@@ -76,7 +76,7 @@ async function failure(run: Promise<unknown>): Promise<string | null> {
 
 beforeAll(async () => {
   for (const created of [await createSchool({ shard: SHARD }), await createSchool({ shard: SHARD })]) {
-    schools.set(created.id, (await loadSchool(serviceContext(env as Env), created.id))!);
+    schools.set(created.id, (await loadSchool(jobContext(env as Env), created.id))!);
   }
   [SCHOOL, OTHER_SCHOOL] = [...schools.keys()] as [string, string];
   await env.DB_SCHOOLS_0.batch([

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { runProgressScan, schoolsForRun } from "../../../src/content/enrollments/progress-scan";
-import { serviceContext } from "../../../src/core/http/request-context";
+import { jobContext } from "../../../src/contributors";
 import { DAY_MS, HOUR_MS, MINUTE_MS, setClockForTests } from "../../../src/core/lib/clock";
 import { outboxFor, runCron } from "../../helpers/billing";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
@@ -21,7 +21,7 @@ const NINE_AM_NEXT = Date.parse("2031-03-11T04:00:00Z");
 const at = (ms: number) => setClockForTests({ now: () => ms });
 /** A context for calling the scan directly; its "rows are due" message goes nowhere (delivery is not under test). */
 const scanContext = (db: D1Database = env.DB) =>
-  serviceContext({ ...env, DB: db, PUSH_OUTBOX: { sendBatch: async () => undefined } as unknown as typeof env.PUSH_OUTBOX });
+  jobContext({ ...env, DB: db, PUSH_OUTBOX: { sendBatch: async () => undefined } as unknown as typeof env.PUSH_OUTBOX });
 afterEach(() => setClockForTests(null));
 
 const rowsOf = async (tenantId: string, code: string) => (await outboxFor(tenantId)).filter((row) => row.eventCode === code);
@@ -222,7 +222,7 @@ describe("progress scan: statements", () => {
       // The control database (the school lists) and both shards (the school's statements).
       const counters = (["DB", "DB_SCHOOLS_0", "DB_SCHOOLS_1"] as const).map((name) => countingD1(env[name]!));
       at(SIX_PM + 3 * HOUR_MS);
-      await runProgressScan(serviceContext({ ...scanContext().env, DB: counters[0]!.db, DB_SCHOOLS_0: counters[1]!.db, DB_SCHOOLS_1: counters[2]!.db }));
+      await runProgressScan(jobContext({ ...scanContext().env, DB: counters[0]!.db, DB_SCHOOLS_0: counters[1]!.db, DB_SCHOOLS_1: counters[2]!.db }));
       const queued = (await stalled(id)).length;
       const sum = (key: "prepare" | "batch" | "exec") => counters.reduce((total, counting) => total + counting.counts[key], 0);
       return { counts: { prepare: sum("prepare"), batch: sum("batch"), exec: sum("exec") }, queued };

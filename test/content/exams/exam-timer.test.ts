@@ -2,6 +2,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ExamAttemptTimer } from "../../../durable-objects/exam-attempt-timer";
 import { sendTimeWarning } from "../../../src/content/exams/exam-events";
+import { jobContext } from "../../../src/contributors";
 import type { Env } from "../../../src/core/env";
 import { setClockForTests } from "../../../src/core/lib/clock";
 import { alarmWithD1, barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
@@ -102,8 +103,8 @@ describe("the warning alarm", () => {
     // Run again (at-least-once delivery), and the warning's write itself twice: nothing more.
     await runInDurableObject(timerStub(id), (instance: ExamAttemptTimer) => instance.alarm());
     const start = { tenantId: school.id, examAttemptId: id, examId: (await examAttemptRow(id)).examId, userId: student.id, actorRole: "student" as const, startedAt: deadline - 660_000, deadlineAt: deadline, graceMs: GRACE_MS, timeLimitSeconds: 660 };
-    await sendTimeWarning(env as Env, start);
-    await sendTimeWarning(env as Env, start);
+    await sendTimeWarning(jobContext(env as Env), start);
+    await sendTimeWarning(jobContext(env as Env), start);
     expect((await examEvents(school.id)).filter((row) => row.eventCode === "exam.time_warning")).toHaveLength(1);
     expect(await examAttemptRow(id)).toMatchObject({ status: "in_progress" });
   });
@@ -135,7 +136,7 @@ describe("the warning alarm", () => {
     await submitExam(student, id);
     clockTo(deadline, -299_000);
     const start = { tenantId: school.id, examAttemptId: id, examId: (await examAttemptRow(id)).examId, userId: student.id, actorRole: "student" as const, startedAt: deadline - 660_000, deadlineAt: deadline, graceMs: GRACE_MS, timeLimitSeconds: 660 };
-    await sendTimeWarning(env as Env, start);
+    await sendTimeWarning(jobContext(env as Env), start);
     expect((await examEvents(school.id)).filter((row) => row.eventCode === "exam.time_warning")).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
-import { serviceContext } from "../../../src/core/http/request-context";
+import { jobContext } from "../../../src/contributors";
 import { HOUR_MS, MINUTE_MS, setClockForTests } from "../../../src/core/lib/clock";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { runDeadlineScan } from "../../../src/content/schedule/deadline-scan";
@@ -259,7 +259,7 @@ describe("deadline scan: statements", () => {
   async function countedScan() {
     // The control database (the school lists) and both shards (the schools' statements).
     const counters = (["DB", "DB_SCHOOLS_0", "DB_SCHOOLS_1"] as const).map((name) => [name, countingD1(env[name]!)] as const);
-    const written = await runDeadlineScan(serviceContext({ ...env, ...Object.fromEntries(counters.map(([name, counting]) => [name, counting.db])) }));
+    const written = await runDeadlineScan(jobContext({ ...env, ...Object.fromEntries(counters.map(([name, counting]) => [name, counting.db])) }));
     const sum = (key: "prepare" | "batch") => counters.reduce((total, [, counting]) => total + counting.counts[key], 0);
     return { written, prepare: sum("prepare"), batch: sum("batch") };
   }

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import type { Env } from "../../../src/core/env";
-import { serviceContext } from "../../../src/core/http/request-context";
+import { jobContext } from "../../../src/contributors";
 import { DAY_MS, HOUR_MS, setClockForTests } from "../../../src/core/lib/clock";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import { runDeadlineScan } from "../../../src/content/schedule/deadline-scan";
@@ -26,7 +26,7 @@ const at = (ms: number) => setClockForTests({ now: () => ms });
 afterEach(() => setClockForTests(null));
 
 /** Delivery is not under test: the "rows are due" message goes nowhere. */
-const scanContext = (bindings: Env = env as Env) => serviceContext({ ...bindings, PUSH_OUTBOX: { sendBatch: async () => undefined } as unknown as typeof env.PUSH_OUTBOX });
+const scanContext = (bindings: Env = env as Env) => jobContext({ ...bindings, PUSH_OUTBOX: { sendBatch: async () => undefined } as unknown as typeof env.PUSH_OUTBOX });
 
 async function counted(scan: (ctx: ReturnType<typeof scanContext>) => Promise<unknown>) {
   const counting = countingEveryD1();

@@ -22,6 +22,11 @@ export function rowValue(expression: SQL): SQL {
   return sql`(${expression})`;
 }
 
+/** JSON text (an array or object built by `json_group_array` and the like) as the JSON value it holds. */
+export function rowJson(expression: SQL): SQL {
+  return sql`json((${expression}))`;
+}
+
 /** An SQLite 0/1 (or null) as the API's boolean. */
 export function rowBoolean(expression: SQL): SQL {
   return sql`json(CASE WHEN (${expression}) IS NULL THEN 'null' WHEN (${expression}) THEN 'true' ELSE 'false' END)`;

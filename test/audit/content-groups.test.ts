@@ -80,3 +80,33 @@ describe("audit entries of group membership changes", () => {
     expect(await auditRows(other.school.id)).toEqual([]);
   });
 });
+
+describe("audit entries of a group's deletion", () => {
+  it("deleting a group with members records them removed; an empty group's deletion and a refused one write nothing", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const group = await createGroup(school.id);
+    const empty = await createGroup(school.id);
+    const [a, b] = [await createUser(school.id, { role: "student" }), await createUser(school.id, { role: "student" })];
+    await addMember(group, b.id, 1_000);
+    await addMember(group, a.id, 2_000);
+    const tree = await insertCourseTree(school.id);
+    const linked = await createGroup(school.id);
+    await addMember(linked, a.id);
+    expect((await as(admin, `/t/courses/${tree.courseId}/group-enrollments`, { body: { group_id: linked.id } })).status).toBe(201);
+    expect(failure(await as(admin, `/t/groups/${linked.id}`, { method: "DELETE" }))).toEqual({ status: 409, error: "group_has_course_enrollments" });
+    expect((await as(admin, `/t/groups/${empty.id}`, { method: "DELETE" })).status).toBe(200);
+    const res = await as(admin, `/t/groups/${group.id}`, { method: "DELETE" });
+    expect(res.status).toBe(200);
+    expect((await as(admin, `/t/groups/${group.id}`, { method: "DELETE" })).status).toBe(404);
+    expect(await auditRows(school.id)).toEqual([
+      {
+        ...(await byCall(admin, res)),
+        action: "group.member_removed",
+        target_type: "group",
+        target_id: group.id,
+        summary: "Group deleted: 2 removed from the group",
+        changes: { student_ids: [[b.id, a.id], null] },
+      },
+    ]);
+  });
+});

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
+import { inSchool } from "../../core/db/conditions";
 import type { SchoolCtx } from "../../core/http/context";
 import { auditEntry } from "../../platform/audit/write";
 import { auditEntryFromRow, rowJson } from "../../platform/audit/from-row";
@@ -47,5 +48,21 @@ export function groupUnenrolledAudit(ctx: SchoolCtx, input: { groupId: string; c
     summary: sql`'Group removed from the course: ' || ${input.losing} || ' lost access, ' || ${input.keeping} || ' kept it'`,
     changes: { course_id: [input.courseId, null] },
     when: input.linked,
+  });
+}
+
+/**
+ * `group.member_removed` of a group's deletion, before its memberships go: every member (joining
+ * order), only when this batch deleted the group (`deletedNow`) and it had members.
+ */
+export function groupDeletedMembersAudit(ctx: SchoolCtx, input: { groupId: string; deletedNow: SQL }): BatchItem {
+  const members = sql`SELECT m.user_id FROM group_members m WHERE ${inSchool("m", ctx.tenantId)} AND m.group_id = ${input.groupId} ORDER BY m.joined_at, m.user_id`;
+  return auditEntryFromRow(ctx, {
+    action: "group.member_removed",
+    targetType: "group",
+    targetId: input.groupId,
+    summary: sql`'Group deleted: ' || (SELECT count(*) FROM (${members})) || ' removed from the group'`,
+    changes: { student_ids: [rowJson(sql`SELECT json_group_array(d.user_id) FROM (${members}) d`), null] },
+    when: sql`${input.deletedNow} AND EXISTS (${members})`,
   });
 }

@@ -13,6 +13,7 @@ import type { GradeBody } from "./grading-schemas";
 import { answerRowsSql, ATTEMPT_COLUMNS, attemptRowSql, presentSubmitted, type AnswerRow, type AttemptRow } from "./present";
 import { prepareSettle, settleStatements, type SettleTarget } from "./settle";
 import { inSchool } from "../../core/db/conditions";
+import { gradedAnswersRead, gradedAudit, type GradedAnswerRow } from "./grading-audit";
 
 /**
  * `POST /attempts/:id/grade` (view_analytics; a restricted curator only for their own students):
@@ -149,13 +150,14 @@ export async function gradeAttempt(ctx: SchoolCtx, input: { attemptId: string; b
         WHERE a.id = ${attemptId} AND ${inSchool("a", tenantId)} ${inScope ? sql`AND ${inScope}` : sql``}`,
     ),
     batchable(ctx, gradableQuestionsSql(ctx, attemptId)),
+    gradedAnswersRead(ctx, attemptId),
     ...(prefetch.statements as BatchItem[]),
   ]);
   const attempt = rowsOf<AttemptRow & { quiz_title: string }>(reads[0])[0];
   if (!attempt) throw new ApiError(e.ATTEMPT_NOT_FOUND);
   if (attempt.status !== "submitted") throw new ApiError(e.ATTEMPT_NOT_SUBMITTED);
   const grades = checkedGrades(input.body, rowsOf<GradableQuestion>(reads[1]));
-  prefetch.remember(reads.slice(2));
+  prefetch.remember(reads.slice(3));
 
   const target: SettleTarget = {
     attemptId,
@@ -171,6 +173,7 @@ export async function gradeAttempt(ctx: SchoolCtx, input: { attemptId: string; b
     gradesStatement(ctx, attempt, grades, now),
     ...(await settleStatements(ctx, target, plan)),
     ...(await gradedPush(ctx, attempt, attempt.quiz_title, now)),
+    gradedAudit(ctx, { attempt, grades, stored: rowsOf<GradedAnswerRow>(reads[2]), now }),
   ];
   const results = await runBatch(ctx, [...writes, attemptRowSql(ctx, attemptId), answerRowsSql(ctx, attemptId)]);
   await dispatchQueued(ctx);

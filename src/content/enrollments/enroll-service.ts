@@ -14,6 +14,7 @@ import { toEnrollment, type EnrollmentRow } from "./present";
 import { BULK_ENROLL_CAP } from "./schemas";
 import { addSources, openEnrollments, removeSources, settleRemovedAt, sourceKey } from "./sources";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { removalAudit } from "./audit";
 
 /** The course is live and published in the school: open for enrollment. */
 export function courseOpenSql(tenantId: string, courseId: string): SQL {
@@ -169,6 +170,7 @@ export async function removeEnrollment(ctx: SchoolCtx, input: { courseId: string
           (SELECT count(*) FROM enrollment_sources s WHERE s.enrollment_id = e.id) AS sources
         FROM enrollments e WHERE ${target}`,
     ),
+    removalAudit(ctx, { target, removable }),
     removeSources(ctx, { tenantId, courseId, keys: removable, students: student, when: sql`EXISTS (SELECT 1 FROM enrollments e WHERE ${target})` }),
     settleRemovedAt(ctx, { tenantId, courseId, now, students: student }),
     ...announced,

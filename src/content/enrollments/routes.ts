@@ -21,6 +21,7 @@ const student = { gate: gates.student(), schoolRequired: true } as const;
 const enrollRoute = defineRoute({
   method: "post",
   path: "/t/courses/{id}/enroll",
+  audit: { none: "a student enrolling themselves (self-service)" },
   ...student,
   errors: { param: "invalid_course_id" },
   tags,
@@ -72,6 +73,7 @@ enrollmentRoutes.openapi(exportRoute, async (c) => exportEnrollmentsCsv(tenantCt
 const bulkRoute = defineRoute({
   method: "post",
   path: "/t/courses/{id}/enroll/bulk",
+  audit: { none: "grants access only; the audit log records access taken away (05 section 6: enrollment removed)" },
   ...manageStudents,
   errors: { param: "invalid_course_id", body: "invalid_body" },
   tags,
@@ -88,6 +90,7 @@ enrollmentRoutes.openapi(bulkRoute, async (c) =>
 const removeRoute = defineRoute({
   method: "delete",
   path: "/t/courses/{id}/enrollments/{student_id}",
+  audit: { actions: ["enrollment.removed"] },
   ...manageStudents,
   errors: { param: "invalid_course_id" },
   tags,

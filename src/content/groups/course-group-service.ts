@@ -15,6 +15,7 @@ import { groupSourceKey, heldSql, linkCountsSql, linkRowsSql, presentLink, type 
 import { groupsErrors as e } from "./errors";
 import { groupVisibleSql } from "./scope";
 import { inSchool } from "../../core/db/conditions";
+import { groupUnenrolledAudit } from "./audit";
 
 type Lenient = string | string[] | undefined;
 
@@ -163,6 +164,13 @@ export async function unenrollGroup(ctx: SchoolCtx, input: { courseId: string; g
         (SELECT count(*) FROM (${held}) h WHERE h.sources > 1) AS retained`,
     ),
     ...announced,
+    groupUnenrolledAudit(ctx, {
+      groupId,
+      courseId,
+      linked,
+      losing: sql`(SELECT count(*) FROM (${held}) h WHERE h.sources = 1)`,
+      keeping: sql`(SELECT count(*) FROM (${held}) h WHERE h.sources > 1)`,
+    }),
     removeSources(ctx, { tenantId, courseId, keys: [key], when: linked }),
     // The group's sources are held by its members only: adding and removing members keeps them so.
     settleRemovedAt(ctx, { tenantId, courseId, now, students: sql`SELECT gm.user_id FROM group_members gm WHERE ${inSchool("gm", tenantId)} AND gm.group_id = ${groupId}` }),

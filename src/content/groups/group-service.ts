@@ -13,6 +13,7 @@ import { groupsErrors } from "./errors";
 import { GROUP_NAME_MAX, type CreateGroupBody, type ListGroupsQuery, type UpdateGroupBody } from "./group-schemas";
 import { groupSelect, presentGroup, presentGroups } from "./present";
 import { groupVisibleSql } from "./scope";
+import { groupDeletedMembersAudit } from "./audit";
 
 const visible = (ctx: SchoolCtx) => groupVisibleSql(ctx, sql`${groups}`);
 
@@ -130,6 +131,7 @@ export async function deleteGroup(ctx: SchoolCtx, input: { id: string }) {
   const [deleted] = await runBatch(ctx, [
     batchable(ctx, sql`UPDATE groups SET deleted_at = ${now}, updated_at = ${now}
       WHERE ${inSchool(ctx.tenantId)} AND id = ${id} AND deleted_at IS NULL AND NOT ${hasCourseLinks(ctx, id)}`),
+    groupDeletedMembersAudit(ctx, { groupId: id, deletedNow }),
     batchable(ctx, sql`DELETE FROM group_members WHERE ${inSchool(ctx.tenantId)} AND group_id = ${id} AND ${deletedNow}`),
     batchable(ctx, sql`DELETE FROM group_curators WHERE ${inSchool(ctx.tenantId)} AND group_id = ${id} AND ${deletedNow}`),
   ]);

@@ -13,6 +13,7 @@ import { groupsErrors as g } from "./errors";
 import { MEMBER_IDS_CAP } from "./member-schemas";
 import { canListMembers, groupVisibleSql } from "./scope";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { membersAddedAudit, membersRemovedAudit } from "./audit";
 
 /** The group, visible to the caller (live, of the school, in their scope). */
 function groupVisible(ctx: SchoolCtx, groupId: string): SQL {
@@ -159,6 +160,7 @@ export async function addMembers(ctx: SchoolCtx, input: { groupId: string; stude
           AND ${groupVisible(ctx, groupId)}
         ON CONFLICT (group_id, user_id) DO NOTHING`,
     ),
+    membersAddedAudit(ctx, { groupId, requestedJson: json, joined }),
     openEnrollments(ctx, { ...access, enrolledBy: actor.userId }),
     addSources(ctx, { ...access, source: { kind: "group", groupId }, createdBy: actor.userId }),
     recomputeProgress(ctx, { tenantId, courseId: courses, studentIds: joined }),
@@ -222,6 +224,7 @@ export async function removeMembers(ctx: SchoolCtx, input: { groupId: string; st
     notice,
     removeSources(ctx, { tenantId, courseId: courses, keys: [sourceKey({ kind: "group", groupId })], students: requested, when: applies }),
     settleRemovedAt(ctx, { tenantId, courseId: courses, now, students: requested }),
+    membersRemovedAudit(ctx, { groupId, studentIds: ids, applies }),
     batchable(ctx, sql`DELETE FROM group_members WHERE ${inSchool(tenantId)} AND group_id = ${groupId} AND user_id IN (${requested}) AND ${applies}`),
   ]);
   const state = rowsOf<{ found: number; members: number }>(results[0])[0]!;

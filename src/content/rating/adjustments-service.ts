@@ -14,6 +14,7 @@ import { decimalTextSql } from "../../core/db/decimal";
 import { schoolTotalSql } from "./ranking";
 import { effectiveRuleSql } from "./rules";
 import { inSchool } from "../../core/db/conditions";
+import { auditEntry } from "../../platform/audit/write";
 
 /**
  * POST /admin/rating/adjustments (docs/decisions/rating.md, "Rules and adjustments"): an admin's signed point event for a
@@ -103,6 +104,15 @@ export async function createAdjustment(ctx: SchoolCtx, body: CreateAdjustmentBod
     ),
     await topEnteredPush(ctx, studentId, id, callPoints, now),
     stateRead(ctx, studentId, sourceKey),
+    // Last, so the results above keep their places; `written` names this call's row, so a replayed key writes none.
+    auditEntry(ctx, {
+      action: "rating.adjusted",
+      targetType: "rating_adjustment",
+      targetId: id,
+      summary: body.points > 0 ? "Bonus points awarded" : "Points deducted",
+      changes: { student_id: [null, studentId], points: [null, formatHundredths(body.points)], reason: [null, body.reason] },
+      when: written,
+    }),
   ]);
   const [after] = rowsOf<State>(results[3]) as [State];
   if (after.event_id === null) refuse(after);

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { hundredthsOf, parseHundredths } from "../../core/db/decimal";
+import { formatHundredthsOrNull, hundredthsOf, parseHundredths } from "../../core/db/decimal";
 import { batchable, changedRows, runBatch, type BatchItem } from "../../core/db/batch";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -14,6 +14,7 @@ import type { SubmissionView } from "./present";
 import type { ReviewSubmissionBody } from "./schemas";
 import { submissionFacts } from "./submission-service";
 import { inSchool } from "../../core/db/conditions";
+import { submissionAudit } from "./audit";
 
 /**
  * The curators' side (docs/decisions/assignments.md, "Submissions"): review and reopen, for callers with
@@ -86,6 +87,12 @@ export async function reviewSubmission(ctx: SchoolCtx, input: { id: string; body
   const feedback = body.feedback === undefined ? state.feedback : body.feedback || null;
   const now = ctx.clock.now();
   const statements: BatchItem[] = [
+    submissionAudit(ctx, id, {
+      action: "submission.reviewed",
+      summary: body.status === "accepted" ? "Submission accepted" : "Submission rejected",
+      from: sql`status = 'submitted'`,
+      after: { status: body.status, score: formatHundredthsOrNull(score), feedback },
+    }),
     batchable(
       ctx,
       sql`UPDATE submissions SET status = ${body.status}, score_hundredths = ${score}, feedback = ${feedback}, graded_by_id = ${ctx.actor.userId},
@@ -98,7 +105,7 @@ export async function reviewSubmission(ctx: SchoolCtx, input: { id: string; body
   const readAt = statements.length;
   statements.push(...submissionReadsWhere(ctx, managedSql(ctx, id)));
   const results = await runBatch(ctx, statements);
-  if (changedRows(results[0]) === 0) throw new ApiError(assignmentsErrors.SUBMISSION_NOT_SUBMITTED);
+  if (changedRows(results[1]) === 0) throw new ApiError(assignmentsErrors.SUBMISSION_NOT_SUBMITTED);
   await dispatchQueued(ctx);
   return presentRead(ctx, results[readAt], results[readAt + 1]);
 }
@@ -117,14 +124,16 @@ export async function reopenSubmission(ctx: SchoolCtx, input: { id: string }): P
   prefetch.remember(reads.slice(1));
   refuseReopen(state.status, state.latest);
   const now = ctx.clock.now();
+  const reopenable = sql`status IN ('submitted', 'rejected')
+          AND NOT EXISTS (SELECT 1 FROM submissions n WHERE ${inSchool("n", ctx.tenantId)} AND n.assignment_id = ${state.assignmentId}
+            AND n.student_id = ${state.studentId} AND n.attempt > ${state.attempt})`;
   const statements: BatchItem[] = [
+    submissionAudit(ctx, id, { action: "submission.reopened", summary: "Submission sent back to draft", from: reopenable, after: { status: "draft", score: null } }),
     batchable(
       ctx,
       sql`UPDATE submissions SET status = 'draft', score_hundredths = NULL, graded_by_id = NULL, graded_at = NULL, submitted_at = NULL,
           reopened_at = ${now}, updated_at = ${now}
-        WHERE id = ${id} AND ${inSchool(ctx.tenantId)} AND status IN ('submitted', 'rejected')
-          AND NOT EXISTS (SELECT 1 FROM submissions n WHERE ${inSchool("n", ctx.tenantId)} AND n.assignment_id = ${state.assignmentId}
-            AND n.student_id = ${state.studentId} AND n.attempt > ${state.attempt})`,
+        WHERE id = ${id} AND ${inSchool(ctx.tenantId)} AND ${reopenable}`,
     ),
     await reopenedEvent(ctx, submissionFacts(state), now),
     ...(await contentStatements(ctx, reopened(ctx, state, now))),
@@ -135,7 +144,7 @@ export async function reopenSubmission(ctx: SchoolCtx, input: { id: string }): P
     submissionStateRead(ctx, id, sql`1`),
   );
   const results = await runBatch(ctx, statements);
-  if (changedRows(results[0]) === 0) {
+  if (changedRows(results[1]) === 0) {
     const current = readSubmissionState(results[readAt + 2]);
     if (!current) throw new ApiError(assignmentsErrors.SUBMISSION_NOT_FOUND);
     refuseReopen(current.status, current.latest);

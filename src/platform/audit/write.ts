@@ -40,7 +40,7 @@ export function diffRows(before: Record<string, unknown>, after: Record<string, 
   return changedFields(Object.fromEntries(fields.map((field) => [field, [before[field], after[field]]])));
 }
 
-function actorColumns(actor: SchoolActor) {
+export function actorColumns(actor: SchoolActor) {
   if (actor.role === "system") return { actorId: null, actorRole: null, actorName: null, actorJob: actor.job };
   return { actorId: actor.userId, actorRole: actor.role, actorName: `${actor.firstName} ${actor.lastName}`.trim(), actorJob: null };
 }

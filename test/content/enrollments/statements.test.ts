@@ -28,14 +28,14 @@ describe("D1 work of the enrollment endpoints", () => {
     expect(await counted(student, `/t/courses/${tree.courseId}/enroll`, "POST")).toEqual({ status: 200, counts: { prepare: 6, batch: 1, exec: 0 } });
   });
 
-  it("removal: the auth query, the push settings and one batch of four statements", async () => {
+  it("removal: the auth query, the push settings and one batch of five statements (the audit entry included)", async () => {
     const { school, admin } = await schoolWithAdmin();
     // On, so the push statement is a real one (course.unenrolled is off by default).
     await as(admin, "/t/notifications/admin/events/course.unenrolled", { method: "PATCH", body: { enabled: true } });
     const tree = await insertCourseTree(school.id);
     const student = await createUser(school.id, { role: "student" });
     await insertEnrollment(school.id, tree.courseId, student.id);
-    expect(await counted(admin, `/t/courses/${tree.courseId}/enrollments/${student.id}`, "DELETE")).toEqual({ status: 204, counts: { prepare: 6, batch: 1, exec: 0 } });
+    expect(await counted(admin, `/t/courses/${tree.courseId}/enrollments/${student.id}`, "DELETE")).toEqual({ status: 204, counts: { prepare: 7, batch: 1, exec: 0 } });
   });
 
   it("my courses: the auth query and one statement", async () => {

@@ -44,7 +44,7 @@ describe("D1 work of the course group endpoints", () => {
     }
   });
 
-  it("remove a group's link: the auth query, the push settings and one batch of five statements", async () => {
+  it("remove a group's link: the auth query, the push settings and one batch of six statements (the audit entry included)", async () => {
     const { school, admin } = await schoolWithAdmin();
     // On, so the push statement is a real one (course.unenrolled is off by default).
     await as(admin, "/t/notifications/admin/events/course.unenrolled", { method: "PATCH", body: { enabled: true } });
@@ -53,7 +53,7 @@ describe("D1 work of the course group endpoints", () => {
     await as(admin, `/t/courses/${tree.courseId}/group-enrollments`, { body: { group_id: group.id } });
     expect(await counted(admin, `/t/courses/${tree.courseId}/group-enrollments/${group.id}`, { method: "DELETE" })).toEqual({
       status: 200,
-      counts: { prepare: 7, batch: 1, exec: 0 },
+      counts: { prepare: 8, batch: 1, exec: 0 },
     });
   });
 

@@ -21,6 +21,7 @@ const member = { gate: gates.member } as const;
 const startRoute = defineRoute({
   method: "post",
   path: "/t/attempts",
+  audit: { none: "the caller's own quiz attempt (self-service)" },
   ...member,
   tags,
   summary: "Start an attempt at a quiz (201), or get back the caller's attempt in progress (200)",
@@ -53,6 +54,7 @@ attemptRoutesPart.openapi(getRoute, async (c) => ok(c, await getAttempt(tenantCt
 const saveRoute = defineRoute({
   method: "post",
   path: "/t/attempts/{id}/answers",
+  audit: { none: "the caller's own answers (self-service)" },
   ...member,
   tags,
   summary: "Save answers of your attempt in progress, merged by question (highest client_seq wins); saves within the grace after deadline_at still count",
@@ -66,6 +68,7 @@ attemptRoutesPart.openapi(saveRoute, async (c) => ok(c, await saveAnswers(tenant
 const submitRoute = defineRoute({
   method: "post",
   path: "/t/attempts/{id}/submit",
+  audit: { none: "the caller handing in their own attempt (self-service)" },
   ...member,
   tags,
   summary: "Submit your attempt: the server scores the saved answers (any body is ignored)",

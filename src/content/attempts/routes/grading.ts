@@ -33,6 +33,7 @@ gradingRoutesPart.openapi(listRoute, async (c) => ok(c, await listQuizAttempts(t
 const gradeRoute = defineRoute({
   method: "post",
   path: "/t/attempts/{id}/grade",
+  audit: { actions: ["quiz_attempt.graded"] },
   ...viewAnalytics,
   tags,
   summary: "Grade answers of a submitted attempt (free text waiting for review, or any other); the attempt is re-scored and settled",

@@ -34,6 +34,7 @@ courseGroupsRoutes.openapi(listRoute, async (c) =>
 const enrollRoute = defineRoute({
   method: "post",
   path: "/t/courses/{id}/group-enrollments",
+  audit: { none: "grants access only; the audit log records access taken away (group_enrollment.removed)" },
   ...manageGroups,
   errors: { param: "invalid_course_id" },
   tags,
@@ -51,6 +52,7 @@ courseGroupsRoutes.openapi(enrollRoute, async (c) => {
 const unenrollRoute = defineRoute({
   method: "delete",
   path: "/t/courses/{id}/group-enrollments/{group_id}",
+  audit: { actions: ["group_enrollment.removed"] },
   ...manageGroups,
   errors: { param: "invalid_course_id" },
   tags,
@@ -68,6 +70,7 @@ courseGroupsRoutes.openapi(unenrollRoute, async (c) => {
 const bulkRoute = defineRoute({
   method: "post",
   path: "/t/courses/{id}/enroll-bulk",
+  audit: { none: "grants access only (a group link or direct enrollments); the audit log records access taken away" },
   // The derived id would be the same as POST /t/courses/{id}/enroll/bulk's.
   operationId: "postTCoursesByIdEnrollDashBulk",
   ...manageGroups,

@@ -43,6 +43,7 @@ groupsRoutes.openapi(getGroupRoute, async (c) => ok(c, await getGroup(tenantCtx(
 const createGroupRoute = defineRoute({
   method: "post",
   path: "/t/groups",
+  audit: { none: "a new group has no members yet; membership changes are recorded by the member routes" },
   ...manageGroups,
   tags,
   summary: "Create a group (the caller is its author)",
@@ -56,6 +57,7 @@ groupsRoutes.openapi(createGroupRoute, async (c) => ok(c, await createGroup(tena
 const updateGroupRoute = defineRoute({
   method: "patch",
   path: "/t/groups/{id}",
+  audit: { none: "the group's name, description and logo: not a membership change (05 section 6 lists group membership changes)" },
   ...manageGroups,
   tags,
   summary: "Change a group's name, description or logo (an empty logo removes it)",
@@ -71,6 +73,7 @@ groupsRoutes.openapi(updateGroupRoute, async (c) =>
 const setCuratorRoute = defineRoute({
   method: "put",
   path: "/t/groups/{id}/curator",
+  audit: { none: "the group's curator: a staff assignment outside the content actions (C2 left it to the platform's curator entries)" },
   ...manageGroups,
   tags,
   summary: "Set or remove the group's curator (a live, active curator of the school)",
@@ -86,6 +89,7 @@ groupsRoutes.openapi(setCuratorRoute, async (c) =>
 const deleteGroupRoute = defineRoute({
   method: "delete",
   path: "/t/groups/{id}",
+  audit: { actions: ["group.member_removed"] },
   ...manageGroups,
   tags,
   summary: "Delete a group (soft) with its memberships and curator; refused while it is enrolled in a course",

@@ -29,6 +29,7 @@ membersRoutes.openapi(listRoute, async (c) => ok(c, await listMembers(tenantCtx(
 const addRoute = defineRoute({
   method: "post",
   path: "/t/groups/{id}/members",
+  audit: { actions: ["group.member_added"] },
   ...manageGroups,
   tags,
   summary: "Add up to 500 students; always 200 with who was added and why the rest was skipped. New members get the group's access to its courses",
@@ -44,6 +45,7 @@ membersRoutes.openapi(addRoute, async (c) =>
 const removeRoute = defineRoute({
   method: "delete",
   path: "/t/groups/{id}/members",
+  audit: { actions: ["group.member_removed"] },
   ...manageGroups,
   tags,
   summary: "Remove up to 500 members, all or nothing; only this group's access to its courses goes (other sources and progress stay)",

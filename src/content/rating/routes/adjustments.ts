@@ -13,6 +13,7 @@ export const adjustmentsRoutesPart = createArea();
 const createAdjustmentRoute = defineRoute({
   method: "post",
   path: "/t/admin/rating/adjustments",
+  audit: { actions: ["rating.adjusted"] },
   gate: gates.admin,
   tags: ["Rating"],
   summary:

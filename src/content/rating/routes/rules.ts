@@ -30,6 +30,7 @@ const assignmentFailures = [e.INVALID_CALC_MODE, e.ASSIGNMENT_NO_PASSING_SCORE, 
 const putDefaultRoute = defineRoute({
   method: "put",
   path: "/t/admin/gamification/rules/defaults/{source_type}",
+  audit: { none: "rating rule settings are not among the audited actions (05 section 6 lists point adjustments)" },
   gate: gates.admin,
   tags,
   summary: "Change the default rule of a source type; absent or null fields stay as they are (manual: only enabled)",
@@ -46,6 +47,7 @@ rulesRoutesPart.openapi(putDefaultRoute, async (c) =>
 const putOverrideRoute = defineRoute({
   method: "put",
   path: "/t/admin/gamification/rules/overrides/{source_type}/{target_id}",
+  audit: { none: "rating rule settings are not among the audited actions (05 section 6 lists point adjustments)" },
   gate: gates.admin,
   tags,
   summary: "Create or change the override of one lesson, module, course, quiz, assignment or exam of the school; unset fields follow the default",
@@ -63,6 +65,7 @@ rulesRoutesPart.openapi(putOverrideRoute, async (c) => {
 const deleteOverrideRoute = defineRoute({
   method: "delete",
   path: "/t/admin/gamification/rules/overrides/{source_type}/{target_id}",
+  audit: { none: "rating rule settings are not among the audited actions (05 section 6 lists point adjustments)" },
   gate: gates.admin,
   tags,
   summary: "Remove an override (soft); the object then follows the default",

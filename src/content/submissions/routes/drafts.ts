@@ -25,6 +25,7 @@ const jsonCreate = optionalJsonBody(s.CreateSubmissionBody);
 const createSubmissionRoute = defineRoute({
   method: "post",
   path: "/t/assignments/{id}/submissions",
+  audit: { none: "a student's own submission draft (self-service)" },
   gate: gates.student(),
   tags,
   summary: "Create the student's draft (201), or get back their current attempt unchanged (200); files by id (JSON) or as file parts (multipart)",
@@ -62,6 +63,7 @@ draftRoutesPart.openapi(createSubmissionRoute, async (c) => {
 const updateSubmissionRoute = defineRoute({
   method: "patch",
   path: "/t/submissions/{id}",
+  audit: { none: "a student editing their own draft (self-service)" },
   gate: gates.member,
   tags,
   summary: "Change the text or files of the caller's draft",
@@ -75,6 +77,7 @@ draftRoutesPart.openapi(updateSubmissionRoute, async (c) => ok(c, await updateSu
 const submitSubmissionRoute = defineRoute({
   method: "post",
   path: "/t/submissions/{id}/submit",
+  audit: { none: "a student handing in their own submission (self-service)" },
   gate: gates.member,
   tags,
   summary: "Hand in the caller's draft (an empty one too); completes the assignment's blocks in the student's courses",

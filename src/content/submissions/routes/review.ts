@@ -48,6 +48,7 @@ reviewRoutesPart.openapi(worksheetRoute, async (c) =>
 const reviewRoute = defineRoute({
   method: "post",
   path: "/t/submissions/{id}/review",
+  audit: { actions: ["submission.reviewed"] },
   ...manageStudents,
   tags,
   summary: "Accept (with a score) or reject a submitted submission",
@@ -61,6 +62,7 @@ reviewRoutesPart.openapi(reviewRoute, async (c) => ok(c, await reviewSubmission(
 const reopenRoute = defineRoute({
   method: "post",
   path: "/t/submissions/{id}/reopen",
+  audit: { actions: ["submission.reopened"] },
   ...manageStudents,
   tags,
   summary: "Send a submitted or rejected submission back to draft (same attempt, feedback kept) so the student can change it",

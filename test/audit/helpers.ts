@@ -1,11 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import * as schema from "../../src/db/schema";
 import { db } from "../helpers/factories";
-import { as, type Member } from "../helpers/users";
+import { api } from "../helpers/http";
+
+type Staff = { token: string; subdomain: string };
 
 /** The school's log as its admin reads it (GET /t/audit-log), with an optional query string. */
-export async function auditLog(admin: Member, query = "") {
-  const res = await as(admin, `/t/audit-log${query ? `?${query}` : ""}`);
+export async function auditLog(admin: Staff, query = "") {
+  const res = await api(`/t/audit-log${query ? `?${query}` : ""}`, { token: admin.token, tenant: admin.subdomain });
   if (res.status !== 200) throw new Error(`GET /t/audit-log answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data as { entries: AuditEntryJson[]; total: number; page: number; limit: number };
 }
@@ -23,7 +25,7 @@ export interface AuditEntryJson {
 }
 
 /** `action`, target and `changes` of the entries (newest first), the parts a test pins exactly. */
-export async function auditActions(admin: Member, query = "") {
+export async function auditActions(admin: Staff, query = "") {
   return (await auditLog(admin, query)).entries.map((entry) => ({ action: entry.action, target_id: entry.target_id, changes: entry.changes }));
 }
 

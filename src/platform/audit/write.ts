@@ -20,6 +20,11 @@ export interface AuditInput {
    * records (e.g. the row exists and is live), so a refused change leaves no entry.
    */
   when?: SQL;
+  /**
+   * Who acted when the context's actor is not the person (a sign-in step runs as a system job while
+   * the student replaces their own device). Default: the context's actor.
+   */
+  actor?: { userId: string; role: string; name: string };
 }
 
 /** Field names that would carry a secret: an entry naming one is a programming error, refused before any write. */
@@ -59,7 +64,9 @@ export function auditEntry(ctx: SchoolCtx<SchoolActor>, input: AuditInput): Batc
       id: uuidv7(ctx.clock.now()),
       tenantId: ctx.tenantId,
       at: ctx.clock.now(),
-      ...actorColumns(ctx.actor),
+      ...(input.actor
+        ? { actorId: input.actor.userId, actorRole: input.actor.role, actorName: input.actor.name, actorJob: null }
+        : actorColumns(ctx.actor)),
       action: input.action,
       targetType: input.targetType,
       targetId: input.targetId,

@@ -24,6 +24,7 @@ const BILLING_TAGS = ["Billing (superadmin)"];
 const createTariffRoute = defineRoute({
   method: "post",
   path: "/admin/tariffs",
+  audit: { none: "platform tariff catalogue: belongs to no school's log" },
   gate: gates.superadmin,
   errors: { body: VALIDATION },
   tags: TARIFF_TAGS,
@@ -50,6 +51,7 @@ billingRoutes.openapi(listTariffsRoute, async (c) => ok(c, await listTariffs(c.g
 const updateTariffRoute = defineRoute({
   method: "patch",
   path: "/admin/tariffs/{id}",
+  audit: { none: "platform tariff catalogue: belongs to no school's log" },
   gate: gates.superadmin,
   errors: { body: VALIDATION, param: INVALID_ID },
   tags: TARIFF_TAGS,
@@ -66,6 +68,7 @@ billingRoutes.openapi(updateTariffRoute, async (c) =>
 const deleteTariffRoute = defineRoute({
   method: "delete",
   path: "/admin/tariffs/{id}",
+  audit: { none: "platform tariff catalogue: belongs to no school's log" },
   gate: gates.superadmin,
   errors: { param: INVALID_ID },
   tags: TARIFF_TAGS,
@@ -100,6 +103,7 @@ billingRoutes.openapi(paymentsRoute, async (c) =>
 const activateRoute = defineRoute({
   method: "post",
   path: "/admin/tenants/{id}/activate",
+  audit: { actions: ["billing.activated"] },
   gate: gates.superadmin,
   errors: { body: e.INVALID_ACTIVATION_PAYLOAD.code, param: INVALID_ID },
   tags: BILLING_TAGS,
@@ -116,6 +120,7 @@ billingRoutes.openapi(activateRoute, async (c) =>
 const extendRoute = defineRoute({
   method: "post",
   path: "/admin/tenants/{id}/extend",
+  audit: { actions: ["billing.extended"] },
   gate: gates.superadmin,
   errors: { body: VALIDATION, param: INVALID_ID },
   tags: BILLING_TAGS,
@@ -132,6 +137,7 @@ billingRoutes.openapi(extendRoute, async (c) =>
 const suspendRoute = defineRoute({
   method: "post",
   path: "/admin/tenants/{id}/suspend",
+  audit: { actions: ["billing.suspended"] },
   gate: gates.superadmin,
   errors: { body: VALIDATION, param: INVALID_ID },
   tags: BILLING_TAGS,
@@ -149,6 +155,7 @@ billingRoutes.openapi(suspendRoute, async (c) => {
 const unsuspendRoute = defineRoute({
   method: "post",
   path: "/admin/tenants/{id}/unsuspend",
+  audit: { actions: ["billing.resumed"] },
   gate: gates.superadmin,
   errors: { param: INVALID_ID },
   tags: BILLING_TAGS,

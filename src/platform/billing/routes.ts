@@ -114,7 +114,7 @@ const activateRoute = defineRoute({
 });
 
 billingRoutes.openapi(activateRoute, async (c) =>
-  ok(c, await activate(c.get("services"), { tenantId: c.req.valid("param").id, actorUserId: c.get("actor")!.userId, body: c.req.valid("json") })),
+  ok(c, await activate(c.get("services"), { tenantId: c.req.valid("param").id, actorUserId: c.get("actor")!.userId, body: c.req.valid("json"), by: c.get("actor")! })),
 );
 
 const extendRoute = defineRoute({
@@ -131,7 +131,7 @@ const extendRoute = defineRoute({
 });
 
 billingRoutes.openapi(extendRoute, async (c) =>
-  ok(c, await extend(c.get("services"), { tenantId: c.req.valid("param").id, actorUserId: c.get("actor")!.userId, body: c.req.valid("json") })),
+  ok(c, await extend(c.get("services"), { tenantId: c.req.valid("param").id, actorUserId: c.get("actor")!.userId, body: c.req.valid("json"), by: c.get("actor")! })),
 );
 
 const suspendRoute = defineRoute({
@@ -149,7 +149,7 @@ const suspendRoute = defineRoute({
 
 billingRoutes.openapi(suspendRoute, async (c) => {
   const body = c.req.valid("json") as z.infer<typeof s.SuspendBody> | undefined;
-  return ok(c, await suspend(c.get("services"), { tenantId: c.req.valid("param").id, reason: body?.reason }));
+  return ok(c, await suspend(c.get("services"), { tenantId: c.req.valid("param").id, reason: body?.reason, by: c.get("actor")! }));
 });
 
 const unsuspendRoute = defineRoute({
@@ -165,7 +165,7 @@ const unsuspendRoute = defineRoute({
   responses: { 200: okResponse(s.Unsuspended) },
 });
 
-billingRoutes.openapi(unsuspendRoute, async (c) => ok(c, await unsuspend(c.get("services"), { tenantId: c.req.valid("param").id })));
+billingRoutes.openapi(unsuspendRoute, async (c) => ok(c, await unsuspend(c.get("services"), { tenantId: c.req.valid("param").id, by: c.get("actor")! })));
 
 const ownBillingRoute = defineRoute({
   method: "get",

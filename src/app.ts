@@ -8,6 +8,7 @@ import { usersRoutes } from "./platform/users/routes";
 import { devRoutes } from "./platform/dev/routes";
 import { notificationsRoutes } from "./platform/notifications/routes";
 import { mediaRoutes } from "./platform/media/routes";
+import { auditRoutes } from "./platform/audit/routes";
 import type { AppEnv } from "./core/http/context";
 import { notFound, onError } from "./core/http/error-handler";
 import { ERROR_SCHEMA, ErrorBody } from "./core/http/envelope";
@@ -60,6 +61,7 @@ function buildApp(access: AccessControl) {
   app.route(API_PREFIX, devicesRoutes);
   app.route(API_PREFIX, notificationsRoutes);
   app.route(API_PREFIX, mediaRoutes);
+  app.route(API_PREFIX, auditRoutes);
   app.route(API_PREFIX, coursesRoutes);
   app.route(API_PREFIX, enrollmentRoutes);
   app.route(API_PREFIX, groupRoutes);

@@ -7,6 +7,7 @@ import { runDeadlineScan } from "./content/schedule/deadline-scan";
 import { runProgressScan } from "./content/enrollments/progress-scan";
 import { runBillingExpiry } from "./platform/billing/expiry-job";
 import { purgeDeviceEvents } from "./platform/devices/events-purge-job";
+import { purgeAuditEntries } from "./platform/audit/retention-job";
 import { sweepOutbox } from "./platform/email/outbox-sweep-job";
 import { sweepMedia } from "./platform/media/sweep-job";
 import { sweepPushes } from "./platform/notifications/sweep-job";
@@ -19,6 +20,7 @@ const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
   // After the billing job, so the pushes it queued are looked at in the same run if their message was lost.
   ["push_sweep", sweepPushes],
   ["device_events_purge", purgeDeviceEvents],
+  ["audit_retention", purgeAuditEntries],
   ["login_failures_purge", purgeStaleLoginFailures],
   ["media_sweep", sweepMedia],
 ];

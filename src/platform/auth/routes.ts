@@ -23,6 +23,7 @@ export const authRoutes = createArea();
 const loginRoute = defineRoute({
   method: "post",
   path: "/auth/login",
+  audit: { none: "sign-in; recorded in the security history (device_events), not the staff log" },
   cookieFlow: true,
   gate: gates.public,
   tags: ["Auth"],
@@ -50,6 +51,7 @@ authRoutes.openapi(loginRoute, async (c) => {
 const replaceDeviceRoute = defineRoute({
   method: "post",
   path: "/auth/device-limit/replace",
+  audit: { actions: ["device.replaced"] },
   cookieFlow: true,
   gate: gates.public,
   tags: ["Auth"],
@@ -83,6 +85,7 @@ authRoutes.openapi(replaceDeviceRoute, async (c) => {
 const refreshRoute = defineRoute({
   method: "post",
   path: "/auth/refresh",
+  audit: { none: "token rotation of the caller's own session" },
   cookieFlow: true,
   gate: gates.public,
   tags: ["Auth"],
@@ -108,6 +111,7 @@ authRoutes.openapi(refreshRoute, async (c) => {
 const logoutRoute = defineRoute({
   method: "post",
   path: "/auth/logout",
+  audit: { none: "the caller ends their own session" },
   cookieFlow: true,
   gate: gates.public,
   tags: ["Auth"],
@@ -127,6 +131,7 @@ authRoutes.openapi(logoutRoute, async (c) => {
 const registerRoute = defineRoute({
   method: "post",
   path: "/auth/register",
+  audit: { none: "self-registration of a new school and its first admin; no school log exists before it" },
   gate: gates.public,
   tags: ["Auth"],
   summary: "Register a school (pending, trial) with its first admin",
@@ -142,6 +147,7 @@ authRoutes.openapi(registerRoute, async (c) =>
 const verifyEmailRoute = defineRoute({
   method: "post",
   path: "/auth/verify-email",
+  audit: { none: "the account owner confirms their own address" },
   gate: gates.public,
   errors: { body: authErrors.INVALID_EMAIL_VERIFICATION.code },
   tags: ["Auth"],
@@ -156,6 +162,7 @@ authRoutes.openapi(verifyEmailRoute, async (c) => ok(c, await verifyEmail(c.get(
 const resendRoute = defineRoute({
   method: "post",
   path: "/auth/resend-verification",
+  audit: { none: "an email to the account owner; nothing in the school changes" },
   gate: gates.public,
   tags: ["Auth"],
   summary: "Send a new verification link (neutral answer, one-minute cooldown)",
@@ -170,6 +177,7 @@ authRoutes.openapi(resendRoute, async (c) =>
 const forgotRoute = defineRoute({
   method: "post",
   path: "/auth/forgot-password",
+  audit: { none: "an email to the account owner; nothing in the school changes" },
   gate: gates.public,
   errors: { body: authErrors.PASSWORD_RESET_VALIDATION.code },
   tags: ["Auth"],
@@ -187,6 +195,7 @@ authRoutes.openapi(forgotRoute, async (c) => {
 const resetRoute = defineRoute({
   method: "post",
   path: "/auth/reset-password",
+  audit: { none: "the account owner sets their own password (a secret; the security history records the sessions it ends)" },
   gate: gates.public,
   errors: { body: authErrors.PASSWORD_RESET_VALIDATION.code },
   tags: ["Auth"],
@@ -207,6 +216,7 @@ authRoutes.openapi(resetRoute, async (c) => {
 const schoolsRoute = defineRoute({
   method: "post",
   path: "/auth/schools",
+  audit: { none: "read-only lookup of the schools of an email" },
   gate: gates.public,
   tags: ["Auth"],
   summary: "Active schools where an email has an account (school picker)",

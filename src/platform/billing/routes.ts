@@ -24,6 +24,7 @@ const BILLING_TAGS = ["Billing (superadmin)"];
 const createTariffRoute = defineRoute({
   method: "post",
   path: "/admin/tariffs",
+  audit: { none: "platform tariff catalogue: belongs to no school's log" },
   gate: gates.superadmin,
   errors: { body: VALIDATION },
   tags: TARIFF_TAGS,
@@ -50,6 +51,7 @@ billingRoutes.openapi(listTariffsRoute, async (c) => ok(c, await listTariffs(c.g
 const updateTariffRoute = defineRoute({
   method: "patch",
   path: "/admin/tariffs/{id}",
+  audit: { none: "platform tariff catalogue: belongs to no school's log" },
   gate: gates.superadmin,
   errors: { body: VALIDATION, param: INVALID_ID },
   tags: TARIFF_TAGS,
@@ -66,6 +68,7 @@ billingRoutes.openapi(updateTariffRoute, async (c) =>
 const deleteTariffRoute = defineRoute({
   method: "delete",
   path: "/admin/tariffs/{id}",
+  audit: { none: "platform tariff catalogue: belongs to no school's log" },
   gate: gates.superadmin,
   errors: { param: INVALID_ID },
   tags: TARIFF_TAGS,
@@ -100,6 +103,7 @@ billingRoutes.openapi(paymentsRoute, async (c) =>
 const activateRoute = defineRoute({
   method: "post",
   path: "/admin/tenants/{id}/activate",
+  audit: { actions: ["billing.activated"] },
   gate: gates.superadmin,
   errors: { body: e.INVALID_ACTIVATION_PAYLOAD.code, param: INVALID_ID },
   tags: BILLING_TAGS,
@@ -110,12 +114,13 @@ const activateRoute = defineRoute({
 });
 
 billingRoutes.openapi(activateRoute, async (c) =>
-  ok(c, await activate(c.get("services"), { tenantId: c.req.valid("param").id, actorUserId: c.get("actor")!.userId, body: c.req.valid("json") })),
+  ok(c, await activate(c.get("services"), { tenantId: c.req.valid("param").id, actorUserId: c.get("actor")!.userId, body: c.req.valid("json"), by: c.get("actor")! })),
 );
 
 const extendRoute = defineRoute({
   method: "post",
   path: "/admin/tenants/{id}/extend",
+  audit: { actions: ["billing.extended"] },
   gate: gates.superadmin,
   errors: { body: VALIDATION, param: INVALID_ID },
   tags: BILLING_TAGS,
@@ -126,12 +131,13 @@ const extendRoute = defineRoute({
 });
 
 billingRoutes.openapi(extendRoute, async (c) =>
-  ok(c, await extend(c.get("services"), { tenantId: c.req.valid("param").id, actorUserId: c.get("actor")!.userId, body: c.req.valid("json") })),
+  ok(c, await extend(c.get("services"), { tenantId: c.req.valid("param").id, actorUserId: c.get("actor")!.userId, body: c.req.valid("json"), by: c.get("actor")! })),
 );
 
 const suspendRoute = defineRoute({
   method: "post",
   path: "/admin/tenants/{id}/suspend",
+  audit: { actions: ["billing.suspended"] },
   gate: gates.superadmin,
   errors: { body: VALIDATION, param: INVALID_ID },
   tags: BILLING_TAGS,
@@ -143,12 +149,13 @@ const suspendRoute = defineRoute({
 
 billingRoutes.openapi(suspendRoute, async (c) => {
   const body = c.req.valid("json") as z.infer<typeof s.SuspendBody> | undefined;
-  return ok(c, await suspend(c.get("services"), { tenantId: c.req.valid("param").id, reason: body?.reason }));
+  return ok(c, await suspend(c.get("services"), { tenantId: c.req.valid("param").id, reason: body?.reason, by: c.get("actor")! }));
 });
 
 const unsuspendRoute = defineRoute({
   method: "post",
   path: "/admin/tenants/{id}/unsuspend",
+  audit: { actions: ["billing.resumed"] },
   gate: gates.superadmin,
   errors: { param: INVALID_ID },
   tags: BILLING_TAGS,
@@ -158,7 +165,7 @@ const unsuspendRoute = defineRoute({
   responses: { 200: okResponse(s.Unsuspended) },
 });
 
-billingRoutes.openapi(unsuspendRoute, async (c) => ok(c, await unsuspend(c.get("services"), { tenantId: c.req.valid("param").id })));
+billingRoutes.openapi(unsuspendRoute, async (c) => ok(c, await unsuspend(c.get("services"), { tenantId: c.req.valid("param").id, by: c.get("actor")! })));
 
 const ownBillingRoute = defineRoute({
   method: "get",

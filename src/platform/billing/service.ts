@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { payments, tariffs, tenants } from "../../db/schema";
-import type { ServiceContext, SchoolCtx, TenantSummary } from "../../core/http/context";
+import type { Actor, ServiceContext, SchoolCtx, TenantSummary } from "../../core/http/context";
+import { auditEntry, diffRows, type AuditInput } from "../audit/write";
 import { controlDb } from "../../core/db/client";
 import { runBatch } from "../../core/db/batch";
 import { log } from "../../core/lib/log";
@@ -239,7 +240,7 @@ async function checkActivationTargets(ctx: ServiceContext, tenantId: string, tar
  * POST /admin/tenants/:id/activate → `paid`. Lifts any suspension (manual included), makes a
  * `pending` school `active` (the superadmin vouches for it) and records the payment.
  */
-export async function activate(ctx: ServiceContext, input: { tenantId: string; actorUserId: string; body: ActivateInput }) {
+export async function activate(ctx: ServiceContext, input: { tenantId: string; actorUserId: string; body: ActivateInput; by?: Actor }) {
   const { body } = input;
   const now = ctx.clock.now();
   let period: Period & { tariffId: string | null };
@@ -256,7 +257,8 @@ export async function activate(ctx: ServiceContext, input: { tenantId: string; a
 
   const where = and(liveTenant(input.tenantId), tariffStillActive);
   const paymentId = uuidv7(now);
-  const [updated, inserted] = await ctx.db.batch([
+  const [before, updated, inserted] = await ctx.db.batch([
+    stateBefore(ctx, input.tenantId),
     ctx.db
       .update(tenants)
       .set({
@@ -283,7 +285,7 @@ export async function activate(ctx: ServiceContext, input: { tenantId: string; a
     tariff_title: period.titleSnapshot as string,
     days: period.days,
     expires_at: timestamp(inserted[0].appliedExpiresAt),
-  }, `billing.activated:${school.id}:${paymentId}`);
+  }, `billing.activated:${school.id}:${paymentId}`, billingEntry("billing.activated", "School activated (payment recorded)", before[0], updated[0], input.by));
   return paymentRecord(inserted[0]);
 }
 
@@ -291,14 +293,15 @@ export async function activate(ctx: ServiceContext, input: { tenantId: string; a
  * POST /admin/tenants/:id/extend: more days on the current tariff (its snapshot is copied from the
  * latest payment). The school ends `paid`, except that a manual suspension stays until lifted.
  */
-export async function extend(ctx: ServiceContext, input: { tenantId: string; actorUserId: string; body: z.infer<typeof ExtendBody> }) {
+export async function extend(ctx: ServiceContext, input: { tenantId: string; actorUserId: string; body: z.infer<typeof ExtendBody>; by?: Actor }) {
   const { body } = input;
   const now = ctx.clock.now();
   const latestSnapshot = sql`(SELECT ${payments.tariffTitleSnapshot} FROM ${payments} WHERE ${inSchool(payments, input.tenantId)} ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC LIMIT 1)`;
   const period: Period = { tariffId: sql`${tenants.currentTariffId}`, titleSnapshot: latestSnapshot, days: body.days, amountCents: body.amount_cents ?? 0 };
   const where = liveTenant(input.tenantId);
   const paymentId = uuidv7(now);
-  const [updated, inserted] = await ctx.db.batch([
+  const [before, updated, inserted] = await ctx.db.batch([
+    stateBefore(ctx, input.tenantId),
     ctx.db
       .update(tenants)
       .set({
@@ -316,16 +319,16 @@ export async function extend(ctx: ServiceContext, input: { tenantId: string; act
     school_title: school.title,
     days: period.days,
     expires_at: timestamp(inserted[0].appliedExpiresAt),
-  }, `billing.extended:${school.id}:${paymentId}`);
+  }, `billing.extended:${school.id}:${paymentId}`, billingEntry("billing.extended", "Subscription extended (payment recorded)", before[0], updated[0], input.by));
   return paymentRecord(inserted[0]);
 }
 
 /** POST /admin/tenants/:id/suspend: a manual suspension, which also closes GET /t/billing/me. */
-export async function suspend(ctx: ServiceContext, input: { tenantId: string; reason?: string | null }) {
+export async function suspend(ctx: ServiceContext, input: { tenantId: string; reason?: string | null; by?: Actor }) {
   const now = ctx.clock.now();
   const [before, rows] = await ctx.db.batch([
     // Read in the same batch, ahead of the update: only a school not manually suspended yet is told.
-    ctx.db.select({ suspendedManually: tenants.suspendedManually }).from(tenants).where(liveTenant(input.tenantId)).limit(1),
+    stateBefore(ctx, input.tenantId),
     ctx.db
       .update(tenants)
       .set({
@@ -342,7 +345,7 @@ export async function suspend(ctx: ServiceContext, input: { tenantId: string; re
   if (!rows[0]) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
   if (before[0]?.suspendedManually === false) {
     const school = schoolSummary(rows[0]);
-    await tellSchoolAdmins(ctx, school, "billing.suspended", { school_title: school.title }, `billing.suspended:${school.id}:${now}`);
+    await tellSchoolAdmins(ctx, school, "billing.suspended", { school_title: school.title }, `billing.suspended:${school.id}:${now}`, billingEntry("billing.suspended", "School suspended", before[0], rows[0], input.by));
   }
   return { suspended: true as const };
 }
@@ -352,9 +355,10 @@ export async function suspend(ctx: ServiceContext, input: { tenantId: string; re
  * `paid` if it ever paid, `trial` otherwise; a period that ended meanwhile stays blocked
  * (`suspended`, not manual), so unsuspending never grants free days.
  */
-export async function unsuspend(ctx: ServiceContext, input: { tenantId: string }) {
+export async function unsuspend(ctx: ServiceContext, input: { tenantId: string; by?: Actor }) {
   const now = ctx.clock.now();
-  const [lifted, schools] = await ctx.db.batch([
+  const [before, lifted, schools] = await ctx.db.batch([
+    stateBefore(ctx, input.tenantId),
     ctx.db
       .update(tenants)
       .set({
@@ -374,10 +378,37 @@ export async function unsuspend(ctx: ServiceContext, input: { tenantId: string }
   if (schools.length === 0) throw new ApiError(billingErrors.TENANT_NOT_FOUND);
   // Told only when this request lifted the suspension and the school is open again.
   const school = lifted[0] ? schoolSummary(lifted[0]) : null;
-  if (school && billingOpen(school, now)) {
-    await tellSchoolAdmins(ctx, school, "billing.unsuspended", { school_title: school.title, expires_at: school.expiresAt === null ? null : timestamp(school.expiresAt) }, `billing.unsuspended:${school.id}:${now}`);
+  if (school) {
+    const entry = billingEntry("billing.resumed", "Suspension lifted", before[0], lifted[0]!, input.by);
+    await tellSchoolAdmins(ctx, school, billingOpen(school, now) ? "billing.unsuspended" : null, { school_title: school.title, expires_at: school.expiresAt === null ? null : timestamp(school.expiresAt) }, `billing.unsuspended:${school.id}:${now}`, entry);
   }
   return { unsuspended: lifted.length > 0 };
+}
+
+/** The billing state of a live school, read in the control batch just ahead of its change (the audit entry's before). */
+function stateBefore(ctx: ServiceContext, tenantId: string) {
+  return ctx.db
+    .select({ planState: tenants.planState, expiresAt: tenants.expiresAt, suspendedManually: tenants.suspendedManually, suspendReason: tenants.suspendReason })
+    .from(tenants)
+    .where(liveTenant(tenantId))
+    .limit(1);
+}
+
+type BillingState = { planState: string; expiresAt: number | null; suspendedManually: boolean; suspendReason?: string | null };
+
+/** A superadmin's billing action as the school's audit entry: plan state, expiry and manual suspension, before and after. */
+function billingEntry(action: string, summary: string, before: BillingState | undefined, after: BillingState, by: Actor | undefined) {
+  const view = (state: BillingState | undefined) => ({
+    plan_state: state?.planState ?? null,
+    expires_at: isoOrNull(state?.expiresAt),
+    suspended_manually: state?.suspendedManually ?? null,
+  });
+  return {
+    action,
+    summary,
+    changes: diffRows(view(before), view(after), ["plan_state", "expires_at", "suspended_manually"]),
+    ...(by ? { actor: { userId: by.userId, role: by.role, name: `${by.firstName} ${by.lastName}`.trim() } } : {}),
+  };
 }
 
 /**
@@ -388,14 +419,19 @@ export async function unsuspend(ctx: ServiceContext, input: { tenantId: string }
 async function tellSchoolAdmins(
   ctx: ServiceContext,
   school: TenantSummary,
-  code: "billing.activated" | "billing.extended" | "billing.suspended" | "billing.unsuspended",
+  code: "billing.activated" | "billing.extended" | "billing.suspended" | "billing.unsuspended" | null,
   variables: Record<string, unknown>,
   dedupe: string,
+  audit?: Omit<AuditInput, "targetType" | "targetId">,
 ): Promise<void> {
   const schoolCtx = forSchool(ctx, school, systemActor("billing"));
   try {
-    await runBatch(schoolCtx, [await enqueue(schoolCtx, code, { token: "school_admins" }, variables, { id: school.id }, dedupe)]);
-    await dispatchQueued(schoolCtx);
+    // The school's audit entry shares the push's batch: the one shard round trip these writes cost.
+    await runBatch(schoolCtx, [
+      ...(code ? [await enqueue(schoolCtx, code, { token: "school_admins" }, variables, { id: school.id }, dedupe)] : []),
+      ...(audit ? [auditEntry(schoolCtx, { ...audit, targetType: "school", targetId: school.id })] : []),
+    ]);
+    if (code) await dispatchQueued(schoolCtx);
   } catch (err) {
     log.error("billing push not written", { request_id: ctx.requestId, tenant_id: school.id, event_code: code, error: String(err) });
   }

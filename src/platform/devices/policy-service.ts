@@ -10,6 +10,7 @@ import { dispatchQueued, enqueue } from "../notifications/enqueue";
 import { devicesErrors } from "./errors";
 import { found, studentTargetQuery } from "./targets";
 import { inSchool } from "../../core/db/conditions";
+import { devicePolicyEntry, overrideRemovedEntry, overrideSetEntry } from "./audit";
 
 type PolicyRow = typeof devicePolicies.$inferSelect;
 
@@ -66,7 +67,8 @@ export async function updateDevicePolicy(ctx: SchoolCtx, { patch }: { patch: z.i
   }
   if (Object.keys(changes).length === 0) return getDevicePolicy(ctx);
 
-  const [, rows] = await ctx.db.batch([
+  const [, , rows] = await ctx.db.batch([
+    devicePolicyEntry(ctx, patch),
     ctx.db
       .insert(devicePolicies)
       .values({ ...effectivePolicy(undefined), ...changes, tenantId, updatedAt: now })
@@ -125,8 +127,12 @@ export async function putOverride(ctx: SchoolCtx, { userId, body }: { userId: st
   };
   const schoolLimit = effectivePolicy(policyRows[0]).maxActiveDevices;
   const newLimit = values.unlimitedDevices ? null : (values.maxActiveDevices ?? schoolLimit);
-  const [, , rows] = await ctx.db.batch([
+  const [, , , rows] = await ctx.db.batch([
     await deviceLimitChangedPush(ctx, { userId, newLimit, schoolLimit, now }),
+    overrideSetEntry(ctx, {
+      userId,
+      after: { unlimited_devices: values.unlimitedDevices, max_active_devices: values.maxActiveDevices, expires_at: isoOrNull(expiresAt), reason: values.reason },
+    }),
     ctx.db
       .insert(deviceLimitOverrides)
       .values({ tenantId, userId, ...values, createdAt: now })
@@ -149,9 +155,10 @@ export async function deleteOverride(ctx: SchoolCtx, { userId }: { userId: strin
   const { tenantId } = ctx;
   const now = ctx.clock.now();
   const schoolLimit = effectivePolicy((await devicePolicyQuery(ctx, tenantId))[0]).maxActiveDevices;
-  const [, target, deleted] = await ctx.db.batch([
+  const [, target, , deleted] = await ctx.db.batch([
     await deviceLimitChangedPush(ctx, { userId, newLimit: schoolLimit, schoolLimit, now }),
     studentTargetQuery(ctx, userId),
+    overrideRemovedEntry(ctx, { userId }),
     ctx.db
       .delete(deviceLimitOverrides)
       .where(

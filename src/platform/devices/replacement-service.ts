@@ -67,7 +67,11 @@ export async function replaceDevice(
     device: { ...pending.device, platform: input.client.isBrowser ? "web" : pending.device.platform },
     client: input.client,
     push: pending.push,
-    replacement: { tokenId: row.tokenId, revokeDeviceId: row.revokeDeviceId },
+    replacement: {
+      tokenId: row.tokenId,
+      revokeDeviceId: row.revokeDeviceId,
+      audit: { actor: { userId: row.userId, role: row.role, name: `${row.firstName} ${row.lastName}`.trim() } },
+    },
   });
   return {
     ...session,

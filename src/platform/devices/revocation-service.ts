@@ -13,6 +13,7 @@ import { liveSessionSql } from "./sql";
 import { devicesErrors } from "./errors";
 import { found, ownSchool, studentTargetQuery, userDeviceQuery } from "./targets";
 import { inSchool } from "../../core/db/conditions";
+import { deviceBlockEntry, sessionsRevokedEntry } from "./audit";
 
 /**
  * Ends live sessions with one `session_revoked` event per affected device, in one batch. The
@@ -22,8 +23,11 @@ async function revoke(
   ctx: ServiceContext,
   input: { tenantId: string | null; userId: string; reason: RevokeReason; scope: SQL; actorUserId: string | null; client: ClientInfo | null },
   notify: BatchItem[] = [],
+  audit: BatchItem[] = [],
 ) {
+  // The audit entry reads the sessions the revocation is about to end, so it goes first.
   const results = await runBatch(ctx, [
+    ...audit,
     ...revokeSessionsWithEvents(ctx, {
       tenantId: input.tenantId,
       userIds: [input.userId],
@@ -36,7 +40,7 @@ async function revoke(
     ...notify,
   ]);
   if (notify.length > 0) await dispatchQueued(ctx);
-  return changedRows(results[1]);
+  return changedRows(results[audit.length + 1]);
 }
 
 /**
@@ -108,6 +112,7 @@ export async function adminRevokeDevice(ctx: SchoolCtx, { userId, deviceId }: { 
     ctx,
     { tenantId: ctx.tenantId, userId, reason: "admin_revoke", scope: sql`s.auth_device_id = ${deviceId}`, actorUserId: ctx.actor.userId, client: null },
     [notice],
+    [sessionsRevokedEntry(ctx, { userId, scope: sql`s.auth_device_id = ${deviceId}` })],
   );
   return { device_id: deviceId, revoked_sessions: revoked };
 }
@@ -135,6 +140,7 @@ export async function adminRevokeAll(ctx: SchoolCtx, { userId }: { userId: strin
     ctx,
     { tenantId: ctx.tenantId, userId, reason: "admin_revoke_all", scope: sql`1 = 1`, actorUserId: ctx.actor.userId, client: null },
     [notice],
+    [sessionsRevokedEntry(ctx, { userId, scope: sql`1 = 1` })],
   );
   return { device_id: null, revoked_sessions: revoked };
 }
@@ -178,6 +184,7 @@ export async function blockDevice(ctx: SchoolCtx, { userId, deviceId, reason }: 
              json_object('reason', ${reason}, 'sessions', (SELECT count(*) FROM sessions s WHERE s.auth_device_id = d.id AND ${inSchool("s", tenantId)} AND ${liveSessionSql(now)})), ${now}
       FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND ${inSchool("d", tenantId)} AND d.blocked_at IS NULL`,
     ),
+    deviceBlockEntry(ctx, { userId, deviceId, blocked: true, reason }),
     batchable(
       ctx,
       sql`UPDATE auth_devices SET blocked_at = ${now}, block_reason = ${reason}, updated_at = ${now}
@@ -191,7 +198,7 @@ export async function blockDevice(ctx: SchoolCtx, { userId, deviceId, reason }: 
     userDeviceQuery(ctx, tenantId, userId, deviceId),
   ]);
   await dispatchQueued(ctx);
-  return blockState(deviceId, (results[4] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], changedRows(results[3]));
+  return blockState(deviceId, (results[5] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], changedRows(results[4]));
 }
 
 /** POST /t/users/:id/devices/:deviceId/unblock: lifts the ban; revoked sessions stay revoked. */
@@ -208,6 +215,7 @@ export async function unblockDevice(ctx: SchoolCtx, { userId, deviceId }: { user
       SELECT ${eventId}, d.tenant_id, d.user_id, d.id, 'device_unblocked', ${actor.userId}, ${now}
       FROM auth_devices d WHERE d.id = ${deviceId} AND d.user_id = ${userId} AND ${inSchool("d", tenantId)} AND d.blocked_at IS NOT NULL`,
     ),
+    deviceBlockEntry(ctx, { userId, deviceId, blocked: false, reason: null }),
     batchable(
       ctx,
       sql`UPDATE auth_devices SET blocked_at = NULL, block_reason = NULL, updated_at = ${now}
@@ -225,5 +233,5 @@ export async function unblockDevice(ctx: SchoolCtx, { userId, deviceId }: { user
     userDeviceQuery(ctx, tenantId, userId, deviceId),
   ]);
   await dispatchQueued(ctx);
-  return blockState(deviceId, (results[3] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], 0);
+  return blockState(deviceId, (results[4] as Awaited<ReturnType<typeof userDeviceQuery>>)[0], 0);
 }

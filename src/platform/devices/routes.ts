@@ -44,6 +44,7 @@ devicesRoutes.openapi(myEventsRoute, async (c) => ok(c, await myDeviceEvents(ten
 const revokeOwnRoute = defineRoute({
   method: "post",
   path: "/t/me/devices/{deviceId}/revoke",
+  audit: { none: "self-service: the member signs out one of their own devices (security history records it)" },
   ...member,
   summary: "End all active sessions of one own device",
   request: { params: s.DeviceParams },
@@ -57,6 +58,7 @@ devicesRoutes.openapi(revokeOwnRoute, async (c) =>
 const revokeOthersRoute = defineRoute({
   method: "post",
   path: "/t/me/sessions/revoke-others",
+  audit: { none: "self-service: the member ends their own other sessions (security history records it)" },
   ...member,
   summary: "End every managed session of the caller except the current one",
   failures: [e.SELF_MANAGEMENT_DISABLED],
@@ -67,6 +69,7 @@ devicesRoutes.openapi(revokeOthersRoute, async (c) => ok(c, await revokeOtherSes
 const activityRoute = defineRoute({
   method: "post",
   path: "/t/me/session/activity",
+  audit: { none: "activity ping of the caller's own session" },
   ...member,
   summary: "Extend the current session's sliding idle timeout (written at most once a minute; repeating is safe)",
   responses: { 200: okResponse(s.SessionActivity) },
@@ -88,6 +91,7 @@ devicesRoutes.openapi(getPolicyRoute, async (c) => ok(c, await getDevicePolicy(t
 const patchPolicyRoute = defineRoute({
   method: "patch",
   path: "/t/tenant/device-policy",
+  audit: { actions: ["device_policy.updated"] },
   ...admin,
   errors: { body: e.INVALID_DEVICE_POLICY.code },
   summary: "Change any policy fields; omitted fields are kept; max_active_devices null means no limit",
@@ -126,6 +130,7 @@ devicesRoutes.openapi(studentEventsRoute, async (c) =>
 const adminRevokeRoute = defineRoute({
   method: "post",
   path: "/t/users/{id}/devices/{deviceId}/revoke",
+  audit: { actions: ["session.revoked"] },
   ...admin,
   summary: "End all sessions of a student's device",
   request: { params: s.UserDeviceParams },
@@ -140,6 +145,7 @@ devicesRoutes.openapi(adminRevokeRoute, async (c) => {
 const blockRoute = defineRoute({
   method: "post",
   path: "/t/users/{id}/devices/{deviceId}/block",
+  audit: { actions: ["device.blocked"] },
   ...admin,
   summary: "Forbid future logins from the installation and end its sessions (repeating is safe)",
   request: { params: s.UserDeviceParams, ...optionalJsonBody(s.BlockBody) },
@@ -155,6 +161,7 @@ devicesRoutes.openapi(blockRoute, async (c) => {
 const unblockRoute = defineRoute({
   method: "post",
   path: "/t/users/{id}/devices/{deviceId}/unblock",
+  audit: { actions: ["device.unblocked"] },
   ...admin,
   summary: "Lift the ban; sessions ended by the block stay ended",
   request: { params: s.UserDeviceParams },
@@ -169,6 +176,7 @@ devicesRoutes.openapi(unblockRoute, async (c) => {
 const revokeAllRoute = defineRoute({
   method: "post",
   path: "/t/users/{id}/sessions/revoke-all",
+  audit: { actions: ["session.revoked"] },
   ...admin,
   summary: "End every managed session of the student",
   request: { params: IdParams },
@@ -196,6 +204,7 @@ devicesRoutes.openapi(getOverrideRoute, async (c) => ok(c, await getOverride(ten
 const putOverrideRoute = defineRoute({
   method: "put",
   path: "/t/users/{id}/device-policy-override",
+  audit: { actions: ["device_override.set"] },
   ...admin,
   summary: "Create or replace the student's override",
   request: { params: IdParams, ...jsonBody(s.OverrideBody) },
@@ -209,6 +218,7 @@ devicesRoutes.openapi(putOverrideRoute, async (c) =>
 const deleteOverrideRoute = defineRoute({
   method: "delete",
   path: "/t/users/{id}/device-policy-override",
+  audit: { actions: ["device_override.removed"] },
   ...admin,
   summary: "Remove the override (the school's policy applies again)",
   request: { params: IdParams },

@@ -34,6 +34,7 @@ import { devicesErrors } from "./errors";
 import { pushInstallationId, pushRegistrationStatements } from "./push-registration";
 import { activeDeviceSql } from "./sql";
 import { ofSchool } from "./targets";
+import { auditEntry } from "../audit/write";
 
 const REPLACEMENT_TOKEN_TTL_MS = 10 * MINUTE_MS;
 
@@ -53,7 +54,12 @@ interface SignInInput {
   /** Unconditional writes of the caller (login guard reset, password rehash). */
   statements?: BatchItem[];
   /** Continuing a refused login: the unused token and the device the user gives up. */
-  replacement?: { tokenId: string; revokeDeviceId: string };
+  replacement?: { tokenId: string; revokeDeviceId: string; audit: DeviceReplacedAudit };
+}
+
+/** The student replacing their own device: the audit entry's actor (the sign-in runs as a system job). */
+export interface DeviceReplacedAudit {
+  actor: { userId: string; role: string; name: string };
 }
 
 /**
@@ -133,6 +139,14 @@ async function followUps(ctx: ServiceContext, input: SignInInput, policy: Device
     const { tokenId, revokeDeviceId } = input.replacement;
     const scope = sql`s.auth_device_id = ${revokeDeviceId} AND ${refs.started}`;
     statements.push(
+      auditEntry(inSchoolCtx(ctx), {
+        action: "device.replaced",
+        targetType: "device",
+        targetId: revokeDeviceId,
+        summary: "Device replaced by its owner at sign-in",
+        actor: input.replacement.audit.actor,
+        when: refs.started,
+      }),
       ctx.db
         .update(deviceReplacementTokens)
         .set({ usedAt: ctx.clock.now() })

@@ -17,6 +17,7 @@ const tags = ["Media"];
 const presignRoute = defineRoute({
   method: "post",
   path: "/t/media/presign",
+  audit: { none: "an upload slot for the caller's own file; the change that uses the file is audited" },
   gate: gates.member,
   tags,
   summary: "Start an upload: a pending asset and where to send its bytes (a signed form on this worker, or a presigned R2 PUT URL)",
@@ -30,6 +31,7 @@ mediaRoutes.openapi(presignRoute, async (c) => ok(c, await presignUpload(tenantC
 const confirmRoute = defineRoute({
   method: "post",
   path: "/t/media/{id}/confirm",
+  audit: { none: "completes the caller's own upload" },
   gate: gates.member,
   tags,
   summary: "Check the uploaded file (real size, type from its content, quota) and confirm the asset; any body is ignored",
@@ -56,6 +58,7 @@ mediaRoutes.openapi(getRoute, async (c) => ok(c, await getAsset(tenantCtx(c), { 
 const uploadRoute = defineRoute({
   method: "post",
   path: "/media/{id}/upload",
+  audit: { none: "the bytes of an upload slot (signed link)" },
   gate: gates.public,
   tags,
   summary: "Upload target of MEDIA_UPLOAD_MODE=worker: the presign's form_data fields, then the file as the last part `file`",

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { auditEntry, auditFromRows, jsonValue } from "../audit/write";
 import { notificationCampaigns } from "../../db/schema";
 import { batchable, runBatch } from "../../core/db/batch";
 import type { ServiceContext, SchoolCtx } from "../../core/http/context";
@@ -105,6 +106,13 @@ export async function createCampaign(ctx: SchoolCtx, input: CampaignInput) {
       .set({ audienceCount: sql`(SELECT count(*) FROM notification_campaign_recipients r WHERE r.campaign_id = ${id} AND ${inSchool("r", ctx.tenantId)})` })
       .where(and(eq(notificationCampaigns.id, id), inSchool(notificationCampaigns, ctx.tenantId)))
       .returning(),
+    auditEntry(ctx, {
+      action: "campaign.created",
+      targetType: "campaign",
+      targetId: id,
+      summary: "Push campaign created",
+      changes: { title: [null, title], status: [null, "scheduled"], scheduled_at: [null, iso(scheduledAt)] },
+    }),
   ])) as [unknown, unknown, CampaignRow[]];
   await kickCampaign(ctx, { tenantId: ctx.tenantId, campaignId: id, scheduledAt });
   return { campaign: presentCampaign(rows[0]!) };
@@ -151,11 +159,21 @@ export async function cancelCampaign(ctx: SchoolCtx, input: { id: string }) {
   const now = ctx.clock.now();
   const mine = and(eq(notificationCampaigns.id, input.id), inSchool(notificationCampaigns, ctx.tenantId), visibleTo(ctx));
   const cancelled = sql`EXISTS (SELECT 1 FROM notification_campaigns c WHERE c.id = ${input.id} AND ${inSchool("c", ctx.tenantId)} AND c.status = 'cancelled')`;
+  const cancellable = and(mine, sql`${notificationCampaigns.status} IN ('scheduled', 'processing')`);
   const results = (await runBatch(ctx, [
+    // Ahead of the update: it reads the status being replaced, and finds nothing to record for a finished campaign.
+    auditFromRows(ctx, {
+      action: "campaign.cancelled",
+      targetType: "campaign",
+      rows: sql`${notificationCampaigns} WHERE ${cancellable}`,
+      targetId: sql`${notificationCampaigns.id}`,
+      summary: "Push campaign cancelled",
+      changes: { status: [jsonValue(notificationCampaigns.status), "cancelled"] },
+    }),
     ctx.db
       .update(notificationCampaigns)
       .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
-      .where(and(mine, sql`${notificationCampaigns.status} IN ('scheduled', 'processing')`))
+      .where(cancellable)
       .returning({ id: notificationCampaigns.id }),
     batchable(ctx, sql`
       UPDATE notification_outbox SET status = 'suppressed', last_error = 'campaign cancelled', lease_until = NULL, settled_at = ${now}
@@ -166,7 +184,7 @@ export async function cancelCampaign(ctx: SchoolCtx, input: { id: string }) {
     ...campaignProgressStatements(ctx, ctx.tenantId, input.id),
     ctx.db.select().from(notificationCampaigns).where(mine),
   ])) as unknown[];
-  const changed = results[0] as { id: string }[];
+  const changed = results[1] as { id: string }[];
   const [row] = results[results.length - 1] as CampaignRow[];
   if (!row) throw new ApiError(e.CAMPAIGN_NOT_FOUND);
   if (changed.length === 0) throw new ApiError(e.CAMPAIGN_IMMUTABLE, { message: `The campaign is ${row.status}; only a scheduled or processing campaign can be cancelled.` });

@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { auditFromRows, jsonBool, jsonValue, type RowChange } from "../audit/write";
 import { notificationEventSettings } from "../../db/schema";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -69,14 +70,31 @@ export async function updateEvent(ctx: SchoolCtx, input: { code: string; patch: 
   if (Object.keys(changes).length === 0) {
     [row] = await ctx.db.select().from(notificationEventSettings).where(key);
   } else {
-    [row] = await ctx.db
-      .insert(notificationEventSettings)
-      .values({ tenantId: ctx.tenantId, code: definition.code, ...changes, updatedByUserId: ctx.actor.userId, createdAt: now, updatedAt: now })
-      .onConflictDoUpdate({
-        target: [notificationEventSettings.tenantId, notificationEventSettings.code],
-        set: { ...changes, updatedByUserId: ctx.actor.userId, updatedAt: now },
-      })
-      .returning();
+    // The entry ahead of the upsert reads the school's override before it (null: the default applies).
+    const fields: Record<string, RowChange> = {};
+    if (changes.enabled !== undefined) fields.enabled = [jsonBool(sql`s.enabled`), changes.enabled];
+    if (changes.config !== undefined) fields.config = [sql`coalesce(s.config, 'null')`, changes.config];
+    if (changes.titleTemplate !== undefined) fields.title_template = [jsonValue(sql`s.title_template`), changes.titleTemplate];
+    if (changes.bodyTemplate !== undefined) fields.body_template = [jsonValue(sql`s.body_template`), changes.bodyTemplate];
+    const [, rows] = await ctx.db.batch([
+      auditFromRows(ctx, {
+        action: "notification_event.updated",
+        targetType: "notification_event",
+        rows: sql`(SELECT 1) LEFT JOIN notification_event_settings s ON ${inSchool("s", ctx.tenantId)} AND s.code = ${definition.code}`,
+        targetId: sql`${definition.code}`,
+        summary: "Push event settings updated",
+        changes: fields,
+      }),
+      ctx.db
+        .insert(notificationEventSettings)
+        .values({ tenantId: ctx.tenantId, code: definition.code, ...changes, updatedByUserId: ctx.actor.userId, createdAt: now, updatedAt: now })
+        .onConflictDoUpdate({
+          target: [notificationEventSettings.tenantId, notificationEventSettings.code],
+          set: { ...changes, updatedByUserId: ctx.actor.userId, updatedAt: now },
+        })
+        .returning(),
+    ]);
+    row = rows[0];
   }
   return { event: present(effectiveEvent(definition, row, ctx.config.defaultEmailLocale)) };
 }

@@ -40,6 +40,7 @@ notificationsRoutes.openapi(getPreferencesRoute, async (c) => ok(c, await getPre
 const patchPreferencesRoute = defineRoute({
   method: "patch",
   path: "/t/notifications/me/preferences",
+  audit: { none: "self-service: the member's own push preferences" },
   ...member,
   errors: { body: e.PUSH_ENABLED_REQUIRED.code },
   summary: "Switch own pushes on or off (devices are kept; new deliveries are suppressed while off)",
@@ -71,6 +72,7 @@ notificationsRoutes.openapi(devicesRoute, async (c) => ok(c, await myPushDevices
 const registerDeviceRoute = defineRoute({
   method: "post",
   path: "/t/notifications/me/devices",
+  audit: { none: "self-service: the member registers their own push device" },
   ...member,
   failures: [...member.failures, e.PUSH_NOT_CONFIGURED],
   summary: "Register or refresh a push device (idempotent per installation); the token is stored encrypted",
@@ -85,6 +87,7 @@ notificationsRoutes.openapi(registerDeviceRoute, async (c) => {
 const updateDeviceRoute = defineRoute({
   method: "patch",
   path: "/t/notifications/me/devices/{id}",
+  audit: { none: "self-service: the member's own push device" },
   ...member,
   failures: [...member.failures, e.PUSH_DEVICE_NOT_FOUND, e.PUSH_NOT_CONFIGURED],
   summary: "Change an own push device's token, platform, switch or app version",
@@ -102,6 +105,7 @@ notificationsRoutes.openapi(updateDeviceRoute, async (c) => {
 const deleteDeviceRoute = defineRoute({
   method: "delete",
   path: "/t/notifications/me/devices/{id}",
+  audit: { none: "self-service: the member's own push device" },
   ...member,
   failures: [...member.failures, e.PUSH_DEVICE_NOT_FOUND],
   summary: "Remove an own push device and wipe its stored token for good",
@@ -125,6 +129,7 @@ notificationsRoutes.openapi(listEventsRoute, async (c) => ok(c, await listEvents
 const patchEventRoute = defineRoute({
   method: "patch",
   path: "/t/notifications/admin/events/{code}",
+  audit: { actions: ["notification_event.updated"] },
   ...manager,
   errors: { body: e.VALIDATION_FAILED.code },
   failures: [e.VALIDATION_FAILED, e.EVENT_NOT_FOUND, e.EVENT_NOT_IMPLEMENTED],
@@ -152,6 +157,7 @@ notificationsRoutes.openapi(optionsRoute, async (c) => ok(c, await audienceOptio
 const previewRoute = defineRoute({
   method: "post",
   path: "/t/notifications/admin/audience/preview",
+  audit: { none: "a read sent as POST: counts an audience, changes nothing" },
   ...manager,
   errors: { body: e.INVALID_AUDIENCE.code },
   failures: [e.INVALID_AUDIENCE],
@@ -170,6 +176,7 @@ notificationsRoutes.openapi(previewRoute, async (c) => {
 const createCampaignRoute = defineRoute({
   method: "post",
   path: "/t/notifications/admin/campaigns",
+  audit: { actions: ["campaign.created"] },
   ...manager,
   errors: { body: e.VALIDATION_FAILED.code },
   failures: [e.VALIDATION_FAILED, e.INVALID_AUDIENCE],
@@ -210,6 +217,7 @@ notificationsRoutes.openapi(getCampaignRoute, async (c) => ok(c, await getCampai
 const cancelCampaignRoute = defineRoute({
   method: "post",
   path: "/t/notifications/admin/campaigns/{id}/cancel",
+  audit: { actions: ["campaign.cancelled"] },
   ...manager,
   failures: [e.CAMPAIGN_NOT_FOUND, e.CAMPAIGN_IMMUTABLE],
   summary: "Cancel a scheduled or processing campaign: undelivered pushes are suppressed, delivered ones stay",

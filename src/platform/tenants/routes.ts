@@ -38,6 +38,7 @@ function createTenantRoute(path: "/admin/tenants/" | "/admin/tenants", summary: 
   return defineRoute({
     method: "post",
     path,
+    audit: { none: "the platform operator creates a school; its log starts empty" },
     hide: path.endsWith("/"),
     gate: gates.superadmin,
     errors: { body: e.VALIDATION_ERROR.code },
@@ -88,6 +89,7 @@ tenantsRoutes.openapi(dossierRoute, async (c) => ok(c, await billingDossier(c.ge
 const updateTenantRoute = defineRoute({
   method: "put",
   path: "/admin/tenants/{id}",
+  audit: { none: "the platform operator edits the school record in the control database; not a staff change of the school (docs/decisions/audit.md, \"What is not audited\")" },
   gate: gates.superadmin,
   errors: { body: e.VALIDATION_ERROR.code, param: e.INVALID_ID_FORMAT.code },
   tags: ADMIN_TAGS,
@@ -104,6 +106,7 @@ tenantsRoutes.openapi(updateTenantRoute, async (c) =>
 const deleteTenantRoute = defineRoute({
   method: "delete",
   path: "/admin/tenants/{id}",
+  audit: { none: "the school itself is deleted: its log goes with it" },
   gate: gates.superadmin,
   errors: { param: e.INVALID_ID_FORMAT.code },
   tags: ADMIN_TAGS,
@@ -131,6 +134,7 @@ tenantsRoutes.openapi(ownTenantRoute, async (c) => ok(c, await getOwnTenant(tena
 const patchOwnTenantRoute = defineRoute({
   method: "patch",
   path: "/t/tenant",
+  audit: { actions: ["school.branding_updated", "school.settings_updated"] },
   gate: gates.admin,
   errors: { body: e.VALIDATION_ERROR.code },
   tags: ["Schools"],

@@ -14,6 +14,7 @@ import { tenantsErrors } from "./errors";
 import { liveTenant, loadSchool, schoolSummary, schoolSummaryColumns } from "../schools/lookup";
 import { isReservedSchoolName, newSchoolRow, schoolNamesFree, shardForNewSchool } from "../schools/new-school";
 import { tenantRecord } from "./present";
+import { auditEntry, diffRows } from "../audit/write";
 import type { SchoolTenantChanges, TenantChanges } from "./schemas";
 
 /**
@@ -80,18 +81,54 @@ export async function updateTenant(ctx: ServiceContext, input: { tenantId: strin
   return writeTenant(ctx, input);
 }
 
-/** PATCH /t/tenant: the school's own record, with the fields a school admin may change. */
+/**
+ * PATCH /t/tenant: the school's own record, with the fields a school admin may change. The record
+ * is the control database's and the log the shard's, so the entries cannot share the change's
+ * batch: they are written after it committed, from the row read in the control batch just ahead
+ * of the update (docs/decisions/audit.md, "Written in the batch of the change").
+ */
 export async function updateOwnTenant(ctx: SchoolCtx, input: { changes: SchoolTenantChanges }) {
   await checkLogo(ctx, input.changes);
-  return writeTenant(controlCtx(ctx), { tenantId: ctx.tenantId, changes: input.changes });
+  const written = await writeTenantRow(controlCtx(ctx), { tenantId: ctx.tenantId, changes: input.changes, withBefore: true });
+  if (written.before) {
+    const before = auditView(written.before);
+    const after = auditView(written.row);
+    const entries = [
+      { action: "school.branding_updated", summary: "School branding updated", changes: diffRows(before, after, BRANDING_FIELDS) },
+      { action: "school.settings_updated", summary: "School settings updated", changes: diffRows(before, after, SETTINGS_FIELDS) },
+    ].filter((entry) => Object.keys(entry.changes).length > 0);
+    await runBatch(ctx, entries.map((entry) => auditEntry(ctx, { ...entry, targetType: "school", targetId: ctx.tenantId })));
+  }
+  return tenantRecord(controlCtx(ctx), written.row);
+}
+
+const BRANDING_FIELDS = ["title", "logo", "color_scheme"] as const;
+const SETTINGS_FIELDS = ["hide_tests", "hide_assignments", "hide_trial_exams", "timezone"] as const;
+
+/** The audited fields of a school row under the API's names (the logo as stored: a URL or an asset id, never a signed link). */
+function auditView(row: typeof tenants.$inferSelect): Record<string, unknown> {
+  return {
+    title: row.title,
+    logo: row.logo,
+    color_scheme: row.colorScheme,
+    hide_tests: row.hideTests,
+    hide_assignments: row.hideAssignments,
+    hide_trial_exams: row.hideTrialExams,
+    timezone: row.timezone,
+  };
 }
 
 function checkLogo(ctx: SchoolCtx<SchoolActor>, changes: SchoolTenantChanges): Promise<void> {
   return imageRef.check(ctx, { tenantId: ctx.tenantId, field: "logo", value: changes.logo, invalid: tenantsErrors.VALIDATION_ERROR });
 }
 
-/** The school row's update in the control database (`ctx.db` is control). */
+/** The school row's update in the control database (`ctx.db` is control); `withBefore` also reads the row ahead of it, in the same batch. */
 async function writeTenant(ctx: ServiceContext, input: { tenantId: string; changes: TenantChanges }) {
+  const { row } = await writeTenantRow(ctx, { ...input, withBefore: false });
+  return tenantRecord(ctx, row);
+}
+
+async function writeTenantRow(ctx: ServiceContext, input: { tenantId: string; changes: TenantChanges; withBefore: boolean }) {
   const { changes } = input;
   const set: Partial<typeof tenants.$inferInsert> = {
     ...(changes.title !== undefined ? { title: changes.title } : {}),
@@ -103,17 +140,20 @@ async function writeTenant(ctx: ServiceContext, input: { tenantId: string; chang
     ...(changes.timezone !== undefined ? { timezone: changes.timezone } : {}),
     ...(changes.storage_cap_bytes !== undefined ? { storageCapBytes: changes.storage_cap_bytes } : {}),
   };
-  const query =
-    Object.keys(set).length === 0
-      ? ctx.db.select().from(tenants).where(liveTenant(input.tenantId)).limit(1)
-      : ctx.db
-          .update(tenants)
-          .set({ ...set, updatedAt: ctx.clock.now() })
-          .where(liveTenant(input.tenantId))
-          .returning();
-  const [row] = await query;
+  const read = ctx.db.select().from(tenants).where(liveTenant(input.tenantId)).limit(1);
+  if (Object.keys(set).length === 0) {
+    const [row] = await read;
+    if (!row) throw new ApiError(tenantsErrors.TENANT_NOT_FOUND);
+    return { row, before: undefined };
+  }
+  const update = ctx.db
+    .update(tenants)
+    .set({ ...set, updatedAt: ctx.clock.now() })
+    .where(liveTenant(input.tenantId))
+    .returning();
+  const [before, [row]] = input.withBefore ? await ctx.db.batch([read, update]) : [[], await update];
   if (!row) throw new ApiError(tenantsErrors.TENANT_NOT_FOUND);
-  return tenantRecord(ctx, row);
+  return { row, before: before[0] };
 }
 
 /**

@@ -7,6 +7,7 @@ import { iso } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
 import { dispatchQueued, enqueue } from "../notifications/enqueue";
 import { usersErrors } from "./errors";
+import { permissionsChangedEntry } from "./audit";
 import { inSchool } from "../../core/db/conditions";
 
 /**
@@ -113,8 +114,10 @@ export async function replacePermissions(ctx: SchoolCtx, input: { userId: string
           AND p.can_manage_exams = ${f.can_manage_exams ? 1 : 0} AND p.can_manage_notifications = ${f.can_manage_notifications ? 1 : 0})`,
     },
   );
-  const [, , targets, sets] = await ctx.db.batch([
+  const [, , , targets, sets] = await ctx.db.batch([
     notice,
+    // Ahead of the upsert, like the notice: it reads the flags being replaced.
+    permissionsChangedEntry(ctx, { userId: input.userId, flags: input.flags }),
     curatorSetInsert(ctx, { userId: input.userId, flags: input.flags, now }).onConflictDoUpdate({
       target: curatorPermissions.userId,
       set: {

@@ -230,6 +230,15 @@ function propertyOf(table: SQLiteTable, column: SQLiteColumn): string {
 export function permanentDeletionStatements(ctx: SchoolCtx, target: { id: string; email: string }): BatchItem[] {
   // Before the rows that name the files are gone.
   const statements: BatchItem[] = personalFilesDeletion(ctx, { userId: target.id });
+  // Ahead of the rule that clears actor_id, which these find the person's entries by. The log keeps
+  // what happened and the actor's role, not who the person was (docs/decisions/audit.md, "Personal data").
+  statements.push(
+    ctx.db.update(auditEntries).set({ actorName: null }).where(and(inSchool(auditEntries, ctx.tenantId), eq(auditEntries.actorId, target.id))),
+    ctx.db
+      .update(auditEntries)
+      .set({ changes: {} })
+      .where(and(inSchool(auditEntries, ctx.tenantId), eq(auditEntries.targetType, "user"), eq(auditEntries.targetId, target.id))),
+  );
   statements.push(...PERSONAL_DATA.map((entry) =>
     entry.action === "delete"
       ? ctx.db.delete(entry.table).where(eq(entry.column, target.id))

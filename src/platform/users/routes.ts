@@ -34,6 +34,7 @@ const adminOnly = { gate: gates.admin, deny: "forbidden", errors: { param: e.INV
 const createUserRoute = defineRoute({
   method: "post",
   path: "/t/users",
+  audit: { actions: ["user.created"] },
   ...manageStudents,
   tags,
   summary: "Create a user; queues a welcome email with the login link (never the password). Curators create students only",
@@ -63,6 +64,7 @@ for (const active of [true, false]) {
   const route = defineRoute({
     method: "post",
     path: active ? "/t/users/bulk-activate" : "/t/users/bulk-deactivate",
+    audit: { actions: [active ? "user.reactivated" : "user.deactivated"] },
     ...manageStudents,
     errors: { body: "invalid_params" },
     tags,
@@ -93,6 +95,7 @@ usersRoutes.openapi(getUserRoute, async (c) => ok(c, await getUser(tenantCtx(c),
 const assignCuratorRoute = defineRoute({
   method: "put",
   path: "/t/users/{id}/curator",
+  audit: { actions: ["user.curator_assigned"] },
   gate: gates.permission("can_manage_groups"),
   deny: "permission_denied",
   errors: { param: "invalid_id_format", body: "invalid_request_body" },
@@ -110,6 +113,7 @@ usersRoutes.openapi(assignCuratorRoute, async (c) =>
 const updateUserRoute = defineRoute({
   method: "put",
   path: "/t/users/{id}",
+  audit: { actions: ["user.updated", "user.deactivated", "user.reactivated"] },
   ...adminOnly,
   tags,
   summary: "Update names, avatar or active state; deactivation revokes the user's sessions",
@@ -125,6 +129,7 @@ usersRoutes.openapi(updateUserRoute, async (c) =>
 const deleteUserRoute = defineRoute({
   method: "delete",
   path: "/t/users/{id}",
+  audit: { actions: ["user.deleted"] },
   ...adminOnly,
   tags,
   summary: "Soft-delete a user; their sessions are revoked at once",
@@ -138,6 +143,7 @@ usersRoutes.openapi(deleteUserRoute, async (c) => ok(c, await softDeleteUser(ten
 const permanentDeleteRoute = defineRoute({
   method: "delete",
   path: "/t/users/{id}/permanent",
+  audit: { actions: ["user.purged"] },
   ...adminOnly,
   tags,
   summary: "Delete the account and its personal data irreversibly; shared content stays without author",
@@ -151,6 +157,7 @@ usersRoutes.openapi(permanentDeleteRoute, async (c) => ok(c, await permanentlyDe
 const roleRoute = defineRoute({
   method: "put",
   path: "/t/users/{id}/role",
+  audit: { actions: ["user.role_changed"] },
   ...adminOnly,
   errors: { param: e.INVALID_ID_FORMAT.code, body: e.VALIDATION_ERROR.code },
   tags,
@@ -180,6 +187,7 @@ usersRoutes.openapi(getPermissionsRoute, async (c) => ok(c, await getPermissions
 const putPermissionsRoute = defineRoute({
   method: "put",
   path: "/t/users/{id}/permissions",
+  audit: { actions: ["user.permissions_changed"] },
   ...adminOnly,
   tags,
   summary: "Replace all six flags of a curator's permission set (applies from the curator's next request)",
@@ -211,6 +219,7 @@ usersRoutes.openapi(getProfileRoute, async (c) => ok(c, await getProfile(tenantC
 const patchProfileRoute = defineRoute({
   method: "patch",
   path: "/t/me/profile",
+  audit: { none: "self-service: the member's own profile" },
   ...member,
   tags: ["Profile"],
   summary: "Update own first_name, last_name (min 2) and avatar (https URL or media-asset UUID; null removes it)",
@@ -223,6 +232,7 @@ usersRoutes.openapi(patchProfileRoute, async (c) => ok(c, await updateProfile(te
 const passwordRoute = defineRoute({
   method: "post",
   path: "/t/me/password",
+  audit: { none: "self-service: the member's own password (a secret; the security history records the sessions it ends)" },
   ...member,
   tags: ["Profile"],
   summary: "Change own password; by the school's revoke_on_password_change policy the other sessions end (this one stays)",

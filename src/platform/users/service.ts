@@ -20,6 +20,8 @@ import { usersErrors } from "./errors";
 import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject } from "./permissions";
 import { containsText, idIn, inSchool, liveInSchool } from "../../core/db/conditions";
 import { detailQuery, liveUsers, toUserDetails, toUserObject, userColumns } from "./read";
+import { auditEntry } from "../audit/write";
+import { activeEntry, curatorAssignedEntry, roleChangedEntry, userDeletedEntry, userUpdateEntries } from "./audit";
 import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from "./schemas";
 
 /**
@@ -78,6 +80,15 @@ export async function createUser(ctx: SchoolCtx, input: { body: z.infer<typeof C
   const statements: BatchItem[] = [ctx.db.insert(users).values(row)];
   if (body.role === "curator") statements.push(defaultPermissionsStatement(ctx, { userId: row.id, now }));
   statements.push(email.insert);
+  statements.push(
+    auditEntry(ctx, {
+      action: "user.created",
+      targetType: "user",
+      targetId: row.id,
+      summary: "User created",
+      changes: { email: [null, row.email], first_name: [null, row.firstName], last_name: [null, row.lastName], role: [null, row.role] },
+    }),
+  );
   try {
     await runBatch(ctx, statements);
   } catch (err) {
@@ -189,12 +200,15 @@ export async function updateUser(ctx: SchoolCtx, input: { id: string; body: z.in
     .set({ ...changes, updatedAt: now })
     .where(liveRowWhere(users, ctx.tenantId, id))
     .returning(userColumns);
-  // A reactivation push goes ahead of the update: it reads is_active before the change.
+  // A reactivation push and the audit entries go ahead of the update: they read the row before the change.
   const notices = body.is_active === true ? [await activatedPush(ctx, id, now)] : [];
+  const audit = userUpdateEntries(ctx, { id, body });
   const [updated] =
     body.is_active === false
-      ? await ctx.db.batch([update, ...revokeSessionsStatements(ctx, { userIds: [id], reason: "user_deactivated" })])
-      : ((await runBatch(ctx, [...notices, update])).slice(notices.length) as [Awaited<typeof update>]);
+      ? ((await runBatch(ctx, [...audit, update, ...revokeSessionsStatements(ctx, { userIds: [id], reason: "user_deactivated" })])).slice(audit.length) as [
+          Awaited<typeof update>,
+        ])
+      : ((await runBatch(ctx, [...notices, ...audit, update])).slice(notices.length + audit.length) as [Awaited<typeof update>]);
   const row = updated[0];
   if (!row) throw new ApiError(usersErrors.USER_NOT_FOUND);
   await dispatchQueued(ctx);
@@ -206,7 +220,8 @@ export async function softDeleteUser(ctx: SchoolCtx, input: { id: string }) {
   const { id } = input;
   if (id === ctx.actor.userId) throw new ApiError(usersErrors.CANNOT_DELETE_SELF);
   const now = ctx.clock.now();
-  const [deleted] = await ctx.db.batch([
+  const [, deleted] = await ctx.db.batch([
+    userDeletedEntry(ctx, { id }),
     ctx.db.update(users).set({ deletedAt: now, updatedAt: now }).where(liveRowWhere(users, ctx.tenantId, id)).returning({ id: users.id }),
     ...revokeSessionsStatements(ctx, { userIds: [id], reason: "user_deleted" }),
   ]);
@@ -228,7 +243,8 @@ export async function permanentlyDeleteUser(ctx: SchoolCtx, input: { id: string 
     .limit(1);
   if (!target) throw new ApiError(usersErrors.PURGE_TARGET_NOT_FOUND);
   // Two databases: the account's rows in the shard, its sign-in counter in control (harmless alone).
-  await Promise.all([runBatch(ctx, permanentDeletionStatements(ctx, target)), permanentDeletionControlStatement(ctx, target)]);
+  const purged = auditEntry(ctx, { action: "user.purged", targetType: "user", targetId: id, summary: "User permanently deleted" });
+  await Promise.all([runBatch(ctx, [...permanentDeletionStatements(ctx, target), purged]), permanentDeletionControlStatement(ctx, target)]);
   return { deleted: true as const, permanent: true as const };
 }
 
@@ -259,7 +275,7 @@ export async function changeRole(ctx: SchoolCtx, input: { id: string; role: Scho
     { when: sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND ${inSchool(tenantId)} AND role = ${role} AND updated_at = ${now} AND deleted_at IS NULL)` },
   );
   if (role === "curator") {
-    const [updated, , sets] = await ctx.db.batch([update, defaultPermissionsStatement(ctx, { userId: id, now }), permissionsQuery(ctx, id), notice]);
+    const [, updated, , sets] = await ctx.db.batch([roleChangedEntry(ctx, { id, role }), update, defaultPermissionsStatement(ctx, { userId: id, now }), permissionsQuery(ctx, id), notice]);
     const row = updated[0];
     if (!row) throw new ApiError(usersErrors.USER_NOT_FOUND);
     await dispatchQueued(ctx);
@@ -267,7 +283,8 @@ export async function changeRole(ctx: SchoolCtx, input: { id: string; role: Scho
   }
   // The curator's assignments go only if the role change above happened (a 404 changes nothing).
   const changed = sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND ${inSchool(tenantId)} AND role = ${role} AND deleted_at IS NULL)`;
-  const [updated] = await ctx.db.batch([
+  const [, updated] = await ctx.db.batch([
+    roleChangedEntry(ctx, { id, role }),
     update,
     ctx.db
       .update(users)
@@ -308,6 +325,7 @@ export async function assignCurator(ctx: SchoolCtx, input: { id: string; curator
         });
   const results = await runBatch(ctx, [
     ...assignment,
+    curatorAssignedEntry(ctx, { id, curatorId, eligible: curatorEligible }),
     ctx.db
       .update(users)
       .set({ individualCuratorId: curatorId, updatedAt: now })
@@ -315,8 +333,8 @@ export async function assignCurator(ctx: SchoolCtx, input: { id: string; curator
       .returning({ id: users.id }),
     detailQuery(ctx, isStudent).limit(1),
   ]);
-  const assigned = results[assignment.length] as { id: string }[];
-  const rows = results[assignment.length + 1] as Awaited<ReturnType<ReturnType<typeof detailQuery>["limit"]>>;
+  const assigned = results[assignment.length + 1] as { id: string }[];
+  const rows = results[assignment.length + 2] as Awaited<ReturnType<ReturnType<typeof detailQuery>["limit"]>>;
   if (!rows[0]) throw new ApiError(usersErrors.STUDENT_NOT_FOUND);
   if (assigned.length === 0) throw new ApiError(usersErrors.CURATOR_NOT_ELIGIBLE);
   await dispatchQueued(ctx);
@@ -353,10 +371,12 @@ export async function bulkSetActive(ctx: SchoolCtx, input: { ids: string[]; acti
       .returning({ id: users.id });
     // Reactivation pushes go ahead of the update, each for a user it turns from inactive to active.
     const notices = active ? await Promise.all(eligible.map((userId) => activatedPush(ctx, userId, now))) : [];
+    // Ahead of the update: one entry per user whose flag it turns.
+    const audit = activeEntry(ctx, { where: and(idIn(users.id, eligible), manageable), active });
     const results = active
-      ? await runBatch(ctx, [...notices, update])
-      : await ctx.db.batch([update, ...revokeSessionsStatements(ctx, { userIds: eligible, reason: "user_deactivated" })]);
-    changed = (results[active ? notices.length : 0] as { id: string }[]).map((row) => row.id);
+      ? await runBatch(ctx, [...notices, audit, update])
+      : await runBatch(ctx, [audit, update, ...revokeSessionsStatements(ctx, { userIds: eligible, reason: "user_deactivated" })]);
+    changed = (results[active ? notices.length + 1 : 1] as { id: string }[]).map((row) => row.id);
     if (active) await dispatchQueued(ctx);
   }
 

@@ -106,6 +106,14 @@ export function applySave(entries: Map<string, JournalEntry>, items: readonly Sa
   return { written: [...written.values()], saved, ignored };
 }
 
+/**
+ * `time_limit_seconds` of an attempt: from its start to its deadline, which the start froze with the
+ * student's accommodation and extensions move (docs/decisions/accommodations.md, "Time limit shown").
+ */
+export function attemptTimeLimitSeconds(startedAt: number, deadlineAt: number | null): number | null {
+  return deadlineAt === null ? null : Math.max(0, Math.round((deadlineAt - startedAt) / 1000));
+}
+
 /** `remaining_seconds`: null when untimed, else whole seconds to the deadline, rounded up, never negative. */
 export function remainingSeconds(deadlineAt: number | null, now: number): number | null {
   return deadlineAt === null ? null : Math.max(0, Math.ceil((deadlineAt - now) / 1000));

@@ -20,3 +20,4 @@ export * from "./content/quizzes";
 export * from "./content/exams";
 export * from "./content/assignments";
 export * from "./content/rating";
+export * from "./content/accommodations";

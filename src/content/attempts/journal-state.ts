@@ -136,8 +136,24 @@ export type CloseOutcome = { outcome: "not_found" } | { outcome: "closed" } | { 
 
 export type ViewOutcome = { outcome: "not_found" } | { outcome: "open" | "closed" | "closed_now"; view: JournalView; confirmed: boolean };
 
+/**
+ * An extension (docs/decisions/accommodations.md, "Live extensions"): the deadline moved and the
+ * journal as it now stands; or refused because the attempt is untimed, closed, or closes now
+ * (past the deadline and its grace: finalized as a save would finalize it).
+ */
+export type ExtendOutcome =
+  | { outcome: "not_found" }
+  | { outcome: "not_timed" }
+  | { outcome: "closed" }
+  | { outcome: "closed_now"; view: JournalView }
+  | { outcome: "extended"; previousDeadlineAt: number; view: JournalView };
+
+/** `addMs` moves the deadline by that much; `deadlineAt` sets it (an exam's section follows its exam), never earlier. */
+export type ExtendInput = { tenantId: string; ensure?: JournalStart } & ({ addMs: number } | { deadlineAt: number });
+
 /** The object's RPC methods as the worker calls them; the class implements this interface. */
 export interface AttemptJournalRpc {
+  extend(input: ExtendInput): Promise<ExtendOutcome>;
   read(caller: { tenantId: string; userId?: string; ensure?: JournalStart }): Promise<ViewOutcome>;
   save(input: { tenantId: string; userId?: string; answers: SaveItem[]; viaExam?: boolean }): Promise<SaveOutcome>;
   close(caller: { tenantId: string; userId?: string; ensure?: JournalStart }): Promise<CloseOutcome>;

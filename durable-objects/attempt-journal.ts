@@ -9,6 +9,8 @@ import {
   type AttemptJournalRpc,
   type CloseOutcome,
   type Closure,
+  type ExtendInput,
+  type ExtendOutcome,
   type JournalEntry,
   type JournalStart,
   type JournalView,
@@ -149,6 +151,27 @@ export class AttemptJournal extends ClosableAttempt<Meta> implements AttemptJour
     if (!this.admits(caller)) return { outcome: "not_found" };
     const now = this.now();
     return this.closeNow(now) ? { outcome: "closed_now", view: this.view(now) } : { outcome: "closed" };
+  }
+
+  /**
+   * Moves the deadline and the finalize alarm in one step (no await between the checks and the
+   * in-memory write), so a submit, save or alarm runs wholly before or wholly after it. Past the
+   * deadline and its grace the extension is too late: the journal closes here, as a save would close it.
+   */
+  async extend(input: ExtendInput): Promise<ExtendOutcome> {
+    if (input.ensure) this.begin(input.ensure);
+    if (!this.admits(input)) return { outcome: "not_found" };
+    const meta = this.meta!;
+    const previous = meta.start.deadlineAt;
+    if (previous === null) return { outcome: "not_timed" };
+    if (meta.closure !== null) return { outcome: "closed" };
+    const now = this.now();
+    if (pastGrace(meta.start, now)) return this.closeNow(now) ? { outcome: "closed_now", view: this.view(now) } : { outcome: "closed" };
+    const next = "addMs" in input ? previous + input.addMs : Math.max(previous, input.deadlineAt);
+    meta.start = { ...meta.start, deadlineAt: next };
+    void this.ctx.storage.put("meta", meta);
+    void this.ctx.storage.setAlarm(finalizeAt(meta.start)!);
+    return { outcome: "extended", previousDeadlineAt: previous, view: this.view(now) };
   }
 
   /** D1 holds the finalized attempt: nothing more to retry, and the answers need not be kept here. */

@@ -5,10 +5,13 @@ import { finalizeAt, pastGrace, type Closure } from "../src/content/attempts/jou
 import { finalizeExamByDeadline } from "../src/content/exams/exam-finalize";
 import { sendTimeWarning } from "../src/content/exams/exam-events";
 import { jobContext } from "../src/contributors";
+import { journal } from "../src/content/attempts/journal";
 import {
   warningAt,
   type ExamAttemptTimerRpc,
   type TimerCloseOutcome,
+  type TimerExtendInput,
+  type TimerExtendOutcome,
   type TimerReadOutcome,
   type TimerStart,
   type TimerView,
@@ -87,6 +90,30 @@ export class ExamAttemptTimer extends ClosableAttempt<Meta> implements ExamAttem
     if (!this.admits(caller)) return { outcome: "not_found" };
     const now = this.now();
     return this.closeNow(now) ? { outcome: "closed_now", view: this.view(now) } : { outcome: "closed", confirmed: this.meta!.confirmed };
+  }
+
+  /**
+   * Moves the deadline and the next alarm in one step (no await between the checks and the
+   * in-memory write), so a submit, read or alarm runs wholly before or wholly after it; the warning
+   * not yet sent follows the new deadline. Then the opened sections' journals get the same deadline,
+   * so their saves keep counting. Past the deadline and its grace the extension is too late: the
+   * timer closes here, as a save would close it, and the caller finishes the attempt.
+   */
+  async extend(input: TimerExtendInput): Promise<TimerExtendOutcome> {
+    if (input.ensure) this.begin(input.ensure);
+    if (!this.admits(input)) return { outcome: "not_found" };
+    const meta = this.meta!;
+    if (meta.closure !== null) return { outcome: "closed", confirmed: meta.confirmed };
+    const now = this.now();
+    if (pastGrace(meta.start, now)) return this.closeNow(now) ? { outcome: "closed_now", view: this.view(now) } : { outcome: "closed", confirmed: meta.confirmed };
+    const previous = meta.start.deadlineAt;
+    const deadlineAt = previous + input.addMs;
+    meta.start = { ...meta.start, deadlineAt, timeLimitSeconds: meta.start.timeLimitSeconds + Math.round(input.addMs / 1000) };
+    void this.ctx.storage.put("meta", meta);
+    void this.ctx.storage.setAlarm(this.nextAlarm(now));
+    const view = this.view(now);
+    await Promise.all(input.sectionAttemptIds.map((id) => journal.extend({ env: this.env }, id, { tenantId: meta.start.tenantId, deadlineAt })));
+    return { outcome: "extended", previousDeadlineAt: previous, view };
   }
 
   /** D1 holds the finished attempt: no alarm is needed any more. */

@@ -35,6 +35,7 @@ import { submissionRoutes } from "./content/submissions/routes";
 import { screenshotRoutes } from "./content/screenshot/routes";
 import { ratingRoutes } from "./content/rating/routes";
 import { analyticsRoutes } from "./content/analytics/routes";
+import { accommodationRoutes } from "./content/accommodations/routes";
 
 function buildApp(access: AccessControl) {
   const app = new OpenAPIHono<AppEnv>();
@@ -75,6 +76,7 @@ function buildApp(access: AccessControl) {
   app.route(API_PREFIX, screenshotRoutes);
   app.route(API_PREFIX, ratingRoutes);
   app.route(API_PREFIX, analyticsRoutes);
+  app.route(API_PREFIX, accommodationRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

@@ -80,6 +80,7 @@ const VALID_REQUESTS: Record<string, (school: School) => Promise<ValidRequest>> 
     await insertEnrollment(s.schoolId, courseId, s.student.id);
     return { path: `/t/courses/${courseId}/enrollments/${s.student.id}` };
   },
+  "DELETE /api/v1/t/users/:id/accommodation": async (s) => ({ path: `/t/users/${s.student.id}/accommodation` }),
 };
 
 const registered = new Set(routeRegistry.map(routeKey));

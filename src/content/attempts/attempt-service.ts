@@ -19,6 +19,7 @@ import { journal, journalStart } from "./journal";
 import type { JournalQuestion, JournalView } from "./journal-state";
 import { ATTEMPT_COLUMNS, answerRowsSql, attemptRowSql, presentInProgress, presentSubmitted, type AnswerRow, type AttemptRow, type AttemptView } from "./present";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { effectiveMaxAttempts, effectiveTimeLimit, profileColumnsSql, profileOf } from "../accommodations/effective";
 
 /**
  * Starting and reading quiz attempts (docs/decisions/quizzes.md, "Quiz attempts"). A start is one read batch
@@ -84,12 +85,16 @@ export async function startAttempt(ctx: SchoolCtx, input: { quizId: string }): P
   const lessons = sql`SELECT ql.id, ql.module_id, ql.course_id, ql.locked, ${lessonChainWindowsSql(ctx, sql`ql`)} AS windows
     FROM (${quizAccessLessonsSql(ctx.tenantId, quizId, ctx.actor.userId)}) ql`;
   const reads = await runBatch(ctx, [
-    batchable(ctx, sql`SELECT q.max_attempts, q.time_limit_seconds, ${usedSql(ctx, quizId)} AS used FROM quizzes q WHERE q.id = ${quizId} AND ${liveInSchool("q", ctx.tenantId)}`),
+    batchable(
+      ctx,
+      sql`SELECT q.max_attempts, q.time_limit_seconds, ${usedSql(ctx, quizId)} AS used, ${profileColumnsSql(ctx.tenantId, ctx.actor.userId)}
+        FROM quizzes q WHERE q.id = ${quizId} AND ${liveInSchool("q", ctx.tenantId)}`,
+    ),
     inProgressSql(ctx, quizId),
     questionsSql(ctx, quizId),
     batchable(ctx, student ? lessons : sql`SELECT 1 WHERE 0`),
   ]);
-  const [quiz] = rowsOf<{ max_attempts: number | null; time_limit_seconds: number | null; used: number }>(reads[0]);
+  const [quiz] = rowsOf<{ max_attempts: number | null; time_limit_seconds: number | null; used: number; acc_multiplier: number | null }>(reads[0]);
   const [existing] = rowsOf<AttemptRow>(reads[1]);
   const questions = rowsOf<QuestionRow & { type: QuestionType }>(reads[2]);
   const access = rowsOf<LessonWindows & { locked: number }>(reads[3]);
@@ -106,7 +111,11 @@ export async function startAttempt(ctx: SchoolCtx, input: { quizId: string }): P
   if (student && scheduleRefusesEverywhere(open, now, quiz.used === 0)) throw new ApiError(scheduleErrors.WINDOW_CLOSED);
 
   const id = uuidv7(now);
-  const limit = quiz.max_attempts === null ? sql`1` : sql`${usedSql(ctx, quizId)} < ${quiz.max_attempts}`;
+  // The student's accommodation, frozen into this attempt (docs/decisions/accommodations.md, "Effective limits").
+  const profile = profileOf(quiz, student);
+  const maxAttempts = effectiveMaxAttempts(quiz.max_attempts, profile);
+  const timeLimit = effectiveTimeLimit(quiz.time_limit_seconds, profile);
+  const limit = maxAttempts === null ? sql`1` : sql`${usedSql(ctx, quizId)} < ${maxAttempts}`;
   const results = await runBatch(ctx, [
     insertWhere(
       ctx,
@@ -119,7 +128,7 @@ export async function startAttempt(ctx: SchoolCtx, input: { quizId: string }): P
         actorRole: role as AttemptRow["actor_role"],
         status: "in_progress",
         startedAt: now,
-        deadlineAt: quiz.time_limit_seconds === null ? null : now + quiz.time_limit_seconds * 1000,
+        deadlineAt: timeLimit === null ? null : now + timeLimit * 1000,
         createdAt: now,
         updatedAt: now,
       },

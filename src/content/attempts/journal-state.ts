@@ -106,6 +106,14 @@ export function applySave(entries: Map<string, JournalEntry>, items: readonly Sa
   return { written: [...written.values()], saved, ignored };
 }
 
+/**
+ * `time_limit_seconds` of an attempt: from its start to its deadline, which the start froze with the
+ * student's accommodation and extensions move (docs/decisions/accommodations.md, "Time limit shown").
+ */
+export function attemptTimeLimitSeconds(startedAt: number, deadlineAt: number | null): number | null {
+  return deadlineAt === null ? null : Math.max(0, Math.round((deadlineAt - startedAt) / 1000));
+}
+
 /** `remaining_seconds`: null when untimed, else whole seconds to the deadline, rounded up, never negative. */
 export function remainingSeconds(deadlineAt: number | null, now: number): number | null {
   return deadlineAt === null ? null : Math.max(0, Math.ceil((deadlineAt - now) / 1000));
@@ -128,8 +136,24 @@ export type CloseOutcome = { outcome: "not_found" } | { outcome: "closed" } | { 
 
 export type ViewOutcome = { outcome: "not_found" } | { outcome: "open" | "closed" | "closed_now"; view: JournalView; confirmed: boolean };
 
+/**
+ * An extension (docs/decisions/accommodations.md, "Live extensions"): the deadline moved and the
+ * journal as it now stands; or refused because the attempt is untimed, closed, or closes now
+ * (past the deadline and its grace: finalized as a save would finalize it).
+ */
+export type ExtendOutcome =
+  | { outcome: "not_found" }
+  | { outcome: "not_timed" }
+  | { outcome: "closed" }
+  | { outcome: "closed_now"; view: JournalView }
+  | { outcome: "extended"; previousDeadlineAt: number; view: JournalView };
+
+/** `addMs` moves the deadline by that much; `deadlineAt` sets it (an exam's section follows its exam), never earlier. */
+export type ExtendInput = { tenantId: string; ensure?: JournalStart } & ({ addMs: number } | { deadlineAt: number });
+
 /** The object's RPC methods as the worker calls them; the class implements this interface. */
 export interface AttemptJournalRpc {
+  extend(input: ExtendInput): Promise<ExtendOutcome>;
   read(caller: { tenantId: string; userId?: string; ensure?: JournalStart }): Promise<ViewOutcome>;
   save(input: { tenantId: string; userId?: string; answers: SaveItem[]; viaExam?: boolean }): Promise<SaveOutcome>;
   close(caller: { tenantId: string; userId?: string; ensure?: JournalStart }): Promise<CloseOutcome>;

@@ -1,5 +1,5 @@
 import type { ServiceContext } from "../../core/http/context";
-import type { AttemptJournalRpc, CloseOutcome, JournalQuestion, JournalStart, SaveItem, SaveOutcome, ViewOutcome } from "./journal-state";
+import type { AttemptJournalRpc, CloseOutcome, ExtendInput, ExtendOutcome, JournalQuestion, JournalStart, SaveItem, SaveOutcome, ViewOutcome } from "./journal-state";
 import type { AttemptRow } from "./present";
 
 /**
@@ -25,6 +25,10 @@ export const journal = {
   /** The submit's compare-and-set close. */
   async close(ctx: Pick<ServiceContext, "env">, attemptId: string, input: { tenantId: string; userId: string; ensure: JournalStart }): Promise<CloseOutcome> {
     return await journalOf(ctx, attemptId).close(input);
+  },
+  /** Moves the deadline and the alarm (an extension). */
+  async extend(ctx: Pick<ServiceContext, "env">, attemptId: string, input: ExtendInput): Promise<ExtendOutcome> {
+    return await journalOf(ctx, attemptId).extend(input);
   },
   async confirm(ctx: Pick<ServiceContext, "env">, attemptId: string): Promise<void> {
     await journalOf(ctx, attemptId).confirm();

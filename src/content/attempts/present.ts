@@ -4,7 +4,7 @@ import { formatHundredths, formatHundredthsOrNull } from "../../core/db/decimal"
 import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import type { JournalEntry } from "./journal-state";
-import { remainingSeconds } from "./journal-state";
+import { attemptTimeLimitSeconds, remainingSeconds } from "./journal-state";
 import { storedPayload } from "./payloads";
 import { inSchool } from "../../core/db/conditions";
 
@@ -75,6 +75,7 @@ function base(row: AttemptRow, now: number) {
     actor_role: row.actor_role,
     started_at: iso(row.started_at),
     deadline_at: isoOrNull(row.deadline_at),
+    time_limit_seconds: attemptTimeLimitSeconds(row.started_at, row.deadline_at),
     submitted_at: isoOrNull(row.submitted_at),
     auto_finalized: row.auto_finalized === 1,
     server_now: iso(now),

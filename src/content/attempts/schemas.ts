@@ -81,6 +81,7 @@ export const Attempt = z
     pending_review: z.boolean(),
     started_at: z.string(),
     deadline_at: z.string().nullable(),
+    time_limit_seconds: z.number().int().nullable().openapi({ description: "The attempt's own limit (accommodation and extensions included): deadline_at − started_at; null when untimed" }),
     submitted_at: z.string().nullable(),
     auto_finalized: z.boolean(),
     saved_answers: z.array(SavedAnswer).optional().openapi({ description: "Left out when nothing is saved" }),

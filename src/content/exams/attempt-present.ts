@@ -3,7 +3,7 @@ import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
 import { formatHundredthsOrNull } from "../../core/db/decimal";
 import type { SchoolCtx, SchoolActor } from "../../core/http/context";
 import { iso, isoOrNull } from "../../core/lib/clock";
-import { remainingSeconds } from "../attempts/journal-state";
+import { attemptTimeLimitSeconds, remainingSeconds } from "../attempts/journal-state";
 import type { SectionScore } from "./exam-scoring";
 import { attemptSectionsJsonSql, presentSectionFigures, type SectionFiguresRow } from "./result";
 import { inSchool } from "../../core/db/conditions";
@@ -96,6 +96,7 @@ export function presentExamAttempt(row: ExamAttemptRow, sectionAttempts: readonl
     actor_role: row.actor_role,
     started_at: iso(row.started_at),
     deadline_at: iso(row.deadline_at),
+    time_limit_seconds: attemptTimeLimitSeconds(row.started_at, row.deadline_at)!,
     submitted_at: isoOrNull(row.submitted_at),
     auto_finalized: row.auto_finalized === 1,
     section_attempts: sectionAttempts.map((section) => ({

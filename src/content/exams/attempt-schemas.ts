@@ -62,6 +62,7 @@ export const ExamAttempt = z
     actor_role: z.enum(ACTOR_ROLES),
     started_at: z.string(),
     deadline_at: z.string(),
+    time_limit_seconds: z.number().int().openapi({ description: "The attempt's own limit (accommodation and extensions included): deadline_at − started_at" }),
     submitted_at: z.string().nullable(),
     auto_finalized: z.boolean(),
     section_attempts: z.array(SectionAttempt).openapi({ description: "The sections opened with go, each with its quiz attempt" }),

@@ -28,6 +28,7 @@ import { examsErrors } from "./errors";
 import { finishClosed, type FinishedExam } from "./exam-finalize";
 import { timer, timerStart } from "./timer";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { effectiveMaxAttempts, effectiveTimeLimit, profileColumnsSql, profileOf } from "../accommodations/effective";
 
 /**
  * Starting, reading and submitting exam attempts (docs/decisions/exams.md, "Exam attempts"). A start is one
@@ -97,14 +98,14 @@ export async function startExamAttempt(ctx: SchoolCtx, input: { examId: string }
   const reads = await runBatch(ctx, [
     batchable(
       ctx,
-      sql`SELECT e.status, e.time_limit_seconds, e.max_attempts, ${usedSql(ctx, examId)} AS used
+      sql`SELECT e.status, e.time_limit_seconds, e.max_attempts, ${usedSql(ctx, examId)} AS used, ${profileColumnsSql(ctx.tenantId, ctx.actor.userId)}
         FROM exams e WHERE e.id = ${examId} AND ${liveInSchool("e", ctx.tenantId)}`,
     ),
     batchable(ctx, inProgressSql(ctx, examId)),
     sectionAttemptsSql(ctx, inProgressIdSql(ctx, examId)),
     batchable(ctx, student ? examLessonsSql(ctx, examId) : sql`SELECT 1 WHERE 0`),
   ]);
-  const [exam] = rowsOf<{ status: string; time_limit_seconds: number; max_attempts: number | null; used: number }>(reads[0]);
+  const [exam] = rowsOf<{ status: string; time_limit_seconds: number; max_attempts: number | null; used: number; acc_multiplier: number | null }>(reads[0]);
   const [existing] = rowsOf<ExamAttemptRow>(reads[1]);
   if (!exam) throw new ApiError(examsErrors.EXAM_NOT_FOUND);
   // An attempt in progress is the caller's to finish even if the exam was unpublished since it began.
@@ -120,7 +121,10 @@ export async function startExamAttempt(ctx: SchoolCtx, input: { examId: string }
   if (student && lessons.length > 0 && open.length === 0) throw new ApiError(coursesErrors.SEQUENTIAL_ORDER_REQUIRED);
   if (student && scheduleRefusesEverywhere(open, now, exam.used === 0)) throw new ApiError(scheduleErrors.WINDOW_CLOSED);
 
-  const limit = exam.max_attempts === null ? sql`1` : sql`${usedSql(ctx, examId)} < ${exam.max_attempts}`;
+  // The student's accommodation, frozen into this attempt (docs/decisions/accommodations.md, "Effective limits").
+  const profile = profileOf(exam, student);
+  const maxAttempts = effectiveMaxAttempts(exam.max_attempts, profile);
+  const limit = maxAttempts === null ? sql`1` : sql`${usedSql(ctx, examId)} < ${maxAttempts}`;
   const results = await runBatch(ctx, [
     insertWhere(
       ctx,
@@ -133,7 +137,7 @@ export async function startExamAttempt(ctx: SchoolCtx, input: { examId: string }
         actorRole: role as ExamAttemptRow["actor_role"],
         status: "in_progress",
         startedAt: now,
-        deadlineAt: now + exam.time_limit_seconds * 1000,
+        deadlineAt: now + effectiveTimeLimit(exam.time_limit_seconds, profile)! * 1000,
         createdAt: now,
         updatedAt: now,
       },

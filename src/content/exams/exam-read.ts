@@ -1,3 +1,4 @@
+import { profileColumnsSql } from "../accommodations/effective";
 import { sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
@@ -37,7 +38,7 @@ function studentColumnsSql(ctx: Caller): SQL {
     (SELECT json_object('attempt_id', pa.id, 'started_at', pa.started_at, 'deadline_at', pa.deadline_at) FROM exam_attempts pa
       WHERE ${inSchool("pa", t)} AND pa.exam_id = e.id AND pa.user_id = ${me} AND pa.status = 'in_progress'
       ORDER BY pa.started_at DESC, pa.id DESC LIMIT 1) AS in_progress,
-    ${resultJsonSql(t, sql`e`, me)} AS result`;
+    ${resultJsonSql(t, sql`e`, me)} AS result, ${profileColumnsSql(t, me)}`;
 }
 
 const idsJson = (ids: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;

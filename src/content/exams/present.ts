@@ -1,3 +1,4 @@
+import { effectiveMaxAttempts, effectiveTimeLimit, profileOf } from "../accommodations/effective";
 import type { SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import type { EXAM_STATUSES, RETAKE_POLICIES } from "../../db/schema";
@@ -27,6 +28,10 @@ export interface ExamRow {
 /** What a student's read adds: JSON texts from the student's own attempts. */
 export interface StudentExamRow extends ExamRow {
   attempts_count: number;
+  /** The student's accommodation (null without a profile). */
+  acc_multiplier: number | null;
+  acc_extra_time: number | null;
+  acc_extra_attempts: number | null;
   in_progress: string | null;
   result: string | null;
 }
@@ -83,6 +88,9 @@ export function presentExam(ctx: Presenter, row: ExamRow | StudentExamRow, secti
     result: row.result === null ? null : presentExamResult(JSON.parse(row.result) as ResultRow),
     in_progress_attempt: inProgress && { attempt_id: inProgress.attempt_id, started_at: iso(inProgress.started_at), deadline_at: iso(inProgress.deadline_at) },
     attempts_count: row.attempts_count,
+    // The caller's own limits (docs/decisions/accommodations.md, "Student views"); the profile itself stays hidden.
+    effective_time_limit_seconds: effectiveTimeLimit(row.time_limit_seconds, profileOf(row, true))!,
+    effective_max_attempts: effectiveMaxAttempts(row.max_attempts, profileOf(row, true)),
     auth_has_access: true,
     has_access_untill: null as string | null,
   };

@@ -170,6 +170,8 @@ export const ExamObject = z
       .optional()
       .openapi({ description: "Students only" }),
     attempts_count: z.number().int().optional().openapi({ description: "Students only: finished attempts" }),
+    effective_time_limit_seconds: z.number().int().optional().openapi({ description: "Students only: the caller's time limit with their accommodation" }),
+    effective_max_attempts: z.number().int().nullable().optional().openapi({ description: "Students only: the caller's attempts with their accommodation" }),
     auth_has_access: z.boolean().optional().openapi({ description: "Students only: true (every student of the school may take a published exam)" }),
     has_access_untill: timestamp.nullable().optional().openapi({ description: "Students only: always null" }),
   })

@@ -45,8 +45,24 @@ export type TimerReadOutcome = { outcome: "not_found" } | { outcome: "open" | "c
 
 export type TimerCloseOutcome = { outcome: "not_found" } | { outcome: "closed"; confirmed: boolean } | { outcome: "closed_now"; view: TimerView };
 
+/** An extension of the exam's deadline (docs/decisions/accommodations.md, "Live extensions"). */
+export type TimerExtendOutcome =
+  | { outcome: "not_found" }
+  | { outcome: "closed"; confirmed: boolean }
+  | { outcome: "closed_now"; view: TimerView }
+  | { outcome: "extended"; previousDeadlineAt: number; view: TimerView };
+
+export interface TimerExtendInput {
+  tenantId: string;
+  ensure?: TimerStart;
+  addMs: number;
+  /** The quiz attempts of the sections opened so far: their journals follow the exam's new deadline. */
+  sectionAttemptIds: string[];
+}
+
 /** The object's RPC methods as the worker calls them; the class implements this interface. */
 export interface ExamAttemptTimerRpc {
+  extend(input: TimerExtendInput): Promise<TimerExtendOutcome>;
   read(caller: { tenantId: string; userId?: string; ensure?: TimerStart }): Promise<TimerReadOutcome>;
   close(caller: { tenantId: string; userId?: string; ensure?: TimerStart }): Promise<TimerCloseOutcome>;
   confirm(): Promise<void>;

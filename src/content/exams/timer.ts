@@ -1,6 +1,6 @@
 import type { ServiceContext } from "../../core/http/context";
 import type { ExamAttemptRow } from "./attempt-present";
-import type { ExamAttemptTimerRpc, TimerCloseOutcome, TimerReadOutcome, TimerStart } from "./timer-state";
+import type { ExamAttemptTimerRpc, TimerCloseOutcome, TimerExtendInput, TimerExtendOutcome, TimerReadOutcome, TimerStart } from "./timer-state";
 
 /** The worker's side of an exam attempt's ExamAttemptTimer (one object per attempt, named by its id). */
 
@@ -19,6 +19,10 @@ export const timer = {
   /** The submit's compare-and-set close. */
   async close(ctx: Ctx, examAttemptId: string, input: { tenantId: string; userId: string; ensure: TimerStart }): Promise<TimerCloseOutcome> {
     return await timerOf(ctx, examAttemptId).close(input);
+  },
+  /** Moves the deadline, the alarms and the opened sections' journals (an extension). */
+  async extend(ctx: Ctx, examAttemptId: string, input: TimerExtendInput): Promise<TimerExtendOutcome> {
+    return await timerOf(ctx, examAttemptId).extend(input);
   },
   async confirm(ctx: Ctx, examAttemptId: string): Promise<void> {
     await timerOf(ctx, examAttemptId).confirm();

@@ -1,3 +1,4 @@
+import { effectiveMaxAttempts, effectiveTimeLimit, profileOf } from "../accommodations/effective";
 import { formatHundredths, roundDiv } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
@@ -46,10 +47,21 @@ function presentQuizFields(ctx: Presenter, row: QuizRow) {
   };
 }
 
+/** A student's read carries their own limits (docs/decisions/accommodations.md, "Student views"); the profile itself stays hidden. */
+function effectiveLimitsFor(row: QuizDetailRow) {
+  if (!("acc_multiplier" in row)) return {};
+  const profile = profileOf(row, true);
+  return {
+    effective_time_limit_seconds: effectiveTimeLimit(row.time_limit_seconds, profile),
+    effective_max_attempts: effectiveMaxAttempts(row.max_attempts, profile),
+  };
+}
+
 /** The quiz detail (GET, PATCH, reference-block embeds), questions in the caller's view. */
 export function presentQuizDetail(ctx: Presenter, row: QuizDetailRow, questions: readonly QuestionView[]) {
   return {
     ...presentQuizFields(ctx, row),
+    ...effectiveLimitsFor(row),
     questions: [...questions],
     course_refs: JSON.parse(row.course_refs) as CourseRefView[],
     exam_refs: JSON.parse(row.exam_refs) as ExamRefView[],

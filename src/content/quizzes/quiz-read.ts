@@ -1,3 +1,4 @@
+import { profileColumnsSql } from "../accommodations/effective";
 import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import type { SchoolCtx } from "../../core/http/context";
@@ -90,6 +91,8 @@ export interface QuizRow {
 export interface QuizDetailRow extends QuizRow {
   course_refs: string;
   exam_refs: string;
+  /** Present (null without a profile) in a student's read: their accommodation. */
+  acc_multiplier?: number | null;
 }
 
 /** The quizzes (ids as values) the caller may read, with their references; ids not readable are left out. */
@@ -97,6 +100,7 @@ export function quizDetailStatement(ctx: SchoolCtx, ids: readonly string[]): Bat
   return batchable(
     ctx,
     sql`SELECT ${quizColumnsSql(ctx)}, ${courseRefsJsonSql(ctx)} AS course_refs, (${quizExamLinks().refsJson(ctx, sql`q.id`)}) AS exam_refs
+        ${isStaff(ctx.actor) ? sql`` : sql`, ${profileColumnsSql(ctx.tenantId, ctx.actor.userId)}`}
       FROM quizzes q WHERE q.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${quizVisibleSql(ctx)}`,
   );
 }

@@ -119,6 +119,8 @@ export const QuizDetail = z
     questions: z.array(z.union([QuestionObject, StudentQuestionObject])).openapi({ description: "In position order; students get the safe view (StudentQuestion)" }),
     course_refs: z.array(CourseRef).openapi({ description: "One per live quiz_ref block, by course title, module and lesson order; students: only lessons that give them the quiz" }),
     exam_refs: z.array(ExamRef).openapi({ description: "Students: published exams only" }),
+    effective_time_limit_seconds: z.number().int().nullable().optional().openapi({ description: "Students only: the caller's limit with their accommodation" }),
+    effective_max_attempts: z.number().int().nullable().optional().openapi({ description: "Students only: the caller's attempts with their accommodation" }),
   })
   .openapi("Quiz");
 

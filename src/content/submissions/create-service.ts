@@ -18,6 +18,7 @@ import { presentRead, latestAttemptSql, submissionReadsWhere } from "./read";
 import type { SubmissionRow, SubmissionView } from "./present";
 import type { CreateSubmissionBody } from "./schemas";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { effectiveMaxAttempts, profileColumnsSql, profileOf } from "../accommodations/effective";
 
 /**
  * POST /assignments/:id/submissions (docs/decisions/assignments.md, "Submissions"): the student's draft.
@@ -61,14 +62,18 @@ export async function createSubmission(ctx: SchoolCtx, input: { assignmentId: st
   const reads = await runBatch(ctx, [
     batchable(
       ctx,
-      sql`SELECT a.max_attempts, ${assignmentTargetsStudentSql(ctx.tenantId, sql`a.id`, me)} AS targeted, ${ownAssetsSql(ctx, ids)} AS assets_ok
+      sql`SELECT a.max_attempts, ${assignmentTargetsStudentSql(ctx.tenantId, sql`a.id`, me)} AS targeted, ${ownAssetsSql(ctx, ids)} AS assets_ok,
+          ${profileColumnsSql(ctx.tenantId, me)}
         FROM assignments a WHERE a.id = ${assignmentId} AND ${liveInSchool("a", ctx.tenantId)}`,
     ),
     ...submissionReadsWhere(ctx, latest),
     batchable(ctx, assignmentLessonsSql(ctx, assignmentId)),
   ]);
-  const [assignment] = rowsOf<AssignmentFacts>(reads[0]);
-  if (!assignment) throw new ApiError(assignmentsErrors.ASSIGNMENT_NOT_FOUND);
+  const [facts] = rowsOf<AssignmentFacts & { acc_multiplier: number | null }>(reads[0]);
+  if (!facts) throw new ApiError(assignmentsErrors.ASSIGNMENT_NOT_FOUND);
+  // The student's extra attempts (docs/decisions/accommodations.md, "Effective limits").
+  const extraAttempts = profileOf(facts, ctx.actor.role === "student").extraAttempts;
+  const assignment = { ...facts, max_attempts: effectiveMaxAttempts(facts.max_attempts, profileOf(facts, ctx.actor.role === "student")) };
   if (assignment.targeted !== 1) throw new ApiError(assignmentsErrors.STUDENT_NOT_IN_TARGETED_GROUP);
   const [previous] = rowsOf<SubmissionRow>(reads[1]);
   if (previous && previous.status !== "rejected") return { submission: await presentRead(ctx, reads[1], reads[2]), created: false };
@@ -89,7 +94,7 @@ export async function createSubmission(ctx: SchoolCtx, input: { assignmentId: st
   const staged = files ? await stageFiles(ctx, files) : [];
   let outcome: CreateOutcome;
   try {
-    outcome = await writeDraft(ctx, { assignmentId, attempt, ids, staged, now });
+    outcome = await writeDraft(ctx, { assignmentId, attempt, ids, staged, now, extraAttempts });
   } catch (err) {
     await discardStaged(ctx, staged);
     throw err;
@@ -100,15 +105,18 @@ export async function createSubmission(ctx: SchoolCtx, input: { assignmentId: st
   return outcome;
 }
 
-async function writeDraft(ctx: SchoolCtx, input: { assignmentId: string; attempt: number; ids: string[]; staged: StagedFile[]; now: number }): Promise<CreateOutcome> {
-  const { assignmentId, attempt, ids, staged, now } = input;
+async function writeDraft(
+  ctx: SchoolCtx,
+  input: { assignmentId: string; attempt: number; ids: string[]; staged: StagedFile[]; now: number; extraAttempts: number },
+): Promise<CreateOutcome> {
+  const { assignmentId, attempt, ids, staged, now, extraAttempts } = input;
   const me = ctx.actor.userId;
   const id = uuidv7(now);
   // Nothing of this attempt or later exists, and the one before it (if any) is still rejected.
   const free = sql`NOT EXISTS (SELECT 1 FROM submissions x WHERE ${inSchool("x", ctx.tenantId)} AND x.assignment_id = ${assignmentId} AND x.student_id = ${me}
     AND (x.attempt >= ${attempt} OR (x.attempt = ${attempt - 1} AND x.status <> 'rejected')))`;
   const fits = staged.length > 0 ? stagedFitQuotaSql(ctx, staged) : sql`1`;
-  const allowed = liveAssignmentSql(ctx, assignmentId, sql`(ca.max_attempts IS NULL OR ca.max_attempts >= ${attempt})`);
+  const allowed = liveAssignmentSql(ctx, assignmentId, sql`(ca.max_attempts IS NULL OR ca.max_attempts + ${extraAttempts} >= ${attempt})`);
   const created = sql`EXISTS (SELECT 1 FROM submissions ns WHERE ns.id = ${id} AND ${inSchool("ns", ctx.tenantId)})`;
   const statements: BatchItem[] = [
     insertWhere(

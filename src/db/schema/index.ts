@@ -19,3 +19,4 @@ export * from "./content/exams";
 export * from "./content/assignments";
 export * from "./content/rating";
 export * from "./content/analytics";
+export * from "./content/accommodations";

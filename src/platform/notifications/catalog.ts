@@ -1148,4 +1148,4 @@ export function eventDefinition(code: string): EventDefinition | undefined {
 export const CAMPAIGN_EVENT_CODE = "campaign.message";
 
 /** Variables rendered as timestamps in the school's time zone. */
-export const TIMESTAMP_VARIABLES: ReadonlySet<string> = new Set(["deadline", "starts_at", "ends_at", "expires_at", "changed_at", "signed_in_at"]);
+export const TIMESTAMP_VARIABLES: ReadonlySet<string> = new Set(["deadline", "deadline_at", "starts_at", "ends_at", "expires_at", "changed_at", "signed_in_at"]);

@@ -5,10 +5,10 @@ import { sqlUuidv7 } from "../../core/db/sql-ids";
 import type { SchoolActor, SchoolCtx, ServiceContext, TenantSummary } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
-import { eventDefinition, TIMESTAMP_VARIABLES, type EventCode } from "./catalog";
+import { eventDefinition, TIMESTAMP_VARIABLES, type EventCode, type EventDefinition } from "./catalog";
 import { recipientIds, type Recipients } from "./recipients";
 import { renderPush } from "./render";
-import { schoolEvent } from "./settings";
+import { effectiveEvent, schoolEvent } from "./settings";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /** What the event is about: `data` carries `<type>_id`; the type defaults to the catalog's. */
@@ -71,15 +71,17 @@ function isComputedTimestamp(value: unknown): value is ComputedTimestamp {
  */
 export async function enqueue(
   ctx: SchoolCtx<SchoolActor>,
-  code: EventCode,
+  event: EventCode | EventDefinition,
   recipients: Recipients,
   variables: Record<string, unknown>,
   aggregate: Aggregate,
   dedupe: Dedupe,
   options: EnqueueOptions = {},
 ): Promise<BatchItem> {
-  const definition = eventDefinition(code);
-  if (!definition) throw new Error(`unknown push event ${code}`);
+  // An event outside the 63 (05: its own code, fixed templates, always on) comes as its definition.
+  const definition = typeof event === "string" ? eventDefinition(event) : event;
+  if (!definition) throw new Error(`unknown push event ${String(event)}`);
+  const code = definition.code;
   if (definition.recipients !== recipients.token) throw new Error(`${code} goes to ${definition.recipients}, not ${recipients.token}`);
   const undeclared = Object.keys(variables).filter((name) => !definition.variables.includes(name));
   if (undeclared.length > 0) throw new Error(`${code} has no variables ${undeclared.join(", ")}`);
@@ -91,7 +93,10 @@ export async function enqueue(
   const billingExempt = definition.category === "security" || definition.category === "billing";
   if (!billingExempt && !billingOpen(ctx.tenant, now)) return nothing(ctx);
 
-  const school = await schoolEvent(ctx, tenantId, definition);
+  const school =
+    typeof event === "string"
+      ? await schoolEvent(ctx, tenantId, definition)
+      : { tenantId, title: ctx.tenant.title, timezone: ctx.tenant.timezone, event: effectiveEvent(definition, null, ctx.config.defaultEmailLocale) };
   if (!school || !school.event.enabled) return nothing(ctx);
 
   // SQL values render as markers that the INSERT replaces with the value the batch computes.

@@ -45,6 +45,7 @@ describe("quiz attempts: the student flow", () => {
       pending_review: false,
       started_at: expect.stringMatching(ISO),
       deadline_at: expect.stringMatching(ISO),
+      time_limit_seconds: 600,
       submitted_at: null,
       auto_finalized: false,
       server_now: expect.stringMatching(ISO),
@@ -88,6 +89,7 @@ describe("quiz attempts: the student flow", () => {
       pending_review: true,
       submitted_at: expect.stringMatching(ISO),
       server_now: expect.stringMatching(ISO),
+      time_limit_seconds: 600,
       remaining_seconds: 0,
       saved_answers: [
         { question_id: single!.id, payload: { selected_answer_id: single!.answerIds[0] }, awarded_points: "1.50", is_correct: true, feedback: null },

@@ -43,6 +43,7 @@ describe("taking an exam", () => {
       actor_role: "student",
       started_at: new Date(row.startedAt).toISOString(),
       deadline_at: new Date(row.deadlineAt).toISOString(),
+      time_limit_seconds: 1800,
       submitted_at: null,
       auto_finalized: false,
       section_attempts: [],

@@ -158,6 +158,7 @@ describe("GET /t/exams/:id (students)", () => {
       [
         "id", "tenant_id", "title", "description", "time_limit_seconds", "passing_score", "max_attempts", "retake_policy", "screenshot_protection_enabled",
         "status", "sections", "created_at", "updated_at", "result", "in_progress_attempt", "attempts_count", "auth_has_access", "has_access_untill",
+        "effective_time_limit_seconds", "effective_max_attempts",
       ].sort(),
     );
     expect(res.body.data).toMatchObject({ result: null, in_progress_attempt: null, attempts_count: 0, auth_has_access: true, has_access_untill: null });

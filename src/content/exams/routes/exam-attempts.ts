@@ -11,6 +11,8 @@ import * as s from "../attempt-schemas";
 import { examsErrors as e } from "../errors";
 import { getActiveExamAttempt, getExamAttempt, startExamAttempt, submitExamAttempt } from "../exam-attempt-service";
 import { goToSection, saveSectionAnswers } from "../section-answers-service";
+import { extendExamAttempt } from "../extension-service";
+import { ExtendBody } from "../../attempts/time-extended";
 
 /** Taking an exam: start, the attempt in progress, read, open a section, save its answers, submit. */
 export const examAttemptRoutesPart = createArea();
@@ -108,3 +110,22 @@ const submitRoute = defineRoute({
 });
 
 examAttemptRoutesPart.openapi(submitRoute, async (c) => ok(c, await submitExamAttempt(tenantCtx(c), { id: c.req.valid("param").id })));
+
+const extendRoute = defineRoute({
+  method: "post",
+  path: "/t/exam-attempts/{id}/extend",
+  gate: gates.permission("can_manage_exams"),
+  deny: "forbidden",
+  tags,
+  summary: "Extend an exam attempt in progress by add_seconds: its deadline, its timer (warning and finish) and its open sections move together; the student is told",
+  description:
+    "A restricted curator reaches only their own students' attempts. An extension received after deadline_at plus the grace is refused " +
+    "(409 exam_attempt_already_submitted) and the attempt finishes then, as it would on a save.",
+  request: { params: IdParams, ...jsonBody(ExtendBody) },
+  // Every exam has a time limit, so attempt_not_timed (listed by the contract) is never answered here.
+  failures: [e.EXAM_ATTEMPT_NOT_FOUND, e.EXAM_ATTEMPT_ALREADY_SUBMITTED, attemptsErrors.ATTEMPT_NOT_TIMED],
+  audit: { actions: ["exam_attempt.extended"] },
+  responses: { 200: okResponse(s.ExamAttempt) },
+});
+
+examAttemptRoutesPart.openapi(extendRoute, async (c) => ok(c, await extendExamAttempt(tenantCtx(c), { id: c.req.valid("param").id, body: c.req.valid("json") })));

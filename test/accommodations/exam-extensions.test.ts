@@ -1,0 +1,121 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ExamAttemptTimer } from "../../durable-objects/exam-attempt-timer";
+import { setClockForTests } from "../../src/core/lib/clock";
+import { countedRequest } from "../helpers/counted";
+import { failure } from "../helpers/http";
+import { as, curatorWith, signedIn, unknownId, type Member } from "../helpers/users";
+import { addPushDevice, outboxRows } from "../notifications/helpers";
+import {
+  clockTo,
+  examAttemptRow,
+  examForStudent,
+  GRACE_MS,
+  opened,
+  readExamAttempt,
+  saveSection,
+  sectionQuizAttempts,
+  single,
+  startExam,
+  startedExam,
+  submitExam,
+  timerStub,
+} from "../content/exams/attempt-helpers";
+import { auditOf, putProfile } from "./helpers";
+
+/** Effective limits of exam attempts and POST /t/exam-attempts/:id/extend (05 section 1). */
+
+afterEach(() => setClockForTests(null));
+
+const extend = (member: Member, id: string, body: unknown) => as(member, `/t/exam-attempts/${id}/extend`, { method: "POST", body });
+const alarmOf = (id: string) => runInDurableObject(timerStub(id), (_instance: ExamAttemptTimer, state) => state.storage.getAlarm());
+
+describe("effective limits at exam attempt start", () => {
+  it("time limit × multiplier + extra seconds, max_attempts + extra_attempts; the note never reaches the student", async () => {
+    const setup = await examForStudent({ timeLimitSeconds: 660, maxAttempts: 1 });
+    await putProfile(setup.admin, setup.student.id, { time_multiplier: "1.50", extra_time_seconds: 30, extra_attempts: 1, note: "Confidential note" });
+    const first = await startExam(setup.student, setup.exam.id);
+    expect(first.status).toBe(201);
+    expect(first.body.data.time_limit_seconds).toBe(1020);
+    expect(Date.parse(first.body.data.deadline_at) - Date.parse(first.body.data.started_at)).toBe(1_020_000);
+    expect(JSON.stringify(first.body)).not.toContain("Confidential");
+    expect((await submitExam(setup.student, first.body.data.id)).status).toBe(200);
+    expect((await startExam(setup.student, setup.exam.id)).status).toBe(201);
+  });
+});
+
+describe("POST /t/exam-attempts/:id/extend", () => {
+  it("a running exam extended by 10 minutes finishes by its alarm at the new deadline, not at the old; a save in between counts", async () => {
+    const setup = await examForStudent({ title: "Timed exam", timeLimitSeconds: 660 });
+    await addPushDevice(setup.school.id, setup.student.id);
+    const id = await startedExam(setup.student, setup.exam.id);
+    await opened(setup.student, id, 0);
+    const old = (await examAttemptRow(id)).deadlineAt;
+    const res = await extend(setup.admin, id, { add_seconds: 600, reason: "Power cut" });
+    expect(res.status).toBe(200);
+    const deadline = old + 600_000;
+    expect(res.body.data).toMatchObject({ id, status: "in_progress", deadline_at: new Date(deadline).toISOString(), time_limit_seconds: 1260 });
+    expect((await examAttemptRow(id)).deadlineAt).toBe(deadline);
+    expect((await sectionQuizAttempts(id)).map((row) => row.deadlineAt)).toEqual([deadline]);
+    // The warning follows the new deadline.
+    expect(await alarmOf(id)).toBe(deadline - 300_000);
+
+    // Past the old deadline and its grace: the alarm finishes nothing, a save counts.
+    clockTo(old, GRACE_MS + 5_000);
+    expect(await runDurableObjectAlarm(timerStub(id))).toBe(true);
+    expect(await examAttemptRow(id)).toMatchObject({ status: "in_progress" });
+    const saved = await saveSection(setup.student, id, 0, [single(setup.quizzes[0]!.questions[0]!, true)]);
+    expect(saved.status).toBe(200);
+    expect(saved.body.data.deadline_at).toBe(new Date(deadline).toISOString());
+
+    // At the new deadline plus grace the alarm finishes it, with the saved answer.
+    clockTo(deadline, GRACE_MS + 1_000);
+    await runInDurableObject(timerStub(id), (instance: ExamAttemptTimer) => instance.alarm());
+    expect(await examAttemptRow(id)).toMatchObject({ status: "submitted", autoFinalized: true, submittedAt: deadline, finalScoreHundredths: 100 });
+
+    expect(await auditOf(setup.school.id)).toEqual([
+      {
+        action: "exam_attempt.extended",
+        target_type: "exam_attempt",
+        target_id: id,
+        actor_id: setup.admin.id,
+        changes: { deadline_at: [new Date(old).toISOString(), new Date(deadline).toISOString()] },
+      },
+    ]);
+    const pushes = (await outboxRows(setup.school.id)).filter((row) => row.eventCode === "attempt.time_extended");
+    expect(pushes.map((row) => [row.userId, row.dedupeKey])).toEqual([[setup.student.id, `attempt.time_extended:${id}:${deadline}:${setup.student.id}`]]);
+    expect(pushes[0]!.data).toMatchObject({ title: "Timed exam", added_minutes: 10, deadline_at: new Date(deadline).toISOString(), exam_attempt_id: id });
+  });
+
+  it("after the deadline plus grace: 409 and the attempt finishes then; finished: 409; unknown or out of scope: 404; bad bodies: 400", async () => {
+    const setup = await examForStudent({ timeLimitSeconds: 600 });
+    const id = await startedExam(setup.student, setup.exam.id);
+    const row = await examAttemptRow(id);
+    clockTo(row.deadlineAt, GRACE_MS + 2_000);
+    expect(failure(await extend(setup.admin, id, { add_seconds: 60, reason: "late" }))).toEqual({ status: 409, error: "exam_attempt_already_submitted" });
+    expect(await examAttemptRow(id)).toMatchObject({ status: "submitted", autoFinalized: true, submittedAt: row.deadlineAt, deadlineAt: row.deadlineAt });
+    expect(failure(await extend(setup.admin, id, { add_seconds: 60, reason: "again" }))).toEqual({ status: 409, error: "exam_attempt_already_submitted" });
+    setClockForTests(null);
+
+    expect(failure(await extend(setup.admin, unknownId(), { add_seconds: 60, reason: "x" }))).toEqual({ status: 404, error: "exam_attempt_not_found" });
+    const restricted = await signedIn(setup.school, curatorWith({ can_manage_exams: true }));
+    const open = await startedExam(await signedIn(setup.school, { role: "student" }), setup.exam.id);
+    expect(failure(await extend(restricted, open, { add_seconds: 60, reason: "x" }))).toEqual({ status: 404, error: "exam_attempt_not_found" });
+    for (const body of [{ add_seconds: 59, reason: "x" }, { add_seconds: 14401, reason: "x" }, { add_seconds: 60, reason: "" }, { reason: "x" }]) {
+      expect(failure(await extend(setup.admin, open, body))).toEqual({ status: 400, error: "invalid_request_body" });
+    }
+    expect(failure(await extend(setup.student, open, { add_seconds: 60, reason: "x" }))).toEqual({ status: 403, error: "forbidden" });
+    expect(await auditOf(setup.school.id)).toEqual([]);
+  });
+
+  it("3 round trips with the auth check", async () => {
+    const setup = await examForStudent({ timeLimitSeconds: 600 });
+    const id = await startedExam(setup.student, setup.exam.id);
+    await opened(setup.student, id, 0);
+    const run = await countedRequest(setup.admin, `/t/exam-attempts/${id}/extend`, { method: "POST", body: { add_seconds: 60, reason: "x" } });
+    expect(run.status).toBe(200);
+    // Besides the auth check's one read: the read batch and the write batch.
+    expect({ batch: run.counts.batch, exec: run.counts.exec }).toEqual({ batch: 2, exec: 0 });
+    expect((await readExamAttempt(setup.student, id)).body.data.time_limit_seconds).toBe(660);
+  });
+});

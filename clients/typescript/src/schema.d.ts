@@ -1095,6 +1095,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/t/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The school's audit log, newest first, filtered by actor, action, target and time (kept 400 days) */
+        get: operations["getTAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/t/courses": {
         parameters: {
             query?: never;
@@ -2209,6 +2226,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/t/attempts/{id}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a timed quiz attempt in progress by add_seconds (its deadline and its timer move together); the student is told
+         * @description A restricted curator reaches only their own students' attempts. An extension received after deadline_at plus the grace is refused (409 attempt_already_submitted) and the attempt finishes then, as it would on a save.
+         */
+        post: operations["postTAttemptsByIdExtend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/t/exams": {
         parameters: {
             query?: never;
@@ -2431,6 +2468,26 @@ export interface paths {
         put?: never;
         /** Finish your attempt: every opened section is scored and the weighted final score computed by the server (any body is ignored) */
         post: operations["postTExamAttemptsByIdSubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/t/exam-attempts/{id}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend an exam attempt in progress by add_seconds: its deadline, its timer (warning and finish) and its open sections move together; the student is told
+         * @description A restricted curator reaches only their own students' attempts. An extension received after deadline_at plus the grace is refused (409 exam_attempt_already_submitted) and the attempt finishes then, as it would on a save.
+         */
+        post: operations["postTExamAttemptsByIdExtend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2851,6 +2908,28 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/t/users/{id}/accommodation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A student's accommodation profile; the neutral profile ("1.00", 0, 0) when none is set
+         * @description A restricted curator reaches only their own students (others: 404 user_not_found).
+         */
+        get: operations["getTUsersByIdAccommodation"];
+        /** Set a student's accommodation profile: more time and attempts on every quiz, exam and assignment (later attempts only) */
+        put: operations["putTUsersByIdAccommodation"];
+        post?: never;
+        /** Remove a student's accommodation profile (the neutral profile applies again) */
+        delete: operations["deleteTUsersByIdAccommodation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3728,6 +3807,27 @@ export interface components {
             /** Format: uuid */
             media_asset_id: string;
             size: number;
+        };
+        AuditEntry: {
+            id: string;
+            at: string;
+            /** @description Null for a system job; id and name are null once the person was permanently deleted */
+            actor: {
+                id: string | null;
+                role: string | null;
+                name: string | null;
+            } | null;
+            action: string;
+            target_type: string;
+            target_id: string | null;
+            summary: string;
+            changes: {
+                [key: string]: [
+                    unknown,
+                    unknown
+                ];
+            };
+            request_id: string | null;
         };
         Course: {
             /** Format: uuid */
@@ -4634,6 +4734,10 @@ export interface components {
             course_refs: components["schemas"]["QuizCourseRef"][];
             /** @description Students: published exams only */
             exam_refs: components["schemas"]["QuizExamRef"][];
+            /** @description Students only: the caller's limit with their accommodation */
+            effective_time_limit_seconds?: number | null;
+            /** @description Students only: the caller's attempts with their accommodation */
+            effective_max_attempts?: number | null;
         };
         Question: {
             /** Format: uuid */
@@ -4971,6 +5075,8 @@ export interface components {
             pending_review: boolean;
             started_at: string;
             deadline_at: string | null;
+            /** @description The attempt's own limit (accommodation and extensions included): deadline_at − started_at; null when untimed */
+            time_limit_seconds: number | null;
             submitted_at: string | null;
             auto_finalized: boolean;
             /** @description Left out when nothing is saved */
@@ -5074,6 +5180,10 @@ export interface components {
             /** @description Shown to the student with the answer; left out keeps the earlier feedback, null or empty clears it */
             feedback?: string | null;
         };
+        ExtendAttemptRequest: {
+            add_seconds: number;
+            reason: string;
+        };
         ExamList: components["schemas"]["ExamListItem"][];
         ExamListItem: {
             /** Format: uuid */
@@ -5143,6 +5253,10 @@ export interface components {
             } | null;
             /** @description Students only: finished attempts */
             attempts_count?: number;
+            /** @description Students only: the caller's time limit with their accommodation */
+            effective_time_limit_seconds?: number;
+            /** @description Students only: the caller's attempts with their accommodation */
+            effective_max_attempts?: number | null;
             /** @description Students only: true (every student of the school may take a published exam) */
             auth_has_access?: boolean;
             /**
@@ -5271,6 +5385,8 @@ export interface components {
             actor_role: "student" | "curator" | "admin";
             started_at: string;
             deadline_at: string;
+            /** @description The attempt's own limit (accommodation and extensions included): deadline_at − started_at */
+            time_limit_seconds: number;
             submitted_at: string | null;
             auto_finalized: boolean;
             /** @description The sections opened with go, each with its quiz attempt */
@@ -5841,6 +5957,27 @@ export interface components {
             assignments_on_time: components["schemas"]["CuratorMeasure"] & unknown;
             quizzes_completed: components["schemas"]["CuratorMeasure"] & unknown;
             exams_completed: components["schemas"]["CuratorMeasure"] & (Record<string, never> | null);
+        };
+        Accommodation: {
+            user_id: string;
+            /** @example 1.50 */
+            time_multiplier: string;
+            extra_time_seconds: number;
+            extra_attempts: number;
+            /** @description staff only: never shown to the student */
+            note: string | null;
+            updated_at: string | null;
+            updated_by: string | null;
+        };
+        AccommodationRequest: {
+            /**
+             * @description 1.00-4.00, two decimals; a decimal string or a number
+             * @example 1.50
+             */
+            time_multiplier: string | number;
+            extra_time_seconds: number;
+            extra_attempts: number;
+            note: string | null;
         };
         DevMailboxMessage: {
             id: string;
@@ -11509,6 +11646,84 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         error: "media_not_found";
+                    };
+                };
+            };
+        };
+    };
+    getTAuditLog: {
+        parameters: {
+            query?: {
+                actor_id?: string;
+                action?: string;
+                target_type?: string;
+                target_id?: string;
+                /** @description ISO 8601; entries at or after it */
+                from?: string;
+                /** @description ISO 8601; entries at or before it */
+                to?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            entries: components["schemas"]["AuditEntry"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_params` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_params";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
                     };
                 };
             };
@@ -19212,6 +19427,98 @@ export interface operations {
             };
         };
     };
+    postTAttemptsByIdExtend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendAttemptRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["QuizAttempt"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format`, `invalid_request_body` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format" | "invalid_request_body";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `attempt_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "attempt_not_found";
+                    };
+                };
+            };
+            /** @description `attempt_already_submitted`, `attempt_not_timed` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "attempt_already_submitted" | "attempt_not_timed";
+                    };
+                };
+            };
+        };
+    };
     getTExams: {
         parameters: {
             query?: {
@@ -20662,6 +20969,98 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         error: "exam_attempt_already_submitted";
+                    };
+                };
+            };
+        };
+    };
+    postTExamAttemptsByIdExtend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendAttemptRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ExamAttempt"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format`, `invalid_request_body` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format" | "invalid_request_body";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `exam_attempt_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "exam_attempt_not_found";
+                    };
+                };
+            };
+            /** @description `exam_attempt_already_submitted`, `attempt_not_timed` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "exam_attempt_already_submitted" | "attempt_not_timed";
                     };
                 };
             };
@@ -23123,6 +23522,232 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+        };
+    };
+    getTUsersByIdAccommodation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Accommodation"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "user_not_found";
+                    };
+                };
+            };
+        };
+    };
+    putTUsersByIdAccommodation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccommodationRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Accommodation"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format`, `invalid_request_body`, `not_a_student` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format" | "invalid_request_body" | "not_a_student";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "user_not_found";
+                    };
+                };
+            };
+        };
+    };
+    deleteTUsersByIdAccommodation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_id_format` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "user_not_found";
                     };
                 };
             };

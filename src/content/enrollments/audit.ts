@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
 import type { SchoolCtx } from "../../core/http/context";
+import { inSchool } from "../../core/db/conditions";
 import { auditEntryFromRow, rowJson, rowValue } from "../../platform/audit/from-row";
 
 /**
@@ -11,11 +12,12 @@ import { auditEntryFromRow, rowJson, rowValue } from "../../platform/audit/from-
  * (404) writes none. Changes: the enrollment's source keys and its status, before and after.
  */
 export function removalAudit(ctx: SchoolCtx, input: { target: SQL; removable: readonly string[] }): BatchItem {
+  const { tenantId } = ctx;
   const keys = sql`SELECT value FROM json_each(${JSON.stringify(input.removable)})`;
-  const enrollment = sql`SELECT e.id FROM enrollments e WHERE ${input.target}`;
+  const enrollment = sql`SELECT e.id FROM enrollments e WHERE ${inSchool("e", tenantId)} AND ${input.target}`;
   const sources = (extra: SQL) =>
     rowJson(sql`SELECT json_group_array(k.source_key) FROM (SELECT s.source_key FROM enrollment_sources s
-      WHERE s.enrollment_id IN (${enrollment}) ${extra} ORDER BY s.source_key) k`);
+      WHERE ${inSchool("s", tenantId)} AND s.enrollment_id IN (${enrollment}) ${extra} ORDER BY s.source_key) k`);
   const kept = sql`AND s.source_key NOT IN (${keys})`;
   return auditEntryFromRow(ctx, {
     action: "enrollment.removed",
@@ -24,10 +26,10 @@ export function removalAudit(ctx: SchoolCtx, input: { target: SQL; removable: re
     summary: "Direct enrollment removed",
     changes: {
       sources: [sources(sql``), sources(kept)],
-      status: ["active", rowValue(sql`SELECT CASE WHEN EXISTS (SELECT 1 FROM enrollment_sources s WHERE s.enrollment_id IN (${enrollment}) ${kept}) THEN 'active' ELSE 'removed' END`)],
+      status: ["active", rowValue(sql`SELECT CASE WHEN EXISTS (SELECT 1 FROM enrollment_sources s WHERE ${inSchool("s", tenantId)} AND s.enrollment_id IN (${enrollment}) ${kept}) THEN 'active' ELSE 'removed' END`)],
     },
-    when: sql`EXISTS (SELECT 1 FROM enrollments e WHERE ${input.target}
-      AND (EXISTS (SELECT 1 FROM enrollment_sources s WHERE s.enrollment_id = e.id AND s.source_key IN (${keys}))
-        OR NOT EXISTS (SELECT 1 FROM enrollment_sources s WHERE s.enrollment_id = e.id)))`,
+    when: sql`EXISTS (SELECT 1 FROM enrollments e WHERE ${inSchool("e", tenantId)} AND ${input.target}
+      AND (EXISTS (SELECT 1 FROM enrollment_sources s WHERE ${inSchool("s", tenantId)} AND s.enrollment_id = e.id AND s.source_key IN (${keys}))
+        OR NOT EXISTS (SELECT 1 FROM enrollment_sources s WHERE ${inSchool("s", tenantId)} AND s.enrollment_id = e.id)))`,
   });
 }

@@ -15,7 +15,7 @@ const MAX_PURGED = 10 * 2 * PURGE_CHUNK;
 function schoolEntries(school: SchoolCtx<SystemActor>, cutoff: number): BatchItem {
   return batchable(
     school,
-    sql`DELETE FROM audit_entries WHERE id IN (
+    sql`DELETE FROM audit_entries WHERE ${inSchool(school.tenantId)} AND id IN (
           SELECT a.id FROM audit_entries a WHERE ${inSchool("a", school.tenantId)} AND a.at < ${cutoff} LIMIT ${PURGE_CHUNK})`,
   );
 }

@@ -57,6 +57,7 @@ describe("POST /t/attempts/:id/grade", () => {
       pending_review: false,
       started_at: expect.stringMatching(ISO),
       deadline_at: null,
+      time_limit_seconds: null,
       submitted_at: expect.stringMatching(ISO),
       auto_finalized: false,
       saved_answers: [

@@ -156,6 +156,9 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     db().insert(schema.quizQuestionFigures).values({ tenantId, quizId, userId, actorRole: "curator", questionId: uuidv7(), answered: 1, correct: 0 }),
     db().insert(schema.examFigures).values({ tenantId, examId: uuidv7(), userId, actorRole: "curator", attemptCount: 1, submittedCount: 1, passedCount: 0 }),
     db().insert(schema.examSectionFigures).values({ tenantId, examId: uuidv7(), userId, actorRole: "curator", sectionId: uuidv7(), pctSum: 0 }),
+    // The user's own accommodation profile, and one they set for a bystander (the setter is forgotten).
+    db().insert(schema.accommodations).values({ tenantId, userId, timeMultiplierHundredths: 150, extraTimeSeconds: 0, extraAttempts: 0, updatedAt: now }),
+    db().insert(schema.accommodations).values({ tenantId, userId: bystanderId, timeMultiplierHundredths: 150, extraTimeSeconds: 0, extraAttempts: 0, updatedBy: userId, updatedAt: now }),
     db().insert(schema.assignments).values({ id: assignmentId, tenantId, title: "Authored assignment", createdBy: userId, createdAt: now, updatedAt: now }),
     db().insert(schema.submissions).values({ id: submissionId, tenantId, assignmentId, studentId: userId, attempt: 1, status: "submitted", submittedAt: now, createdAt: now, updatedAt: now }),
     db().insert(schema.submissionAttachments).values({ tenantId, submissionId, studentId: userId, mediaAssetId: uuidv7(), position: 0, createdAt: now }),
@@ -195,6 +198,7 @@ describe("DELETE /t/users/:id/permanent", () => {
     expect((await userRow(bystander.id))!.individualCuratorId).toBeNull();
     expect(await count("device_events", "user_id", bystander.id)).toBe(1);
     expect(await count("audit_entries", "target_id", bystander.id)).toBe(1);
+    expect(await count("accommodations", "user_id", bystander.id)).toBe(1);
     expect(await count("device_limit_overrides", "user_id", bystander.id)).toBe(1);
     expect(await count("group_members", "user_id", bystander.id)).toBe(1);
     expect(await count("enrollments", "student_id", bystander.id)).toBe(1);

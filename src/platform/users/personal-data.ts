@@ -4,6 +4,7 @@ import { forgetPairStatement } from "../auth/login-guard";
 import { platformOf } from "../../core/school";
 import type { BatchItem } from "../../core/db/batch";
 import {
+  accommodations,
   auditEntries,
   assignments,
   pointEvents,
@@ -121,6 +122,9 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(quizQuestionFigures, quizQuestionFigures.userId, "delete"),
   rule(examFigures, examFigures.userId, "delete"),
   rule(examSectionFigures, examSectionFigures.userId, "delete"),
+  // An accommodation profile is the student's own (often health-related) data; the staff member who set one is only forgotten.
+  rule(accommodations, accommodations.userId, "delete"),
+  rule(accommodations, accommodations.updatedBy, "clear"),
   rule(assignments, assignments.createdBy, "clear"),
   rule(submissions, submissions.studentId, "delete"),
   rule(submissions, submissions.gradedById, "clear"),

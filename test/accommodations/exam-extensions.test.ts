@@ -174,6 +174,57 @@ describe("POST /t/exam-attempts/:id/extend", () => {
   }
 });
 
+describe("the exam time warning (04 #43) after an extension", () => {
+  const warnings = async (tenantId: string) => (await outboxRows(tenantId)).filter((row) => row.eventCode === "exam.time_warning");
+
+  it("moves with the deadline: nothing at the old warning time, one warning 5 minutes before the new deadline", async () => {
+    const setup = await examForStudent({ title: "Timed exam", timeLimitSeconds: 660 });
+    await addPushDevice(setup.school.id, setup.student.id);
+    const id = await startedExam(setup.student, setup.exam.id);
+    const old = (await examAttemptRow(id)).deadlineAt;
+    expect(await alarmOf(id)).toBe(old - 300_000);
+    expect((await extend(setup.admin, id, { add_seconds: 600, reason: "Power cut" })).status).toBe(200);
+    const deadline = old + 600_000;
+    expect(await alarmOf(id)).toBe(deadline - 300_000);
+
+    clockTo(old, -299_000);
+    expect(await runDurableObjectAlarm(timerStub(id))).toBe(true);
+    expect(await warnings(setup.school.id)).toEqual([]);
+    expect(await examAttemptRow(id)).toMatchObject({ status: "in_progress", warnedAt: null });
+    expect(await alarmOf(id)).toBe(deadline - 300_000);
+
+    clockTo(deadline, -299_000);
+    expect(await runDurableObjectAlarm(timerStub(id))).toBe(true);
+    const sent = await warnings(setup.school.id);
+    expect(sent.map((row) => [row.userId, row.dedupeKey])).toEqual([[setup.student.id, `exam.time_warning:${id}:${setup.student.id}`]]);
+    expect(sent[0]!.data).toMatchObject({ exam_title: "Timed exam", minutes_left: 5, deadline: new Date(deadline).toISOString(), exam_attempt_id: id });
+    expect((await examAttemptRow(id)).warnedAt).not.toBeNull();
+    expect(await alarmOf(id)).toBe(deadline + GRACE_MS + 1);
+  });
+
+  it("a 10-minute exam extended past 10 minutes gets its warning; one already sent is not sent again", async () => {
+    const setup = await examForStudent({ timeLimitSeconds: 600 });
+    await addPushDevice(setup.school.id, setup.student.id);
+    const id = await startedExam(setup.student, setup.exam.id);
+    const old = (await examAttemptRow(id)).deadlineAt;
+    expect(await alarmOf(id)).toBe(old + GRACE_MS + 1);
+    expect((await extend(setup.admin, id, { add_seconds: 60, reason: "Late start" })).status).toBe(200);
+    const deadline = old + 60_000;
+    expect(await alarmOf(id)).toBe(deadline - 300_000);
+    clockTo(deadline, -299_000);
+    expect(await runDurableObjectAlarm(timerStub(id))).toBe(true);
+    expect((await warnings(setup.school.id)).map((row) => row.userId)).toEqual([setup.student.id]);
+
+    // Warned, then extended again: the next alarm is the finish at the newest deadline, no second warning.
+    expect((await extend(setup.admin, id, { add_seconds: 600, reason: "Power cut" })).status).toBe(200);
+    expect(await alarmOf(id)).toBe(deadline + 600_000 + GRACE_MS + 1);
+    clockTo(deadline + 600_000, -299_000);
+    expect(await runDurableObjectAlarm(timerStub(id))).toBe(true);
+    expect(await warnings(setup.school.id)).toHaveLength(1);
+    expect(await examAttemptRow(id)).toMatchObject({ status: "in_progress", deadlineAt: deadline + 600_000 });
+  });
+});
+
 // The first read of each request: the extension's joins the exam, the submit's is the owner's.
 const EXTEND_READ = /FROM exam_attempts ea JOIN exams ex/;
 const SUBMIT_READ = /FROM exam_attempts ea WHERE ea\.id = \?.* AND ea\.user_id = \?$/s;

@@ -3,6 +3,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ExamAttemptTimer } from "../../durable-objects/exam-attempt-timer";
 import { setClockForTests } from "../../src/core/lib/clock";
 import { countedRequest } from "../helpers/counted";
+import { barrierD1, requestWithD1 } from "../helpers/d1-barrier";
+import { schoolD1 } from "../helpers/databases";
+import { wrapD1 } from "../helpers/wrapped-d1";
 import { failure } from "../helpers/http";
 import { as, curatorWith, signedIn, unknownId, type Member } from "../helpers/users";
 import { addPushDevice, outboxRows } from "../notifications/helpers";
@@ -118,4 +121,157 @@ describe("POST /t/exam-attempts/:id/extend", () => {
     expect({ batch: run.counts.batch, exec: run.counts.exec }).toEqual({ batch: 2, exec: 0 });
     expect((await readExamAttempt(setup.student, id)).body.data.time_limit_seconds).toBe(660);
   });
+
+  // The race forced each way, then left to the scheduler: every time one of the two outcomes, whole.
+  for (const order of ["extension first", "submit first", undefined] as const) {
+    it(`racing the student's submit (${order ?? "either order"}): one consistent outcome`, async () => {
+      const setup = await examForStudent({ timeLimitSeconds: 600 });
+      await addPushDevice(setup.school.id, setup.student.id);
+      const id = await startedExam(setup.student, setup.exam.id);
+      await opened(setup.student, id, 0);
+      const before = await examAttemptRow(id);
+      const { extended, submitted, releases } = await raceExtendAndSubmit(setup, id, order);
+      expect(releases).toEqual({ reads: [2], heldTimedOut: false });
+      if (order === "extension first") expect(extended.status).toBe(200);
+      if (order === "submit first") expect(extended.status).toBe(409);
+
+      expect(submitted.status).toBe(200);
+      expect(submitted.body.data).toMatchObject({ id, status: "submitted", auto_finalized: false });
+      const after = await examAttemptRow(id);
+      expect(after).toMatchObject({ status: "submitted", autoFinalized: false });
+      expect(after.submittedAt).toBeLessThanOrEqual(after.deadlineAt);
+      const sections = await sectionQuizAttempts(id);
+      expect(sections.map((row) => row.status)).toEqual(["submitted"]);
+      // Forced, the loser's write comes after the winner's: the opened section's deadline is the exam's.
+      if (order !== undefined) expect(sections.map((row) => row.deadlineAt)).toEqual([after.deadlineAt]);
+      const audit = await auditOf(setup.school.id);
+      const pushes = (await outboxRows(setup.school.id)).filter((row) => row.eventCode === "attempt.time_extended");
+      if (extended.status === 200) {
+        const deadline = before.deadlineAt + 300_000;
+        expect(extended.body.data).toMatchObject({ id, deadline_at: new Date(deadline).toISOString(), time_limit_seconds: 900 });
+        expect(after.deadlineAt).toBe(deadline);
+        expect(audit).toEqual([
+          {
+            action: "exam_attempt.extended",
+            target_type: "exam_attempt",
+            target_id: id,
+            actor_id: setup.admin.id,
+            changes: { deadline_at: [new Date(before.deadlineAt).toISOString(), new Date(deadline).toISOString()] },
+          },
+        ]);
+        expect(pushes.map((row) => [row.userId, row.dedupeKey])).toEqual([[setup.student.id, `attempt.time_extended:${id}:${deadline}:${setup.student.id}`]]);
+      } else {
+        expect(failure(extended)).toEqual({ status: 409, error: "exam_attempt_already_submitted" });
+        expect(after.deadlineAt).toBe(before.deadlineAt);
+        expect(audit).toEqual([]);
+        expect(pushes).toEqual([]);
+      }
+      // Whichever won, the finished attempt answers the same afterwards.
+      expect(failure(await extend(setup.admin, id, { add_seconds: 60, reason: "again" }))).toEqual({ status: 409, error: "exam_attempt_already_submitted" });
+      expect((await readExamAttempt(setup.student, id)).body.data).toMatchObject({ status: "submitted", deadline_at: new Date(after.deadlineAt).toISOString() });
+      expect(await auditOf(setup.school.id)).toEqual(audit);
+    });
+  }
 });
+
+describe("the exam time warning (04 #43) after an extension", () => {
+  const warnings = async (tenantId: string) => (await outboxRows(tenantId)).filter((row) => row.eventCode === "exam.time_warning");
+
+  it("moves with the deadline: nothing at the old warning time, one warning 5 minutes before the new deadline", async () => {
+    const setup = await examForStudent({ title: "Timed exam", timeLimitSeconds: 660 });
+    await addPushDevice(setup.school.id, setup.student.id);
+    const id = await startedExam(setup.student, setup.exam.id);
+    const old = (await examAttemptRow(id)).deadlineAt;
+    expect(await alarmOf(id)).toBe(old - 300_000);
+    expect((await extend(setup.admin, id, { add_seconds: 600, reason: "Power cut" })).status).toBe(200);
+    const deadline = old + 600_000;
+    expect(await alarmOf(id)).toBe(deadline - 300_000);
+
+    clockTo(old, -299_000);
+    expect(await runDurableObjectAlarm(timerStub(id))).toBe(true);
+    expect(await warnings(setup.school.id)).toEqual([]);
+    expect(await examAttemptRow(id)).toMatchObject({ status: "in_progress", warnedAt: null });
+    expect(await alarmOf(id)).toBe(deadline - 300_000);
+
+    clockTo(deadline, -299_000);
+    expect(await runDurableObjectAlarm(timerStub(id))).toBe(true);
+    const sent = await warnings(setup.school.id);
+    expect(sent.map((row) => [row.userId, row.dedupeKey])).toEqual([[setup.student.id, `exam.time_warning:${id}:${setup.student.id}`]]);
+    expect(sent[0]!.data).toMatchObject({ exam_title: "Timed exam", minutes_left: 5, deadline: new Date(deadline).toISOString(), exam_attempt_id: id });
+    expect((await examAttemptRow(id)).warnedAt).not.toBeNull();
+    expect(await alarmOf(id)).toBe(deadline + GRACE_MS + 1);
+  });
+
+  it("a 10-minute exam extended past 10 minutes gets its warning; one already sent is not sent again", async () => {
+    const setup = await examForStudent({ timeLimitSeconds: 600 });
+    await addPushDevice(setup.school.id, setup.student.id);
+    const id = await startedExam(setup.student, setup.exam.id);
+    const old = (await examAttemptRow(id)).deadlineAt;
+    expect(await alarmOf(id)).toBe(old + GRACE_MS + 1);
+    expect((await extend(setup.admin, id, { add_seconds: 60, reason: "Late start" })).status).toBe(200);
+    const deadline = old + 60_000;
+    expect(await alarmOf(id)).toBe(deadline - 300_000);
+    clockTo(deadline, -299_000);
+    expect(await runDurableObjectAlarm(timerStub(id))).toBe(true);
+    expect((await warnings(setup.school.id)).map((row) => row.userId)).toEqual([setup.student.id]);
+
+    // Warned, then extended again: the next alarm is the finish at the newest deadline, no second warning.
+    expect((await extend(setup.admin, id, { add_seconds: 600, reason: "Power cut" })).status).toBe(200);
+    expect(await alarmOf(id)).toBe(deadline + 600_000 + GRACE_MS + 1);
+    clockTo(deadline + 600_000, -299_000);
+    expect(await runDurableObjectAlarm(timerStub(id))).toBe(true);
+    expect(await warnings(setup.school.id)).toHaveLength(1);
+    expect(await examAttemptRow(id)).toMatchObject({ status: "in_progress", deadlineAt: deadline + 600_000 });
+  });
+});
+
+// The first read of each request: the extension's joins the exam, the submit's is the owner's.
+const EXTEND_READ = /FROM exam_attempts ea JOIN exams ex/;
+const SUBMIT_READ = /FROM exam_attempts ea WHERE ea\.id = \?.* AND ea\.user_id = \?$/s;
+const EXTEND_WRITE = /^UPDATE exam_attempts SET deadline_at/;
+const SUBMIT_WRITE = /^UPDATE exam_attempts SET status = 'submitted'/;
+const sqlOf = (statement: D1PreparedStatement) => String((statement as unknown as { statement?: unknown }).statement);
+
+/**
+ * POST extend (admin, 300 s) and the student's POST submit at once. Both reads of the attempt are
+ * held at a barrier until both are in flight, so each request saw it in progress. `order` then
+ * forces who reaches the timer first: the other request gets its read back only once the first
+ * one's write (the new deadline, or the finish) is stored.
+ */
+async function raceExtendAndSubmit(setup: Awaited<ReturnType<typeof examForStudent>>, id: string, order?: "extension first" | "submit first") {
+  const barrier = barrierD1(await schoolD1(setup.school.id), { held: new RegExp(`${EXTEND_READ.source}|${SUBMIT_READ.source}`, "s"), parties: 2, timeoutMs: 10_000 });
+  const [heldRead, awaitedWrite] = order === "extension first" ? [SUBMIT_READ, EXTEND_WRITE] : [EXTEND_READ, SUBMIT_WRITE];
+  let timedOut = false;
+  let written!: () => void;
+  const writtenOrTimeout = new Promise<void>((go) => {
+    const timer = setTimeout(() => {
+      timedOut = true;
+      go();
+    }, 10_000);
+    written = () => {
+      clearTimeout(timer);
+      go();
+    };
+  });
+  if (order === undefined) written();
+  const db =
+    order === undefined
+      ? barrier.db
+      : wrapD1(barrier.db, {
+          get(target, property) {
+            const value = Reflect.get(target, property, target);
+            if (property !== "batch") return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+            return async (statements: D1PreparedStatement[]) => {
+              const results = await target.batch(statements);
+              if (statements.some((statement) => awaitedWrite.test(sqlOf(statement)))) written();
+              if (statements.some((statement) => heldRead.test(sqlOf(statement)))) await writtenOrTimeout;
+              return results;
+            };
+          },
+        });
+  const [extended, submitted] = await Promise.all([
+    requestWithD1(db, `/t/exam-attempts/${id}/extend`, { token: setup.admin.token, tenant: setup.school.subdomain, body: { add_seconds: 300, reason: "race" } }),
+    requestWithD1(db, `/t/exam-attempts/${id}/submit`, { token: setup.student.token, tenant: setup.school.subdomain }),
+  ]);
+  return { extended, submitted, releases: { reads: barrier.stats.releases, heldTimedOut: timedOut } };
+}

@@ -18,6 +18,7 @@ import { DEMO, DEMO_PASSWORD, TRIAL, seed } from "./seed.mjs";
 import { curatorAnalyticsSeedSql, CURATOR_ANALYTICS_ENDPOINT } from "./bench/curator-analytics.mjs";
 import { quizAnalyticsBenchSql, QUIZ_ANALYTICS_ENDPOINT } from "./bench/quiz-analytics.mjs";
 import { examAnalyticsBenchSql, EXAM_ANALYTICS_ENDPOINT } from "./bench/exam-analytics.mjs";
+import { auditLogBenchSql, AUDIT_LOG_ENDPOINT } from "./bench/audit-log.mjs";
 import { applyMigrations, ensureDevVars, executeSql, runMain, spawnWrangler, CliError } from "./lib/project.mjs";
 import { upsert } from "./lib/sql.mjs";
 
@@ -140,6 +141,7 @@ const ENDPOINTS = [
   },
   QUIZ_ANALYTICS_ENDPOINT,
   EXAM_ANALYTICS_ENDPOINT,
+  AUDIT_LOG_ENDPOINT,
   // In the trial school, so the rating's 5,000 students stay the demo school's only crowd.
   {
     ...CURATOR_ANALYTICS_ENDPOINT,
@@ -441,6 +443,7 @@ async function main() {
   await executeSql(DEMO.shard, benchEnrollmentsSql(Date.now()), target);
   await executeSql(DEMO.shard, quizAnalyticsBenchSql(), target);
   await executeSql(DEMO.shard, examAnalyticsBenchSql(), target);
+  await executeSql(DEMO.shard, auditLogBenchSql(Date.now()), target);
   await executeSql(TRIAL.shard, curatorAnalyticsSeedSql({ tenantId: TRIAL.tenantId }), target);
 
   const [port, inspectorPort] = [await freePort(), await freePort()];

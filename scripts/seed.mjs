@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { applyMigrations, CliError, configuredDevPort, CONTROL_DB, executeSql, passwordPepper, readDevVars, runMain } from "./lib/project.mjs";
 import { accommodations } from "./seed/accommodations.mjs";
 import { assignments } from "./seed/assignments.mjs";
+import { audit } from "./seed/audit.mjs";
 import { courses, paths } from "./seed/courses.mjs";
 import { DEMO, DEMO_PASSWORD, TRIAL } from "./seed/demo.mjs";
 import { enrollments } from "./seed/enrollments.mjs";
@@ -27,13 +28,13 @@ export { DEMO, DEMO_PASSWORD, TRIAL };
  * or an object of statements per D1 binding (`DB` for the control rows: schools, tariffs, payments;
  * `DEMO.shard` / `TRIAL.shard` for each school's own rows).
  */
-export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, assignments, enrollments, rating, accommodations];
+export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, assignments, enrollments, rating, accommodations, audit];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {
   const [s1, s2, s3, s4] = DEMO.students;
   return [
-    { role: "admin", email: DEMO.admin.email, note: "a push device; a sent campaign" },
+    { role: "admin", email: DEMO.admin.email, note: "a push device; a sent campaign; six entries in the audit log" },
     { role: "curator", email: DEMO.restrictedCurator.email, note: `restricted: only can_manage_students; "Morning group" + ${s3.email}` },
     { role: "curator", email: DEMO.curator.email, note: `all six permissions; curates "Evening group"` },
     { role: "student", email: s1.email, note: `"Morning group" (enrolled in the demo course); push devices (phone, tablet) and a push history; demo course: module 1 done` },

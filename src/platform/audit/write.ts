@@ -27,8 +27,12 @@ export interface AuditInput {
   actor?: { userId: string; role: string; name: string };
 }
 
-/** Field names that would carry a secret: an entry naming one is a programming error, refused before any write. */
-const SECRET_FIELD = /(password|hash|token|secret|otp|code_hash|private|whsec)/i;
+/**
+ * Field names that would carry a secret (`password`, `new_password`, `token_hash`, `refresh_token`, `secret`): an entry
+ * naming one is a programming error, refused before any write. Matched as the name's last word, so a
+ * setting about secrets (`revoke_on_password_change`) is not one.
+ */
+const SECRET_FIELD = /(^|_)(password|hash|token|secret|otp|private_key|whsec)s?$/i;
 
 /** Keeps the fields whose value changed and refuses secret-bearing ones. */
 export function changedFields(changes: AuditChanges): AuditChanges {

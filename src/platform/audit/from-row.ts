@@ -4,7 +4,7 @@ import { decimalTextSql } from "../../core/db/decimal";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { uuidv7 } from "../../core/lib/ids";
 import { auditEntries } from "../../db/schema";
-import { actorColumns, changedFields } from "./write";
+import { actorColumns, refuseSecretFields } from "./write";
 
 /**
  * Audit entries whose `changes` are read from the rows inside the batch (docs/decisions/audit.md,
@@ -48,8 +48,7 @@ function sideSql(side: RowSide): SQL {
  * crosses a subquery boundary (a boolean would turn into the text "true").
  */
 export function rowChangesSql(changes: Record<string, [RowSide, RowSide]>): SQL {
-  // Field names are checked by the same rule as plain entries (no secret-bearing names).
-  changedFields(Object.fromEntries(Object.keys(changes).map((field) => [field, [0, 1]])));
+  refuseSecretFields(Object.keys(changes));
   const pairs = Object.entries(changes).map(([field, [before, after]]) => sql`${field}, json_array(${sideSql(before)}, ${sideSql(after)})`);
   if (pairs.length === 0) return sql`'{}'`;
   return sql`(SELECT COALESCE(json_group_object(j.key, json(j.value)), '{}')

@@ -35,10 +35,15 @@ export interface AuditInput {
 const SECRET_FIELD = /(^|_)(password|hash|token|secret|otp|private_key|whsec)s?$/i;
 
 /** Keeps the fields whose value changed and refuses secret-bearing ones. */
+/** Throws on a field name that may carry a secret: every way of writing `changes` checks its names here. */
+export function refuseSecretFields(fields: Iterable<string>): void {
+  for (const field of fields) if (SECRET_FIELD.test(field)) throw new Error(`audit: the field "${field}" may carry a secret`);
+}
+
 export function changedFields(changes: AuditChanges): AuditChanges {
+  refuseSecretFields(Object.keys(changes));
   const kept: AuditChanges = {};
   for (const [field, [before, after]] of Object.entries(changes)) {
-    if (SECRET_FIELD.test(field)) throw new Error(`audit: the field "${field}" may carry a secret`);
     if (JSON.stringify(before ?? null) !== JSON.stringify(after ?? null)) kept[field] = [before ?? null, after ?? null];
   }
   return kept;
@@ -123,10 +128,8 @@ export const jsonIso = (column: SQLWrapper) => sql`json_quote(strftime('%Y-%m-%d
  * per row, so a set-based change (a bulk deactivation) gets one entry per row in one statement.
  */
 export function auditFromRows(ctx: SchoolCtx<SchoolActor>, input: AuditFromRowsInput): BatchItem {
-  const pairs = Object.entries(input.changes).map(([field, [before, after]]) => {
-    if (SECRET_FIELD.test(field)) throw new Error(`audit: the field "${field}" may carry a secret`);
-    return sql`${field}, json_array(json(${before}), json(${JSON.stringify(after ?? null)}))`;
-  });
+  refuseSecretFields(Object.keys(input.changes));
+  const pairs = Object.entries(input.changes).map(([field, [before, after]]) => sql`${field}, json_array(json(${before}), json(${JSON.stringify(after ?? null)}))`);
   const diff = pairs.length
     ? sql`(SELECT coalesce(json_group_object(p.key, json(p.value)), '{}') FROM json_each(json_object(${sql.join(pairs, sql`, `)})) p
         WHERE (p.value -> 0) IS NOT (p.value -> 1))`

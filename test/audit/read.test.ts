@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api } from "../helpers/http";
+import { api, failure } from "../helpers/http";
 import { deviceLogin, newInstallation, setPolicy, signInOn } from "../helpers/devices";
 import { createUser } from "../helpers/factories";
 import { as, curatorWith, schoolWithAdmin, signedIn } from "../helpers/users";
@@ -42,8 +42,7 @@ describe("GET /t/audit-log", () => {
     const curator = await signedIn(school, curatorWith({ can_manage_students: true, can_view_analytics: true }));
     const student = await signedIn(school, { role: "student" });
     for (const who of [curator, student]) {
-      const res = await as(who, "/t/audit-log");
-      expect([res.status, res.body.error]).toEqual([403, "forbidden"]);
+      expect(failure(await as(who, "/t/audit-log"))).toEqual({ status: 403, error: "forbidden" });
     }
     for (const query of [
       "limit=0",
@@ -59,8 +58,7 @@ describe("GET /t/audit-log", () => {
       "target_id=" + encodeURIComponent("x\u202Ey"),
       "target_type=" + encodeURIComponent("user'; DROP"),
     ]) {
-      const res = await as(admin, `/t/audit-log?${query}`);
-      expect([query, res.status, res.body.error]).toEqual([query, 400, "invalid_params"]);
+      expect([query, failure(await as(admin, `/t/audit-log?${query}`))]).toEqual([query, { status: 400, error: "invalid_params" }]);
     }
   });
 

@@ -87,7 +87,10 @@ export const blockCompletions = sqliteTable(
   },
   (t) => [
     uniqueIndex("block_completions_block_student").on(t.blockId, t.studentId),
-    index("block_completions_tenant_student_course").on(t.tenantId, t.studentId, t.courseId),
+    // Ends with completed_at so a student's latest completion in a course is one seek (the
+    // enrollment status's activity); without it the planner prefers the time index below and walks
+    // the school's completions (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
+    index("block_completions_tenant_student_course").on(t.tenantId, t.studentId, t.courseId, t.completedAt),
     index("block_completions_tenant_lesson").on(t.tenantId, t.lessonId),
     // Curator analytics reads a period's activity by time (docs/decisions/heavy-reads.md, "Curator analytics").
     index("block_completions_tenant_completed").on(t.tenantId, t.completedAt, t.studentId),

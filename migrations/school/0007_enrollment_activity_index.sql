@@ -1,0 +1,2 @@
+DROP INDEX `block_completions_tenant_student_course`;--> statement-breakpoint
+CREATE INDEX `block_completions_tenant_student_course` ON `block_completions` (`tenant_id`,`student_id`,`course_id`,`completed_at`);

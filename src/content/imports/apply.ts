@@ -108,7 +108,7 @@ async function applyUsers(ctx: SchoolCtx, input: { todo: CheckedRow[]; progress:
     );
     if (role === "curator") statements.push(defaultPermissionsStatement(ctx, { userId, now }));
     // Only when this batch created the user: a concurrent creation of the address keeps its own account.
-    const created = sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId})`;
+    const created = sql`EXISTS (SELECT 1 FROM users cu WHERE cu.id = ${userId} AND ${inSchool("cu", ctx.tenantId)})`;
     const code = await setPasswordCode(ctx, { tenantId: ctx.tenantId, userId, now, validMs: INVITE_VALID_DAYS * DAY_MS });
     const email = queueEmail(ctx, {
       tenantId: ctx.tenantId,

@@ -266,6 +266,17 @@ describe("POST /t/imports/:id/apply", () => {
     });
   });
 
+  it("a restricted curator's new students are theirs; a student cannot reach the import", async () => {
+    const { school } = await setup();
+    const curator = await signedIn(school, curatorWith({ can_manage_students: true }));
+    const student = await signedIn(school, { role: "student" });
+    const plan = (await upload(curator, "users", "email,first_name,last_name\nmine@import.test,Mine,Student\n")).body.data;
+    expect(failure(await as(student, `/t/imports/${plan.id}`))).toEqual({ status: 404, error: "import_not_found" });
+    expect(failure(await applyPlan(student, plan.id, { plan_hash: plan.plan_hash }))).toEqual({ status: 404, error: "import_not_found" });
+    expect((await applyPlan(curator, plan.id, { plan_hash: plan.plan_hash })).body.data.result).toEqual({ created: 1, updated: 0, unchanged: 0, skipped: 0 });
+    expect((await usersOf(school.id)).find((user) => user.email === "mine@import.test")).toMatchObject({ role: "student", individual_curator_id: curator.id });
+  });
+
   it("refuses a plan the data no longer matches, and an expired import", async () => {
     const { school, admin } = await setup();
     const plan = (await upload(admin, "users", "email,first_name,last_name\nlate@import.test,A,B\n")).body.data;

@@ -19,6 +19,7 @@ import { curatorAnalyticsSeedSql, CURATOR_ANALYTICS_ENDPOINT } from "./bench/cur
 import { quizAnalyticsBenchSql, QUIZ_ANALYTICS_ENDPOINT } from "./bench/quiz-analytics.mjs";
 import { examAnalyticsBenchSql, EXAM_ANALYTICS_ENDPOINT } from "./bench/exam-analytics.mjs";
 import { auditLogBenchSql, AUDIT_LOG_ENDPOINT } from "./bench/audit-log.mjs";
+import { IMPORTS_ENDPOINT } from "./bench/imports.mjs";
 import { applyMigrations, ensureDevVars, executeSql, runMain, spawnWrangler, CliError } from "./lib/project.mjs";
 import { upsert } from "./lib/sql.mjs";
 
@@ -142,6 +143,7 @@ const ENDPOINTS = [
   QUIZ_ANALYTICS_ENDPOINT,
   EXAM_ANALYTICS_ENDPOINT,
   AUDIT_LOG_ENDPOINT,
+  IMPORTS_ENDPOINT,
   // In the trial school, so the rating's 5,000 students stay the demo school's only crowd.
   {
     ...CURATOR_ANALYTICS_ENDPOINT,
@@ -322,7 +324,8 @@ async function runRound(baseUrl, endpoint, session, { concurrency, requests, tim
     init: {
       method: endpoint.method,
       headers: typeof endpoint.headers === "function" ? endpoint.headers(session) : (endpoint.headers ?? {}),
-      body: endpoint.body === undefined ? undefined : JSON.stringify(typeof endpoint.body === "function" ? endpoint.body(client) : endpoint.body),
+      // `bodyText`: a body sent as written (the CSV of an import), not as JSON.
+      body: endpoint.bodyText ?? (endpoint.body === undefined ? undefined : JSON.stringify(typeof endpoint.body === "function" ? endpoint.body(client) : endpoint.body)),
     },
   });
   const latencies = [];

@@ -36,6 +36,7 @@ import { screenshotRoutes } from "./content/screenshot/routes";
 import { ratingRoutes } from "./content/rating/routes";
 import { analyticsRoutes } from "./content/analytics/routes";
 import { accommodationRoutes } from "./content/accommodations/routes";
+import { importRoutes } from "./content/imports/routes";
 
 function buildApp(access: AccessControl) {
   const app = new OpenAPIHono<AppEnv>();
@@ -77,6 +78,7 @@ function buildApp(access: AccessControl) {
   app.route(API_PREFIX, ratingRoutes);
   app.route(API_PREFIX, analyticsRoutes);
   app.route(API_PREFIX, accommodationRoutes);
+  app.route(API_PREFIX, importRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

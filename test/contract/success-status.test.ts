@@ -28,6 +28,8 @@ interface ValidRequest {
   /** Who calls: the school's admin unless said. */
   caller?: "admin" | "student";
   body?: unknown;
+  /** A body that is not JSON (the CSV of POST /t/imports), with its content type. */
+  raw?: { text: string; contentType: string };
 }
 
 const course = async ({ schoolId }: School) => insertCourseTree(schoolId, { shape: [1, 1, 1] });
@@ -80,6 +82,10 @@ const VALID_REQUESTS: Record<string, (school: School) => Promise<ValidRequest>> 
     await insertEnrollment(s.schoolId, courseId, s.student.id);
     return { path: `/t/courses/${courseId}/enrollments/${s.student.id}` };
   },
+  "POST /api/v1/t/imports": async () => ({
+    path: "/t/imports?kind=users",
+    raw: { text: "email,first_name,last_name\nnew@import.test,Anna,Ivanova\n", contentType: "text/csv" },
+  }),
   "DELETE /api/v1/t/users/:id/accommodation": async (s) => ({ path: `/t/users/${s.student.id}/accommodation` }),
 };
 
@@ -103,6 +109,7 @@ describe("contract success statuses", () => {
       const res = await as(call.caller === "student" ? student : admin, call.path, {
         method: route.method,
         ...(call.body === undefined ? {} : { body: call.body }),
+        ...(call.raw === undefined ? {} : { raw: call.raw.text, headers: { "content-type": call.raw.contentType } }),
       });
       expect({ route: key, status: res.status, body: res.status === route.success_status ? null : res.body }).toEqual({
         route: key,

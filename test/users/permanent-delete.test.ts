@@ -159,6 +159,8 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     // The user's own accommodation profile, and one they set for a bystander (the setter is forgotten).
     db().insert(schema.accommodations).values({ tenantId, userId, timeMultiplierHundredths: 150, extraTimeSeconds: 0, extraAttempts: 0, updatedAt: now }),
     db().insert(schema.accommodations).values({ tenantId, userId: bystanderId, timeMultiplierHundredths: 150, extraTimeSeconds: 0, extraAttempts: 0, updatedBy: userId, updatedAt: now }),
+    // A roster import this user uploaded: its plan holds other people's names and goes with them.
+    db().insert(schema.imports).values({ id: uuidv7(), tenantId, kind: "users", status: "ready", createdBy: userId, createdAt: now, expiresAt: now, fileSha256: "0", planHash: "0", counts: {}, columns: [], delimiter: "," }),
     db().insert(schema.assignments).values({ id: assignmentId, tenantId, title: "Authored assignment", createdBy: userId, createdAt: now, updatedAt: now }),
     db().insert(schema.submissions).values({ id: submissionId, tenantId, assignmentId, studentId: userId, attempt: 1, status: "submitted", submittedAt: now, createdAt: now, updatedAt: now }),
     db().insert(schema.submissionAttachments).values({ tenantId, submissionId, studentId: userId, mediaAssetId: uuidv7(), position: 0, createdAt: now }),

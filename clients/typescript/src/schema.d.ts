@@ -2935,6 +2935,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/t/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a CSV roster: validated into a plan (a dry run), nothing else is written
+         * @description kind=users|enrollments (can_manage_students) or group_members (also can_manage_groups). Body: the CSV text (Content-Type: text/csv, UTF-8, optional BOM, comma or semicolon), up to 5 MB and 5,000 data rows.
+         */
+        post: operations["postTImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/t/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An import: its status, counts, plan_hash and the first 50 rows */
+        get: operations["getTImportsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/t/imports/{id}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plan's rows, by action */
+        get: operations["getTImportsByIdRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/t/imports/{id}/errors.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The error rows as CSV (the original columns plus error), UTF-8 with a BOM */
+        get: operations["getTImportsByIdErrorsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/t/imports/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply the plan: re-validated against the data now, written in batches of 500 rows; new users get an invitation */
+        post: operations["postTImportsByIdApply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dev/mailbox": {
         parameters: {
             query?: never;
@@ -5979,11 +6067,72 @@ export interface components {
             extra_attempts: number;
             note: string | null;
         };
+        Import: {
+            id: string;
+            /** @enum {string} */
+            kind: "users" | "enrollments" | "group_members";
+            /** @enum {string} */
+            status: "ready" | "invalid" | "applying" | "applied";
+            created_at: string;
+            expires_at: string;
+            applied_at: string | null;
+            counts: {
+                rows: number;
+                create: number;
+                update: number;
+                unchanged: number;
+                error: number;
+            };
+            plan_hash: string;
+            /** @description the first 50 rows */
+            preview: components["schemas"]["ImportRow"][];
+            result: {
+                created: number;
+                updated: number;
+                unchanged: number;
+                skipped: number;
+            } | null;
+        };
+        ImportRow: {
+            /** @description 1-based data row of the file */
+            row: number;
+            /** @enum {string} */
+            action: "create" | "update" | "unchanged" | "error";
+            /** @description the row's email, lower-cased */
+            key: string;
+            /** @description {field: [before, after]} */
+            changes: {
+                [key: string]: [
+                    unknown,
+                    unknown
+                ];
+            };
+            errors: {
+                column: string;
+                /** @enum {string} */
+                code: "invalid_email" | "missing_value" | "invalid_role" | "duplicate_in_file" | "user_not_found" | "course_not_found" | "group_not_found" | "not_a_student" | "out_of_scope";
+            }[];
+        };
+        ImportRows: {
+            rows: components["schemas"]["ImportRow"][];
+            total: number;
+            page: number;
+            limit: number;
+        };
+        ImportApplyRequest: {
+            /** @description The plan_hash of the dry run being applied */
+            plan_hash: string;
+            /**
+             * @description Apply the other rows when the plan has error rows
+             * @default false
+             */
+            skip_errors: boolean;
+        };
         DevMailboxMessage: {
             id: string;
             to: string;
             /** @enum {string} */
-            kind: "verification" | "password_reset" | "welcome";
+            kind: "verification" | "password_reset" | "welcome" | "account_invite";
             subject: string;
             text: string | null;
             meta: {
@@ -23748,6 +23897,419 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         error: "user_not_found";
+                    };
+                };
+            };
+        };
+    };
+    postTImports: {
+        parameters: {
+            query: {
+                /** @description users, enrollments or group_members; anything else answers 400 invalid_import_kind */
+                kind: "users" | "enrollments" | "group_members";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Import"];
+                    };
+                };
+            };
+            /** @description `invalid_import_kind`, `invalid_request_body`, `import_empty`, `import_too_large`, `import_missing_columns` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_import_kind" | "invalid_request_body" | "import_empty" | "import_too_large" | "import_missing_columns";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+        };
+    };
+    getTImportsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Import"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `import_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "import_not_found";
+                    };
+                };
+            };
+        };
+    };
+    getTImportsByIdRows: {
+        parameters: {
+            query?: {
+                action?: "create" | "update" | "unchanged" | "error";
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ImportRows"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format`, `invalid_params` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format" | "invalid_params";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `import_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "import_not_found";
+                    };
+                };
+            };
+        };
+    };
+    getTImportsByIdErrorsCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description `invalid_id_format` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `import_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "import_not_found";
+                    };
+                };
+            };
+        };
+    };
+    postTImportsByIdApply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportApplyRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Import"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format`, `invalid_request_body` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format" | "invalid_request_body";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `import_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "import_not_found";
+                    };
+                };
+            };
+            /** @description `import_has_errors`, `import_already_applied`, `import_plan_stale` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "import_has_errors" | "import_already_applied" | "import_plan_stale";
+                    };
+                };
+            };
+            /** @description `import_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "import_expired";
                     };
                 };
             };

@@ -103,7 +103,7 @@ export class Tour {
    * statuses that count as success (200 unless told), `show` picks what to print of the JSON answer.
    * Returns the parsed JSON (or the text of any other answer) with the status and headers beside it.
    */
-  async step(title, { method = "GET", path: route, who, body, form, headers = {}, expect = 200, show, absolute = false, quiet = false } = {}) {
+  async step(title, { method = "GET", path: route, who, body, rawBody, form, headers = {}, expect = 200, show, absolute = false, quiet = false } = {}) {
     const log = quiet ? () => {} : console.log;
     if (!quiet) this.stepCount += 1;
     const url = /^https?:\/\//.test(route) ? route : absolute ? `${this.origin}${route}` : `${this.api}${route}`;
@@ -115,6 +115,9 @@ export class Tour {
     let requestBody;
     if (form) {
       requestBody = await this.#formData(form);
+    } else if (rawBody !== undefined) {
+      // A body that is not JSON (a CSV upload): sent as written, with the content type from `headers`.
+      requestBody = rawBody;
     } else if (body !== undefined) {
       requestHeaders["content-type"] = "application/json";
       requestBody = JSON.stringify(body);
@@ -123,6 +126,7 @@ export class Tour {
     log(`\n${cyan(`${this.stepCount}. ${title}`)}`);
     log(`→ ${method} ${absolute ? route : `/api/v1${route}`}${who ? dim(`  as ${who.name}`) : ""}`);
     if (form) log(indent(trimmedJson(describeForm(form))));
+    if (rawBody !== undefined) log(indent(rawBody.trimEnd()));
     else if (body !== undefined) log(indent(trimmedJson(body)));
 
     let response;

@@ -1,6 +1,6 @@
 import { inSchoolCtx } from "../../core/school";
 import { log } from "../../core/lib/log";
-import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { changedRows, insertWhere } from "../../core/db/batch";
 import { passwordResetCodes, users } from "../../db/schema";
 import { revokeSessionsWithEvents } from "../devices/events";
@@ -26,6 +26,24 @@ const RESET_REQUESTS_PER_HOUR = 5;
 /** A 6-digit code has little entropy, so it is stored as an HMAC under the server pepper, bound to the user. */
 function codeHash(ctx: ServiceContext, userId: string, code: string): Promise<string> {
   return hmacHex(ctx.config.passwordPepper, `password-reset:${userId}:${code}`);
+}
+
+/**
+ * A set-password code for a user an import creates (05 section 3, docs/decisions/imports.md,
+ * "Invitations"): a reset code of the same table, hash and confirmation, valid `validMs` instead of
+ * 15 minutes. Its insert is written only when `when` holds (the user row was created by this batch).
+ */
+export async function setPasswordCode(ctx: ServiceContext, input: { tenantId: string; userId: string; now: number; validMs: number }) {
+  const code = randomDigits(6);
+  const row = {
+    id: uuidv7(input.now),
+    tenantId: input.tenantId,
+    userId: input.userId,
+    codeHash: await codeHash(ctx, input.userId, code),
+    expiresAt: input.now + input.validMs,
+    createdAt: input.now,
+  };
+  return { code, insertWhere: (when: SQL) => insertWhere(ctx, passwordResetCodes, row, when) };
 }
 
 /**

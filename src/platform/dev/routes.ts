@@ -33,7 +33,7 @@ const DevEmail = z
   .object({
     id: z.string(),
     to: z.string(),
-    kind: z.enum(["verification", "password_reset", "welcome"]),
+    kind: z.enum(["verification", "password_reset", "welcome", "account_invite"]),
     subject: z.string(),
     text: z.string().nullable(),
     meta: z.record(z.string(), z.unknown()).nullable(),

@@ -16,3 +16,13 @@ export function mainDomainUrl(ctx: ServiceContext, path: string): string {
 function schoolUrl(ctx: ServiceContext, subdomain: string, path: string): string {
   return `${ctx.config.appUrlScheme}://${subdomain}.${ctx.config.appDomain}${path}`;
 }
+
+/**
+ * Where an invited user sets their first password (05 section 3): the sign-in page of their school
+ * with the set-password code, which the existing password-reset confirmation takes.
+ */
+export function setPasswordUrl(ctx: ServiceContext, account: { role: Role; subdomain: string; email: string; code: string }): string {
+  const query = new URLSearchParams({ school: account.subdomain, email: account.email, code: account.code });
+  const page = account.role === "student" ? schoolUrl(ctx, account.subdomain, "/set-password") : mainDomainUrl(ctx, "/set-password");
+  return `${page}?${query.toString()}`;
+}

@@ -1,12 +1,14 @@
 import type { Locale } from "../../core/env";
 
-export type EmailKind = "verification" | "password_reset" | "welcome";
+export type EmailKind = "verification" | "password_reset" | "welcome" | "account_invite";
 
 export interface EmailVariables {
   verification: { schoolTitle: string; firstName: string; verifyUrl: string; expiresAt: string };
   /** `schoolTitle` is null for the platform superadmin. */
   password_reset: { schoolTitle: string | null; firstName: string; code: string; validMinutes: number; loginUrl: string };
   welcome: { schoolTitle: string; firstName: string; loginUrl: string; email: string; setPasswordNote: boolean };
+  /** A roster import's new user (05 section 3): the link carries a set-password code valid `validDays`. */
+  account_invite: { schoolTitle: string; firstName: string; email: string; setPasswordUrl: string; validDays: number };
 }
 
 interface RenderedEmail {
@@ -80,6 +82,20 @@ const RU: Strings = {
     fallbackLinkNote: "Адрес для входа:",
     footer: "Если вы не ждали этого письма, сообщите администратору школы.",
   }),
+  account_invite: (v) => ({
+    subject: `Приглашение в «${v.schoolTitle}»`,
+    sender: v.schoolTitle,
+    heading: "Вас пригласили в школу",
+    greeting: `Здравствуйте, ${v.firstName}!`,
+    paragraphs: [
+      `Для вас создана учётная запись в школе «${v.schoolTitle}».`,
+      `Логин: ${v.email}`,
+      `Задайте пароль по ссылке ниже. Ссылка действует ${v.validDays} дней и срабатывает один раз.`,
+    ],
+    action: { label: "Задать пароль", url: v.setPasswordUrl },
+    fallbackLinkNote: "Если кнопка не открывается, скопируйте ссылку в браузер:",
+    footer: "Если вы не ждали этого письма, сообщите администратору школы.",
+  }),
 };
 
 const EN: Strings = {
@@ -122,6 +138,20 @@ const EN: Strings = {
     ],
     action: { label: "Sign in", url: v.loginUrl },
     fallbackLinkNote: "Sign-in address:",
+    footer: "If you did not expect this email, tell your school administrator.",
+  }),
+  account_invite: (v) => ({
+    subject: `Invitation to “${v.schoolTitle}”`,
+    sender: v.schoolTitle,
+    heading: "You are invited to the school",
+    greeting: `Hello, ${v.firstName}!`,
+    paragraphs: [
+      `An account has been created for you at “${v.schoolTitle}”.`,
+      `Login: ${v.email}`,
+      `Set your password with the link below. The link is valid for ${v.validDays} days and works once.`,
+    ],
+    action: { label: "Set password", url: v.setPasswordUrl },
+    fallbackLinkNote: "If the button does not open, copy this link into your browser:",
     footer: "If you did not expect this email, tell your school administrator.",
   }),
 };

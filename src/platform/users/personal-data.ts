@@ -26,6 +26,7 @@ import {
   groupCurators,
   groupMembers,
   groups,
+  imports,
   learningPaths,
   examAttempts,
   exams,
@@ -134,6 +135,8 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(ratingTotals, ratingTotals.studentId, "delete"),
   // Uploaded files may be shared school content (covers, attachments): they stay without their uploader.
   rule(mediaAssets, mediaAssets.uploadedByUserId, "clear"),
+  // A roster import's plan holds the file's names and addresses: it goes with the person who uploaded it.
+  rule(imports, imports.createdBy, "delete"),
 ];
 
 /**

@@ -11,7 +11,7 @@ export const emailOutbox = sqliteTable(
     id: id(),
     tenantId: text("tenant_id"),
     toEmail: text("to_email").notNull(),
-    kind: text("kind", { enum: ["verification", "password_reset", "welcome"] }).notNull(),
+    kind: text("kind", { enum: ["verification", "password_reset", "welcome", "account_invite"] }).notNull(),
     locale: text("locale", { enum: ["ru", "en"] }).notNull(),
     subject: text("subject").notNull(),
     textBody: text("text_body"),

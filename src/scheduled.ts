@@ -11,6 +11,7 @@ import { purgeAuditEntries } from "./platform/audit/retention-job";
 import { sweepOutbox } from "./platform/email/outbox-sweep-job";
 import { sweepMedia } from "./platform/media/sweep-job";
 import { sweepPushes } from "./platform/notifications/sweep-job";
+import { sweepWebhooks } from "./platform/webhooks/sweep-job";
 
 const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
   ["outbox_sweep", sweepOutbox],
@@ -21,6 +22,7 @@ const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
   ["push_sweep", sweepPushes],
   ["device_events_purge", purgeDeviceEvents],
   ["audit_retention", purgeAuditEntries],
+  ["webhook_sweep", sweepWebhooks],
   ["login_failures_purge", purgeStaleLoginFailures],
   ["media_sweep", sweepMedia],
 ];

@@ -81,6 +81,10 @@ const VALID_REQUESTS: Record<string, (school: School) => Promise<ValidRequest>> 
     return { path: `/t/courses/${courseId}/enrollments/${s.student.id}` };
   },
   "DELETE /api/v1/t/users/:id/accommodation": async (s) => ({ path: `/t/users/${s.student.id}/accommodation` }),
+  "POST /api/v1/t/webhooks": async () => ({ path: "/t/webhooks", body: { url: "https://crm.example.com/hooks", events: ["*"] } }),
+  "DELETE /api/v1/t/webhooks/:id": async (s) => ({
+    path: `/t/webhooks/${(await as(s.admin, "/t/webhooks", { method: "POST", body: { url: "https://crm.example.com/hooks", events: ["*"] } })).body.data.id}`,
+  }),
 };
 
 const registered = new Set(routeRegistry.map(routeKey));

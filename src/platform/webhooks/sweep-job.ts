@@ -36,7 +36,8 @@ function purge(school: School, table: "webhook_deliveries" | "webhook_events", c
  * reaches, a lost message, a re-enabled webhook), and removes deliveries and events older than 30
  * days. One batch per chunk of schools, three statements per school.
  */
-export async function sweepWebhooks(ctx: ServiceContext): Promise<{ schools: number }> {
+/** Answers the schools it sent a message for. */
+export async function sweepWebhooks(ctx: ServiceContext): Promise<{ schools: string[] }> {
   const now = ctx.clock.now();
   const cutoff = now - WEBHOOK_RETENTION_DAYS * DAY_MS;
   const dueSchools: string[] = [];
@@ -50,5 +51,5 @@ export async function sweepWebhooks(ctx: ServiceContext): Promise<{ schools: num
     });
   }
   await sendWebhookDispatch(ctx, dueSchools);
-  return { schools: dueSchools.length };
+  return { schools: dueSchools };
 }

@@ -23,7 +23,12 @@ export default defineConfig(async () => {
             DEV_MAILBOX: "true",
             DEV_PUSHBOX: "true",
             PUSH_TOKEN_KEY: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+            WEBHOOKS_ALLOW_LOOPBACK: "true",
           },
+          // Webhook messages go to a queue no consumer reads: the tests run the consumer themselves with
+          // a receiver of their own (test/webhooks/helpers.ts), so no delivery reaches the network or
+          // races the test's own clock.
+          queueProducers: { WEBHOOKS: { queueName: "lms-webhooks-tests" } },
         },
       }),
     ],

@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { applyMigrations, CliError, configuredDevPort, CONTROL_DB, executeSql, passwordPepper, readDevVars, runMain } from "./lib/project.mjs";
 import { accommodations } from "./seed/accommodations.mjs";
 import { imports } from "./seed/imports.mjs";
+import { webhooks } from "./seed/webhooks.mjs";
 import { assignments } from "./seed/assignments.mjs";
 import { audit } from "./seed/audit.mjs";
 import { courses, paths } from "./seed/courses.mjs";
@@ -29,7 +30,7 @@ export { DEMO, DEMO_PASSWORD, TRIAL };
  * or an object of statements per D1 binding (`DB` for the control rows: schools, tariffs, payments;
  * `DEMO.shard` / `TRIAL.shard` for each school's own rows).
  */
-export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, assignments, enrollments, rating, accommodations, imports, audit];
+export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, assignments, enrollments, rating, accommodations, imports, audit, webhooks];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {

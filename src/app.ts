@@ -37,6 +37,7 @@ import { ratingRoutes } from "./content/rating/routes";
 import { analyticsRoutes } from "./content/analytics/routes";
 import { accommodationRoutes } from "./content/accommodations/routes";
 import { importRoutes } from "./content/imports/routes";
+import { webhookRoutes } from "./platform/webhooks/routes";
 
 function buildApp(access: AccessControl) {
   const app = new OpenAPIHono<AppEnv>();
@@ -64,6 +65,7 @@ function buildApp(access: AccessControl) {
   app.route(API_PREFIX, notificationsRoutes);
   app.route(API_PREFIX, mediaRoutes);
   app.route(API_PREFIX, auditRoutes);
+  app.route(API_PREFIX, webhookRoutes);
   app.route(API_PREFIX, coursesRoutes);
   app.route(API_PREFIX, enrollmentRoutes);
   app.route(API_PREFIX, groupRoutes);

@@ -1,11 +1,12 @@
 import { app } from "./app";
-import type { EmailMessage, Env, PushMessage, QueueMessage } from "./core/env";
+import type { EmailMessage, Env, PushMessage, QueueMessage, WebhookMessage } from "./core/env";
 import { log } from "./core/lib/log";
 import { runScheduled } from "./scheduled";
 import { jobContext } from "./contributors";
 import { handleMediaMetadataBatch, MEDIA_METADATA_QUEUE } from "./platform/media/metadata-consumer";
 import { handleOutboxBatch, handleOutboxDeadLetters, OUTBOX_DLQ, OUTBOX_QUEUE } from "../queues/outbox-consumer";
 import { handlePushBatch, PUSH_QUEUE } from "../queues/push-consumer";
+import { handleWebhookBatch, WEBHOOKS_QUEUE } from "../queues/webhook-consumer";
 
 export { SessionFamily } from "../durable-objects/session-family";
 export { AttemptJournal } from "../durable-objects/attempt-journal";
@@ -18,6 +19,7 @@ const QUEUE_CONSUMERS: Record<string, (batch: MessageBatch<QueueMessage>, env: E
   [OUTBOX_DLQ]: (batch, env) => handleOutboxDeadLetters(batch as MessageBatch<EmailMessage>, env),
   [MEDIA_METADATA_QUEUE]: (batch, env) => handleMediaMetadataBatch(batch, jobContext(env)),
   [PUSH_QUEUE]: (batch, env) => handlePushBatch(batch as MessageBatch<PushMessage>, env),
+  [WEBHOOKS_QUEUE]: (batch, env) => handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env),
 };
 
 async function dispatchQueue(batch: MessageBatch<QueueMessage>, env: Env): Promise<void> {

@@ -12,6 +12,7 @@ import { sweepOutbox } from "./platform/email/outbox-sweep-job";
 import { sweepMedia } from "./platform/media/sweep-job";
 import { sweepPushes } from "./platform/notifications/sweep-job";
 import { sweepImports } from "./content/imports/expiry-job";
+import { sweepWebhooks } from "./platform/webhooks/sweep-job";
 
 const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
   ["outbox_sweep", sweepOutbox],
@@ -22,6 +23,7 @@ const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
   ["push_sweep", sweepPushes],
   ["device_events_purge", purgeDeviceEvents],
   ["audit_retention", purgeAuditEntries],
+  ["webhook_sweep", sweepWebhooks],
   ["login_failures_purge", purgeStaleLoginFailures],
   ["media_sweep", sweepMedia],
   ["imports_sweep", sweepImports],

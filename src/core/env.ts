@@ -18,6 +18,8 @@ export interface Env {
   OUTBOX: Queue<EmailMessage>;
   PUSH_OUTBOX: Queue<PushMessage>;
   MEDIA_METADATA: Queue<MediaMetadataMessage>;
+  /** Webhook delivery (`lms-webhooks`; src/platform/webhooks). */
+  WEBHOOKS: Queue<WebhookMessage>;
 
   APP_DOMAIN: string;
   /** The origin clients reach this API on (`https://api.example.com`); links the API returns are built on it. Empty locally. */
@@ -38,6 +40,8 @@ export interface Env {
   DEFAULT_EMAIL_LOCALE?: string;
   DEV_MAILBOX?: string;
   PUSH_TOKEN_KEY?: string;
+  /** `true` lets webhooks target http(s)://127.0.0.1 and localhost (local development only). */
+  WEBHOOKS_ALLOW_LOOPBACK?: string;
   INSTALLATION_ID_REQUIRED?: string;
   /** `true` only in the bench's `wrangler dev`: school routes answer with their D1 statement timing (src/core/db/timing.ts). */
   D1_TIMING?: string;
@@ -92,8 +96,14 @@ export interface CampaignMessage {
 
 export type PushMessage = PushDispatchMessage | CampaignMessage;
 
+/** "School X has webhook deliveries due": the delivery rows, not the message, say what to send. */
+export interface WebhookMessage {
+  kind: "webhooks";
+  tenant_id: string;
+}
+
 /** Every message any queue of the Worker carries; each consumer narrows by `kind`. */
-export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage;
+export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | WebhookMessage;
 
 export type LegacyTokenMode = "allow" | "existing_only" | "deny";
 export type Locale = "ru" | "en";
@@ -136,6 +146,8 @@ export interface Config {
   media: MediaConfig;
   /** Quiz and exam saves this long after `deadline_at` still count (network grace). */
   attemptGraceMs: number;
+  /** Webhooks may target loopback hosts (`WEBHOOKS_ALLOW_LOOPBACK=true`, local development). */
+  webhooksAllowLoopback: boolean;
   /** Newest first: the first key signs, every key verifies. */
   jwtKeys: JwtKey[];
   passwordPepper: string;
@@ -216,6 +228,7 @@ function parseConfig(env: Env): Config {
     devPushbox: env.DEV_PUSHBOX === "true",
     media: parseMediaConfig(env),
     attemptGraceMs: nonNegativeInt(env.ATTEMPT_GRACE_SECONDS, 15, "ATTEMPT_GRACE_SECONDS") * 1000,
+    webhooksAllowLoopback: booleanVar(env.WEBHOOKS_ALLOW_LOOPBACK, false, "WEBHOOKS_ALLOW_LOOPBACK"),
     jwtKeys: parseJwtKeys(env.JWT_SECRETS),
     passwordPepper: requireSecret(env.PASSWORD_PEPPER, "PASSWORD_PEPPER"),
   };

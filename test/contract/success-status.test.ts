@@ -87,6 +87,10 @@ const VALID_REQUESTS: Record<string, (school: School) => Promise<ValidRequest>> 
     raw: { text: "email,first_name,last_name\nnew@import.test,Anna,Ivanova\n", contentType: "text/csv" },
   }),
   "DELETE /api/v1/t/users/:id/accommodation": async (s) => ({ path: `/t/users/${s.student.id}/accommodation` }),
+  "POST /api/v1/t/webhooks": async () => ({ path: "/t/webhooks", body: { url: "https://crm.example.com/hooks", events: ["*"] } }),
+  "DELETE /api/v1/t/webhooks/:id": async (s) => ({
+    path: `/t/webhooks/${(await as(s.admin, "/t/webhooks", { method: "POST", body: { url: "https://crm.example.com/hooks", events: ["*"] } })).body.data.id}`,
+  }),
 };
 
 const registered = new Set(routeRegistry.map(routeKey));

@@ -1112,6 +1112,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/t/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The school's webhooks (at most 10), newest first; no secrets */
+        get: operations["getTWebhooks"];
+        put?: never;
+        /** Create a webhook; its signing secret is in this answer only */
+        post: operations["postTWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/t/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook (no secret) */
+        get: operations["getTWebhooksById"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook; its pending deliveries are dropped */
+        delete: operations["deleteTWebhooksById"];
+        options?: never;
+        head?: never;
+        /** Change a webhook's URL, events, description or status; re-enabling resets the failure count */
+        patch: operations["patchTWebhooksById"];
+        trace?: never;
+    };
+    "/api/v1/t/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret (shown once); the previous one keeps signing for 24 hours */
+        post: operations["postTWebhooksByIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/t/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a webhook.test delivery to this webhook */
+        post: operations["postTWebhooksByIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/t/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook's delivery log (30 days), newest first */
+        get: operations["getTWebhooksByIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/t/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Try a delivery again now */
+        post: operations["postTWebhooksByIdDeliveriesByDeliveryIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/t/courses": {
         parameters: {
             query?: never;
@@ -3916,6 +4021,81 @@ export interface components {
                 ];
             };
             request_id: string | null;
+        };
+        WebhookWithSecret: components["schemas"]["Webhook"] & {
+            /** @description whsec_ + base64 of 32 bytes; shown only here */
+            secret: string;
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            consecutive_failures: number;
+            created_at: string;
+            updated_at: string;
+        };
+        CreateWebhookRequest: {
+            /**
+             * Format: uri
+             * @example https://crm.example.com/hooks/lms
+             */
+            url: string;
+            /**
+             * @description 1-50 event names, or ["*"] for every event
+             * @example [
+             *       "enrollment.created",
+             *       "course.completed"
+             *     ]
+             */
+            events: string[];
+            description?: string | null;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        UpdateWebhookRequest: {
+            /**
+             * Format: uri
+             * @example https://crm.example.com/hooks/lms
+             */
+            url?: string;
+            /**
+             * @description 1-50 event names, or ["*"] for every event
+             * @example [
+             *       "enrollment.created",
+             *       "course.completed"
+             *     ]
+             */
+            events?: string[];
+            description?: string | null;
+            /** @enum {string} */
+            status?: "active" | "disabled";
+        };
+        WebhookRotatedSecret: {
+            secret: string;
+        };
+        WebhookDelivery: {
+            id: string;
+            event_id: string;
+            type: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            response_status: number | null;
+            duration_ms: number | null;
+            response_excerpt: string | null;
+            next_attempt_at: string | null;
+            created_at: string;
+            delivered_at: string | null;
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            total: number;
+            page: number;
+            limit: number;
         };
         Course: {
             /** Format: uuid */
@@ -11873,6 +12053,669 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+        };
+    };
+    getTWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookList"];
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+        };
+    };
+    postTWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookWithSecret"];
+                    };
+                };
+            };
+            /** @description `invalid_request_body`, `invalid_webhook_url`, `unknown_webhook_event` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_request_body" | "invalid_webhook_url" | "unknown_webhook_event";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `webhook_limit_reached` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "webhook_limit_reached";
+                    };
+                };
+            };
+        };
+    };
+    getTWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `webhook_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "webhook_not_found";
+                    };
+                };
+            };
+        };
+    };
+    deleteTWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_id_format` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `webhook_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "webhook_not_found";
+                    };
+                };
+            };
+        };
+    };
+    patchTWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format`, `invalid_request_body`, `invalid_webhook_url`, `unknown_webhook_event` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format" | "invalid_request_body" | "invalid_webhook_url" | "unknown_webhook_event";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `webhook_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "webhook_not_found";
+                    };
+                };
+            };
+        };
+    };
+    postTWebhooksByIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookRotatedSecret"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `webhook_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "webhook_not_found";
+                    };
+                };
+            };
+        };
+    };
+    postTWebhooksByIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `webhook_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "webhook_not_found";
+                    };
+                };
+            };
+        };
+    };
+    getTWebhooksByIdDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "failed";
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookDeliveryList"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format`, `invalid_params` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format" | "invalid_params";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `webhook_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "webhook_not_found";
+                    };
+                };
+            };
+        };
+    };
+    postTWebhooksByIdDeliveriesByDeliveryIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `webhook_not_found`, `webhook_delivery_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "webhook_not_found" | "webhook_delivery_not_found";
                     };
                 };
             };

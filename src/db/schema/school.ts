@@ -23,3 +23,4 @@ export * from "./content/rating";
 export * from "./content/analytics";
 export * from "./content/accommodations";
 export * from "./content/imports";
+export * from "./platform/webhooks";

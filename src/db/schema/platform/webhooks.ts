@@ -1,0 +1,70 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, id, updatedAt } from "../columns";
+
+/**
+ * A school's webhook endpoints (05 section 5, docs/decisions/webhooks.md). The signing secret is
+ * write-only: stored AES-GCM sealed (never returned after creation or rotation); the previous one
+ * keeps signing until `previous_secret_expires_at` (rotation's 24 hours).
+ */
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    id: id(),
+    tenantId: text("tenant_id").notNull(),
+    url: text("url").notNull(),
+    /** JSON array of event names, or `["*"]`. */
+    events: text("events", { mode: "json" }).$type<string[]>().notNull(),
+    description: text("description"),
+    status: text("status", { enum: ["active", "disabled"] }).notNull(),
+    secretCiphertext: text("secret_ciphertext").notNull(),
+    previousSecretCiphertext: text("previous_secret_ciphertext"),
+    previousSecretExpiresAt: integer("previous_secret_expires_at"),
+    /** Failed tries in a row; the 20th disables the webhook, a 2xx or a re-enable resets it. */
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    disabledAt: integer("disabled_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhooks_tenant").on(t.tenantId, t.createdAt)],
+);
+
+/** The outbox: one row per event occurrence, written in the batch of the state change. */
+export const webhookEvents = sqliteTable(
+  "webhook_events",
+  {
+    id: id(),
+    tenantId: text("tenant_id").notNull(),
+    type: text("type").notNull(),
+    /** The payload's `data`: the resource as the API shows it to an admin. */
+    data: text("data").notNull(),
+    occurredAt: integer("occurred_at").notNull(),
+  },
+  (t) => [index("webhook_events_tenant").on(t.tenantId, t.occurredAt)],
+);
+
+/** One row per (event, webhook): its tries, the last answer and when the next try is due. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    tenantId: text("tenant_id").notNull(),
+    webhookId: text("webhook_id").notNull(),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    status: text("status", { enum: ["pending", "delivered", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    responseStatus: integer("response_status"),
+    durationMs: integer("duration_ms"),
+    responseExcerpt: text("response_excerpt"),
+    nextAttemptAt: integer("next_attempt_at"),
+    /** A try in flight until then: another consumer leaves the row alone. */
+    leaseUntil: integer("lease_until"),
+    createdAt: createdAt(),
+    deliveredAt: integer("delivered_at"),
+  },
+  (t) => [
+    index("webhook_deliveries_webhook").on(t.tenantId, t.webhookId, t.createdAt),
+    index("webhook_deliveries_due").on(t.tenantId, t.status, t.nextAttemptAt),
+    index("webhook_deliveries_created").on(t.tenantId, t.createdAt),
+  ],
+);

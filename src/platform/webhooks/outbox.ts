@@ -1,0 +1,80 @@
+import { is, SQL, sql } from "drizzle-orm";
+import { batchable, type BatchItem } from "../../core/db/batch";
+import { inSchool } from "../../core/db/conditions";
+import { sqlUuidv7 } from "../../core/db/sql-ids";
+import type { SchoolActor, SchoolCtx, ServiceContext } from "../../core/http/context";
+import { log } from "../../core/lib/log";
+
+/** The events a webhook may subscribe to (05 section 5); `*` is every one. */
+export const WEBHOOK_EVENTS = [
+  "user.created",
+  "user.updated",
+  "user.deleted",
+  "enrollment.created",
+  "enrollment.removed",
+  "course.completed",
+  "quiz_attempt.submitted",
+  "quiz_attempt.graded",
+  "exam_attempt.submitted",
+  "submission.submitted",
+  "submission.reviewed",
+  "certificate.issued",
+  "certificate.revoked",
+  "rating.points_changed",
+  "import.applied",
+  "webhook.test",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+/** SQL over a `webhooks` alias: the webhook is active and subscribed to `type`. */
+export function subscribedSql(alias: string, type: string): SQL {
+  const w = sql.raw(alias);
+  return sql`${w}.status = 'active' AND EXISTS (SELECT 1 FROM json_each(${w}.events) je WHERE je.value IN ('*', ${type}))`;
+}
+
+/**
+ * The outbox write of one event occurrence, for the caller's own batch
+ * (docs/decisions/webhooks.md, "The outbox"): the event row (only when an active webhook of the school subscribes to `type`) and
+ * its deliveries, one per such webhook, due now. `data` is the resource as the API shows it to an
+ * admin, as a value or as SQL yielding JSON text the batch computes; `when` is the source change's
+ * condition, so a refused or repeated change writes no event. Two statements, no round trip of their
+ * own. Webhooks of other areas (certificates, imports) call this from their own batch.
+ */
+export function webhookOutboxStatements(
+  ctx: SchoolCtx<SchoolActor>,
+  type: WebhookEventType,
+  data: Record<string, unknown> | SQL,
+  /** `webhookId`: this webhook only, whatever it subscribes to (the test event). */
+  options: { when?: SQL; webhookId?: string } = {},
+): BatchItem[] {
+  const now = ctx.clock.now();
+  const eventId = crypto.randomUUID();
+  const dataSql = is(data, SQL) ? sql`json(${data})` : sql`${JSON.stringify(data)}`;
+  const target = options.webhookId ? sql`w.id = ${options.webhookId}` : subscribedSql("w", type);
+  const subscribers = sql`FROM webhooks w WHERE ${inSchool("w", ctx.tenantId)} AND ${target}`;
+  return [
+    batchable(
+      ctx,
+      sql`INSERT INTO webhook_events (id, tenant_id, type, data, occurred_at)
+        SELECT ${eventId}, ${ctx.tenantId}, ${type}, ${dataSql}, ${now}
+        WHERE EXISTS (SELECT 1 ${subscribers}) ${options.when ? sql`AND (${options.when})` : sql``}`,
+    ),
+    batchable(
+      ctx,
+      sql`INSERT INTO webhook_deliveries (id, tenant_id, webhook_id, event_id, type, status, attempts, next_attempt_at, created_at)
+        SELECT ${sqlUuidv7(now)}, w.tenant_id, w.id, e.id, e.type, 'pending', 0, ${now}, ${now}
+        FROM webhooks w JOIN webhook_events e ON e.id = ${eventId} AND ${inSchool("e", ctx.tenantId)}
+        WHERE ${inSchool("w", ctx.tenantId)} AND ${target}`,
+    ),
+  ];
+}
+
+/** One "deliveries due" message per school; a lost one costs a delay only (the cron sweep re-sends). */
+export async function sendWebhookDispatch(ctx: ServiceContext, tenantIds: readonly string[], delaySeconds?: number): Promise<void> {
+  if (tenantIds.length === 0) return;
+  try {
+    await ctx.env.WEBHOOKS.sendBatch(tenantIds.map((tenantId) => ({ body: { kind: "webhooks" as const, tenant_id: tenantId }, ...(delaySeconds ? { delaySeconds } : {}) })));
+  } catch (err) {
+    log.error("webhook dispatch message not sent; the sweep will deliver", { request_id: ctx.requestId, schools: tenantIds.length, error: String(err) });
+  }
+}

@@ -107,7 +107,10 @@ export class AttemptJournal extends ClosableAttempt<Meta> implements AttemptJour
     const items: SaveItem[] = [];
     for (const item of input.answers) {
       const type = types.get(item.question_id);
-      if (type === undefined) return { outcome: "question_not_in_quiz", questionId: item.question_id };
+      if (type === undefined) {
+        const undrawn = start.undrawn?.includes(item.question_id) ?? false;
+        return { outcome: undrawn ? "question_not_in_form" : "question_not_in_quiz", questionId: item.question_id };
+      }
       const kept = await this.keptPayload(start, item, type);
       if (typeof kept === "string") return { outcome: "invalid", message: kept };
       items.push({ ...item, payload: kept });

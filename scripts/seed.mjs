@@ -20,6 +20,7 @@ import { enrollments } from "./seed/enrollments.mjs";
 import { media, putDemoObjects } from "./seed/media.mjs";
 import { notifications } from "./seed/notifications.mjs";
 import { exams, quizzes } from "./seed/quizzes.mjs";
+import { forms } from "./seed/forms.mjs";
 import { rating } from "./seed/rating.mjs";
 import { billing, groups, people, school } from "./seed/school.mjs";
 
@@ -30,7 +31,7 @@ export { DEMO, DEMO_PASSWORD, TRIAL };
  * or an object of statements per D1 binding (`DB` for the control rows: schools, tariffs, payments;
  * `DEMO.shard` / `TRIAL.shard` for each school's own rows).
  */
-export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, assignments, enrollments, rating, accommodations, imports, audit, webhooks];
+export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, forms, assignments, enrollments, rating, accommodations, imports, audit, webhooks];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {

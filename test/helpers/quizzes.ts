@@ -43,6 +43,10 @@ export interface QuizSpec {
   retakePolicy?: "best" | "last";
   defaultScoringMode?: ScoringMode;
   screenshotProtectionEnabled?: boolean;
+  /** Random forms (05 section 2). Defaults null, false, false. */
+  questionsPerAttempt?: number | null;
+  shuffleQuestions?: boolean;
+  shuffleAnswers?: boolean;
   deleted?: boolean;
   /** In position order (positions 0, 1, …). */
   questions?: QuestionSpec[];
@@ -81,6 +85,9 @@ export async function insertQuiz(tenantId: string, spec: QuizSpec = {}): Promise
       retakePolicy: spec.retakePolicy ?? "best",
       defaultScoringMode: spec.defaultScoringMode ?? "all_or_nothing",
       screenshotProtectionEnabled: spec.screenshotProtectionEnabled ?? false,
+      questionsPerAttempt: spec.questionsPerAttempt ?? null,
+      shuffleQuestions: spec.shuffleQuestions ?? false,
+      shuffleAnswers: spec.shuffleAnswers ?? false,
       createdAt: now,
       updatedAt: now,
       deletedAt: spec.deleted ? now : null,

@@ -4988,6 +4988,10 @@ export interface components {
              */
             default_scoring_mode?: "all_or_nothing" | "partial";
             screenshot_protection_enabled: boolean;
+            /** @description Questions drawn per attempt; null: all */
+            questions_per_attempt: number | null;
+            shuffle_questions: boolean;
+            shuffle_answers: boolean;
             /** @description A live lesson of a published course references the quiz */
             published_via_course: boolean;
             /** @description A published exam uses the quiz as a section */
@@ -5126,6 +5130,12 @@ export interface components {
             default_scoring_mode?: "all_or_nothing" | "partial";
             /** @description Default false. */
             screenshot_protection_enabled?: boolean;
+            /** @description Default null (all live questions). */
+            questions_per_attempt?: number | null;
+            /** @description Default false. */
+            shuffle_questions?: boolean;
+            /** @description Default false. */
+            shuffle_answers?: boolean;
         };
         QuizList: {
             quizzes: components["schemas"]["QuizListItem"][];
@@ -5151,6 +5161,10 @@ export interface components {
              */
             default_scoring_mode?: "all_or_nothing" | "partial";
             screenshot_protection_enabled: boolean;
+            /** @description Questions drawn per attempt; null: all */
+            questions_per_attempt: number | null;
+            shuffle_questions: boolean;
+            shuffle_answers: boolean;
             /** @description A live lesson of a published course references the quiz */
             published_via_course: boolean;
             /** @description A published exam uses the quiz as a section */
@@ -5171,7 +5185,7 @@ export interface components {
             /** @description Submitted attempts waiting for a curator's review */
             pending_reviews_count: number;
         };
-        /** @description Fields left out stay as they are. A limit once set cannot be cleared (null is refused): the contract leaves clearing out of v1. */
+        /** @description Fields left out stay as they are. A limit once set cannot be cleared (null is refused): the contract leaves clearing out of v1. `questions_per_attempt` takes null (all questions). */
         UpdateQuizRequest: {
             title?: string;
             /**
@@ -5190,6 +5204,10 @@ export interface components {
             /** @enum {string} */
             default_scoring_mode?: "all_or_nothing" | "partial";
             screenshot_protection_enabled?: boolean;
+            /** @description Above the quiz's live question count: 400 `questions_per_attempt_too_large`; null draws all questions again. */
+            questions_per_attempt?: number | null;
+            shuffle_questions?: boolean;
+            shuffle_answers?: boolean;
         };
         CreateQuestionRequest: {
             /** @enum {string} */
@@ -5352,6 +5370,8 @@ export interface components {
             server_now: string;
             /** @description Null when untimed; 0 once the attempt is submitted or the time is up */
             remaining_seconds: number | null;
+            /** @description GET of an attempt with a random form only: the student view of exactly its drawn questions, in drawn order (answers in the form's order) */
+            questions?: components["schemas"]["StudentQuestion"][];
         };
         QuizSavedAnswer: {
             question_id: string;
@@ -19430,7 +19450,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_id_format`, `invalid_request_body` */
+            /** @description `invalid_id_format`, `invalid_request_body`, `questions_per_attempt_too_large` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19438,7 +19458,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error: "invalid_id_format" | "invalid_request_body";
+                        error: "invalid_id_format" | "invalid_request_body" | "questions_per_attempt_too_large";
                     };
                 };
             };
@@ -20092,7 +20112,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_id_format`, `invalid_request_body`, `question_not_in_quiz` */
+            /** @description `invalid_id_format`, `invalid_request_body`, `question_not_in_quiz`, `question_not_in_form` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20100,7 +20120,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error: "invalid_id_format" | "invalid_request_body" | "question_not_in_quiz";
+                        error: "invalid_id_format" | "invalid_request_body" | "question_not_in_quiz" | "question_not_in_form";
                     };
                 };
             };
@@ -21816,7 +21836,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_id_format`, `invalid_request_body`, `invalid_section_index`, `question_not_in_section` */
+            /** @description `invalid_id_format`, `invalid_request_body`, `invalid_section_index`, `question_not_in_section`, `question_not_in_form` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21824,7 +21844,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error: "invalid_id_format" | "invalid_request_body" | "invalid_section_index" | "question_not_in_section";
+                        error: "invalid_id_format" | "invalid_request_body" | "invalid_section_index" | "question_not_in_section" | "question_not_in_form";
                     };
                 };
             };

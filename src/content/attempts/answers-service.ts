@@ -32,6 +32,8 @@ export async function saveAnswers(ctx: SchoolCtx, input: { id: string; body: Sav
       throw new ApiError(quizzesErrors.QUIZ_NOT_FOUND);
     case "question_not_in_quiz":
       throw new ApiError(attemptsErrors.QUESTION_NOT_IN_QUIZ, { message: `Question ${outcome.questionId} is not a question of this quiz.` });
+    case "question_not_in_form":
+      throw new ApiError(attemptsErrors.QUESTION_NOT_IN_FORM, { message: `Question ${outcome.questionId} is not a question of this attempt's form.` });
     case "invalid":
       throw new ApiError(coreErrors.INVALID_REQUEST_BODY, { message: outcome.message });
     case "closed_now":

@@ -17,6 +17,8 @@ import { attemptsErrors } from "./errors";
 import { deadlineCtx, finalizeClosed } from "./finalize";
 import { journal, journalStart } from "./journal";
 import type { JournalQuestion, JournalView } from "./journal-state";
+import { drawForm, drawsForm, formColumns, formOfRow, formQuestions, formView, newFormSeed, type FormSettings } from "./form";
+import { loadQuestions, type StudentQuestion } from "../quizzes/question-present";
 import { ATTEMPT_COLUMNS, answerRowsSql, attemptRowSql, presentInProgress, presentSubmitted, type AnswerRow, type AttemptRow, type AttemptView } from "./present";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 import { effectiveMaxAttempts, effectiveTimeLimit, profileColumnsSql, profileOf } from "../accommodations/effective";
@@ -40,7 +42,7 @@ function liveTotal(questions: readonly QuestionRow[]): number {
 async function journalView(ctx: SchoolCtx, row: AttemptRow, questions: readonly QuestionRow[]): Promise<AttemptView> {
   const outcome = await journal.read(ctx, row.id, { tenantId: ctx.tenantId, ensure: journalStart(ctx, row, questions) });
   if (outcome.outcome === "not_found") throw new ApiError(attemptsErrors.ATTEMPT_NOT_FOUND);
-  if (outcome.outcome === "open") return presentInProgress(row, { liveTotal: liveTotal(questions), entries: outcome.view.entries, now: outcome.view.now });
+  if (outcome.outcome === "open") return presentInProgress(row, { liveTotal: liveTotal(formQuestions(row, questions)), entries: outcome.view.entries, now: outcome.view.now });
   if (outcome.outcome === "closed" && outcome.confirmed) {
     const results = await runBatch(ctx, [attemptRowSql(ctx, row.id), answerRowsSql(ctx, row.id)]);
     return presentSubmitted(rowsOf<AttemptRow>(results[0])[0]!, rowsOf<AnswerRow>(results[1]), ctx.clock.now());
@@ -87,14 +89,14 @@ export async function startAttempt(ctx: SchoolCtx, input: { quizId: string }): P
   const reads = await runBatch(ctx, [
     batchable(
       ctx,
-      sql`SELECT q.max_attempts, q.time_limit_seconds, ${usedSql(ctx, quizId)} AS used, ${profileColumnsSql(ctx.tenantId, ctx.actor.userId)}
+      sql`SELECT q.max_attempts, q.time_limit_seconds, q.questions_per_attempt, q.shuffle_questions, q.shuffle_answers, ${usedSql(ctx, quizId)} AS used, ${profileColumnsSql(ctx.tenantId, ctx.actor.userId)}
         FROM quizzes q WHERE q.id = ${quizId} AND ${liveInSchool("q", ctx.tenantId)}`,
     ),
     inProgressSql(ctx, quizId),
     questionsSql(ctx, quizId),
     batchable(ctx, student ? lessons : sql`SELECT 1 WHERE 0`),
   ]);
-  const [quiz] = rowsOf<{ max_attempts: number | null; time_limit_seconds: number | null; used: number; acc_multiplier: number | null }>(reads[0]);
+  const [quiz] = rowsOf<FormSettings & { max_attempts: number | null; time_limit_seconds: number | null; used: number; acc_multiplier: number | null }>(reads[0]);
   const [existing] = rowsOf<AttemptRow>(reads[1]);
   const questions = rowsOf<QuestionRow & { type: QuestionType }>(reads[2]);
   const access = rowsOf<LessonWindows & { locked: number }>(reads[3]);
@@ -116,6 +118,8 @@ export async function startAttempt(ctx: SchoolCtx, input: { quizId: string }): P
   const maxAttempts = effectiveMaxAttempts(quiz.max_attempts, profile);
   const timeLimit = effectiveTimeLimit(quiz.time_limit_seconds, profile);
   const limit = maxAttempts === null ? sql`1` : sql`${usedSql(ctx, quizId)} < ${maxAttempts}`;
+  // The attempt's form, drawn once here and stored with it (docs/decisions/quizzes.md, "Random forms").
+  const form = drawsForm(quiz) ? drawForm(quiz, questions.map((question) => question.id), newFormSeed()) : null;
   const results = await runBatch(ctx, [
     insertWhere(
       ctx,
@@ -129,6 +133,7 @@ export async function startAttempt(ctx: SchoolCtx, input: { quizId: string }): P
         status: "in_progress",
         startedAt: now,
         deadlineAt: timeLimit === null ? null : now + timeLimit * 1000,
+        ...formColumns(form),
         createdAt: now,
         updatedAt: now,
       },
@@ -149,7 +154,7 @@ export async function startAttempt(ctx: SchoolCtx, input: { quizId: string }): P
  * GET /attempts/:id: the owner always; staff within their scope (a restricted curator only their
  * students' attempts); anyone else 404. An attempt in progress shows the journal's saved answers.
  */
-export async function getAttempt(ctx: SchoolCtx, input: { id: string }): Promise<AttemptView> {
+export async function getAttempt(ctx: SchoolCtx, input: { id: string }): Promise<AttemptView & { questions?: StudentQuestion[] }> {
   const scope = restrictedScope(ctx);
   const staff = isStaff(ctx.actor) ? (scopeCondition(sql`a.user_id`, scope) ?? sql`1`) : sql`0`;
   const quizOf = sql`(SELECT qa.quiz_id FROM quiz_attempts qa WHERE qa.id = ${input.id} AND ${inSchool("qa", ctx.tenantId)})`;
@@ -160,6 +165,10 @@ export async function getAttempt(ctx: SchoolCtx, input: { id: string }): Promise
   ]);
   const [row] = rowsOf<AttemptRow>(results[0]);
   if (!row) throw new ApiError(attemptsErrors.ATTEMPT_NOT_FOUND);
-  if (row.status === "submitted") return presentSubmitted(row, rowsOf<AnswerRow>(results[1]), ctx.clock.now());
-  return journalView(ctx, row, rowsOf<QuestionRow>(results[2]));
+  const view = row.status === "submitted" ? presentSubmitted(row, rowsOf<AnswerRow>(results[1]), ctx.clock.now()) : await journalView(ctx, row, rowsOf<QuestionRow>(results[2]));
+  const form = formOfRow(row);
+  if (form === null) return view;
+  // An attempt with a form shows exactly its questions, in its order, as a student sees them (one more read).
+  const questions = (await loadQuestions(ctx, [row.quiz_id], "student")).get(row.quiz_id) ?? [];
+  return { ...view, questions: formView(form, questions) };
 }

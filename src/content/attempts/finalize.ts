@@ -13,6 +13,7 @@ import type { JournalQuestion, JournalView } from "./journal-state";
 import { readPayload, type Response } from "./payloads";
 import { ATTEMPT_COLUMNS, answerRowsSql, attemptRowSql, type AnswerRow, type AttemptRow } from "./present";
 import { scoreAnswer, type ScoringQuestion } from "./scoring";
+import { formQuestions } from "./form";
 import { prepareSettle, settleStatements, type SettleCtx, type SettlePlan, type SettleTarget } from "./settle";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
@@ -33,7 +34,7 @@ export interface ScoringAttempt extends AttemptRow {
 
 export interface ScoringData {
   attempt: ScoringAttempt | undefined;
-  /** Live questions in position order. */
+  /** Live questions in position order (the attempt's form of them when it has one). */
   questions: ScoringQuestion[];
   plan: SettlePlan;
 }
@@ -90,7 +91,8 @@ export function scoringReads(ctx: SettleCtx, attemptId: string, target: SettleTa
         answers: answers.filter((answer) => answer.question_id === row.id).map((answer) => ({ id: answer.id, isCorrect: answer.is_correct === 1 })),
         matches: matches.filter((match) => match.question_id === row.id).map((match) => ({ id: match.id, hasLeft: match.has_left === 1 })),
       }));
-      return { attempt, questions, plan: prep ? prep.read(results.slice(4)) : { prepared: new Map() } };
+      // An attempt with a form scores its drawn questions only, and its maximum is theirs (docs/decisions/quizzes.md, "Random forms").
+      return { attempt, questions: attempt ? formQuestions(attempt, questions) : questions, plan: prep ? prep.read(results.slice(4)) : { prepared: new Map() } };
     },
   };
 }

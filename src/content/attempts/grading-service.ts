@@ -42,7 +42,7 @@ interface Grade {
 }
 
 /**
- * The questions of the attempt's quiz a grade may name: the live ones, and deleted ones the attempt
+ * The questions of the attempt's quiz a grade may name: the live ones (of its form, when it has one), and deleted ones the attempt
  * answered (an answer waiting for review must stay gradable, or the attempt could never settle).
  */
 function gradableQuestionsSql(ctx: SchoolCtx, attemptId: string): SQL {
@@ -50,7 +50,14 @@ function gradableQuestionsSql(ctx: SchoolCtx, attemptId: string): SQL {
   return sql`SELECT q.id, q.points_hundredths FROM quiz_questions q
     WHERE ${inSchool("q", tenantId)}
       AND q.quiz_id = (SELECT ga.quiz_id FROM quiz_attempts ga WHERE ga.id = ${attemptId} AND ${inSchool("ga", tenantId)})
-      AND (q.deleted_at IS NULL OR EXISTS (SELECT 1 FROM quiz_attempt_answers gq WHERE ${inSchool("gq", tenantId)} AND gq.attempt_id = ${attemptId} AND gq.question_id = q.id))`;
+      AND ((q.deleted_at IS NULL AND ${inFormSql(ctx, attemptId)})
+        OR EXISTS (SELECT 1 FROM quiz_attempt_answers gq WHERE ${inSchool("gq", tenantId)} AND gq.attempt_id = ${attemptId} AND gq.question_id = q.id))`;
+}
+
+/** The question `q` is in the attempt's form, or the attempt has none (docs/decisions/quizzes.md, "Random forms"). */
+function inFormSql(ctx: SchoolCtx, attemptId: string): SQL {
+  const form = sql`(SELECT fa.form_question_ids FROM quiz_attempts fa WHERE fa.id = ${attemptId} AND ${inSchool("fa", ctx.tenantId)})`;
+  return sql`(${form} IS NULL OR q.id IN (SELECT value FROM json_each(${form})))`;
 }
 
 /** The checks of the body against the quiz, in the contract's order of identifiers. */

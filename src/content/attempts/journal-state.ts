@@ -30,7 +30,10 @@ export interface JournalStart {
   startedAt: number;
   deadlineAt: number | null;
   graceMs: number;
+  /** The attempt's questions: its form's when it has one (docs/decisions/quizzes.md, "Random forms"). */
   questions: JournalQuestion[];
+  /** Live questions of the quiz its form left out: a save naming one is `question_not_in_form`. */
+  undrawn?: string[];
 }
 
 export interface JournalEntry {
@@ -130,6 +133,7 @@ export type SaveOutcome =
   | { outcome: "closed" }
   | { outcome: "closed_now"; view: JournalView }
   | { outcome: "question_not_in_quiz"; questionId: string }
+  | { outcome: "question_not_in_form"; questionId: string }
   | { outcome: "invalid"; message: string };
 
 export type CloseOutcome = { outcome: "not_found" } | { outcome: "closed" } | { outcome: "closed_now"; view: JournalView };

@@ -1,6 +1,7 @@
 import type { ServiceContext } from "../../core/http/context";
 import type { AttemptJournalRpc, CloseOutcome, ExtendInput, ExtendOutcome, JournalQuestion, JournalStart, SaveItem, SaveOutcome, ViewOutcome } from "./journal-state";
 import type { AttemptRow } from "./present";
+import { formQuestions, undrawnIds } from "./form";
 
 /**
  * The worker's side of an attempt's AttemptJournal (one object per attempt, named by its id).
@@ -38,7 +39,10 @@ export const journal = {
   },
 };
 
-/** What the journal is started with, from the attempt row and the quiz's live questions in order. */
+/**
+ * What the journal is started with, from the attempt row and the quiz's live questions in order:
+ * the attempt's form of them when it has one, so every caller starts the same journal.
+ */
 export function journalStart(ctx: Pick<ServiceContext, "config">, row: AttemptRow, questions: readonly JournalQuestion[]): JournalStart {
   return {
     tenantId: row.tenant_id,
@@ -50,6 +54,7 @@ export function journalStart(ctx: Pick<ServiceContext, "config">, row: AttemptRo
     startedAt: row.started_at,
     deadlineAt: row.deadline_at,
     graceMs: ctx.config.attemptGraceMs,
-    questions: questions.map((question) => ({ id: question.id, type: question.type })),
+    questions: formQuestions(row, questions).map((question) => ({ id: question.id, type: question.type })),
+    ...(row.form_seed !== null ? { undrawn: undrawnIds(row, questions.map((question) => question.id)) } : {}),
   };
 }

@@ -34,6 +34,9 @@ export interface AttemptRow {
   score_pct_hundredths: number | null;
   pending_review: number;
   passed: number | null;
+  form_seed: string | null;
+  form_question_ids: string | null;
+  form_shuffle_answers: number;
 }
 
 /** A stored answer as `answerRowsSql` reads it. */
@@ -46,7 +49,8 @@ export interface AnswerRow {
 }
 
 export const ATTEMPT_COLUMNS = sql`a.id, a.tenant_id, a.quiz_id, a.user_id, a.actor_role, a.status, a.exam_attempt_id, a.started_at, a.deadline_at,
-  a.submitted_at, a.auto_finalized, a.score_hundredths, a.max_score_hundredths, a.score_pct_hundredths, a.pending_review, a.passed`;
+  a.submitted_at, a.auto_finalized, a.score_hundredths, a.max_score_hundredths, a.score_pct_hundredths, a.pending_review, a.passed,
+  a.form_seed, a.form_question_ids, a.form_shuffle_answers`;
 
 type Ctx = SchoolCtx<SchoolActor>;
 

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { DecimalString, PercentString } from "../../core/db/decimal";
 import { uuidField } from "../../core/http/fields";
 import { ACTOR_ROLES, ATTEMPT_STATUSES } from "../../db/schema";
+import { StudentQuestionObject } from "../quizzes/question-schemas";
 import { FREE_TEXT_MAX, PAYLOAD_MAX_CHARS, PAYLOAD_MAX_DEPTH, payloadBoundsProblem } from "./payloads";
 
 export const MAX_SAVE_ITEMS = 200;
@@ -87,6 +88,10 @@ export const Attempt = z
     saved_answers: z.array(SavedAnswer).optional().openapi({ description: "Left out when nothing is saved" }),
     server_now: z.string(),
     remaining_seconds: z.number().int().nullable().openapi({ description: "Null when untimed; 0 once the attempt is submitted or the time is up" }),
+    questions: z
+      .array(StudentQuestionObject)
+      .optional()
+      .openapi({ description: "GET of an attempt with a random form only: the student view of exactly its drawn questions, in drawn order (answers in the form's order)" }),
   })
   .openapi("QuizAttempt");
 

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { batchable, insertWhere, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError, coreErrors } from "../../core/http/errors";
@@ -6,6 +6,8 @@ import { iso } from "../../core/lib/clock";
 import { uuidv7 } from "../../core/lib/ids";
 import { examSectionAttempts, quizAttempts } from "../../db/schema";
 import { journal, journalStart } from "../attempts/journal";
+import { attemptsErrors } from "../attempts/errors";
+import { drawForm, drawsForm, formColumns, formOfRow, formView, newFormSeed, type FormSettings } from "../attempts/form";
 import { remainingSeconds } from "../attempts/journal-state";
 import { ATTEMPT_COLUMNS, type AttemptRow } from "../attempts/present";
 import type { SaveAnswersBody } from "../attempts/schemas";
@@ -29,11 +31,13 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
  * to D1 until the attempt finishes.
  */
 
-interface LiveSection {
+interface LiveSection extends FormSettings {
   id: string;
   title: string;
   position: number;
   quiz_id: string;
+  /** JSON array of the quiz's live question ids in quiz order (the draw's pool). */
+  question_ids: string;
 }
 
 /** The owner's attempt: other people's attempts do not exist for these calls. */
@@ -41,7 +45,12 @@ const ownedBy = (ctx: SchoolCtx) => sql`ea.user_id = ${ctx.actor.userId}`;
 
 /** The live sections of the attempt's exam (alias `s`) in position order: a section index counts in this order. */
 function liveSectionsSql(ctx: SchoolCtx, examAttemptId: string) {
-  return sql`FROM exam_sections s WHERE ${liveInSchool("s", ctx.tenantId)}
+  return liveSectionsFromSql(ctx, examAttemptId, sql``);
+}
+
+/** The same, with `join` after the sections (columns of the section's quiz). */
+function liveSectionsFromSql(ctx: SchoolCtx, examAttemptId: string, join: SQL) {
+  return sql`FROM exam_sections s ${join} WHERE ${liveInSchool("s", ctx.tenantId)}
     AND s.exam_id = (SELECT sx.exam_id FROM exam_attempts sx WHERE sx.id = ${examAttemptId} AND ${inSchool("sx", ctx.tenantId)})
     ORDER BY s.position, s.id`;
 }
@@ -59,6 +68,8 @@ function sectionQuizAttemptSql(ctx: SchoolCtx, examAttemptId: string, sectionId:
 /** The conditional INSERTs of a section's first `go`: the quiz attempt, then the section attempt naming it. */
 function openSectionStatements(ctx: SchoolCtx, row: ExamAttemptRow, section: LiveSection, now: number): BatchItem[] {
   const quizAttemptId = uuidv7(now);
+  // A section draws its form at its first `go`, as a quiz does at start (docs/decisions/quizzes.md, "Random forms").
+  const form = drawsForm(section) ? drawForm(section, JSON.parse(section.question_ids) as string[], newFormSeed()) : null;
   const notOpened = sql`NOT EXISTS (SELECT 1 FROM exam_section_attempts x WHERE ${inSchool("x", ctx.tenantId)} AND x.exam_attempt_id = ${row.id} AND x.exam_section_id = ${section.id})`;
   return [
     insertWhere(
@@ -74,6 +85,7 @@ function openSectionStatements(ctx: SchoolCtx, row: ExamAttemptRow, section: Liv
         examAttemptId: row.id,
         startedAt: now,
         deadlineAt: row.deadline_at,
+        ...formColumns(form),
         createdAt: now,
         updatedAt: now,
       },
@@ -98,7 +110,13 @@ async function timeIsUp(ctx: SchoolCtx, row: ExamAttemptRow): Promise<never> {
 export async function goToSection(ctx: SchoolCtx, input: { id: string; sectionIndex: number }) {
   const reads = await runBatch(ctx, [
     examAttemptSql(ctx, input.id, ownedBy(ctx)),
-    batchable(ctx, sql`SELECT s.id, s.title, s.position, s.quiz_id ${liveSectionsSql(ctx, input.id)}`),
+    batchable(
+      ctx,
+      sql`SELECT s.id, s.title, s.position, s.quiz_id, sq.questions_per_attempt, sq.shuffle_questions, sq.shuffle_answers,
+          (SELECT json_group_array(x.id) FROM (SELECT qq.id FROM quiz_questions qq WHERE ${liveInSchool("qq", ctx.tenantId)} AND qq.quiz_id = s.quiz_id
+            ORDER BY qq.position, qq.id) x) AS question_ids
+        ${liveSectionsFromSql(ctx, input.id, sql`LEFT JOIN quizzes sq ON sq.id = s.quiz_id AND ${inSchool("sq", ctx.tenantId)}`)}`,
+    ),
     sectionAttemptsSql(ctx, input.id),
   ]);
   const [row] = rowsOf<ExamAttemptRow>(reads[0]);
@@ -128,7 +146,9 @@ export async function goToSection(ctx: SchoolCtx, input: { id: string; sectionIn
 
   const started = await journal.read(ctx, quizAttempt.id, { tenantId: ctx.tenantId, ensure: journalStart(ctx, quizAttempt, questionRows[0]) });
   if (started.outcome !== "open") return timeIsUp(ctx, row);
-  const questions = (await presentQuestionRows(ctx, questionRows, "student")).get(section.quiz_id) ?? [];
+  const live = (await presentQuestionRows(ctx, questionRows, "student")).get(section.quiz_id) ?? [];
+  const form = formOfRow(quizAttempt);
+  const questions = form === null ? live : formView(form, live);
   // The quiz as a student sees it, whoever takes the exam: the answers travel as the student view's tokens.
   const asStudent = { actor: { ...ctx.actor, role: "student" as const } };
   const now = started.view.now;
@@ -178,6 +198,8 @@ export async function saveSectionAnswers(ctx: SchoolCtx, input: { id: string; n:
       throw new ApiError(examsErrors.INVALID_SECTION_INDEX);
     case "question_not_in_quiz":
       throw new ApiError(examsErrors.QUESTION_NOT_IN_SECTION, { message: `Question ${outcome.questionId} is not a question of this section's quiz.` });
+    case "question_not_in_form":
+      throw new ApiError(attemptsErrors.QUESTION_NOT_IN_FORM, { message: `Question ${outcome.questionId} is not a question of this attempt's form.` });
     case "invalid":
       throw new ApiError(coreErrors.INVALID_REQUEST_BODY, { message: outcome.message });
     case "closed_now":

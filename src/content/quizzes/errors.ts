@@ -5,6 +5,8 @@ export const quizzesErrors = errorCatalogue({
   QUIZ_NOT_FOUND: [404, "quiz_not_found", "No such quiz."],
   INVALID_COURSE_ID: [400, "invalid_course_id", "course_id must be a UUID."],
   QUIZ_REFERENCED_BY_EXAM: [409, "quiz_referenced_by_exam", "The quiz is a section of an exam; remove it from the exam first."],
+  /** A PATCH asking to draw more questions than the quiz has live (05 section 2). */
+  QUESTIONS_PER_ATTEMPT_TOO_LARGE: [400, "questions_per_attempt_too_large", "questions_per_attempt is above the quiz's live question count."],
   QUESTION_NOT_FOUND: [404, "question_not_found", "No such question."],
   QUESTION_CONTENT_REQUIRED: [400, "question_content_required", "A question needs a prompt, an image, or both."],
   ANSWER_CONTENT_REQUIRED: [400, "answer_content_required", "Each answer needs a text, an image, or both."],

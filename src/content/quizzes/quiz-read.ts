@@ -66,7 +66,7 @@ function courseRefsJsonSql(ctx: Caller): SQL {
 function quizColumnsSql(ctx: Caller): SQL {
   const t = ctx.tenantId;
   return sql`q.id, q.tenant_id, q.title, q.description, q.max_attempts, q.time_limit_seconds, q.passing_score, q.retake_policy,
-    q.default_scoring_mode, q.screenshot_protection_enabled, q.created_at, q.updated_at,
+    q.default_scoring_mode, q.screenshot_protection_enabled, q.questions_per_attempt, q.shuffle_questions, q.shuffle_answers, q.created_at, q.updated_at,
     ${publishedViaCourseSql(t, sql`q.id`)} AS published_via_course,
     ${quizExamLinks().published(t, sql`q.id`)} AS published_via_exam`;
 }
@@ -82,6 +82,9 @@ export interface QuizRow {
   retake_policy: (typeof RETAKE_POLICIES)[number];
   default_scoring_mode: ScoringMode;
   screenshot_protection_enabled: number;
+  questions_per_attempt: number | null;
+  shuffle_questions: number;
+  shuffle_answers: number;
   created_at: number;
   updated_at: number;
   published_via_course: number;

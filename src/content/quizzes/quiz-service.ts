@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { and, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, changedRows, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
 import { liveRowWhere } from "../../core/db/live-row";
@@ -53,6 +53,9 @@ export async function createQuiz(ctx: SchoolCtx, input: { body: z.infer<typeof C
       retakePolicy: body.retake_policy ?? "best",
       defaultScoringMode: body.default_scoring_mode ?? "all_or_nothing",
       screenshotProtectionEnabled: body.screenshot_protection_enabled ?? false,
+      questionsPerAttempt: body.questions_per_attempt ?? null,
+      shuffleQuestions: body.shuffle_questions ?? false,
+      shuffleAnswers: body.shuffle_answers ?? false,
       createdBy: ctx.actor.userId,
       createdAt: now,
       updatedAt: now,
@@ -87,13 +90,21 @@ export async function updateQuiz(ctx: SchoolCtx, input: { id: string; body: z.in
     ...(body.retake_policy !== undefined ? { retakePolicy: body.retake_policy } : {}),
     ...(body.default_scoring_mode !== undefined ? { defaultScoringMode: body.default_scoring_mode } : {}),
     ...(body.screenshot_protection_enabled !== undefined ? { screenshotProtectionEnabled: body.screenshot_protection_enabled } : {}),
+    ...(body.questions_per_attempt !== undefined ? { questionsPerAttempt: body.questions_per_attempt } : {}),
+    ...(body.shuffle_questions !== undefined ? { shuffleQuestions: body.shuffle_questions } : {}),
+    ...(body.shuffle_answers !== undefined ? { shuffleAnswers: body.shuffle_answers } : {}),
   };
   if (Object.keys(changes).length === 0) return getQuiz(ctx, { id });
+  const perAttempt = body.questions_per_attempt ?? null;
+  // The draw size is checked against the live questions in the UPDATE itself, so a question deleted meanwhile cannot slip under it.
+  const fits = perAttempt === null ? sql`1` : sql`${perAttempt} <= (SELECT count(*) FROM quiz_questions fq WHERE ${liveInSchool("fq", ctx.tenantId)} AND fq.quiz_id = ${id})`;
   const update = ctx.db
     .update(quizzes)
     .set({ ...changes, updatedAt: ctx.clock.now() })
-    .where(liveRowWhere(quizzes, ctx.tenantId, id));
-  return detailOr404(await readQuizzes(ctx, [id], [update as unknown as BatchItem]), id);
+    .where(and(liveRowWhere(quizzes, ctx.tenantId, id), fits));
+  const quiz = detailOr404(await readQuizzes(ctx, [id], [update as unknown as BatchItem]), id);
+  if (perAttempt !== null && quiz.questions.length < perAttempt) throw new ApiError(quizzesErrors.QUESTIONS_PER_ATTEMPT_TOO_LARGE);
+  return quiz;
 }
 
 /**

@@ -15,6 +15,7 @@ export const QUIZ_LIMITS = {
   maxAttempts: { min: 1, max: 1000 },
   timeLimitSeconds: { min: 10, max: 86_400 },
   passingScore: { min: 1, max: 100 },
+  questionsPerAttempt: { min: 1, max: 500 },
 } as const;
 
 const int = (bounds: { min: number; max: number }, description: string) => z.number().int().min(bounds.min).max(bounds.max).openapi({ description });
@@ -28,6 +29,9 @@ const fields = {
   retake_policy: z.enum(RETAKE_POLICIES),
   default_scoring_mode: z.enum(SCORING_MODES),
   screenshot_protection_enabled: z.boolean(),
+  questions_per_attempt: int(QUIZ_LIMITS.questionsPerAttempt, "1-500 questions drawn per attempt; null: all live questions.").nullable(),
+  shuffle_questions: z.boolean(),
+  shuffle_answers: z.boolean(),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -44,6 +48,9 @@ export const CreateQuizBody = z
     retake_policy: fields.retake_policy.optional().openapi({ description: "Default `best`." }),
     default_scoring_mode: fields.default_scoring_mode.optional().openapi({ description: "Default `all_or_nothing`." }),
     screenshot_protection_enabled: fields.screenshot_protection_enabled.optional().openapi({ description: "Default false." }),
+    questions_per_attempt: fields.questions_per_attempt.optional().openapi({ description: "Default null (all live questions)." }),
+    shuffle_questions: fields.shuffle_questions.optional().openapi({ description: "Default false." }),
+    shuffle_answers: fields.shuffle_answers.optional().openapi({ description: "Default false." }),
   })
   .openapi("CreateQuizRequest");
 
@@ -57,9 +64,15 @@ export const UpdateQuizBody = z
     retake_policy: fields.retake_policy.optional(),
     default_scoring_mode: fields.default_scoring_mode.optional(),
     screenshot_protection_enabled: fields.screenshot_protection_enabled.optional(),
+    questions_per_attempt: fields.questions_per_attempt
+      .optional()
+      .openapi({ description: "Above the quiz's live question count: 400 `questions_per_attempt_too_large`; null draws all questions again." }),
+    shuffle_questions: fields.shuffle_questions.optional(),
+    shuffle_answers: fields.shuffle_answers.optional(),
   })
   .openapi("UpdateQuizRequest", {
-    description: "Fields left out stay as they are. A limit once set cannot be cleared (null is refused): the contract leaves clearing out of v1.",
+    description:
+      "Fields left out stay as they are. A limit once set cannot be cleared (null is refused): the contract leaves clearing out of v1. `questions_per_attempt` takes null (all questions).",
   });
 
 export const QUIZ_LIST_STATUSES = ["all", "published", "draft"] as const;
@@ -107,6 +120,9 @@ const quizFields = {
   retake_policy: z.enum(RETAKE_POLICIES),
   default_scoring_mode: z.enum(SCORING_MODES).optional().openapi({ description: "Staff only" }),
   screenshot_protection_enabled: z.boolean(),
+  questions_per_attempt: z.number().int().nullable().openapi({ description: "Questions drawn per attempt; null: all" }),
+  shuffle_questions: z.boolean(),
+  shuffle_answers: z.boolean(),
   published_via_course: z.boolean().openapi({ description: "A live lesson of a published course references the quiz" }),
   published_via_exam: z.boolean().openapi({ description: "A published exam uses the quiz as a section" }),
   created_at: timestamp,

@@ -57,7 +57,7 @@ describe("GET /t/quizzes/:id for staff", () => {
     expect(Object.keys(data).sort()).toEqual(
       [
         "id", "tenant_id", "title", "description", "max_attempts", "time_limit_seconds", "passing_score", "retake_policy", "default_scoring_mode",
-        "screenshot_protection_enabled", "questions", "course_refs", "published_via_course", "published_via_exam", "exam_refs", "created_at", "updated_at",
+        "screenshot_protection_enabled", "questions_per_attempt", "shuffle_questions", "shuffle_answers", "questions", "course_refs", "published_via_course", "published_via_exam", "exam_refs", "created_at", "updated_at",
       ].sort(),
     );
     const ref = (tree: typeof beta, course: string, status: string, m: number, l: number) => ({

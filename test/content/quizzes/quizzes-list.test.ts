@@ -55,7 +55,7 @@ describe("GET /t/quizzes for staff", () => {
     expect(Object.keys(first).sort()).toEqual(
       [
         "id", "tenant_id", "title", "description", "max_attempts", "time_limit_seconds", "passing_score", "retake_policy", "default_scoring_mode",
-        "screenshot_protection_enabled", "published_via_course", "published_via_exam", "created_at", "updated_at",
+        "screenshot_protection_enabled", "questions_per_attempt", "shuffle_questions", "shuffle_answers", "published_via_course", "published_via_exam", "created_at", "updated_at",
         "question_count", "attempts_count", "avg_score_pct", "pending_reviews_count",
       ].sort(),
     );

@@ -59,7 +59,7 @@ const saveRoute = defineRoute({
   tags,
   summary: "Save answers of your attempt in progress, merged by question (highest client_seq wins); saves within the grace after deadline_at still count",
   request: { params: IdParams, ...jsonBody(s.SaveAnswersBody) },
-  failures: [e.QUESTION_NOT_IN_QUIZ, e.ATTEMPT_NOT_FOUND, quizzesErrors.QUIZ_NOT_FOUND, e.ATTEMPT_ALREADY_SUBMITTED],
+  failures: [e.QUESTION_NOT_IN_QUIZ, e.QUESTION_NOT_IN_FORM, e.ATTEMPT_NOT_FOUND, quizzesErrors.QUIZ_NOT_FOUND, e.ATTEMPT_ALREADY_SUBMITTED],
   responses: { 200: okResponse(s.SaveResult) },
 });
 

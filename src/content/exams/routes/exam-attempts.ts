@@ -88,7 +88,7 @@ const saveRoute = defineRoute({
   tags,
   summary: "Save answers of an opened section, merged by question (highest client_seq wins); saves within the grace after deadline_at still count",
   request: { params: s.SectionParams, ...jsonBody(s.SaveSectionAnswersBody) },
-  failures: [e.INVALID_SECTION_INDEX, e.QUESTION_NOT_IN_SECTION, e.EXAM_ATTEMPT_NOT_FOUND, e.EXAM_ATTEMPT_ALREADY_SUBMITTED],
+  failures: [e.INVALID_SECTION_INDEX, e.QUESTION_NOT_IN_SECTION, attemptsErrors.QUESTION_NOT_IN_FORM, e.EXAM_ATTEMPT_NOT_FOUND, e.EXAM_ATTEMPT_ALREADY_SUBMITTED],
   responses: { 200: okResponse(s.SectionSaveResult) },
 });
 

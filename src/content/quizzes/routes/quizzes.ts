@@ -63,7 +63,7 @@ const updateQuizRoute = defineRoute({
   tags,
   summary: "Change a quiz's settings; fields left out stay as they are",
   request: { params: IdParams, ...jsonBody(s.UpdateQuizBody) },
-  failures: [e.QUIZ_NOT_FOUND],
+  failures: [e.QUIZ_NOT_FOUND, e.QUESTIONS_PER_ATTEMPT_TOO_LARGE],
   responses: { 200: okResponse(s.QuizDetail) },
 });
 

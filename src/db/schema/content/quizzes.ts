@@ -27,6 +27,10 @@ export const quizzes = sqliteTable(
     retakePolicy: text("retake_policy", { enum: RETAKE_POLICIES }).notNull().default("best"),
     defaultScoringMode: text("default_scoring_mode", { enum: SCORING_MODES }).notNull().default("all_or_nothing"),
     screenshotProtectionEnabled: flag("screenshot_protection_enabled"),
+    /** Random forms (05 section 2): questions drawn per attempt (null: all), question and answer order shuffled. */
+    questionsPerAttempt: integer("questions_per_attempt"),
+    shuffleQuestions: flag("shuffle_questions"),
+    shuffleAnswers: flag("shuffle_answers"),
     createdBy: text("created_by"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -119,6 +123,14 @@ export const quizAttempts = sqliteTable(
     scorePctHundredths: integer("score_pct_hundredths"),
     pendingReview: flag("pending_review"),
     passed: integer("passed", { mode: "boolean" }),
+    /**
+     * The attempt's form, drawn at start (or at the exam section's `go`) when its quiz draws one:
+     * the seed, the drawn question ids in order, and whether answers are shuffled (from the seed).
+     * Null: the quiz's live questions in quiz order (docs/decisions/quizzes.md, "Random forms").
+     */
+    formSeed: text("form_seed"),
+    formQuestionIds: text("form_question_ids", { mode: "json" }).$type<string[]>(),
+    formShuffleAnswers: flag("form_shuffle_answers"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

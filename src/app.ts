@@ -36,6 +36,8 @@ import { screenshotRoutes } from "./content/screenshot/routes";
 import { ratingRoutes } from "./content/rating/routes";
 import { analyticsRoutes } from "./content/analytics/routes";
 import { accommodationRoutes } from "./content/accommodations/routes";
+import { certificatePublicRoutes } from "./content/certificates/public-routes";
+import { certificateRoutes } from "./content/certificates/routes";
 
 function buildApp(access: AccessControl) {
   const app = new OpenAPIHono<AppEnv>();
@@ -77,6 +79,8 @@ function buildApp(access: AccessControl) {
   app.route(API_PREFIX, ratingRoutes);
   app.route(API_PREFIX, analyticsRoutes);
   app.route(API_PREFIX, accommodationRoutes);
+  app.route(API_PREFIX, certificateRoutes);
+  app.route(API_PREFIX, certificatePublicRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

@@ -20,3 +20,4 @@ export * from "./content/assignments";
 export * from "./content/rating";
 export * from "./content/analytics";
 export * from "./content/accommodations";
+export * from "./content/certificates";

@@ -58,6 +58,7 @@ describe("verify and JWKS", () => {
     expect(failure(malformed)).toEqual({ status: 404, error: "certificate_not_found" });
     expect(malformed.body.message).toBe(unknown.body.message);
     expect(failure(await verify("Z".repeat(16), address))).toEqual({ status: 404, error: "certificate_not_found" });
+    expect(failure(await verify("A".repeat(500), address))).toEqual({ status: 404, error: "certificate_not_found" });
   });
 
   it("the token verifies with the JWKS key and fails after one changed byte", async () => {

@@ -55,7 +55,8 @@ export const IssueMissingResult = z.object({ issued: z.number().int() }).openapi
 
 export const RevokeBody = z.object({ reason: plainText({ min: 1, max: 500, multiline: true }) }).openapi("RevokeCertificateRequest");
 
-export const CodeParams = z.object({ code: z.string().max(64).openapi({ example: "1ABC-DEF2-GHJK-MNPQ" }) });
+// Any text: a malformed code answers the same 404 as an unknown one (05 section 4), never a 400.
+export const CodeParams = z.object({ code: z.string().openapi({ example: "1ABC-DEF2-GHJK-MNPQ" }) });
 
 export const Verification = z
   .object({

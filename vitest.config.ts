@@ -24,6 +24,11 @@ export default defineConfig(async () => {
             DEV_PUSHBOX: "true",
             PUSH_TOKEN_KEY: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
             WEBHOOKS_ALLOW_LOOPBACK: "true",
+            // Test-only certificate keys: the newest signs, the older one stays in the JWKS (rotation by kid).
+            CERT_SIGNING_KEY: JSON.stringify([
+              { kid: "test-cert-2", kty: "OKP", crv: "Ed25519", d: "F0HrZaGZLgKL7Dp39ZLoxYPLAgVHGQjW1mnoKCMAD7U", x: "5MhoMEg20yb0Le7jabvejF2mssED0IW40KYwtg2EeI4" },
+              { kid: "test-cert-1", kty: "OKP", crv: "Ed25519", x: "QYk7QiPC6Hv7wnCeiHZiIK2oMwGDviua-VYSIzdsjwg" },
+            ]),
           },
           // Webhook messages go to a queue no consumer reads: the tests run the consumer themselves with
           // a receiver of their own (test/webhooks/helpers.ts), so no delivery reaches the network or

@@ -8,13 +8,14 @@ import { constants } from "node:os";
 import path from "node:path";
 import { seed, printDemoLogins } from "./seed.mjs";
 import { clearDevServer, writeDevServer } from "./lib/dev-server.mjs";
-import { applyMigrations, configuredDevPort, ensureDevVars, firstFreePort, flagValue, runMain, spawnWrangler } from "./lib/project.mjs";
+import { applyMigrations, configuredDevPort, ensureCertSigningKey, ensureDevVars, firstFreePort, flagValue, runMain, spawnWrangler } from "./lib/project.mjs";
 
 async function main() {
   const args = process.argv.slice(2);
   const devVars = ensureDevVars();
   if (devVars === "created") console.log("Created .dev.vars from .dev.vars.example (local-only secrets).");
   else if (devVars.length > 0) console.log(`Added to .dev.vars from .dev.vars.example: ${devVars.join(", ")}.`);
+  if (ensureCertSigningKey()) console.log("Generated a local certificate signing key (CERT_SIGNING_KEY) in .dev.vars.");
 
   // Keep the D1 steps on the same storage `wrangler dev` will open.
   const persistTo = flagValue(args, "--persist-to");

@@ -47,6 +47,10 @@ export async function servedDocument() {
     format: "esm",
     outfile: bundle,
     logLevel: "error",
+    // The certificate font, bundled as bytes as wrangler's Data rule does (wrangler.toml).
+    loader: { ".ttf": "binary" },
+    // Node 22 has no Uint8Array.fromBase64, which the binary loader uses for newer targets.
+    target: "node22",
     // CommonJS dependencies (sanitize-html's postcss) require Node built-ins, which an ES module bundle has no `require` for.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });

@@ -12,6 +12,7 @@ import { applyMigrations, CliError, configuredDevPort, CONTROL_DB, executeSql, p
 import { accommodations } from "./seed/accommodations.mjs";
 import { imports } from "./seed/imports.mjs";
 import { webhooks } from "./seed/webhooks.mjs";
+import { certificates } from "./seed/certificates.mjs";
 import { assignments } from "./seed/assignments.mjs";
 import { audit } from "./seed/audit.mjs";
 import { courses, paths } from "./seed/courses.mjs";
@@ -31,7 +32,7 @@ export { DEMO, DEMO_PASSWORD, TRIAL };
  * or an object of statements per D1 binding (`DB` for the control rows: schools, tariffs, payments;
  * `DEMO.shard` / `TRIAL.shard` for each school's own rows).
  */
-export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, forms, assignments, enrollments, rating, accommodations, imports, audit, webhooks];
+export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, forms, assignments, enrollments, rating, accommodations, certificates, imports, audit, webhooks];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {
@@ -42,7 +43,7 @@ export function demoLogins() {
     { role: "curator", email: DEMO.curator.email, note: `all six permissions; curates "Evening group"` },
     { role: "student", email: s1.email, note: `"Morning group" (enrolled in the demo course); push devices (phone, tablet) and a push history; demo course: module 1 done` },
     { role: "student", email: s2.email, note: `"Morning group"; pushes switched off; demo course: just started` },
-    { role: "student", email: s3.email, note: `"Evening group"; individual curator: ${DEMO.restrictedCurator.email}; demo course completed` },
+    { role: "student", email: s3.email, note: `"Evening group"; individual curator: ${DEMO.restrictedCurator.email}; demo course completed, certificate 0DEM-0000-CERT-0001` },
     { role: "student", email: s4.email, note: `"Evening group"; not enrolled yet (the courses tour enrolls him)` },
   ]
     .map((login) => ({ ...login, subdomain: DEMO.subdomain }))

@@ -38,6 +38,8 @@ import { analyticsRoutes } from "./content/analytics/routes";
 import { accommodationRoutes } from "./content/accommodations/routes";
 import { importRoutes } from "./content/imports/routes";
 import { webhookRoutes } from "./platform/webhooks/routes";
+import { certificatePublicRoutes } from "./content/certificates/public-routes";
+import { certificateRoutes } from "./content/certificates/routes";
 
 function buildApp(access: AccessControl) {
   const app = new OpenAPIHono<AppEnv>();
@@ -81,6 +83,8 @@ function buildApp(access: AccessControl) {
   app.route(API_PREFIX, analyticsRoutes);
   app.route(API_PREFIX, accommodationRoutes);
   app.route(API_PREFIX, importRoutes);
+  app.route(API_PREFIX, certificateRoutes);
+  app.route(API_PREFIX, certificatePublicRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

@@ -8,6 +8,7 @@ import { PATHS_CONTRIBUTORS } from "./content/paths/contributors";
 import { RATING_COMPLETION_CONTRIBUTORS, RATING_SCORE_CONTRIBUTORS } from "./content/rating/contributors";
 import { QUIZ_FIGURES_CONTRIBUTOR } from "./content/quizzes/figures";
 import { EXAM_FIGURES_CONTRIBUTOR } from "./content/exams/figures";
+import { CERTIFICATES_CONTRIBUTORS } from "./content/certificates/issuance";
 
 /**
  * The domain events' contributors (docs/domain-events.md), built once at app assembly and carried
@@ -23,6 +24,8 @@ export const CONTRIBUTORS: ContributorRegistry = contributorRegistry([
   ...COURSES_COMPLETION_CONTRIBUTORS,
   ...PATHS_CONTRIBUTORS,
   ...COURSES_PUSH_CONTRIBUTORS,
+  // Certificates read the enrollment the recount completed, as the course pushes do.
+  ...CERTIFICATES_CONTRIBUTORS,
   ...RATING_COMPLETION_CONTRIBUTORS,
   ...ENROLLMENTS_CONTRIBUTORS,
   // The analytics figures (attempt.recorded) read only attempts, never what the others write.

@@ -9,6 +9,8 @@ export interface Env {
   DB_SCHOOLS_0: D1Database;
   [shard: `DB_SCHOOLS_${number}`]: D1Database;
   MEDIA: R2Bucket;
+  /** Workers rate limiting: 30 certificate look-ups per minute per client address (wrangler.toml `ratelimits`). */
+  CERT_VERIFY_LIMITER: { limit(options: { key: string }): Promise<{ success: boolean }> };
   /** Typed where it is used (src/platform/devices/session-service.ts): core knows no Durable Object class. */
   SESSION_FAMILY: DurableObjectNamespace;
   /** One per quiz or exam attempt in progress; typed where it is used (src/content/attempts). */
@@ -60,6 +62,12 @@ export interface Env {
 
   JWT_SECRETS: string;
   PASSWORD_PEPPER: string;
+  /**
+   * Certificate signing keys (05 section 4): a JSON array of Ed25519 JWKs, each with its `kid`; the
+   * first (with its private part `d`) signs, every one is published in the JWKS, so a retired key
+   * stays listed (public part only is enough) while certificates it signed are still around.
+   */
+  CERT_SIGNING_KEY?: string;
 }
 
 /** "Deliver email outbox row X": the row, not the message, holds the email. */

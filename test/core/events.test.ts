@@ -144,6 +144,7 @@ describe("domain events machinery", () => {
       ["courses.course-completion", ["block.completed"], ["course.completed"], "lesson-completion"],
       ["paths.completion-pushes", ["course.completed"], [], null],
       ["courses.completion-pushes", ["course.completed"], [], null],
+      ["certificates.issuance", ["course.completed"], [], null],
       ["rating.completion-awards", ["block.completed"], [], "lesson-completion"],
       ["enrollments.access-pushes", ["enrollment.created", "enrollment.removed"], [], null],
       ["quizzes.analytics-figures", ["attempt.recorded"], [], null],

@@ -161,6 +161,16 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     db().insert(schema.accommodations).values({ tenantId, userId: bystanderId, timeMultiplierHundredths: 150, extraTimeSeconds: 0, extraAttempts: 0, updatedBy: userId, updatedAt: now }),
     // A roster import this user uploaded: its plan holds other people's names and goes with them.
     db().insert(schema.imports).values({ id: uuidv7(), tenantId, kind: "users", status: "ready", createdBy: userId, createdAt: now, expiresAt: now, fileSha256: "0", planHash: "0", counts: {}, columns: [], delimiter: "," }),
+    // The user's own certificate, one they revoked for a bystander, and a rule they set.
+    db().insert(schema.certificates).values({
+      id: uuidv7(), tenantId, code: `0${uuidv7().replaceAll("-", "").slice(-15).toUpperCase()}`, courseId, studentId: userId, title: "T", courseTitle: "T",
+      holderFirstName: "A", holderLastName: "B", schoolName: "S", issuer: "s", issuedAt: now, createdAt: now,
+    }),
+    db().insert(schema.certificates).values({
+      id: uuidv7(), tenantId, code: `0${uuidv7().replaceAll("-", "").slice(-15).toUpperCase()}`, courseId, studentId: bystanderId, title: "T", courseTitle: "T",
+      holderFirstName: "C", holderLastName: "D", schoolName: "S", issuer: "s", issuedAt: now, revokedAt: now, revokeReason: "r", revokedBy: userId, createdAt: now,
+    }),
+    db().insert(schema.certificateRules).values({ tenantId, courseId, enabled: true, updatedBy: userId, updatedAt: now }),
     db().insert(schema.assignments).values({ id: assignmentId, tenantId, title: "Authored assignment", createdBy: userId, createdAt: now, updatedAt: now }),
     db().insert(schema.submissions).values({ id: submissionId, tenantId, assignmentId, studentId: userId, attempt: 1, status: "submitted", submittedAt: now, createdAt: now, updatedAt: now }),
     db().insert(schema.submissionAttachments).values({ tenantId, submissionId, studentId: userId, mediaAssetId: uuidv7(), position: 0, createdAt: now }),

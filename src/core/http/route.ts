@@ -119,6 +119,8 @@ function familyOf(path: string): RouteMeta["family"] {
   if (path.startsWith("/admin/")) return "admin";
   if (path.startsWith("/auth/")) return "auth";
   if (path.startsWith("/public/")) return "public";
+  // 05 section 4: certificate verification and its keys, public and without a school.
+  if (path.startsWith("/verify/") || path.startsWith("/.well-known/")) return "public";
   return "system";
 }
 

@@ -22,3 +22,4 @@ export * from "./content/rating";
 export * from "./content/analytics";
 export * from "./content/accommodations";
 export * from "./content/imports";
+export * from "./content/certificates";

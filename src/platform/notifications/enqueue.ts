@@ -33,6 +33,11 @@ export interface EnqueueOptions {
    * state before that write), so they may still be inactive then; delivery checks again.
    */
   activatesRecipients?: boolean;
+  /**
+   * The push announces a result the actor is waiting for (05: `certificate.issued`), so the actor
+   * is not left out as rule 3 of 04 otherwise does.
+   */
+  alsoToActor?: boolean;
 }
 
 const SINGLE_RECIPIENT = ["user", "user_other_devices", "student", "curator"];
@@ -134,7 +139,7 @@ export async function enqueue(
   const dataSql = late.reduce<SQL>((acc, [key, value]) => sql`json_set(${acc}, ${`$.${key}`}, (${value}))`, sql`${JSON.stringify(data)}`);
   const dedupeSql = exact ? sql`${(dedupe as { exact: string | SQL }).exact}` : sql`${dedupe as string | SQL} || ':' || r.id`;
 
-  const actorId = definition.category !== "security" ? actingUserId(ctx.actor) : null;
+  const actorId = definition.category !== "security" && !options.alsoToActor ? actingUserId(ctx.actor) : null;
 
   const statement = batchable(ctx, sql`
     INSERT INTO notification_outbox (id, tenant_id, user_id, event_code, category, title, body, deep_link, data, aggregate_type, aggregate_id, dedupe_key, status, attempts, created_at)

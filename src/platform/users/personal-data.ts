@@ -5,6 +5,8 @@ import { platformOf } from "../../core/school";
 import type { BatchItem } from "../../core/db/batch";
 import {
   accommodations,
+  certificateRules,
+  certificates,
   auditEntries,
   assignments,
   pointEvents,
@@ -126,6 +128,10 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   // An accommodation profile is the student's own (often health-related) data; the staff member who set one is only forgotten.
   rule(accommodations, accommodations.userId, "delete"),
   rule(accommodations, accommodations.updatedBy, "clear"),
+  // A certificate names its holder: it is the student's record and goes with the account (verify then answers 404).
+  rule(certificates, certificates.studentId, "delete"),
+  rule(certificates, certificates.revokedBy, "clear"),
+  rule(certificateRules, certificateRules.updatedBy, "clear"),
   rule(assignments, assignments.createdBy, "clear"),
   rule(submissions, submissions.studentId, "delete"),
   rule(submissions, submissions.gradedById, "clear"),

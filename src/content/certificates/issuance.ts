@@ -1,0 +1,128 @@
+import { sql, type SQL } from "drizzle-orm";
+import { batchable, type BatchItem } from "../../core/db/batch";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { sqlUuidv7 } from "../../core/db/sql-ids";
+import type { SchoolActor, SchoolCtx } from "../../core/http/context";
+import type { EventDefinition } from "../../platform/notifications/catalog";
+import { enqueue } from "../../platform/notifications/enqueue";
+import { uuidv7 } from "../../core/lib/ids";
+import { contentContributor } from "../common/events";
+import { CROCKFORD, newCode, shardCharacter } from "./code";
+
+/**
+ * Issuance (05 section 4, docs/decisions/certificates.md, "Issuance"): one INSERT … SELECT that
+ * writes the certificate when the course's rule is enabled and the student meets its exam
+ * condition, and the push, both in the batch of the event that completed the course. The unique
+ * (tenant, student, course) index with ON CONFLICT DO NOTHING makes it once per student and course,
+ * whichever of several concurrent completions commits first.
+ */
+
+export const CERTIFICATE_ISSUED: EventDefinition = {
+  code: "certificate.issued",
+  category: "course",
+  name: "Certificate issued",
+  description: "a student's course completion (or POST /t/courses/:id/certificates/issue-missing) issued their certificate; also when the student's own action completed the course",
+  source: "domain_event",
+  recipients: "student",
+  aggregateType: "certificate",
+  variables: ["course_title", "code"],
+  defaultEnabled: true,
+  defaultConfig: {},
+  implemented: true,
+  templates: {
+    ru: { title: "Сертификат выдан", body: "Курс «{{course_title}}» пройден. Код сертификата: {{code}}." },
+    en: { title: "Certificate issued", body: "You completed “{{course_title}}”. Certificate code: {{code}}." },
+  },
+};
+
+/** The rule `r` of the course is on and the student `student` meets its exam condition. */
+function qualifies(tenantId: string, student: SQL): SQL {
+  return sql`r.enabled = 1 AND (r.require_exam_id IS NULL OR EXISTS (
+      SELECT 1 FROM exam_attempts ea WHERE ${inSchool("ea", tenantId)} AND ea.exam_id = r.require_exam_id AND ea.user_id = ${student}
+        AND ea.status = 'submitted'
+        AND (CASE WHEN r.min_exam_pct IS NULL THEN ea.passed = 1 ELSE ea.final_score_pct_hundredths >= r.min_exam_pct * 100 END)))`;
+}
+
+/** The columns every issuance writes, from the rule `r`, the course `c` and the student `u`. */
+function issuedColumns(ctx: SchoolCtx<SchoolActor>, id: SQL, code: SQL, now: number): SQL {
+  return sql`${id}, ${ctx.tenantId}, ${code}, c.id, u.id, COALESCE(r.title, c.title), c.title, u.first_name, u.last_name, ${ctx.tenant.title}, ${ctx.tenant.subdomain}, ${now}, ${now}`;
+}
+
+const INSERT_COLUMNS = sql.raw(
+  "INSERT INTO certificates (id, tenant_id, code, course_id, student_id, title, course_title, holder_first_name, holder_last_name, school_name, issuer, issued_at, created_at)",
+);
+
+/** A code the batch draws per row: the shard's character and 15 characters from SQLite's CSPRNG. */
+function sqlCode(shard: string): SQL {
+  const draw = `substr('${CROCKFORD}', (random() & 31) + 1, 1)`;
+  return sql.raw(`'${shardCharacter(shard)}' || ${Array.from({ length: 15 }, () => draw).join(" || ")}`);
+}
+
+/** The grouped code of the certificate `cert`, as the push shows it. */
+const groupedSql = (alias: string) => sql.raw(`substr(${alias}.code, 1, 4) || '-' || substr(${alias}.code, 5, 4) || '-' || substr(${alias}.code, 9, 4) || '-' || substr(${alias}.code, 13, 4)`);
+
+/** `certificate.issued` to each student of `students` whose certificate of the course the batch wrote at `now`. */
+async function issuedPush(ctx: SchoolCtx<SchoolActor>, courseId: string, now: number, students: { studentId: string } | { studentIds: SQL }): Promise<BatchItem> {
+  const issuedHere = (student: SQL) => sql`(SELECT ic.id FROM certificates ic WHERE ${inSchool("ic", ctx.tenantId)} AND ic.course_id = ${courseId} AND ic.student_id = ${student} AND ic.issued_at = ${now})`;
+  return enqueue(
+    ctx,
+    CERTIFICATE_ISSUED,
+    { token: "student", ...students },
+    {
+      course_title: sql`(SELECT pc.course_title FROM certificates pc WHERE ${inSchool("pc", ctx.tenantId)} AND pc.course_id = ${courseId} AND pc.student_id = r.id)`,
+      code: sql`(SELECT ${groupedSql("gc")} FROM certificates gc WHERE ${inSchool("gc", ctx.tenantId)} AND gc.course_id = ${courseId} AND gc.student_id = r.id)`,
+    },
+    { id: issuedHere(sql`r.id`) },
+    `certificate.issued:${courseId}`,
+    { when: sql`${issuedHere(sql`r.id`)} IS NOT NULL`, alsoToActor: true },
+  );
+}
+
+/**
+ * `certificates.issuance`: for a `course.completed`, the certificate (when the event's `when`
+ * holds, the rule is on and the exam condition is met) and its push. Registered after the course
+ * pushes: it reads the enrollment the recount completed, as they do.
+ */
+export const certificateIssuance = contentContributor({
+  name: "certificates.issuance",
+  handles: ["course.completed"],
+  statements: async (ctx, event) => {
+    const now = ctx.clock.now();
+    const id = uuidv7(now);
+    const insert = batchable(
+      ctx,
+      sql`${INSERT_COLUMNS}
+        SELECT ${issuedColumns(ctx, sql`${id}`, sql`${newCode(ctx.tenant.shard)}`, now)}
+        FROM certificate_rules r
+        JOIN courses c ON c.id = r.course_id AND ${liveInSchool("c", ctx.tenantId)}
+        JOIN users u ON u.id = ${event.studentId} AND ${liveInSchool("u", ctx.tenantId)} AND u.role = 'student'
+        WHERE ${inSchool("r", ctx.tenantId)} AND r.course_id = ${event.courseId} AND ${qualifies(ctx.tenantId, sql`u.id`)} AND (${event.when})
+        ON CONFLICT (tenant_id, student_id, course_id) DO NOTHING`,
+    );
+    return [insert, await issuedPush(ctx, event.courseId, now, { studentId: event.studentId })];
+  },
+});
+
+export const CERTIFICATES_CONTRIBUTORS = [certificateIssuance];
+
+/**
+ * `POST /t/courses/:id/certificates/issue-missing`: every student whose enrollment of the course is
+ * completed (and not removed) and who qualifies, in one set-based statement, plus their pushes.
+ * The caller reads the INSERT's changes as `issued`.
+ */
+export async function issueMissingStatements(ctx: SchoolCtx<SchoolActor>, courseId: string): Promise<BatchItem[]> {
+  const now = ctx.clock.now();
+  const insert = batchable(
+    ctx,
+    sql`${INSERT_COLUMNS}
+      SELECT ${issuedColumns(ctx, sqlUuidv7(now), sqlCode(ctx.tenant.shard), now)}
+      FROM certificate_rules r
+      JOIN courses c ON c.id = r.course_id AND ${liveInSchool("c", ctx.tenantId)}
+      JOIN enrollments e ON e.course_id = c.id AND ${inSchool("e", ctx.tenantId)} AND e.removed_at IS NULL AND e.completed_at IS NOT NULL
+      JOIN users u ON u.id = e.student_id AND ${liveInSchool("u", ctx.tenantId)} AND u.role = 'student'
+      WHERE ${inSchool("r", ctx.tenantId)} AND r.course_id = ${courseId} AND ${qualifies(ctx.tenantId, sql`u.id`)}
+      ON CONFLICT (tenant_id, student_id, course_id) DO NOTHING`,
+  );
+  const issued = sql`SELECT nc.student_id FROM certificates nc WHERE ${inSchool("nc", ctx.tenantId)} AND nc.course_id = ${courseId} AND nc.issued_at = ${now}`;
+  return [insert, await issuedPush(ctx, courseId, now, { studentIds: issued })];
+}

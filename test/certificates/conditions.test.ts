@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { insertExam, insertExamAttempt } from "../helpers/exams";
+import { barrierD1, requestWithD1 } from "../helpers/d1-barrier";
+import { roundTripD1 } from "../helpers/d1-counter";
+import { schoolD1 } from "../helpers/databases";
+import { as, schoolWithAdmin, signedIn } from "../helpers/users";
+import { certificateRows, completeBlock, courseWithStudent, putRule } from "./helpers";
+import { insertEnrollment } from "../helpers/courses";
+import { addPushDevice, outboxRows } from "../notifications/helpers";
+
+/** The exam condition of the rule, concurrency and the cost of issuance (05 section 4). */
+
+describe("the rule's exam condition", () => {
+  it("with min_exam_pct, a submitted attempt at or above it; without, a passed one; issue-missing applies the same rule", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const exam = await insertExam(school.id);
+    const draft = await insertExam(school.id, { status: "draft" });
+    const [low, high, passed, none] = [await signedIn(school, { role: "student" }), await signedIn(school, { role: "student" }), await signedIn(school, { role: "student" }), await signedIn(school, { role: "student" })];
+    const tree = await courseWithStudent(school.id, low);
+    for (const student of [high, passed, none]) await insertEnrollment(school.id, tree.courseId, student.id);
+    await insertExamAttempt(school.id, exam.id, low.id, { status: "submitted", finalScorePctHundredths: 6999, passed: true });
+    await insertExamAttempt(school.id, exam.id, high.id, { status: "submitted", finalScorePctHundredths: 7000, passed: false });
+    await insertExamAttempt(school.id, exam.id, passed.id, { status: "submitted", finalScorePctHundredths: 10, passed: true });
+    await insertExamAttempt(school.id, exam.id, none.id, { status: "in_progress" });
+
+    expect((await putRule(admin, tree.courseId, { enabled: true, require_exam_id: draft.id })).status).toBe(400);
+    expect((await putRule(admin, tree.courseId, { enabled: true, require_exam_id: exam.id, min_exam_pct: 70 })).body.data).toMatchObject({ require_exam_id: exam.id, min_exam_pct: 70 });
+    for (const student of [low, high, passed, none]) expect((await completeBlock(student, tree.blockIds[0]!)).status).toBe(200);
+    expect((await certificateRows(low.id)).length).toBe(0);
+    expect((await certificateRows(high.id)).length).toBe(1);
+    expect((await certificateRows(passed.id)).length).toBe(0);
+    expect((await certificateRows(none.id)).length).toBe(0);
+
+    // Without a minimum, a passed attempt qualifies: the two that passed get theirs now.
+    await putRule(admin, tree.courseId, { enabled: true, require_exam_id: exam.id });
+    expect((await as(admin, `/t/courses/${tree.courseId}/certificates/issue-missing`, { method: "POST" })).body.data).toEqual({ issued: 2 });
+    expect((await certificateRows(low.id)).length).toBe(1);
+    expect((await certificateRows(passed.id)).length).toBe(1);
+    expect((await certificateRows(none.id)).length).toBe(0);
+    const codes = (await Promise.all([low, high, passed].map((student) => certificateRows(student.id)))).map(([row]) => row!.code);
+    expect(new Set(codes).size).toBe(3);
+  });
+});
+
+describe("issuance under concurrency and its cost", () => {
+  it("8 concurrent completions of the last block: exactly one certificate and one push", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const student = await signedIn(school, { role: "student" });
+    const tree = await courseWithStudent(school.id, student);
+    await putRule(admin, tree.courseId, { enabled: true });
+    await addPushDevice(school.id, student.id);
+    const barrier = barrierD1(await schoolD1(school.id), { held: /^INSERT INTO block_completions/i, parties: 8 });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => requestWithD1(barrier.db, `/t/blocks/${tree.blockIds[0]}/complete`, { token: student.token, tenant: student.subdomain })),
+    );
+    expect(results.map((res) => res.status)).toEqual(Array(8).fill(200));
+    expect(await certificateRows(student.id)).toHaveLength(1);
+    expect((await outboxRows(school.id)).filter((row) => row.eventCode === "certificate.issued").map((row) => row.userId)).toEqual([student.id]);
+  });
+
+  it("the completing request makes the same round trips with and without a rule", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const trips = async (withRule: boolean) => {
+      const student = await signedIn(school, { role: "student" });
+      const tree = await courseWithStudent(school.id, student);
+      if (withRule) await putRule(admin, tree.courseId, { enabled: true });
+      const counted = roundTripD1(await schoolD1(school.id));
+      const res = await requestWithD1(counted.db, `/t/blocks/${tree.blockIds[0]}/complete`, { token: student.token, tenant: student.subdomain });
+      expect(res.status).toBe(200);
+      expect((await certificateRows(student.id)).length).toBe(withRule ? 1 : 0);
+      return counted.stats;
+    };
+    expect(await trips(true)).toEqual(await trips(false));
+  });
+});

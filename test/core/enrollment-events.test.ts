@@ -6,9 +6,8 @@ import { CONTRIBUTORS } from "../../src/contributors";
 import { batchable } from "../../src/core/db/batch";
 import { contributorRegistry, type ContributorRegistry } from "../../src/core/events";
 import { insertCourseTree, insertEnrollment } from "../helpers/courses";
-import { schoolD1 } from "../helpers/databases";
-import { failure, readResponse } from "../helpers/http";
-import { envWith, wrapD1 } from "../helpers/wrapped-d1";
+import { failure } from "../helpers/http";
+import { probedCall } from "../helpers/probe";
 import { addMember, createGroup, schoolWithAdmin, signedIn, type Member } from "../helpers/users";
 import { addPushDevice, outboxRows } from "../notifications/helpers";
 
@@ -35,38 +34,10 @@ const probe = contentContributor({
 
 const probeApp = appWithContributors(contributorRegistry([...CONTRIBUTORS.contributors, probe]) as unknown as ContributorRegistry);
 
-/** The school's database, recording the probe's rows of every batch the request runs. */
-function recordingD1(inner: D1Database, rows: Row[]): D1Database {
-  return wrapD1(inner, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (property !== "batch") return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      return async (statements: D1PreparedStatement[]) => {
-        const results = await target.batch(statements);
-        for (const result of results) {
-          for (const row of (result.results ?? []) as Record<string, unknown>[]) {
-            if (row.probe === "access-probe") rows.push([row.type, row.via, row.student_id, row.course_id] as Row);
-          }
-        }
-        return results;
-      };
-    },
-  });
-}
-
-/** A /t/* request as the member through the probe app: its status, its body and the probe's rows. */
+/** A /t/* request as the member through the probe app: its response and the probe's rows. */
 async function call(member: Member, path: string, init: { method?: string; body?: unknown } = {}) {
-  const rows: Row[] = [];
-  const db = recordingD1(await schoolD1(member.tenantId), rows);
-  const method = init.method ?? (init.body === undefined ? "GET" : "POST");
-  const headers: Record<string, string> = { authorization: `Bearer ${member.token}`, "x-tenant-subdomain": member.subdomain };
-  if (init.body !== undefined) headers["content-type"] = "application/json";
-  const response = await probeApp.request(
-    `https://api.lms.localhost/api/v1${path}`,
-    { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) },
-    envWith(db),
-  );
-  return { res: await readResponse(response, { method, path: `/api/v1${path}` }), rows };
+  const { res, rows } = await probedCall(probeApp, "access-probe", member, path, init);
+  return { res, rows: rows.map((row) => [row.type, row.via, row.student_id, row.course_id] as Row) };
 }
 
 describe("enrollment.created / enrollment.removed for every access change", () => {

@@ -218,6 +218,41 @@ export interface CourseCompleted {
   readonly superseding: { student: SQL[]; curators: SQL[] };
 }
 
+/**
+ * The student's completion of `courseId` in this batch unlocked the next course of a published
+ * learning path (`when`). Emitted by `paths.path-progress`, one per path a `course.completed` lists.
+ */
+export interface PathCourseUnlocked {
+  type: "path.course_unlocked";
+  pathId: string;
+  /** The course whose completion unlocked the next. */
+  courseId: string;
+  studentId: string;
+  /** SQL: the course it unlocked (NULL: none). */
+  unlockedCourseId: SQL;
+  /** SQL true when this batch completed `courseId` and that unlocked a course. */
+  when: SQL;
+}
+
+/**
+ * The student's completion of `courseId` in this batch completed a published learning path
+ * (`when`). Emitted by `paths.path-progress`, one per path a `course.completed` lists, after the
+ * path's `path.course_unlocked`. `superseding` is the course completion's collector: a push of the
+ * path's that replaces the course's own adds `completed` there (docs/domain-events.md,
+ * "Superseding pushes").
+ */
+export interface PathCompleted {
+  type: "path.completed";
+  pathId: string;
+  courseId: string;
+  studentId: string;
+  /** SQL: every course of the path is completed, `courseId` among them (the batch's condition left out). */
+  completed: SQL;
+  /** SQL true when this batch completed `courseId` and with it the path. */
+  when: SQL;
+  readonly superseding: CourseCompleted["superseding"];
+}
+
 /** The second-batch case of a manual completion that completes its lesson (docs/domain-events.md, "Second batch"). */
 export const LESSON_COMPLETION = "lesson-completion";
 
@@ -231,7 +266,9 @@ export type ContentEvent =
   | EnrollmentCreated
   | EnrollmentRemoved
   | BlockCompleted
-  | CourseCompleted;
+  | CourseCompleted
+  | PathCourseUnlocked
+  | PathCompleted;
 export type ContentEventType = ContentEvent["type"];
 
 export type ContentContributor = Contributor<EventCtx, ContentEvent, EventDefinition>;

@@ -16,6 +16,7 @@ import { getConfig } from "./core/env";
 import { isAllowedOrigin } from "./core/http/origins";
 import { requestContext } from "./core/http/request-context";
 import { CONTRIBUTORS } from "./contributors";
+import type { ContributorRegistry } from "./core/events";
 import { securityHeaders } from "./core/http/security-headers";
 import { accessControl, API_PREFIX, BOOKMARK_HEADER, type AccessControl } from "./core/http/route";
 import { authenticate } from "./platform/auth/authenticate";
@@ -41,9 +42,9 @@ import { webhookRoutes } from "./platform/webhooks/routes";
 import { certificatePublicRoutes } from "./content/certificates/public-routes";
 import { certificateRoutes } from "./content/certificates/routes";
 
-function buildApp(access: AccessControl) {
+function buildApp(access: AccessControl, contributors: ContributorRegistry) {
   const app = new OpenAPIHono<AppEnv>();
-  app.use("*", requestContext(CONTRIBUTORS));
+  app.use("*", requestContext(contributors));
   app.use("*", accessControl(access));
   app.use("*", securityHeaders());
   app.use(
@@ -108,4 +109,14 @@ function buildApp(access: AccessControl) {
   return app;
 }
 
-export const app = buildApp({ authenticate, checkBilling, afterAdmission: recordLastActive });
+const ACCESS: AccessControl = { authenticate, checkBilling, afterAdmission: recordLastActive };
+
+export const app = buildApp(ACCESS, CONTRIBUTORS);
+
+/**
+ * The same app with another contributors' registry: a test registers a probe contributor next to
+ * the app's and drives the sources over HTTP (docs/domain-events.md, "Tests").
+ */
+export function appWithContributors(contributors: ContributorRegistry) {
+  return buildApp(ACCESS, contributors);
+}

@@ -142,7 +142,9 @@ describe("domain events machinery", () => {
       ["rating.scored-awards", ["attempt.settled", "submission.accepted"], [], null],
       ["courses.reference-completion", ["attempt.settled", "submission.submitted"], ["block.completed"], null],
       ["courses.course-completion", ["block.completed"], ["course.completed"], "lesson-completion"],
-      ["paths.completion-pushes", ["course.completed"], [], null],
+      ["paths.path-progress", ["course.completed"], ["path.course_unlocked", "path.completed"], null],
+      ["paths.unlock-pushes", ["path.course_unlocked"], [], null],
+      ["paths.completion-pushes", ["path.completed"], [], null],
       ["courses.completion-pushes", ["course.completed"], [], null],
       ["certificates.issuance", ["course.completed"], [], null],
       ["rating.completion-awards", ["block.completed"], [], "lesson-completion"],
@@ -154,7 +156,7 @@ describe("domain events machinery", () => {
 
   it("a completing source reaches course.completed and prefetches the path, course and rating pushes, each once", () => {
     const codes = (roots: string[]) => pushEventsOf(CONTRIBUTORS, roots).map((push) => (push as { code: string }).code);
-    expect(reachableTypes(CONTRIBUTORS, ["attempt.settled"])).toEqual(["attempt.settled", "block.completed", "course.completed"]);
+    expect(reachableTypes(CONTRIBUTORS, ["attempt.settled"])).toEqual(["attempt.settled", "block.completed", "course.completed", "path.course_unlocked", "path.completed"]);
     const completion = ["path.course_unlocked", "path.completed", "path.student_completed", "course.completed", "course.student_completed", "rating.points_awarded", "rating.top_entered"];
     // A settled attempt's own points come first (rating.scored-awards): the same set, rating's settings read first.
     expect(codes(["attempt.settled"])).toEqual(["rating.points_awarded", "rating.top_entered", ...completion.slice(0, 5)]);

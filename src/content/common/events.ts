@@ -1,4 +1,5 @@
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
+import { inSchool } from "../../core/db/conditions";
 import type { BatchItem } from "../../core/db/batch";
 import {
   contributedStatements,
@@ -130,34 +131,54 @@ export interface SubmissionReopened {
 }
 
 /**
- * Staff gave students access to a course in this batch: a direct (bulk) enrollment, or a group
- * linked to the course. `students` is a SELECT of their ids, read where the source places the
- * contributors' statements in its batch (before its writes when it names those without access
- * yet, after them when it names the enrollments the batch opened); `when` must hold too.
+ * Where an access change came from: `direct` staff enrolled or removed students (a bulk enrollment,
+ * a removal), `group` a group was linked to or unlinked from the course, `self` the student
+ * enrolled themselves, `membership` students joined or left a group linked to courses.
  */
-export interface EnrollmentCreated {
-  type: "enrollment.created";
+export type EnrollmentVia = "direct" | "group" | "self" | "membership";
+
+/** One course's access change: `students` is a SELECT of the ids whose access to `courseId` it changed. */
+interface CourseAccessChange {
+  via: "direct" | "group" | "self";
   courseId: string;
   students: SQL;
-  via: "direct" | "group";
-  /** The group linked, for `via: "group"`. */
+  /** The group linked or unlinked, for `via: "group"`. */
   groupId?: string;
-  now: number;
-  when?: SQL;
 }
 
 /**
- * Staff took students' last access to a course in this batch (a direct enrollment removed, a group
- * unlinked): `students` and `when` as for `enrollment.created`; `now` is the `removed_at` stored.
+ * A group membership change, which changes access to every course the group is linked to: `access`
+ * is a SELECT of the `student_id, course_id` pairs it changed.
  */
-export interface EnrollmentRemoved {
-  type: "enrollment.removed";
-  courseId: string;
-  students: SQL;
-  via: "direct" | "group";
-  groupId?: string;
-  now: number;
-  when?: SQL;
+interface MembershipAccessChange {
+  via: "membership";
+  groupId: string;
+  access: SQL;
+}
+
+/**
+ * Students got access to a course in this batch (their enrollment opened or restored), whoever gave
+ * it. The students are SQL read where the source places the contributors' statements in its batch
+ * (before its writes when it names those without access yet, after them when it names the
+ * enrollments the batch opened); `when` must hold too. `enrollmentAccessSql` reads any of them as
+ * the same pairs.
+ */
+export type EnrollmentCreated = { type: "enrollment.created"; now: number; when?: SQL } & (CourseAccessChange | MembershipAccessChange);
+
+/**
+ * Students lost their last access to a course in this batch (a direct enrollment removed, a group
+ * unlinked, a group left): as `enrollment.created`; `now` is the `removed_at` stored.
+ */
+export type EnrollmentRemoved = { type: "enrollment.removed"; now: number; when?: SQL } & (CourseAccessChange | MembershipAccessChange);
+
+/**
+ * The `student_id, course_id` pairs an enrollment event changed, `when` included: one shape for
+ * every source, for a statement at the place the source gives the event in its batch.
+ */
+export function enrollmentAccessSql(tenantId: string, event: EnrollmentCreated | EnrollmentRemoved): SQL {
+  if (event.via === "membership") return sql`SELECT a.student_id, a.course_id FROM (${event.access}) a${event.when ? sql` WHERE (${event.when})` : sql``}`;
+  return sql`SELECT u.id AS student_id, ${event.courseId} AS course_id FROM users u
+    WHERE ${inSchool("u", tenantId)} AND u.id IN (${event.students})${event.when ? sql` AND (${event.when})` : sql``}`;
 }
 
 /**
@@ -197,6 +218,41 @@ export interface CourseCompleted {
   readonly superseding: { student: SQL[]; curators: SQL[] };
 }
 
+/**
+ * The student's completion of `courseId` in this batch unlocked the next course of a published
+ * learning path (`when`). Emitted by `paths.path-progress`, one per path a `course.completed` lists.
+ */
+export interface PathCourseUnlocked {
+  type: "path.course_unlocked";
+  pathId: string;
+  /** The course whose completion unlocked the next. */
+  courseId: string;
+  studentId: string;
+  /** SQL: the course it unlocked (NULL: none). */
+  unlockedCourseId: SQL;
+  /** SQL true when this batch completed `courseId` and that unlocked a course. */
+  when: SQL;
+}
+
+/**
+ * The student's completion of `courseId` in this batch completed a published learning path
+ * (`when`). Emitted by `paths.path-progress`, one per path a `course.completed` lists, after the
+ * path's `path.course_unlocked`. `superseding` is the course completion's collector: a push of the
+ * path's that replaces the course's own adds `completed` there (docs/domain-events.md,
+ * "Superseding pushes").
+ */
+export interface PathCompleted {
+  type: "path.completed";
+  pathId: string;
+  courseId: string;
+  studentId: string;
+  /** SQL: every course of the path is completed, `courseId` among them (the batch's condition left out). */
+  completed: SQL;
+  /** SQL true when this batch completed `courseId` and with it the path. */
+  when: SQL;
+  readonly superseding: CourseCompleted["superseding"];
+}
+
 /** The second-batch case of a manual completion that completes its lesson (docs/domain-events.md, "Second batch"). */
 export const LESSON_COMPLETION = "lesson-completion";
 
@@ -210,7 +266,9 @@ export type ContentEvent =
   | EnrollmentCreated
   | EnrollmentRemoved
   | BlockCompleted
-  | CourseCompleted;
+  | CourseCompleted
+  | PathCourseUnlocked
+  | PathCompleted;
 export type ContentEventType = ContentEvent["type"];
 
 export type ContentContributor = Contributor<EventCtx, ContentEvent, EventDefinition>;

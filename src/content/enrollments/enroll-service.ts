@@ -36,7 +36,8 @@ export function selfEnrollmentLock(ctx: SchoolCtx, courseId: string): SQL | null
  * reads the state before, opens (creates or restores) the enrollment, makes sure it has the
  * `direct` source, recomputes its progress (so `total_blocks` is right from the start) and reads it
  * back. 201 for a new enrollment, 200 when it existed (active, or restored with its progress).
- * A student's own enrollment sends no push.
+ * A student's own enrollment sends no push; it announces `enrollment.created` (`self`) before the
+ * writes, naming the student when the course is open and they have no active enrollment yet.
  */
 export async function selfEnroll(ctx: SchoolCtx, input: { courseId: string }) {
   const { tenantId } = ctx;
@@ -49,12 +50,21 @@ export async function selfEnroll(ctx: SchoolCtx, input: { courseId: string }) {
   const scope = { tenantId, courseId, now };
   const enrollmentSelect = sql`SELECT e.id, e.student_id, e.course_id, e.enrolled_at, e.enrolled_by, e.last_accessed_block_id
     FROM enrollments e WHERE ${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.student_id = ${studentId}`;
+  const announced = await contentStatements(ctx, {
+    type: "enrollment.created",
+    via: "self",
+    courseId,
+    students: sql`${me} WHERE NOT EXISTS (${enrollmentSelect} AND e.removed_at IS NULL)`,
+    now,
+    when: open,
+  });
   const results = await runBatch(ctx, [
     batchable(
       ctx,
       sql`SELECT ${courseOpenSql(tenantId, courseId)} AS open, ${lock ?? sql`0`} AS locked,
         EXISTS (SELECT 1 FROM enrollments e WHERE ${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.student_id = ${studentId}) AS existed`,
     ),
+    ...announced,
     openEnrollments(ctx, { ...scope, students: me, enrolledBy: null, when: open }),
     addSources(ctx, { ...scope, students: me, source: { kind: "direct" }, createdBy: null, when: open }),
     recomputeProgress(ctx, { tenantId, courseId, studentId }),
@@ -63,7 +73,7 @@ export async function selfEnroll(ctx: SchoolCtx, input: { courseId: string }) {
   const before = rowsOf<{ open: number; locked: number; existed: number }>(results[0])[0]!;
   if (!before.open) throw new ApiError(e.COURSE_NOT_FOUND);
   if (before.locked) throw new ApiError(e.COURSE_LOCKED);
-  const row = rowsOf<EnrollmentRow>(results[4])[0];
+  const row = rowsOf<EnrollmentRow>(results[results.length - 1])[0];
   if (!row) throw new Error("an open course left the student without an active enrollment");
   return { enrollment: toEnrollment(row), created: !before.existed };
 }

@@ -8,6 +8,7 @@ import { isUuid } from "../../core/lib/ids";
 import { dispatchQueued, enqueue } from "../../platform/notifications/enqueue";
 import { addSources, openEnrollments, removeSources, settleRemovedAt, sourceKey } from "../enrollments/sources";
 import type { CourseSet } from "../common/course-set";
+import { contentStatements } from "../common/events";
 import { recomputeProgress } from "../common/progress";
 import { groupsErrors as g } from "./errors";
 import { MEMBER_IDS_CAP } from "./member-schemas";
@@ -119,7 +120,9 @@ type SkipReason = "already_member" | "user_not_found" | "wrong_tenant";
  * added and why the rest was skipped, unless every id is a user of another school (400). New
  * members get the group's `group:<id>` source on every course the group is enrolled in, in the
  * same batch as the membership, and one `group.member_added` push each (never `course.enrolled`:
- * one push per membership change). Set-based: the push settings read, then one batch of seven
+ * one push per membership change). The access it gives is announced as `enrollment.created`
+ * (`membership`: the enrollments the batch opened, by student and course; no contributor of the
+ * app writes for it today). Set-based: the push settings read, then one batch of seven
  * statements whatever the number of students and courses. The classification runs first in the
  * atomic batch, so it describes exactly the state the writes applied to: of concurrent requests
  * adding one student, exactly one reports them added.
@@ -135,6 +138,11 @@ export async function addMembers(ctx: SchoolCtx, input: { groupId: string; stude
     WHERE ${inSchool("gm", tenantId)} AND gm.group_id = ${groupId} AND gm.joined_at = ${now} AND gm.user_id IN (${requested})`;
   const courses = groupCourses(ctx, groupId);
   const access = { tenantId, courseId: courses, now, students: joined };
+  // Read after the writes: the enrollments this batch opened (or restored) for the new members.
+  const opened = sql`SELECT e.student_id, e.course_id FROM enrollments e
+    WHERE ${inSchool("e", tenantId)} AND e.course_id IN (${courses.in}) AND e.student_id IN (${joined})
+      AND e.removed_at IS NULL AND e.enrolled_at = ${now} AND e.enrolled_by = ${actor.userId}`;
+  const announced = await contentStatements(ctx, { type: "enrollment.created", via: "membership", groupId, access: opened, now });
   const notice = await enqueue(
     ctx,
     "group.member_added",
@@ -164,6 +172,7 @@ export async function addMembers(ctx: SchoolCtx, input: { groupId: string; stude
     openEnrollments(ctx, { ...access, enrolledBy: actor.userId }),
     addSources(ctx, { ...access, source: { kind: "group", groupId }, createdBy: actor.userId }),
     recomputeProgress(ctx, { tenantId, courseId: courses, studentIds: joined }),
+    ...announced,
     notice,
   ]);
   if (!rowsOf<{ found: number }>(results[0])[0]!.found) throw new ApiError(g.GROUP_NOT_FOUND);
@@ -196,9 +205,10 @@ function classification(ctx: SchoolCtx, groupId: string, json: string): SQL {
  * 404 `member_not_found` and nothing changes. Otherwise the memberships go, with this group's
  * sources on its courses; an enrollment closes only when no other source is left (progress stays
  * on it for a later restore). Each removed student gets `group.member_removed` (never
- * `course.unenrolled`). The push settings read, then one batch of six statements: the state, the
- * push (it reads the memberships, so it runs before they go), the sources, the enrollments
- * settled, the memberships.
+ * `course.unenrolled`); the access taken is announced as `enrollment.removed` (`membership`: the
+ * enrollments the batch closed). The push settings read, then one batch of six statements: the
+ * state, the push (it reads the memberships, so it runs before they go), the sources, the
+ * enrollments settled, the memberships.
  */
 export async function removeMembers(ctx: SchoolCtx, input: { groupId: string; studentIds: readonly string[] }) {
   const { tenantId } = ctx;
@@ -210,6 +220,10 @@ export async function removeMembers(ctx: SchoolCtx, input: { groupId: string; st
   const members = sql`(SELECT count(*) FROM group_members gm WHERE ${inSchool("gm", tenantId)} AND gm.group_id = ${groupId} AND gm.user_id IN (${requested}))`;
   const applies = sql`${groupVisible(ctx, groupId)} AND ${members} = ${ids.length}`;
   const courses = groupCourses(ctx, groupId);
+  // Read after the enrollments are settled: those this batch closed (their last source was the group's).
+  const closed = sql`SELECT e.student_id, e.course_id FROM enrollments e
+    WHERE ${inSchool("e", tenantId)} AND e.course_id IN (${courses.in}) AND e.student_id IN (${requested}) AND e.removed_at = ${now}`;
+  const announced = await contentStatements(ctx, { type: "enrollment.removed", via: "membership", groupId, access: closed, now, when: applies });
   const notice = await enqueue(
     ctx,
     "group.member_removed",
@@ -224,6 +238,7 @@ export async function removeMembers(ctx: SchoolCtx, input: { groupId: string; st
     notice,
     removeSources(ctx, { tenantId, courseId: courses, keys: [sourceKey({ kind: "group", groupId })], students: requested, when: applies }),
     settleRemovedAt(ctx, { tenantId, courseId: courses, now, students: requested }),
+    ...announced,
     membersRemovedAudit(ctx, { groupId, studentIds: ids, applies }),
     batchable(ctx, sql`DELETE FROM group_members WHERE ${inSchool(tenantId)} AND group_id = ${groupId} AND user_id IN (${requested}) AND ${applies}`),
   ]);

@@ -36,6 +36,7 @@ import { screenshotRoutes } from "./content/screenshot/routes";
 import { ratingRoutes } from "./content/rating/routes";
 import { analyticsRoutes } from "./content/analytics/routes";
 import { accommodationRoutes } from "./content/accommodations/routes";
+import { dataExportRoutes } from "./platform/data-export/routes";
 
 function buildApp(access: AccessControl) {
   const app = new OpenAPIHono<AppEnv>();
@@ -63,6 +64,7 @@ function buildApp(access: AccessControl) {
   app.route(API_PREFIX, notificationsRoutes);
   app.route(API_PREFIX, mediaRoutes);
   app.route(API_PREFIX, auditRoutes);
+  app.route(API_PREFIX, dataExportRoutes);
   app.route(API_PREFIX, coursesRoutes);
   app.route(API_PREFIX, enrollmentRoutes);
   app.route(API_PREFIX, groupRoutes);

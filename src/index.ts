@@ -6,6 +6,7 @@ import { jobContext } from "./contributors";
 import { handleMediaMetadataBatch, MEDIA_METADATA_QUEUE } from "./platform/media/metadata-consumer";
 import { handleOutboxBatch, handleOutboxDeadLetters, OUTBOX_DLQ, OUTBOX_QUEUE } from "../queues/outbox-consumer";
 import { handlePushBatch, PUSH_QUEUE } from "../queues/push-consumer";
+import { DATA_EXPORT_QUEUE, handleDataExportBatch } from "./platform/data-export/consumer";
 
 export { SessionFamily } from "../durable-objects/session-family";
 export { AttemptJournal } from "../durable-objects/attempt-journal";
@@ -18,6 +19,7 @@ const QUEUE_CONSUMERS: Record<string, (batch: MessageBatch<QueueMessage>, env: E
   [OUTBOX_DLQ]: (batch, env) => handleOutboxDeadLetters(batch as MessageBatch<EmailMessage>, env),
   [MEDIA_METADATA_QUEUE]: (batch, env) => handleMediaMetadataBatch(batch, jobContext(env)),
   [PUSH_QUEUE]: (batch, env) => handlePushBatch(batch as MessageBatch<PushMessage>, env),
+  [DATA_EXPORT_QUEUE]: (batch, env) => handleDataExportBatch(batch, jobContext(env)),
 };
 
 async function dispatchQueue(batch: MessageBatch<QueueMessage>, env: Env): Promise<void> {

@@ -11,6 +11,7 @@ import { purgeAuditEntries } from "./platform/audit/retention-job";
 import { sweepOutbox } from "./platform/email/outbox-sweep-job";
 import { sweepMedia } from "./platform/media/sweep-job";
 import { sweepPushes } from "./platform/notifications/sweep-job";
+import { sweepDataExports } from "./platform/data-export/sweep-job";
 
 const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
   ["outbox_sweep", sweepOutbox],
@@ -23,6 +24,7 @@ const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
   ["audit_retention", purgeAuditEntries],
   ["login_failures_purge", purgeStaleLoginFailures],
   ["media_sweep", sweepMedia],
+  ["data_export_sweep", sweepDataExports],
 ];
 
 /**

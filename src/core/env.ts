@@ -18,6 +18,7 @@ export interface Env {
   OUTBOX: Queue<EmailMessage>;
   PUSH_OUTBOX: Queue<PushMessage>;
   MEDIA_METADATA: Queue<MediaMetadataMessage>;
+  DATA_EXPORT: Queue<DataExportMessage>;
 
   APP_DOMAIN: string;
   /** The origin clients reach this API on (`https://api.example.com`); links the API returns are built on it. Empty locally. */
@@ -92,8 +93,15 @@ export interface CampaignMessage {
 
 export type PushMessage = PushDispatchMessage | CampaignMessage;
 
+/** "Build personal-data export X": the row says whose data and for whom. */
+export interface DataExportMessage {
+  kind: "data_export";
+  tenant_id: string;
+  export_id: string;
+}
+
 /** Every message any queue of the Worker carries; each consumer narrows by `kind`. */
-export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage;
+export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | DataExportMessage;
 
 export type LegacyTokenMode = "allow" | "existing_only" | "deny";
 export type Locale = "ru" | "en";

@@ -37,6 +37,7 @@ import {
   quizAttempts,
   quizzes,
   mediaAssets,
+  dataExports,
   notificationCampaignRecipients,
   notificationCampaigns,
   notificationDeliveries,
@@ -134,6 +135,9 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(ratingTotals, ratingTotals.studentId, "delete"),
   // Uploaded files may be shared school content (covers, attachments): they stay without their uploader.
   rule(mediaAssets, mediaAssets.uploadedByUserId, "clear"),
+  // Cleared, not deleted: the cron then removes the export's file from R2 at its next run (docs/decisions/data-export.md, "Expiry").
+  rule(dataExports, dataExports.userId, "clear"),
+  rule(dataExports, dataExports.requestedBy, "clear"),
 ];
 
 /**

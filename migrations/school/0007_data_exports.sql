@@ -13,4 +13,5 @@ CREATE TABLE `data_exports` (
 );
 --> statement-breakpoint
 CREATE INDEX `data_exports_tenant_user_created` ON `data_exports` (`tenant_id`,`user_id`,`created_at`);--> statement-breakpoint
-CREATE INDEX `data_exports_tenant_expires` ON `data_exports` (`tenant_id`,`expires_at`);
+CREATE INDEX `data_exports_tenant_expires` ON `data_exports` (`tenant_id`,`expires_at`);--> statement-breakpoint
+CREATE INDEX `quiz_attempt_answers_tenant_user` ON `quiz_attempt_answers` (`tenant_id`,`user_id`);

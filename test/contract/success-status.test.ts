@@ -81,6 +81,8 @@ const VALID_REQUESTS: Record<string, (school: School) => Promise<ValidRequest>> 
     return { path: `/t/courses/${courseId}/enrollments/${s.student.id}` };
   },
   "DELETE /api/v1/t/users/:id/accommodation": async (s) => ({ path: `/t/users/${s.student.id}/accommodation` }),
+  "POST /api/v1/t/me/data-export": async () => ({ path: "/t/me/data-export", caller: "student" }),
+  "POST /api/v1/t/users/:id/data-export": async (s) => ({ path: `/t/users/${s.student.id}/data-export` }),
 };
 
 const registered = new Set(routeRegistry.map(routeKey));

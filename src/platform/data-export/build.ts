@@ -25,8 +25,8 @@ export const exportObjectKey = (tenantId: string, exportId: string) => `data-exp
 type Row = Record<string, unknown>;
 
 /**
- * A row as the API would show its values (docs/decisions/data-export.md, "Values as the API shows
- * them"): keys are the columns' names, epoch-millisecond times (`*_at`) ISO strings, hundredths
+ * A row as the API would show its values
+ * (docs/decisions/data-export.md, "Values as the API shows them"): keys are the columns' names, epoch-millisecond times (`*_at`) ISO strings, hundredths
  * (`*_hundredths`) decimal strings under the name without the suffix, flags booleans and JSON
  * parsed (drizzle decodes both); secret columns are left out.
  */

@@ -5,8 +5,8 @@ import { inSchool } from "../../core/db/conditions";
 import { isUserReferenceColumn, PERSONAL_DATA, PERSONAL_FILES } from "../users/personal-data";
 
 /**
- * Where a person's data is, for the export (05 section 7; docs/decisions/data-export.md, "Sources
- * from the registry"). Table-driven from the personal-data registry: every table whose rows a
+ * Where a person's data is, for the export (05 section 7;
+ * docs/decisions/data-export.md, "Sources from the registry"). Table-driven from the personal-data registry: every table whose rows a
  * permanent deletion removes with the person (`delete` rules) is the person's own and is read
  * whole, plus the audit entries about them, the media rows of their own files and the profile.
  * A table the registry only `clear`s (shared content the person authored) is not theirs and is

@@ -151,4 +151,19 @@ describe("GET /t/data-exports/:id", () => {
     expect(await exportRow(id)).toBeUndefined();
     expect(failure(await api(linkPath(url)))).toEqual({ status: 404, error: "data_export_not_found" });
   });
+
+  it("a permanent deletion of the person clears the export; the next cron run deletes its file and row", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const student = await signedIn(school, { role: "student" });
+    const id = (await requestFor(admin, student.id)).body.data.id as string;
+    await build(school.id, id);
+    const row = (await exportRow(id))!;
+    expect(await env.MEDIA.head(row.objectKey!)).not.toBeNull();
+    expect((await as(admin, `/t/users/${student.id}/permanent`, { method: "DELETE" })).status).toBe(200);
+    expect((await exportRow(id))!.userId).toBeNull();
+    expect(failure(await readExport(admin, id))).toEqual({ status: 404, error: "data_export_not_found" });
+    await runCron();
+    expect(await env.MEDIA.head(row.objectKey!)).toBeNull();
+    expect(await exportRow(id)).toBeUndefined();
+  });
 });

@@ -41,6 +41,7 @@ import { importRoutes } from "./content/imports/routes";
 import { webhookRoutes } from "./platform/webhooks/routes";
 import { certificatePublicRoutes } from "./content/certificates/public-routes";
 import { certificateRoutes } from "./content/certificates/routes";
+import { dataExportRoutes } from "./platform/data-export/routes";
 
 function buildApp(access: AccessControl, contributors: ContributorRegistry) {
   const app = new OpenAPIHono<AppEnv>();
@@ -69,6 +70,7 @@ function buildApp(access: AccessControl, contributors: ContributorRegistry) {
   app.route(API_PREFIX, mediaRoutes);
   app.route(API_PREFIX, auditRoutes);
   app.route(API_PREFIX, webhookRoutes);
+  app.route(API_PREFIX, dataExportRoutes);
   app.route(API_PREFIX, coursesRoutes);
   app.route(API_PREFIX, enrollmentRoutes);
   app.route(API_PREFIX, groupRoutes);

@@ -7,6 +7,7 @@ import { handleMediaMetadataBatch, MEDIA_METADATA_QUEUE } from "./platform/media
 import { handleOutboxBatch, handleOutboxDeadLetters, OUTBOX_DLQ, OUTBOX_QUEUE } from "../queues/outbox-consumer";
 import { handlePushBatch, PUSH_QUEUE } from "../queues/push-consumer";
 import { handleWebhookBatch, WEBHOOKS_QUEUE } from "../queues/webhook-consumer";
+import { DATA_EXPORT_QUEUE, handleDataExportBatch } from "./platform/data-export/consumer";
 
 export { SessionFamily } from "../durable-objects/session-family";
 export { AttemptJournal } from "../durable-objects/attempt-journal";
@@ -20,6 +21,7 @@ const QUEUE_CONSUMERS: Record<string, (batch: MessageBatch<QueueMessage>, env: E
   [MEDIA_METADATA_QUEUE]: (batch, env) => handleMediaMetadataBatch(batch, jobContext(env)),
   [PUSH_QUEUE]: (batch, env) => handlePushBatch(batch as MessageBatch<PushMessage>, env),
   [WEBHOOKS_QUEUE]: (batch, env) => handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env),
+  [DATA_EXPORT_QUEUE]: (batch, env) => handleDataExportBatch(batch, jobContext(env)),
 };
 
 async function dispatchQueue(batch: MessageBatch<QueueMessage>, env: Env): Promise<void> {

@@ -13,6 +13,7 @@ import { sweepMedia } from "./platform/media/sweep-job";
 import { sweepPushes } from "./platform/notifications/sweep-job";
 import { sweepImports } from "./content/imports/expiry-job";
 import { sweepWebhooks } from "./platform/webhooks/sweep-job";
+import { sweepDataExports } from "./platform/data-export/sweep-job";
 
 const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
   ["outbox_sweep", sweepOutbox],
@@ -27,6 +28,7 @@ const JOBS: [name: string, run: (ctx: ServiceContext) => Promise<unknown>][] = [
   ["login_failures_purge", purgeStaleLoginFailures],
   ["media_sweep", sweepMedia],
   ["imports_sweep", sweepImports],
+  ["data_export_sweep", sweepDataExports],
 ];
 
 /**

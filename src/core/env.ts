@@ -22,6 +22,7 @@ export interface Env {
   MEDIA_METADATA: Queue<MediaMetadataMessage>;
   /** Webhook delivery (`lms-webhooks`; src/platform/webhooks). */
   WEBHOOKS: Queue<WebhookMessage>;
+  DATA_EXPORT: Queue<DataExportMessage>;
 
   APP_DOMAIN: string;
   /** The origin clients reach this API on (`https://api.example.com`); links the API returns are built on it. Empty locally. */
@@ -110,8 +111,15 @@ export interface WebhookMessage {
   tenant_id: string;
 }
 
+/** "Build personal-data export X": the row says whose data and for whom. */
+export interface DataExportMessage {
+  kind: "data_export";
+  tenant_id: string;
+  export_id: string;
+}
+
 /** Every message any queue of the Worker carries; each consumer narrows by `kind`. */
-export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | WebhookMessage;
+export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | WebhookMessage | DataExportMessage;
 
 export type LegacyTokenMode = "allow" | "existing_only" | "deny";
 export type Locale = "ru" | "en";

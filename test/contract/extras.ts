@@ -64,6 +64,12 @@ export const ALLOWED_EXTRAS: readonly Extra[] = [
     registered: true,
   },
   {
+    method: "GET",
+    path: "/api/v1/data-exports/:id/download",
+    reason: `project endpoint (docs/decisions/data-export.md, "Download links"): the signed, expiring link GET /t/data-exports/:id hands out`,
+    registered: true,
+  },
+  {
     method: "POST",
     path: "/api/v1/t/me/password",
     reason: `project endpoint (docs/decisions/users.md, "Own profile"): a member changes their own password`,

@@ -91,6 +91,8 @@ const VALID_REQUESTS: Record<string, (school: School) => Promise<ValidRequest>> 
   "DELETE /api/v1/t/webhooks/:id": async (s) => ({
     path: `/t/webhooks/${(await as(s.admin, "/t/webhooks", { method: "POST", body: { url: "https://crm.example.com/hooks", events: ["*"] } })).body.data.id}`,
   }),
+  "POST /api/v1/t/me/data-export": async () => ({ path: "/t/me/data-export", caller: "student" }),
+  "POST /api/v1/t/users/:id/data-export": async (s) => ({ path: `/t/users/${s.student.id}/data-export` }),
 };
 
 const registered = new Set(routeRegistry.map(routeKey));

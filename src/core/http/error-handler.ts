@@ -68,5 +68,6 @@ function renderError(c: Context<AppEnv>, err: ApiError): Response {
       ...(err.extra.data !== undefined ? { data: err.extra.data } : {}),
     },
     err.status,
+    err.extra.headers,
   );
 }

@@ -35,13 +35,14 @@ export function errorCatalogue<const T extends Record<string, EntrySpec>>(
 export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
   readonly code: string;
-  readonly extra: { data?: unknown; details?: ErrorDetail[] };
+  readonly extra: { data?: unknown; details?: ErrorDetail[]; headers?: Record<string, string> };
 
-  constructor(entry: ErrorEntry, extra: { message?: string; data?: unknown; details?: ErrorDetail[] } = {}) {
+  /** `headers`: what the failure answer carries besides its body (`Retry-After` of a 429). */
+  constructor(entry: ErrorEntry, extra: { message?: string; data?: unknown; details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
     super(extra.message ?? entry.message);
     this.name = "ApiError";
     this.status = entry.status;
     this.code = entry.code;
-    this.extra = { data: extra.data, details: extra.details };
+    this.extra = { data: extra.data, details: extra.details, headers: extra.headers };
   }
 }

@@ -10,6 +10,7 @@ export * from "./platform/notifications";
 export * from "./platform/media";
 export * from "./platform/audit";
 export * from "./platform/webhooks";
+export * from "./platform/data-exports";
 export * from "./content/courses";
 export * from "./content/enrollments";
 export * from "./content/groups";

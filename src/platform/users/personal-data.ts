@@ -40,6 +40,7 @@ import {
   quizAttempts,
   quizzes,
   mediaAssets,
+  dataExports,
   notificationCampaignRecipients,
   notificationCampaigns,
   notificationDeliveries,
@@ -143,6 +144,9 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(mediaAssets, mediaAssets.uploadedByUserId, "clear"),
   // A roster import's plan holds the file's names and addresses: it goes with the person who uploaded it.
   rule(imports, imports.createdBy, "delete"),
+  // Cleared, not deleted: the cron then removes the export's file from R2 at its next run (docs/decisions/data-export.md, "Expiry").
+  rule(dataExports, dataExports.userId, "clear"),
+  rule(dataExports, dataExports.requestedBy, "clear"),
 ];
 
 /**

@@ -169,6 +169,8 @@ export const quizAttemptAnswers = sqliteTable(
   },
   (t) => [
     uniqueIndex("quiz_attempt_answers_attempt_question").on(t.attemptId, t.questionId),
+    // A person's answers in pages (the personal-data export, docs/decisions/data-export.md, "Sources from the registry").
+    index("quiz_attempt_answers_tenant_user").on(t.tenantId, t.userId),
     index("quiz_attempt_answers_tenant_quiz").on(t.tenantId, t.quizId, t.questionId),
   ],
 );

@@ -1217,6 +1217,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/t/me/data-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for an export of all your personal data: one JSON file, built in the background (one per 24 hours)
+         * @description Answers 202 with the pending export; read it with GET /t/data-exports/:id. A push `account.data_export_ready` follows.
+         */
+        post: operations["postTMeDataExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/t/users/{id}/data-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export a member's personal data on their behalf (admin); the push goes to the admin (one per person per 24 hours) */
+        post: operations["postTUsersByIdDataExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/t/data-exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An export: its state and, when ready, a signed download link (the requester or an admin) */
+        get: operations["getTDataExportsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-exports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The export's file behind a signed download link (links come from GET /t/data-exports/:id and expire within the hour) */
+        get: operations["getDataExportsByIdDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/t/courses": {
         parameters: {
             query?: never;
@@ -4262,6 +4333,25 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+        };
+        DataExportCreated: {
+            id: string;
+            /** @enum {string} */
+            status: "pending";
+            created_at: string;
+        };
+        DataExport: {
+            id: string;
+            user_id: string;
+            /** @enum {string} */
+            status: "pending" | "ready" | "failed";
+            created_at: string;
+            ready_at: string | null;
+            /** @description ready_at + 7 days; the file is deleted then */
+            expires_at: string | null;
+            /** @description a signed link valid one hour (at most until expires_at), only when ready */
+            download_url: string | null;
+            size_bytes: number | null;
         };
         Course: {
             /** Format: uuid */
@@ -12976,6 +13066,270 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         error: "webhook_not_found" | "webhook_delivery_not_found";
+                    };
+                };
+            };
+        };
+    };
+    postTMeDataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DataExportCreated"];
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `export_rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "export_rate_limited";
+                    };
+                };
+            };
+        };
+    };
+    postTUsersByIdDataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DataExportCreated"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "user_not_found";
+                    };
+                };
+            };
+            /** @description `export_rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "export_rate_limited";
+                    };
+                };
+            };
+        };
+    };
+    getTDataExportsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DataExport"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `data_export_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "data_export_not_found";
+                    };
+                };
+            };
+        };
+    };
+    getDataExportsByIdDownload: {
+        parameters: {
+            query: {
+                school: string;
+                exp?: number | null;
+                sig: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description `invalid_id_format`, `invalid_params` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format" | "invalid_params";
+                    };
+                };
+            };
+            /** @description `data_export_link_expired` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "data_export_link_expired";
+                    };
+                };
+            };
+            /** @description `data_export_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "data_export_not_found";
                     };
                 };
             };

@@ -92,6 +92,7 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   assignments: AUTHORED,
   notification_campaigns: AUTHORED,
   notification_event_settings: AUTHORED,
+  certificate_rules: AUTHORED,
   data_exports: "the exports themselves: their file is this document, and a row only says when one was asked for",
 };
 

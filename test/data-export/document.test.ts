@@ -25,9 +25,9 @@ async function buildAndRead(tenantId: string, userId: string): Promise<Doc> {
 
 /** Every table the document reads, as 05 section 7 lists the kinds of data (written out, not read from the code). */
 const SOURCES = [
-  "accommodations", "audit_entries", "auth_devices", "block_completions", "curator_permissions", "device_events",
+  "accommodations", "audit_entries", "auth_devices", "block_completions", "certificates", "curator_permissions", "device_events",
   "device_limit_overrides", "device_replacement_tokens", "email_verification_tokens", "enrollment_sources", "enrollments",
-  "exam_attempts", "exam_figures", "exam_section_figures", "group_curators", "group_members", "media_assets",
+  "exam_attempts", "exam_figures", "exam_section_figures", "group_curators", "group_members", "imports", "media_assets",
   "notification_campaign_recipients", "notification_deliveries", "notification_outbox", "password_reset_codes", "point_events",
   "push_devices", "push_preferences", "quiz_attempt_answers", "quiz_attempts", "quiz_figures", "quiz_question_figures",
   "rating_totals", "sessions", "submission_attachments", "submissions", "users",
@@ -73,6 +73,12 @@ async function seedStudent(tenantId: string, userId: string) {
     db().insert(schema.submissions).values({ id: submissionId, tenantId, assignmentId, studentId: userId, attempt: 1, status: "accepted", scoreHundredths: 9050, submittedAt: now, createdAt: now, updatedAt: now }),
     db().insert(schema.submissionAttachments).values({ tenantId, submissionId, studentId: userId, mediaAssetId: fileId, position: 0, createdAt: now }),
     db().insert(schema.pointEvents).values({ id: uuidv7(), tenantId, studentId: userId, sourceType: "manual", sourceKey: `manual:${uuidv7()}`, pointsHundredths: 500, reason: "Bonus", awardedAt: now }),
+    db().insert(schema.certificates).values({
+      id: uuidv7(), tenantId, code: `0${uuidv7().replaceAll("-", "").slice(-15).toUpperCase()}`, courseId, studentId: userId, title: "Course", courseTitle: "Course",
+      holderFirstName: "A", holderLastName: "B", schoolName: "S", issuer: "s", issuedAt: now, createdAt: now,
+    }),
+    // A roster import the person uploaded (a curator's, in life): their upload goes into their export.
+    db().insert(schema.imports).values({ id: uuidv7(), tenantId, kind: "users", status: "ready", createdBy: userId, createdAt: now, expiresAt: now, fileSha256: "0", planHash: "0", counts: {}, columns: [], delimiter: "," }),
   ]);
   return { now, enrollmentId, submissionId, fileId };
 }
@@ -148,10 +154,10 @@ describe("the export document", () => {
     const counting = countingD1(shard);
     const ctx = await schoolCtx(school.id, { env: envWith(counting.db) });
     expect(await buildExport(ctx, { exportId: id })).toBe("ready");
-    // 1 read of the export; 1 batch of the profile and the first page of each of the 32 tables; 4
+    // 1 read of the export; 1 batch of the profile and the first page of each of the 34 tables; 4
     // more pages of attempts and 40 of answers (250 rows each, the last one empty); 1 batch of 2
     // (ready, push). A per-row read would show here as thousands.
-    expect(counting.counts).toEqual({ prepare: 80, batch: 2, exec: 0 });
+    expect(counting.counts).toEqual({ prepare: 82, batch: 2, exec: 0 });
 
     const row = (await exportRow(id))!;
     const doc = JSON.parse(await (await env.MEDIA.get(row.objectKey!))!.text()) as Doc;

@@ -20,6 +20,7 @@ import { quizAnalyticsBenchSql, QUIZ_ANALYTICS_ENDPOINT } from "./bench/quiz-ana
 import { examAnalyticsBenchSql, EXAM_ANALYTICS_ENDPOINT } from "./bench/exam-analytics.mjs";
 import { auditLogBenchSql, AUDIT_LOG_ENDPOINT } from "./bench/audit-log.mjs";
 import { IMPORTS_ENDPOINT } from "./bench/imports.mjs";
+import { VERIFY_ENDPOINT } from "./bench/certificates.mjs";
 import { applyMigrations, ensureDevVars, executeSql, runMain, spawnWrangler, CliError } from "./lib/project.mjs";
 import { upsert } from "./lib/sql.mjs";
 
@@ -96,7 +97,7 @@ const BENCH_QUIZ = {
 /**
  * What gets measured. `path` and `headers` may be functions of the signed-in sessions (`admin`,
  * `student`, and `attemptIds`, the student's attempts in progress at the bench quizzes) and of
- * the index of the concurrent client sending it;
+ * the index of the concurrent client sending it (`path`) or of the request in the round (`headers`);
  * add an endpoint by appending here. The first entry is the baseline of the "vs health" column.
  */
 const as = (who) => (sessions) => ({ authorization: `Bearer ${sessions[who].token}`, "x-tenant-subdomain": DEMO.subdomain });
@@ -144,6 +145,7 @@ const ENDPOINTS = [
   EXAM_ANALYTICS_ENDPOINT,
   AUDIT_LOG_ENDPOINT,
   IMPORTS_ENDPOINT,
+  VERIFY_ENDPOINT,
   // In the trial school, so the rating's 5,000 students stay the demo school's only crowd.
   {
     ...CURATOR_ANALYTICS_ENDPOINT,
@@ -319,11 +321,12 @@ async function signIn(baseUrl, email, subdomain = DEMO.subdomain) {
 /** Sends up to `requests` requests with `concurrency` in flight; returns every latency (ms) and the wall time. */
 async function runRound(baseUrl, endpoint, session, { concurrency, requests, timeCapMs }) {
   // Per concurrent client: an endpoint may address each client's own resource (its own attempt).
-  const requestFor = (client) => ({
+  // `headers` may also vary per request (`n`: the round's request number), e.g. one client address each.
+  const requestFor = (client, n) => ({
     url: `${baseUrl}${typeof endpoint.path === "function" ? endpoint.path(session, client) : endpoint.path}`,
     init: {
       method: endpoint.method,
-      headers: typeof endpoint.headers === "function" ? endpoint.headers(session) : (endpoint.headers ?? {}),
+      headers: typeof endpoint.headers === "function" ? endpoint.headers(session, n) : (endpoint.headers ?? {}),
       // `bodyText`: a body sent as written (the CSV of an import), not as JSON.
       body: endpoint.bodyText ?? (endpoint.body === undefined ? undefined : JSON.stringify(typeof endpoint.body === "function" ? endpoint.body(client) : endpoint.body)),
     },
@@ -335,8 +338,8 @@ async function runRound(baseUrl, endpoint, session, { concurrency, requests, tim
   const started = performance.now();
   const stopAt = started + timeCapMs;
   const worker = async (client) => {
-    const { url, init } = requestFor(client);
     while (issued < requests && performance.now() < stopAt) {
+      const { url, init } = requestFor(client, issued);
       issued++;
       const t0 = performance.now();
       try {

@@ -7,6 +7,8 @@ import { as, schoolWithAdmin, signedIn } from "../helpers/users";
 import { certificateRows, completeBlock, courseWithStudent, putRule } from "./helpers";
 import { insertEnrollment } from "../helpers/courses";
 import { addPushDevice, outboxRows } from "../notifications/helpers";
+import { examForStudent, opened, saveSection, single, startedExam, submitExam, type ExamSetup } from "../content/exams/attempt-helpers";
+import type { Member } from "../helpers/users";
 
 /** The exam condition of the rule, concurrency and the cost of issuance (05 section 4). */
 
@@ -39,6 +41,41 @@ describe("the rule's exam condition", () => {
     expect((await certificateRows(none.id)).length).toBe(0);
     const codes = (await Promise.all([low, high, passed].map((student) => certificateRows(student.id)))).map(([row]) => row!.code);
     expect(new Set(codes).size).toBe(3);
+  });
+});
+
+describe("an exam passed after the course was completed", () => {
+  async function take(setup: ExamSetup, member: Member, pass: boolean) {
+    const id = await startedExam(member, setup.exam.id);
+    await opened(member, id, 0);
+    await opened(member, id, 1);
+    await saveSection(member, id, 0, [single(setup.quizzes[0]!.questions[0]!, pass)]);
+    await saveSection(member, id, 1, setup.quizzes[1]!.questions.map((question) => single(question, pass)));
+    const res = await submitExam(member, id);
+    expect(res.status).toBe(200);
+    return id;
+  }
+
+  it("issues the certificate in the exam's finishing batch, once: not for a failed attempt, not again on a retried submit", async () => {
+    const setup = await examForStudent({ title: "Final", passingScore: 60 });
+    const { school, admin, student } = setup;
+    const tree = await courseWithStudent(school.id, student);
+    expect((await putRule(admin, tree.courseId, { enabled: true, require_exam_id: setup.exam.id })).status).toBe(200);
+    await addPushDevice(school.id, student.id);
+    expect((await completeBlock(student, tree.blockIds[0]!)).status).toBe(200);
+    expect(await certificateRows(student.id)).toHaveLength(0);
+
+    await take(setup, student, false);
+    expect(await certificateRows(student.id)).toHaveLength(0);
+
+    const passed = await take(setup, student, true);
+    const [certificate] = await certificateRows(student.id);
+    expect(certificate).toMatchObject({ courseId: tree.courseId, studentId: student.id, revokedAt: null });
+    // A repeated submit is refused (the attempt is already submitted) and issues nothing more.
+    expect((await submitExam(student, passed)).status).toBe(409);
+    expect(await certificateRows(student.id)).toHaveLength(1);
+    const pushes = (await outboxRows(school.id)).filter((row) => row.eventCode === "certificate.issued");
+    expect(pushes.map((row) => row.userId)).toEqual([student.id]);
   });
 });
 

@@ -147,6 +147,7 @@ describe("domain events machinery", () => {
       ["paths.completion-pushes", ["path.completed"], [], null],
       ["courses.completion-pushes", ["course.completed"], [], null],
       ["certificates.issuance", ["course.completed"], [], null],
+      ["certificates.exam-issuance", ["attempt.settled"], [], null],
       ["rating.completion-awards", ["block.completed"], [], "lesson-completion"],
       ["enrollments.access-pushes", ["enrollment.created", "enrollment.removed"], [], null],
       ["quizzes.analytics-figures", ["attempt.recorded"], [], null],

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, type BatchItem } from "../../core/db/batch";
+import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
@@ -103,7 +103,57 @@ export const certificateIssuance = contentContributor({
   },
 });
 
-export const CERTIFICATES_CONTRIBUTORS = [certificateIssuance];
+/**
+ * `certificates.exam-issuance`: a settled exam attempt may meet the exam condition of a rule whose
+ * course the student completed earlier (that completion found the condition unmet and issued
+ * nothing). The source's read batch finds those courses (enabled rule requiring this exam, the
+ * student's enrollment completed, no certificate yet); the write batch issues each with the same
+ * INSERT as a completion, once the attempt's final score is written. An exam that also completes
+ * its course in this batch is left to `certificates.issuance`: the read ran before the completion.
+ */
+export const certificateExamIssuance = contentContributor({
+  name: "certificates.exam-issuance",
+  handles: ["attempt.settled"],
+  prepare(ctx, event) {
+    if (event.attempt !== "exam") return { statements: [], read: () => [] as string[] };
+    const { objectId: examId, studentId } = event.score;
+    const statement = batchable(
+      ctx,
+      sql`SELECT r.course_id AS course_id FROM certificate_rules r
+        JOIN enrollments e ON ${inSchool("e", ctx.tenantId)} AND e.course_id = r.course_id AND e.student_id = ${studentId}
+          AND e.removed_at IS NULL AND e.completed_at IS NOT NULL
+        WHERE ${inSchool("r", ctx.tenantId)} AND r.enabled = 1 AND r.require_exam_id = ${examId}
+          AND NOT EXISTS (SELECT 1 FROM certificates x WHERE ${inSchool("x", ctx.tenantId)} AND x.course_id = r.course_id AND x.student_id = ${studentId})
+        ORDER BY r.course_id`,
+    );
+    return { statements: [statement], read: (results) => rowsOf<{ course_id: string }>(results[0]).map((row) => row.course_id) };
+  },
+  async statements(ctx, event, courseIds) {
+    if (event.attempt !== "exam" || !courseIds?.length) return [];
+    const now = ctx.clock.now();
+    const items: BatchItem[] = [];
+    for (const courseId of courseIds) {
+      items.push(
+        batchable(
+          ctx,
+          sql`${INSERT_COLUMNS}
+            SELECT ${issuedColumns(ctx, sqlUuidv7(now), sqlCode(ctx.tenant.shard), now)}
+            FROM certificate_rules r
+            JOIN courses c ON c.id = r.course_id AND ${liveInSchool("c", ctx.tenantId)}
+            JOIN enrollments e ON e.course_id = c.id AND ${inSchool("e", ctx.tenantId)} AND e.removed_at IS NULL AND e.completed_at IS NOT NULL
+            JOIN users u ON u.id = e.student_id AND ${liveInSchool("u", ctx.tenantId)} AND u.role = 'student'
+            WHERE ${inSchool("r", ctx.tenantId)} AND r.course_id = ${courseId} AND e.student_id = ${event.score.studentId}
+              AND ${qualifies(ctx.tenantId, sql`u.id`)} AND (${event.score.final})
+            ON CONFLICT (tenant_id, student_id, course_id) DO NOTHING`,
+        ),
+        await issuedPush(ctx, courseId, now, { studentId: event.score.studentId }),
+      );
+    }
+    return items;
+  },
+});
+
+export const CERTIFICATES_CONTRIBUTORS = [certificateIssuance, certificateExamIssuance];
 
 /**
  * `POST /t/courses/:id/certificates/issue-missing`: every student whose enrollment of the course is

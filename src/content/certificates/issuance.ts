@@ -134,18 +134,7 @@ export const certificateExamIssuance = contentContributor({
     const items: BatchItem[] = [];
     for (const courseId of courseIds) {
       items.push(
-        batchable(
-          ctx,
-          sql`${INSERT_COLUMNS}
-            SELECT ${issuedColumns(ctx, sqlUuidv7(now), sqlCode(ctx.tenant.shard), now)}
-            FROM certificate_rules r
-            JOIN courses c ON c.id = r.course_id AND ${liveInSchool("c", ctx.tenantId)}
-            JOIN enrollments e ON e.course_id = c.id AND ${inSchool("e", ctx.tenantId)} AND e.removed_at IS NULL AND e.completed_at IS NOT NULL
-            JOIN users u ON u.id = e.student_id AND ${liveInSchool("u", ctx.tenantId)} AND u.role = 'student'
-            WHERE ${inSchool("r", ctx.tenantId)} AND r.course_id = ${courseId} AND e.student_id = ${event.score.studentId}
-              AND ${qualifies(ctx.tenantId, sql`u.id`)} AND (${event.score.final})
-            ON CONFLICT (tenant_id, student_id, course_id) DO NOTHING`,
-        ),
+        completedEnrollmentsInsert(ctx, courseId, now, sql`e.student_id = ${event.score.studentId} AND (${event.score.final})`),
         await issuedPush(ctx, courseId, now, { studentId: event.score.studentId }),
       );
     }
@@ -156,13 +145,12 @@ export const certificateExamIssuance = contentContributor({
 export const CERTIFICATES_CONTRIBUTORS = [certificateIssuance, certificateExamIssuance];
 
 /**
- * `POST /t/courses/:id/certificates/issue-missing`: every student whose enrollment of the course is
- * completed (and not removed) and who qualifies, in one set-based statement, plus their pushes.
- * The caller reads the INSERT's changes as `issued`.
+ * The certificates of a course for the students whose enrollment is completed (not removed) and who
+ * qualify, `only` narrowing them (one student, the attempt's final score): one set-based INSERT …
+ * SELECT, a code drawn per row by SQLite. Shared by `issue-missing` and the exam issuance.
  */
-export async function issueMissingStatements(ctx: SchoolCtx<SchoolActor>, courseId: string): Promise<BatchItem[]> {
-  const now = ctx.clock.now();
-  const insert = batchable(
+function completedEnrollmentsInsert(ctx: SchoolCtx<SchoolActor>, courseId: string, now: number, only: SQL = sql`1`): BatchItem {
+  return batchable(
     ctx,
     sql`${INSERT_COLUMNS}
       SELECT ${issuedColumns(ctx, sqlUuidv7(now), sqlCode(ctx.tenant.shard), now)}
@@ -170,9 +158,18 @@ export async function issueMissingStatements(ctx: SchoolCtx<SchoolActor>, course
       JOIN courses c ON c.id = r.course_id AND ${liveInSchool("c", ctx.tenantId)}
       JOIN enrollments e ON e.course_id = c.id AND ${inSchool("e", ctx.tenantId)} AND e.removed_at IS NULL AND e.completed_at IS NOT NULL
       JOIN users u ON u.id = e.student_id AND ${liveInSchool("u", ctx.tenantId)} AND u.role = 'student'
-      WHERE ${inSchool("r", ctx.tenantId)} AND r.course_id = ${courseId} AND ${qualifies(ctx.tenantId, sql`u.id`)}
+      WHERE ${inSchool("r", ctx.tenantId)} AND r.course_id = ${courseId} AND ${qualifies(ctx.tenantId, sql`u.id`)} AND (${only})
       ON CONFLICT (tenant_id, student_id, course_id) DO NOTHING`,
   );
+}
+
+/**
+ * `POST /t/courses/:id/certificates/issue-missing`: every student whose enrollment of the course is
+ * completed (and not removed) and who qualifies, in one set-based statement, plus their pushes.
+ * The caller reads the INSERT's changes as `issued`.
+ */
+export async function issueMissingStatements(ctx: SchoolCtx<SchoolActor>, courseId: string): Promise<BatchItem[]> {
+  const now = ctx.clock.now();
   const issued = sql`SELECT nc.student_id FROM certificates nc WHERE ${inSchool("nc", ctx.tenantId)} AND nc.course_id = ${courseId} AND nc.issued_at = ${now}`;
-  return [insert, await issuedPush(ctx, courseId, now, { studentIds: issued })];
+  return [completedEnrollmentsInsert(ctx, courseId, now), await issuedPush(ctx, courseId, now, { studentIds: issued })];
 }

@@ -13,6 +13,5 @@ export async function verifyLimit(c: Context<AppEnv>): Promise<void> {
   const { success } = await c.env.CERT_VERIFY_LIMITER.limit({ key: `verify:${address}` });
   if (success) return;
   const now = c.get("services").clock.now();
-  c.header("Retry-After", String(60 - (Math.floor(now / 1000) % 60)));
-  throw new ApiError(e.RATE_LIMITED);
+  throw new ApiError(e.RATE_LIMITED, { headers: { "Retry-After": String(60 - (Math.floor(now / 1000) % 60)) } });
 }

@@ -62,3 +62,15 @@ export function timingSafeEqual(a: string, b: string): boolean {
   for (let i = 0; i < left.byteLength; i++) diff |= left[i]! ^ right[i]!;
   return diff === 0;
 }
+
+/** A configured 32-byte key (base64 or base64url, padding optional); null when malformed or another length. */
+export function decodeKey32(text: string | undefined | null): Uint8Array | null {
+  const trimmed = (text ?? "").trim();
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) return null;
+  try {
+    const bytes = fromBase64Url(trimmed.replace(/=+$/, ""));
+    return bytes.byteLength === 32 ? bytes : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,4 +1,4 @@
-import { fromBase64Url, toBase64Url, toHex } from "../../core/lib/crypto";
+import { decodeKey32, fromBase64Url, toBase64Url, toHex } from "../../core/lib/crypto";
 
 // In notifications, whose delivery opens the tokens (docs/decisions/platform-layers.md, "Push tokens belong to notifications").
 
@@ -39,7 +39,7 @@ export function pushTokenKeys(rawKey: string | undefined | null): Promise<PushTo
 }
 
 async function importKeys(base64: string): Promise<PushTokenKeys | null> {
-  const bytes = decodeKey(base64);
+  const bytes = decodeKey32(base64);
   if (!bytes) return null;
   const encryption = await crypto.subtle.importKey("raw", bytes, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
   const master = await crypto.subtle.importKey("raw", bytes, "HKDF", false, ["deriveKey"]);
@@ -51,16 +51,6 @@ async function importKeys(base64: string): Promise<PushTokenKeys | null> {
     ["sign"],
   );
   return { encryption, lookup };
-}
-
-function decodeKey(base64: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(base64)) return null;
-  try {
-    const bytes = fromBase64Url(base64.replace(/=+$/, ""));
-    return bytes.byteLength === 32 ? bytes : null;
-  } catch {
-    return null;
-  }
 }
 
 export async function pushTokenHash(keys: PushTokenKeys, token: string): Promise<string> {

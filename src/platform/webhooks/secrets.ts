@@ -1,4 +1,4 @@
-import { fromBase64Url, toBase64Url } from "../../core/lib/crypto";
+import { decodeKey32, fromBase64Url, toBase64Url } from "../../core/lib/crypto";
 
 /**
  * Webhook signing secrets (docs/decisions/webhooks.md, "Secrets"): `whsec_` + base64 of 32 random
@@ -12,15 +12,9 @@ const decoder = new TextDecoder();
 const FORMAT = "w1";
 
 export async function webhookSecretKey(rawKey: string | undefined | null): Promise<CryptoKey | null> {
-  const trimmed = (rawKey ?? "").trim();
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) return null;
-  let bytes: Uint8Array;
-  try {
-    bytes = fromBase64Url(trimmed.replace(/=+$/, ""));
-  } catch {
-    return null;
-  }
-  if (bytes.byteLength !== 32) return null;
+  // The same configured key as push tokens, read the same way (core/lib/crypto.ts).
+  const bytes = decodeKey32(rawKey);
+  if (!bytes) return null;
   const master = await crypto.subtle.importKey("raw", bytes, "HKDF", false, ["deriveKey"]);
   return crypto.subtle.deriveKey(
     { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode("webhook-secret-v1") },

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { sqlLiteral } from "../../core/db/sql-ids";
-import { assignmentClosingSql } from "../assignments/deadline";
+import { assignmentClosingOfSql } from "../assignments/deadline";
 import { activeStudentSql } from "../common/access";
 import type { Period } from "./window";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
@@ -53,22 +53,21 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
     content ? (type === null ? sql`AND ${column} IN (SELECT id FROM scope)` : sql`AND ${column} IN (SELECT ref_id FROM scope WHERE type = ${sqlLiteral(type)})`) : sql``;
   // Started or submitted in the period: SQLite reads the two time indexes and merges the rows.
   const either = (alias: string) => sql`(${within(sql.raw(`${alias}.started_at`))} OR ${within(sql.raw(`${alias}.submitted_at`))})`;
-  // Late as the worksheet reads it: handed in after the student's effective closing date. The
-  // exact rule runs per hand-in, so it runs only past the earliest end of any window on a lesson
-  // holding the assignment (or its module or course): a student's closing date is never earlier
-  // than that, and hand-ins before it, the usual case, cost one index probe.
+  // Late as the worksheet reads it: handed in after the student's effective closing date. Only
+  // the hand-ins of students in scope past the earliest end of any window on a lesson holding the
+  // assignment (or its module or course) are measured: a student's closing date is never earlier
+  // than that, and hand-ins before it, the usual case, cost one index probe. Their closing dates
+  // are read once for the set (`assignmentClosingOfSql`), not per hand-in.
   const earliestEnd = sql`(SELECT min(lw.ends_at) FROM blocks lb
       JOIN schedule_windows lw ON ${inSchool("lw", t)} AND lw.course_id = lb.course_id AND lw.deleted_at IS NULL AND lw.node_id IN (lb.course_id, lb.module_id, lb.lesson_id)
     WHERE ${inSchool("lb", t)} AND lb.ref_id = ls.assignment_id AND lb.type = 'assignment_ref' AND lb.deleted_at IS NULL)`;
-  const late = sql`ls.submitted_at > ${earliestEnd} AND ls.submitted_at > ${assignmentClosingSql(t, sql`ls.assignment_id`, sql`ls.student_id`)}`;
   const activity = [
     sql`SELECT bc.student_id AS id, 0 AS quiz, 0 AS exam, 0 AS handed, 0 AS late FROM block_completions bc
       WHERE ${inSchool("bc", t)} AND ${within(sql`bc.completed_at`)} ${inScope(sql`bc.block_id`, null)}`,
     sql`SELECT qa.user_id, ${within(sql`qa.submitted_at`)}, 0, 0, 0 FROM quiz_attempts qa
       WHERE ${inSchool("qa", t)} AND ${either("qa")} AND qa.exam_attempt_id IS NULL ${inScope(sql`qa.quiz_id`, "quiz_ref")}`,
     ...(content ? [] : [sql`SELECT ea.user_id, 0, ${within(sql`ea.submitted_at`)}, 0, 0 FROM exam_attempts ea WHERE ${inSchool("ea", t)} AND ${either("ea")}`]),
-    // Only the hand-ins of students in scope are measured against their closing date.
-    sql`SELECT ls.student_id, 0, 0, 1, CASE WHEN ls.student_id IN (SELECT student_id FROM pairs) AND ${late} THEN 1 ELSE 0 END FROM submissions ls
+    sql`SELECT ls.student_id, 0, 0, 1, ls.student_id IN (SELECT student_id FROM late) FROM submissions ls
       WHERE ${inSchool("ls", t)} AND ${within(sql`ls.submitted_at`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}`,
   ];
 
@@ -91,6 +90,13 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
         CROSS JOIN users s ON s.id = gm.user_id AND ${activeStudentSql(t, sql`s`)}
         WHERE 1 ${inGroup}),
     scope AS MATERIALIZED (${contentBlocksSql(t, content)}),
+    measured AS MATERIALIZED (SELECT ls.student_id, ls.assignment_id, ls.submitted_at FROM submissions ls
+      WHERE ${inSchool("ls", t)} AND ${within(sql`ls.submitted_at`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}
+        AND ls.student_id IN (SELECT student_id FROM pairs) AND ls.submitted_at > ${earliestEnd}),
+    measured_pairs AS MATERIALIZED (SELECT DISTINCT student_id, assignment_id FROM measured),
+    closing AS MATERIALIZED (${assignmentClosingOfSql(t, sql`measured_pairs`)}),
+    late AS MATERIALIZED (SELECT DISTINCT m.student_id FROM measured m
+      JOIN closing cl ON cl.student_id = m.student_id AND cl.assignment_id = m.assignment_id WHERE m.submitted_at > cl.closes_at),
     acted AS MATERIALIZED (SELECT id, max(quiz) AS quizzes, max(exam) AS exams, max(handed) AS handed, max(late) AS late
       FROM (${sql.join(activity, sql` UNION ALL `)}) GROUP BY id),
     flags AS MATERIALIZED (SELECT st.id, a.id IS NOT NULL AS active,

@@ -18,10 +18,14 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
  * student has is locked (docs/decisions/courses.md, "Reference blocks and the course order").
  *
  * `FROM … WHERE …` with alias `qa_l` for the lesson (`qa_b` the block, `qa_m` the module, `qa_c`
- * the course), so callers fold it into their own statement.
+ * the course), so callers fold it into their own statement; `outer`, when given, is the first
+ * relation of the FROM.
  */
-export function refAccessPathSql(type: RefBlockType, tenantId: string | SQL, refId: SQL | string, studentId: SQL | string): SQL {
-  return sql`FROM blocks qa_b
+export function refAccessPathSql(type: RefBlockType, tenantId: string | SQL, refId: SQL | string, studentId: SQL | string, outer?: SQL): SQL {
+  // `outer` (a relation and its alias) leads the join, so `refId`/`studentId` may name its columns
+  // and one statement resolves the paths of a whole set of (object, student) pairs.
+  const lead = outer ? sql`${outer} CROSS JOIN ` : sql``;
+  return sql`FROM ${lead}blocks qa_b
       JOIN lessons qa_l ON qa_l.id = qa_b.lesson_id AND ${liveInSchool("qa_l", tenantId)}
       JOIN course_modules qa_m ON qa_m.id = qa_b.module_id AND ${liveInSchool("qa_m", tenantId)}
       JOIN courses qa_c ON qa_c.id = qa_b.course_id AND ${liveInSchool("qa_c", tenantId)} AND qa_c.status = 'published'

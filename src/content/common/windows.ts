@@ -83,6 +83,40 @@ export function effectiveWindowsSql(tenantId: string | SQL, courseId: string | S
     HAVING count(*) = max(1, (SELECT count(*) FROM sw_grids))`;
 }
 
+/**
+ * The same rule for a set of students at once: `pairs` names a relation (a common table) with
+ * columns `student_id, course_id`; rows `(student_id, course_id, node_id, starts_at, ends_at,
+ * allow_before_start, allow_after_end)`, one per student, course and node with an effective window.
+ * `effectiveWindowsSql` evaluated per student re-reads the course's windows and the student's grids
+ * for every row of the enclosing statement (about 0.2 ms each in SQLite); here each is read once
+ * for the whole set and joined, which is what a report over thousands of students needs
+ * (docs/decisions/heavy-reads.md, "Curator analytics"). Every step mirrors the per-student rule:
+ * the grids are the live groups the student is in that have a window in the course, a row counts
+ * when its grid is one of them (or is the default grid and there are none), and a node has an
+ * effective window only when every grid has one.
+ */
+export function effectiveWindowsOfSql(tenantId: string | SQL, pairs: SQL): SQL {
+  return sql`WITH ewp_w AS MATERIALIZED (SELECT w.grid_key, w.course_id, w.node_id, w.starts_at, w.ends_at, w.allow_before_start, w.allow_after_end
+        FROM ${liveWindowsSql(tenantId)} w WHERE w.course_id IN (SELECT course_id FROM ${pairs})),
+      ewp_g AS MATERIALIZED (SELECT DISTINCT p.student_id, p.course_id, w.grid_key FROM ${pairs} p
+          JOIN ewp_w w ON w.course_id = p.course_id AND w.grid_key <> ''
+          JOIN groups g ON g.id = w.grid_key AND ${liveInSchool("g", tenantId)}
+          JOIN group_members m ON m.group_id = w.grid_key AND ${inSchool("m", tenantId)} AND m.user_id = p.student_id),
+      ewp_n AS MATERIALIZED (SELECT p.student_id, p.course_id, count(g.grid_key) AS grids FROM ${pairs} p
+          LEFT JOIN ewp_g g ON g.student_id = p.student_id AND g.course_id = p.course_id
+        GROUP BY p.student_id, p.course_id)
+    SELECT n.student_id, n.course_id, w.node_id,
+      CASE WHEN count(w.starts_at) = count(*) THEN min(w.starts_at) END AS starts_at,
+      CASE WHEN count(w.ends_at) = count(*) THEN max(w.ends_at) END AS ends_at,
+      max(w.allow_before_start) AS allow_before_start,
+      max(w.allow_after_end) AS allow_after_end
+    FROM ewp_n n JOIN ewp_w w ON w.course_id = n.course_id
+      LEFT JOIN ewp_g g ON g.student_id = n.student_id AND g.course_id = n.course_id AND g.grid_key = w.grid_key
+    WHERE g.grid_key IS NOT NULL OR (w.grid_key = '' AND n.grids = 0)
+    GROUP BY n.student_id, n.course_id, w.node_id
+    HAVING count(*) = max(1, max(n.grids))`;
+}
+
 /** The rule's rows as one JSON text `[[node_id, starts_at, ends_at, allow_before_start, allow_after_end], …]`. */
 export function effectiveWindowsJsonSql(tenantId: string, courseId: string | SQL, studentId: string | SQL, options: RuleOptions = {}): SQL {
   return sql`(SELECT json_group_array(json_array(ew.node_id, ew.starts_at, ew.ends_at, ew.allow_before_start, ew.allow_after_end))

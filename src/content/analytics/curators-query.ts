@@ -95,8 +95,8 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
         AND ls.student_id IN (SELECT student_id FROM pairs) AND ls.submitted_at > ${earliestEnd}),
     measured_pairs AS MATERIALIZED (SELECT DISTINCT student_id, assignment_id FROM measured),
     closing AS MATERIALIZED (${assignmentClosingOfSql(t, sql`measured_pairs`)}),
-    late AS MATERIALIZED (SELECT DISTINCT m.student_id FROM measured m
-      JOIN closing cl ON cl.student_id = m.student_id AND cl.assignment_id = m.assignment_id WHERE m.submitted_at > cl.closes_at),
+    late AS MATERIALIZED (SELECT DISTINCT m.student_id FROM closing cl
+      JOIN measured m ON m.student_id = cl.student_id AND m.assignment_id = cl.assignment_id WHERE m.submitted_at > cl.closes_at),
     acted AS MATERIALIZED (SELECT id, max(quiz) AS quizzes, max(exam) AS exams, max(handed) AS handed, max(late) AS late
       FROM (${sql.join(activity, sql` UNION ALL `)}) GROUP BY id),
     flags AS MATERIALIZED (SELECT st.id, a.id IS NOT NULL AS active,

@@ -160,6 +160,38 @@ describe("the export document holds each record with the values its API route sh
       exportOnly: ["id", "tenant_id", "attempt_id", "quiz_id", "user_id", "client_seq", "graded_by", "graded_at", "saved_at"],
     });
 
+    // The analytics figures kept per person, in hundredths of a percent as the analytics sum them:
+    // the quiz and the exam were taken by this student alone, so their analytics are hers.
+    const pct = (hundredths: unknown) => (Number(hundredths) / 100).toFixed(2);
+    const buckets = (row: Row) => Array.from({ length: 10 }, (_, bucket) => ({ bucket, count: row[`bucket_${bucket}`] }));
+    const quizAnalytics = await ok(as(admin, `/t/quizzes/${quiz.id}/analytics`));
+    const quizFigures = only(doc, "quiz_figures", { quiz_id: quiz.id });
+    expect(quizAnalytics).toMatchObject({
+      attempt_count: quizFigures.attempt_count,
+      submitted_count: quizFigures.submitted_count,
+      avg_score_pct: pct(Number(quizFigures.pct_sum) / Number(quizFigures.settled_count)),
+      max_score_pct: pct(quizFigures.pct_max),
+      min_score_pct: pct(quizFigures.pct_min),
+      score_distribution: buckets(quizFigures),
+    });
+    const questionFigures = only(doc, "quiz_question_figures", { quiz_id: quiz.id });
+    expect(quizAnalytics.per_question).toEqual([
+      { question_id: questionFigures.question_id, answered: questionFigures.answered, correct: questionFigures.correct, success_rate: expect.any(String) },
+    ]);
+    const examAnalytics = await ok(as(admin, `/t/exams/${exam.id}/analytics`));
+    const examFigures = only(doc, "exam_figures", { exam_id: exam.id });
+    expect(examAnalytics).toMatchObject({
+      attempt_count: examFigures.attempt_count,
+      submitted_count: examFigures.submitted_count,
+      passed_count: examFigures.passed_count,
+      avg_score_pct: pct(Number(examFigures.pct_sum) / Number(examFigures.submitted_count)),
+      max_score_pct: pct(examFigures.pct_max),
+      min_score_pct: pct(examFigures.pct_min),
+      score_distribution: buckets(examFigures),
+    });
+    const sectionFigures = only(doc, "exam_section_figures", { exam_id: exam.id });
+    expect(examAnalytics.per_section).toEqual([expect.objectContaining({ section_id: sectionFigures.section_id, avg_score_pct: pct(sectionFigures.pct_sum) })]);
+
     // The submission, its attachment and the file's record.
     const submission = await ok(as(student, `/t/submissions/${submissionId}`));
     expectSameRecord(only(doc, "submissions", { id: submissionId }), submission, { apiOnly: ["attachments"], exportOnly: ["tenant_id", "reopened_at"] });

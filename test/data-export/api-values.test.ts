@@ -253,6 +253,10 @@ describe("the export document holds each record with the values its API route sh
         exportOnly: ["tenant_id", "user_id", "campaign_id", "dedupe_key", "status", "attempts", "lease_until", "last_error", "settled_at"],
       });
 
+    // Each shown notification reached the one push device: a delivery row per notification (no route lists deliveries).
+    expect(doc.tables.notification_deliveries!.map((row) => row.outbox_id).sort()).toEqual(notifications.map((row) => row.id).sort());
+    for (const row of doc.tables.notification_deliveries!) expect(row).toMatchObject({ push_device_id: pushDevice.id, user_id: student.id });
+
     // Audit entries about the student, as the audit log shows them (the actor as columns).
     const audit = (await ok(as(admin, `/t/audit-log?target_type=user&target_id=${student.id}`))).entries as Row[];
     expect(doc.tables.audit_entries!.map((row) => row.id).sort()).toEqual(audit.map((entry) => entry.id).sort());

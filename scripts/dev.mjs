@@ -8,6 +8,7 @@ import { constants } from "node:os";
 import path from "node:path";
 import { seed, printDemoLogins } from "./seed.mjs";
 import { clearDevServer, writeDevServer } from "./lib/dev-server.mjs";
+import { requestDemoExport } from "./lib/demo-export.mjs";
 import { applyMigrations, configuredDevPort, ensureCertSigningKey, ensureDevVars, firstFreePort, flagValue, runMain, spawnWrangler } from "./lib/project.mjs";
 
 async function main() {
@@ -55,7 +56,11 @@ async function main() {
   // asked of the server: wrangler's proxy accepts connections before the Worker is up and holds a
   // request until it is, so one request answered means "Ready on" has been printed (it shows up
   // once in wrangler's request log).
-  if (await waitUntilServing(url, () => exited)) printDemoLogins(url);
+  if (await waitUntilServing(url, () => exited)) {
+    printDemoLogins(url);
+    // The export needs the running Worker and its queue: asked for here, not seeded.
+    console.log(await requestDemoExport(url).catch((err) => `Demo export: not asked for (${err.message}).`));
+  }
 }
 
 /** True once the server answers a request; also after three minutes (a setup this cannot probe), so the logins still appear. */

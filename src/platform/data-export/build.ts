@@ -2,13 +2,13 @@ import { and, asc, eq, getTableColumns, gt, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { runBatch, type BatchItem } from "../../core/db/batch";
 import { inSchool } from "../../core/db/conditions";
-import { formatHundredths } from "../../core/db/decimal";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
 import { dataExports, users } from "../../db/schema";
 import { dispatchQueued } from "../notifications/enqueue";
 import { toUserObject, userColumns } from "../users/read";
+import { presentRow } from "./present";
 import { exportReadyPush } from "./push";
 import { R2ObjectWriter } from "./r2-writer";
 import { EXPORT_TTL_MS } from "./service";
@@ -17,31 +17,9 @@ import { EXPORT_SOURCES, exportedTables, type ExportSource } from "./sources";
 /** Rows per statement: a student with 10,000 answers costs 40 reads of that table, each a bounded page. */
 export const EXPORT_CHUNK = 250;
 
-/** Columns that hold a secret or its hash: never written to the document (as the API never returns them). */
-const SECRET_COLUMN = /(^|_)(password|hash|token|secret|otp|private_key|whsec|ciphertext)s?$/i;
-
 export const exportObjectKey = (tenantId: string, exportId: string) => `data-exports/${tenantId}/${exportId}.json`;
 
 type Row = Record<string, unknown>;
-
-/**
- * A row as the API would show its values
- * (docs/decisions/data-export.md, "Values as the API shows them"): keys are the columns' names, epoch-millisecond times (`*_at`) ISO strings, hundredths
- * (`*_hundredths`) decimal strings under the name without the suffix, flags booleans and JSON
- * parsed (drizzle decodes both); secret columns are left out.
- */
-function presentRow(columns: Record<string, SQLiteColumn>, row: Row): Row {
-  const out: Row = {};
-  for (const [property, column] of Object.entries(columns)) {
-    const name = column.name;
-    if (SECRET_COLUMN.test(name)) continue;
-    const value = row[property];
-    if (typeof value === "number" && name.endsWith("_at")) out[name] = iso(value);
-    else if (typeof value === "number" && name.endsWith("_hundredths")) out[name.slice(0, -"_hundredths".length)] = formatHundredths(value);
-    else out[name] = value ?? null;
-  }
-  return out;
-}
 
 /** One page of a source, in rowid order after `after` (keyset paging: each page is one bounded statement). */
 function pageQuery(ctx: SchoolCtx<SchoolActor>, source: ExportSource, userId: string, after: number) {
@@ -122,7 +100,7 @@ async function writeDocument(ctx: SchoolCtx<SchoolActor>, writer: R2ObjectWriter
     let first = true;
     for (;;) {
       if (page.length > 0) {
-        await writer.write(`${first ? "" : ","}${page.map((row) => JSON.stringify(presentRow(columns, row))).join(",")}`);
+        await writer.write(`${first ? "" : ","}${page.map((row) => JSON.stringify(presentRow(source.name, columns, row))).join(",")}`);
         first = false;
       }
       if (page.length < EXPORT_CHUNK) break;

@@ -43,7 +43,7 @@ export function demoLogins() {
     { role: "curator", email: DEMO.curator.email, note: `all six permissions; curates "Evening group"` },
     { role: "student", email: s1.email, note: `"Morning group" (enrolled in the demo course); push devices (phone, tablet) and a push history; demo course: module 1 done` },
     { role: "student", email: s2.email, note: `"Morning group"; pushes switched off; demo course: just started` },
-    { role: "student", email: s3.email, note: `"Evening group"; individual curator: ${DEMO.restrictedCurator.email}; demo course completed, certificate 0DEM-0000-CERT-0001` },
+    { role: "student", email: s3.email, note: `"Evening group"; individual curator: ${DEMO.restrictedCurator.email}; demo course completed, certificate 0DEM-0000-CERT-0041` },
     { role: "student", email: s4.email, note: `"Evening group"; not enrolled yet (the courses tour enrolls him)` },
   ]
     .map((login) => ({ ...login, subdomain: DEMO.subdomain }))

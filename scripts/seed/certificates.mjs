@@ -4,10 +4,10 @@ import { DAY_MS, DEMO, id } from "./demo.mjs";
 
 /**
  * The demo course issues certificates, and Lola (student3), who completed it, has hers
- * (docs/decisions/certificates.md). The code's first character names the demo school's shard
- * (DB_SCHOOLS_0); a fixed code so the README and the tour can verify it: 0DEM-0000-CERT-0001.
+ * (docs/decisions/certificates.md). A fixed code so the README and the tour can verify it,
+ * 0DEM-0000-CERT-0041, chosen because its SHA-256 lands on the demo school's shard (DB_SCHOOLS_0).
  */
-export const DEMO_CERTIFICATE = { id: id(0xce1), code: "0DEM0000CERT0001" };
+export const DEMO_CERTIFICATE = { id: id(0xce1), code: "0DEM0000CERT0041" };
 
 export function certificates({ now }) {
   const lola = DEMO.students[2];

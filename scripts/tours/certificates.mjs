@@ -3,7 +3,7 @@ import { PEOPLE, label, pick } from "./lib/tour.mjs";
 
 export const summary = "the demo course's certificate rule, Lola's certificate, its public check by code, the signing keys";
 
-const CODE = "0DEM-0000-CERT-0001";
+const CODE = "0DEM-0000-CERT-0041";
 
 /**
  * Ada reads the demo course's rule; Lola (student3, who completed the course) lists her

@@ -3,7 +3,9 @@ import { createLocalJWKSet, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import { api, failure } from "../helpers/http";
 import { ISO } from "../helpers/courses";
+import { createSchool } from "../helpers/factories";
 import { as, schoolWithAdmin, signedIn } from "../helpers/users";
+import { insertEnrollment } from "../helpers/courses";
 import { auditOf } from "../accommodations/helpers";
 import { completeBlock, courseWithStudent, putRule, setNames } from "./helpers";
 
@@ -25,6 +27,58 @@ async function issued(firstName = "Нұрлан", lastName = "Әбенов") {
   const [certificate] = (await as(student, "/t/students/me/certificates")).body.data.certificates;
   return { school, admin, student, certificate };
 }
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** The shard slot 05's code hashes to: the first 5 bits of SHA-256 over its 80 bits (10 bytes, big-endian). */
+async function slotOf(code: string): Promise<number> {
+  let value = 0n;
+  for (const char of code.replaceAll("-", "")) value = value * 32n + BigInt(CROCKFORD.indexOf(char));
+  const bytes = Uint8Array.from({ length: 10 }, (_, i) => Number((value >> BigInt(8 * (9 - i))) & 255n));
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))[0]! >> 3;
+}
+
+/** A well-formed code that hashes to `slot`. */
+async function codeOfSlot(slot: number): Promise<string> {
+  for (let i = 0; ; i++) {
+    const code = `ZZZZZZZZZZZZ${i.toString(32).toUpperCase().padStart(4, "0")}`.replace(/[ILOU]/g, "Z");
+    if ((await slotOf(code)) === slot) return code;
+  }
+}
+
+describe("codes", () => {
+  it("80 bits that hash to the school's shard, on either shard, through a completion and issue-missing; each verifies", async () => {
+    for (const shard of ["DB_SCHOOLS_0", "DB_SCHOOLS_1"]) {
+      const school = await createSchool({ shard });
+      const admin = await signedIn(school, { role: "admin" });
+      const [first, second, third] = [await signedIn(school, { role: "student" }), await signedIn(school, { role: "student" }), await signedIn(school, { role: "student" })];
+      const tree = await courseWithStudent(school.id, first);
+      for (const student of [second, third]) await insertEnrollment(school.id, tree.courseId, student.id);
+      await completeBlock(second, tree.blockIds[0]!);
+      await completeBlock(third, tree.blockIds[0]!);
+      await putRule(admin, tree.courseId, { enabled: true });
+      expect((await as(admin, `/t/courses/${tree.courseId}/certificates/issue-missing`, { method: "POST" })).body.data).toEqual({ issued: 2 });
+      expect((await completeBlock(first, tree.blockIds[0]!)).status).toBe(200);
+      const list = await as(admin, `/t/courses/${tree.courseId}/certificates`);
+      const codes: string[] = list.body.data.certificates.map((certificate: { code: string }) => certificate.code);
+      expect(codes).toHaveLength(3);
+      expect(new Set(codes).size).toBe(3);
+      for (const code of codes) {
+        expect(await slotOf(code)).toBe(Number(shard.slice("DB_SCHOOLS_".length)));
+        const res = await verify(code, newAddress());
+        expect(res.status).toBe(200);
+        expect(res.body.data.code).toBe(code);
+      }
+    }
+  });
+
+  it("a well-formed code unknown on its shard, or hashing to a slot no shard fills, is the same 404", async () => {
+    const address = newAddress();
+    for (const slot of [0, 1, 7, 31]) {
+      expect(failure(await verify(await codeOfSlot(slot), address))).toEqual({ status: 404, error: "certificate_not_found" });
+    }
+  });
+});
 
 describe("verify and JWKS", () => {
   it("answers a code with dashes or none, in any case, cacheable for a minute; the holder's last name as an initial", async () => {

@@ -3,7 +3,7 @@ import { batchable, type BatchItem } from "../../core/db/batch";
 import { inSchool } from "../../core/db/conditions";
 import { formatHundredthsOrNull } from "../../core/db/decimal";
 import type { SchoolCtx } from "../../core/http/context";
-import { auditEntryFromRow, rowBoolean, rowDecimal } from "../../platform/audit/from-row";
+import { auditFromRows, rowBoolean, rowDecimal } from "../../platform/audit/from-row";
 import type { AttemptRow } from "./present";
 
 /**
@@ -64,7 +64,8 @@ export function gradedAudit(
   const { attempt, now } = input;
   const column = (name: string) => sql`SELECT ${sql.raw(`ar.${name}`)} FROM quiz_attempts ar WHERE ar.id = ${attempt.id} AND ${inSchool("ar", ctx.tenantId)}`;
   const answers = answerChanges(input.grades, input.stored);
-  return auditEntryFromRow(ctx, {
+  return auditFromRows(ctx, {
+    always: true,
     action: "quiz_attempt.graded",
     targetType: "quiz_attempt",
     targetId: attempt.id,

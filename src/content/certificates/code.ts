@@ -1,24 +1,84 @@
 /**
- * Certificate codes (05 section 4, docs/decisions/certificates.md, "Codes and the shard"): 16
- * Crockford base32 characters, shown grouped `XXXX-XXXX-XXXX-XXXX`. The first character names the
- * school's shard (0-31: `DB_SCHOOLS_<n>`), the other 15 carry 75 bits from the CSPRNG, so the public
- * verify route reads one shard without knowing the school.
+ * Certificate codes (05 section 4, docs/decisions/certificates.md, "Codes and the shard"): 10 bytes
+ * (80 bits) from the CSPRNG written as 16 Crockford base32 characters, shown grouped
+ * `XXXX-XXXX-XXXX-XXXX`. The public verify route knows no school, so the code must lead to its
+ * shard: the first 5 bits of SHA-256 over the 10 bytes name one of 32 shard slots
+ * (`DB_SCHOOLS_<n>`), and issuance draws until a code lands on the school's shard.
  */
 export const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const SHARD_NAME = /^DB_SCHOOLS_(\d+)$/;
+const CODE_BYTES = 10;
+/** Shard slots a code can name (5 bits of the hash). */
+export const SHARD_SLOTS = 32;
+/**
+ * Draws per code before giving up: one draw lands with probability 1/32, so 2048 misses in a row
+ * happen with probability (31/32)^2048 ≈ 5e-29; reaching the bound means the CSPRNG is broken.
+ */
+const MAX_DRAWS = 2048;
 
-/** The shard's number as the code's first character (a shard beyond 31 has no code: fail loudly). */
-export function shardCharacter(shard: string): string {
+/** The slot of shard `DB_SCHOOLS_<n>` (a shard beyond the 32 slots has no codes: fail loudly). */
+export function shardSlot(shard: string): number {
   const index = Number(SHARD_NAME.exec(shard)?.[1] ?? Number.NaN);
-  if (!Number.isInteger(index) || index < 0 || index >= CROCKFORD.length) throw new Error(`certificate codes cannot name shard ${shard}`);
-  return CROCKFORD[index]!;
+  if (!Number.isInteger(index) || index < 0 || index >= SHARD_SLOTS) throw new Error(`certificate codes cannot name shard ${shard}`);
+  return index;
 }
 
-/** A fresh canonical code for a school on `shard`. */
-export function newCode(shard: string): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(15));
-  // Each byte's low five bits: 15 × 5 = 75 uniform bits (256 is a multiple of 32, so no bias).
-  return shardCharacter(shard) + Array.from(bytes, (byte) => CROCKFORD[byte & 31]).join("");
+/** 80 bits as 16 base32 characters, most significant first. */
+function encode(bytes: Uint8Array): string {
+  let out = "";
+  let acc = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    acc = (acc << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += CROCKFORD[(acc >> bits) & 31];
+    }
+    acc &= (1 << bits) - 1;
+  }
+  return out;
+}
+
+/** The 10 bytes of a canonical code. */
+function decode(code: string): Uint8Array {
+  const bytes = new Uint8Array(CODE_BYTES);
+  let acc = 0;
+  let bits = 0;
+  let at = 0;
+  for (const char of code) {
+    acc = (acc << 5) | CROCKFORD.indexOf(char);
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[at++] = (acc >> bits) & 255;
+    }
+    acc &= (1 << bits) - 1;
+  }
+  return bytes;
+}
+
+/** The slot the code's bytes hash to: the first 5 bits of their SHA-256. */
+async function slotOf(bytes: Uint8Array): Promise<number> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return digest[0]! >> 3;
+}
+
+/** A fresh canonical code for a school on `shard`: 10 CSPRNG bytes, drawn again until they hash to the shard's slot. */
+export async function newCode(shard: string): Promise<string> {
+  const slot = shardSlot(shard);
+  for (let draw = 0; draw < MAX_DRAWS; draw++) {
+    const bytes = crypto.getRandomValues(new Uint8Array(CODE_BYTES));
+    if ((await slotOf(bytes)) === slot) return encode(bytes);
+  }
+  throw new Error(`no certificate code for ${shard} after ${MAX_DRAWS} draws`);
+}
+
+/** `count` fresh codes for `shard` (one set-based issuance). */
+export async function newCodes(shard: string, count: number): Promise<string[]> {
+  const codes: string[] = [];
+  for (let i = 0; i < count; i++) codes.push(await newCode(shard));
+  return codes;
 }
 
 /** `XXXX-XXXX-XXXX-XXXX`. */
@@ -38,7 +98,7 @@ export function canonicalCode(input: string): string | null {
   return cleaned;
 }
 
-/** The shard a canonical code names. */
-export function shardOfCode(code: string): string {
-  return `DB_SCHOOLS_${CROCKFORD.indexOf(code[0]!)}`;
+/** The shard a canonical code hashes to (it may be a slot no shard fills). */
+export async function shardOfCode(code: string): Promise<string> {
+  return `DB_SCHOOLS_${await slotOf(decode(code))}`;
 }

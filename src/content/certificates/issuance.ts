@@ -7,7 +7,7 @@ import type { EventDefinition } from "../../platform/notifications/catalog";
 import { enqueue } from "../../platform/notifications/enqueue";
 import { uuidv7 } from "../../core/lib/ids";
 import { contentContributor } from "../common/events";
-import { CROCKFORD, newCode, shardCharacter } from "./code";
+import { newCode, newCodes } from "./code";
 
 /**
  * Issuance (05 section 4, docs/decisions/certificates.md, "Issuance"): one INSERT … SELECT that
@@ -43,20 +43,16 @@ function qualifies(tenantId: string, student: SQL): SQL {
         AND (CASE WHEN r.min_exam_pct IS NULL THEN ea.passed = 1 ELSE ea.final_score_pct_hundredths >= r.min_exam_pct * 100 END)))`;
 }
 
-/** The columns every issuance writes, from the rule `r`, the course `c` and the student `u`. */
+/** The columns every issuance writes, from the rule `r`, the course `c` and the student `u`, named so a wrapping SELECT can filter them. */
 function issuedColumns(ctx: SchoolCtx<SchoolActor>, id: SQL, code: SQL, now: number): SQL {
-  return sql`${id}, ${ctx.tenantId}, ${code}, c.id, u.id, COALESCE(r.title, c.title), c.title, u.first_name, u.last_name, ${ctx.tenant.title}, ${ctx.tenant.subdomain}, ${now}, ${now}`;
+  return sql`${id} AS id, ${ctx.tenantId} AS tenant_id, ${code} AS code, c.id AS course_id, u.id AS student_id, COALESCE(r.title, c.title) AS title, c.title AS course_title,
+    u.first_name AS holder_first_name, u.last_name AS holder_last_name, ${ctx.tenant.title} AS school_name, ${ctx.tenant.subdomain} AS issuer, ${now} AS issued_at, ${now} AS created_at`;
 }
 
 const INSERT_COLUMNS = sql.raw(
   "INSERT INTO certificates (id, tenant_id, code, course_id, student_id, title, course_title, holder_first_name, holder_last_name, school_name, issuer, issued_at, created_at)",
 );
 
-/** A code the batch draws per row: the shard's character and 15 characters from SQLite's CSPRNG. */
-function sqlCode(shard: string): SQL {
-  const draw = `substr('${CROCKFORD}', (random() & 31) + 1, 1)`;
-  return sql.raw(`'${shardCharacter(shard)}' || ${Array.from({ length: 15 }, () => draw).join(" || ")}`);
-}
 
 /** The grouped code of the certificate `cert`, as the push shows it. */
 const groupedSql = (alias: string) => sql.raw(`substr(${alias}.code, 1, 4) || '-' || substr(${alias}.code, 5, 4) || '-' || substr(${alias}.code, 9, 4) || '-' || substr(${alias}.code, 13, 4)`);
@@ -92,7 +88,7 @@ export const certificateIssuance = contentContributor({
     const insert = batchable(
       ctx,
       sql`${INSERT_COLUMNS}
-        SELECT ${issuedColumns(ctx, sql`${id}`, sql`${newCode(ctx.tenant.shard)}`, now)}
+        SELECT ${issuedColumns(ctx, sql`${id}`, sql`${await newCode(ctx.tenant.shard)}`, now)}
         FROM certificate_rules r
         JOIN courses c ON c.id = r.course_id AND ${liveInSchool("c", ctx.tenantId)}
         JOIN users u ON u.id = ${event.studentId} AND ${liveInSchool("u", ctx.tenantId)} AND u.role = 'student'
@@ -134,7 +130,7 @@ export const certificateExamIssuance = contentContributor({
     const items: BatchItem[] = [];
     for (const courseId of courseIds) {
       items.push(
-        completedEnrollmentsInsert(ctx, courseId, now, sql`e.student_id = ${event.score.studentId} AND (${event.score.final})`),
+        completedEnrollmentsInsert(ctx, courseId, now, await newCodes(ctx.tenant.shard, 1), sql`e.student_id = ${event.score.studentId} AND (${event.score.final})`),
         await issuedPush(ctx, courseId, now, { studentId: event.score.studentId }),
       );
     }
@@ -145,31 +141,51 @@ export const certificateExamIssuance = contentContributor({
 export const CERTIFICATES_CONTRIBUTORS = [certificateIssuance, certificateExamIssuance];
 
 /**
- * The certificates of a course for the students whose enrollment is completed (not removed) and who
- * qualify, `only` narrowing them (one student, the attempt's final score): one set-based INSERT …
- * SELECT, a code drawn per row by SQLite. Shared by `issue-missing` and the exam issuance.
+ * The students of a course whose enrollment is completed (not removed), who qualify and hold no
+ * certificate of it yet, `only` narrowing them: what `issue-missing` counts and then issues.
  */
-function completedEnrollmentsInsert(ctx: SchoolCtx<SchoolActor>, courseId: string, now: number, only: SQL = sql`1`): BatchItem {
-  return batchable(
-    ctx,
-    sql`${INSERT_COLUMNS}
-      SELECT ${issuedColumns(ctx, sqlUuidv7(now), sqlCode(ctx.tenant.shard), now)}
-      FROM certificate_rules r
+function missingFrom(ctx: SchoolCtx<SchoolActor>, courseId: string, only: SQL): SQL {
+  return sql`FROM certificate_rules r
       JOIN courses c ON c.id = r.course_id AND ${liveInSchool("c", ctx.tenantId)}
       JOIN enrollments e ON e.course_id = c.id AND ${inSchool("e", ctx.tenantId)} AND e.removed_at IS NULL AND e.completed_at IS NOT NULL
       JOIN users u ON u.id = e.student_id AND ${liveInSchool("u", ctx.tenantId)} AND u.role = 'student'
       WHERE ${inSchool("r", ctx.tenantId)} AND r.course_id = ${courseId} AND ${qualifies(ctx.tenantId, sql`u.id`)} AND (${only})
+        AND NOT EXISTS (SELECT 1 FROM certificates hc WHERE ${inSchool("hc", ctx.tenantId)} AND hc.course_id = c.id AND hc.student_id = u.id)`;
+}
+
+/**
+ * The certificates of a course for the students `missingFrom` finds: one set-based INSERT … SELECT.
+ * Codes are drawn in the Worker (SQLite has no SHA-256 to aim a code at the shard), so the caller
+ * passes a pool, concatenated, and row n takes the n-th code. A student who appeared after the pool
+ * was drawn finds it empty and is left out (their own completion issued theirs); ON CONFLICT covers
+ * a concurrent issuance. Shared by `issue-missing` and the exam issuance.
+ */
+function completedEnrollmentsInsert(ctx: SchoolCtx<SchoolActor>, courseId: string, now: number, codes: string[], only: SQL = sql`1`): BatchItem {
+  const code = sql`substr(${codes.join("")}, (ROW_NUMBER() OVER (ORDER BY u.id) - 1) * 16 + 1, 16)`;
+  return batchable(
+    ctx,
+    sql`${INSERT_COLUMNS}
+      SELECT * FROM (SELECT ${issuedColumns(ctx, sqlUuidv7(now), code, now)} ${missingFrom(ctx, courseId, only)}) n
+      WHERE length(n.code) = 16
       ON CONFLICT (tenant_id, student_id, course_id) DO NOTHING`,
   );
 }
 
+/** `issue-missing`'s read: the live course and how many certificates it would issue now (null row: no such course). */
+export function missingCountSql(ctx: SchoolCtx<SchoolActor>, courseId: string): BatchItem {
+  return batchable(
+    ctx,
+    sql`SELECT (SELECT COUNT(*) ${missingFrom(ctx, courseId, sql`1`)}) AS missing FROM courses lc WHERE lc.id = ${courseId} AND ${liveInSchool("lc", ctx.tenantId)}`,
+  );
+}
+
 /**
- * `POST /t/courses/:id/certificates/issue-missing`: every student whose enrollment of the course is
- * completed (and not removed) and who qualifies, in one set-based statement, plus their pushes.
- * The caller reads the INSERT's changes as `issued`.
+ * `POST /t/courses/:id/certificates/issue-missing`: the `missing` students its read counted, in one
+ * set-based statement with a pool of as many codes, plus their pushes. The caller reads the
+ * INSERT's changes as `issued`.
  */
-export async function issueMissingStatements(ctx: SchoolCtx<SchoolActor>, courseId: string): Promise<BatchItem[]> {
+export async function issueMissingStatements(ctx: SchoolCtx<SchoolActor>, courseId: string, missing: number): Promise<BatchItem[]> {
   const now = ctx.clock.now();
   const issued = sql`SELECT nc.student_id FROM certificates nc WHERE ${inSchool("nc", ctx.tenantId)} AND nc.course_id = ${courseId} AND nc.issued_at = ${now}`;
-  return [completedEnrollmentsInsert(ctx, courseId, now), await issuedPush(ctx, courseId, now, { studentIds: issued })];
+  return [completedEnrollmentsInsert(ctx, courseId, now, await newCodes(ctx.tenant.shard, missing)), await issuedPush(ctx, courseId, now, { studentIds: issued })];
 }

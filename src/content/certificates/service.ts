@@ -11,7 +11,7 @@ import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { groupCode } from "./code";
 import { certificatesErrors as e } from "./errors";
-import { issueMissingStatements } from "./issuance";
+import { issueMissingStatements, missingCountSql } from "./issuance";
 import type { CertificateRuleBody } from "./schemas";
 import { certificateToken } from "./signing";
 
@@ -133,8 +133,9 @@ export async function putCertificateRule(ctx: SchoolCtx, input: { courseId: stri
 
 /** POST /t/courses/:id/certificates/issue-missing: everyone who already qualifies; `{issued}`. */
 export async function issueMissing(ctx: SchoolCtx, input: { courseId: string }) {
-  await readRule(ctx, input.courseId);
-  const results = await runBatch(ctx, await issueMissingStatements(ctx, input.courseId));
+  const [course] = rowsOf<{ missing: number }>((await runBatch(ctx, [missingCountSql(ctx, input.courseId)]))[0]);
+  if (!course) throw new ApiError(e.COURSE_NOT_FOUND);
+  const results = await runBatch(ctx, await issueMissingStatements(ctx, input.courseId, course.missing));
   const issued = changedRows(results[0]);
   await dispatchQueued(ctx);
   return { issued };

@@ -7,9 +7,9 @@ import { certificatesErrors as e } from "./errors";
 
 /**
  * The public check of a code (05 section 4, docs/decisions/certificates.md, "Verification"): no
- * token, no school. The code's first character names the shard, so it is one D1 read by the code's
- * unique index. Unknown and malformed codes answer the same 404, so the answer tells nothing about
- * which codes exist beyond the one asked for.
+ * token, no school. The code hashes to its shard, so it is one D1 read by the code's unique index.
+ * Unknown and malformed codes answer the same 404, so the answer tells nothing about which codes
+ * exist beyond the one asked for.
  */
 
 interface VerifyRow {
@@ -31,7 +31,7 @@ function shortName(first: string, last: string): string {
 
 export async function verifyCertificate(ctx: ServiceContext, input: { code: string }) {
   const code = canonicalCode(input.code);
-  const shard = code === null ? null : shardOfCode(code);
+  const shard = code === null ? null : await shardOfCode(code);
   if (code === null || shard === null || !shardNames(ctx.env).includes(shard)) throw new ApiError(e.CERTIFICATE_NOT_FOUND);
   const row = await shardDb(ctx.env, shard)
     .$client.prepare(

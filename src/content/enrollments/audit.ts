@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
 import type { SchoolCtx } from "../../core/http/context";
 import { inSchool } from "../../core/db/conditions";
-import { auditEntryFromRow, rowJson, rowValue } from "../../platform/audit/from-row";
+import { auditFromRows, rowJson, rowValue } from "../../platform/audit/from-row";
 
 /**
  * `enrollment.removed` (docs/decisions/audit.md, "Content actions"), to go just before the sources
@@ -19,7 +19,8 @@ export function removalAudit(ctx: SchoolCtx, input: { target: SQL; removable: re
     rowJson(sql`SELECT json_group_array(k.source_key) FROM (SELECT s.source_key FROM enrollment_sources s
       WHERE ${inSchool("s", tenantId)} AND s.enrollment_id IN (${enrollment}) ${extra} ORDER BY s.source_key) k`);
   const kept = sql`AND s.source_key NOT IN (${keys})`;
-  return auditEntryFromRow(ctx, {
+  return auditFromRows(ctx, {
+    always: true,
     action: "enrollment.removed",
     targetType: "enrollment",
     targetId: sql`(${enrollment})`,

@@ -3,7 +3,7 @@ import type { BatchItem } from "../../core/db/batch";
 import { inSchool } from "../../core/db/conditions";
 import type { SchoolCtx } from "../../core/http/context";
 import { auditEntry } from "../../platform/audit/write";
-import { auditEntryFromRow, rowJson } from "../../platform/audit/from-row";
+import { auditFromRows, rowJson } from "../../platform/audit/from-row";
 
 /**
  * The groups' audit entries (docs/decisions/audit.md, "Content actions"). A membership change is one
@@ -14,7 +14,8 @@ import { auditEntryFromRow, rowJson } from "../../platform/audit/from-row";
 /** `group.member_added`, after the memberships' INSERT: `joined` selects the user ids this batch added (none: no entry). */
 export function membersAddedAudit(ctx: SchoolCtx, input: { groupId: string; requestedJson: string; joined: SQL }): BatchItem {
   const added = sql`SELECT r.value FROM json_each(${input.requestedJson}) r WHERE r.value IN (${input.joined}) ORDER BY r.key`;
-  return auditEntryFromRow(ctx, {
+  return auditFromRows(ctx, {
+    always: true,
     action: "group.member_added",
     targetType: "group",
     targetId: input.groupId,
@@ -41,7 +42,8 @@ export function membersRemovedAudit(ctx: SchoolCtx, input: { groupId: string; st
  * and `keeping`: counts of students losing access and keeping it through another source).
  */
 export function groupUnenrolledAudit(ctx: SchoolCtx, input: { groupId: string; courseId: string; linked: SQL; losing: SQL; keeping: SQL }): BatchItem {
-  return auditEntryFromRow(ctx, {
+  return auditFromRows(ctx, {
+    always: true,
     action: "group_enrollment.removed",
     targetType: "group",
     targetId: input.groupId,
@@ -57,7 +59,8 @@ export function groupUnenrolledAudit(ctx: SchoolCtx, input: { groupId: string; c
  */
 export function groupDeletedMembersAudit(ctx: SchoolCtx, input: { groupId: string; deletedNow: SQL }): BatchItem {
   const members = sql`SELECT m.user_id FROM group_members m WHERE ${inSchool("m", ctx.tenantId)} AND m.group_id = ${input.groupId} ORDER BY m.joined_at, m.user_id`;
-  return auditEntryFromRow(ctx, {
+  return auditFromRows(ctx, {
+    always: true,
     action: "group.member_removed",
     targetType: "group",
     targetId: input.groupId,

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
 import { inSchool } from "../../core/db/conditions";
 import type { SchoolCtx } from "../../core/http/context";
-import { auditEntryFromRow, rowDecimal, rowValue } from "../../platform/audit/from-row";
+import { auditFromRows, rowDecimal, rowValue } from "../../platform/audit/from-row";
 
 /**
  * The audit entry of a review or a reopen (docs/decisions/audit.md, "Content actions"), to go just
@@ -18,7 +18,8 @@ export function submissionAudit(
   const row = sql`FROM submissions WHERE id = ${id} AND ${inSchool(ctx.tenantId)}`;
   const before = (column: string) => sql`SELECT ${sql.raw(column)} ${row}`;
   const { after } = input;
-  return auditEntryFromRow(ctx, {
+  return auditFromRows(ctx, {
+    always: true,
     action: input.action,
     targetType: "submission",
     targetId: id,

@@ -74,3 +74,38 @@ export function decodeKey32(text: string | undefined | null): Uint8Array | null 
     return null;
   }
 }
+
+/**
+ * A key derived from a configured 32-byte key with HKDF-SHA256 (empty salt) under `info`, so one
+ * configured secret serves several purposes without reusing a key across algorithms.
+ */
+export async function derivedKey(bytes: Uint8Array, info: string, algorithm: Parameters<SubtleCrypto["deriveKey"]>[2], usages: string[]): Promise<CryptoKey> {
+  const master = await crypto.subtle.importKey("raw", bytes, "HKDF", false, ["deriveKey"]);
+  return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(info) }, master, algorithm, false, usages);
+}
+
+/**
+ * A write-only secret sealed with AES-256-GCM: `<format>.<iv>.<ciphertext+tag>` (base64url parts,
+ * a fresh 12-byte iv). `binding` (the school and row the secret belongs to) is the additional data,
+ * so a ciphertext copied onto another row does not open.
+ */
+export async function sealSecret(key: CryptoKey, format: string, plain: string, binding?: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const params: Parameters<SubtleCrypto["encrypt"]>[0] = binding === undefined ? { name: "AES-GCM", iv } : { name: "AES-GCM", iv, additionalData: encoder.encode(binding) };
+  const sealed = await crypto.subtle.encrypt(params, key, encoder.encode(plain));
+  return `${format}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`;
+}
+
+/** The format (`v2`, `w1`) a sealed secret names; null when it is not one. */
+export function sealedFormat(ciphertext: string): string | null {
+  const parts = ciphertext.split(".");
+  return parts.length === 3 && parts.every((part) => part !== "") ? parts[0]! : null;
+}
+
+/** The secret back from `sealSecret`'s output; throws on another format, a wrong key or binding, or tampered data. */
+export async function openSecret(key: CryptoKey, format: string, ciphertext: string, binding?: string): Promise<string> {
+  const [, iv, data] = ciphertext.split(".");
+  if (sealedFormat(ciphertext) !== format || !iv || !data) throw new Error(`not a sealed secret of format ${format}`);
+  const params: Parameters<SubtleCrypto["encrypt"]>[0] = binding === undefined ? { name: "AES-GCM", iv: fromBase64Url(iv) } : { name: "AES-GCM", iv: fromBase64Url(iv), additionalData: encoder.encode(binding) };
+  return new TextDecoder().decode(await crypto.subtle.decrypt(params, key, fromBase64Url(data)));
+}

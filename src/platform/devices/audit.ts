@@ -2,7 +2,7 @@ import { exists, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
 import { inSchool } from "../../core/db/conditions";
 import type { SchoolCtx } from "../../core/http/context";
-import { auditFromRows, jsonBool, jsonIso, jsonValue, type RowChange } from "../audit/write";
+import { auditFromRows, jsonBool, jsonIso, jsonValue, type RowChange } from "../audit/from-row";
 import { DEFAULT_DEVICE_POLICY } from "./policy";
 import { liveSessionSql } from "./sql";
 import { studentTargetQuery } from "./targets";

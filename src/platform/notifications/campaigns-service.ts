@@ -1,5 +1,6 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
-import { auditEntry, auditFromRows, jsonValue } from "../audit/write";
+import { auditEntry } from "../audit/write";
+import { auditFromRows, jsonValue } from "../audit/from-row";
 import { notificationCampaigns } from "../../db/schema";
 import { batchable, runBatch } from "../../core/db/batch";
 import type { ServiceContext, SchoolCtx } from "../../core/http/context";

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { auditFromRows, jsonBool, jsonValue, type RowChange } from "../audit/write";
+import { auditFromRows, jsonBool, jsonValue, rowJson, type RowChange } from "../audit/from-row";
 import { notificationEventSettings } from "../../db/schema";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -73,7 +73,7 @@ export async function updateEvent(ctx: SchoolCtx, input: { code: string; patch: 
     // The entry ahead of the upsert reads the school's override before it (null: the default applies).
     const fields: Record<string, RowChange> = {};
     if (changes.enabled !== undefined) fields.enabled = [jsonBool(sql`s.enabled`), changes.enabled];
-    if (changes.config !== undefined) fields.config = [sql`coalesce(s.config, 'null')`, changes.config];
+    if (changes.config !== undefined) fields.config = [rowJson(sql`coalesce(s.config, 'null')`), changes.config];
     if (changes.titleTemplate !== undefined) fields.title_template = [jsonValue(sql`s.title_template`), changes.titleTemplate];
     if (changes.bodyTemplate !== undefined) fields.body_template = [jsonValue(sql`s.body_template`), changes.bodyTemplate];
     const [, rows] = await ctx.db.batch([

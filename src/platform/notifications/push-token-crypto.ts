@@ -1,4 +1,4 @@
-import { decodeKey32, fromBase64Url, toBase64Url, toHex } from "../../core/lib/crypto";
+import { decodeKey32, derivedKey, openSecret, sealedFormat, sealSecret, toHex } from "../../core/lib/crypto";
 
 // In notifications, whose delivery opens the tokens (docs/decisions/platform-layers.md, "Push tokens belong to notifications").
 
@@ -21,7 +21,6 @@ export interface SealedPushToken {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 const FORMAT = "v1";
 const BOUND_FORMAT = "v2";
 const keyCache = new Map<string, Promise<PushTokenKeys | null>>();
@@ -41,15 +40,9 @@ export function pushTokenKeys(rawKey: string | undefined | null): Promise<PushTo
 async function importKeys(base64: string): Promise<PushTokenKeys | null> {
   const bytes = decodeKey32(base64);
   if (!bytes) return null;
+  // The configured bytes themselves, not a derived key: the stored tokens were sealed under them.
   const encryption = await crypto.subtle.importKey("raw", bytes, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
-  const master = await crypto.subtle.importKey("raw", bytes, "HKDF", false, ["deriveKey"]);
-  const lookup = await crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode("push-token-lookup-v1") },
-    master,
-    { name: "HMAC", hash: "SHA-256", length: 256 },
-    false,
-    ["sign"],
-  );
+  const lookup = await derivedKey(bytes, "push-token-lookup-v1", { name: "HMAC", hash: "SHA-256", length: 256 }, ["sign"]);
   return { encryption, lookup };
 }
 
@@ -73,22 +66,16 @@ export function pushTokenBinding(tenantId: string, installationId: string | null
  * (`pushTokenBinding`) when one is given.
  */
 export async function sealPushToken(keys: PushTokenKeys, token: string, binding?: string): Promise<SealedPushToken> {
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const params: { name: "AES-GCM"; iv: Uint8Array; additionalData?: Uint8Array } = binding === undefined ? { name: "AES-GCM", iv } : { name: "AES-GCM", iv, additionalData: encoder.encode(binding) };
-  const sealed = await crypto.subtle.encrypt(params, keys.encryption, encoder.encode(token));
   return {
-    ciphertext: `${binding === undefined ? FORMAT : BOUND_FORMAT}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`,
+    ciphertext: await sealSecret(keys.encryption, binding === undefined ? FORMAT : BOUND_FORMAT, token, binding),
     hash: await pushTokenHash(keys, token),
   };
 }
 
 /** The token back from its ciphertext (delivery only); throws on a wrong key, binding or tampered data. */
 export async function openPushToken(keys: PushTokenKeys, ciphertext: string, binding?: string): Promise<string> {
-  const [format, iv, data] = ciphertext.split(".");
-  if ((format !== FORMAT && format !== BOUND_FORMAT) || !iv || !data) throw new Error("unknown push token ciphertext format");
+  const format = sealedFormat(ciphertext);
+  if (format !== FORMAT && format !== BOUND_FORMAT) throw new Error("unknown push token ciphertext format");
   if (format === BOUND_FORMAT && binding === undefined) throw new Error("a bound push token needs its binding to open");
-  const params: { name: "AES-GCM"; iv: Uint8Array; additionalData?: Uint8Array } =
-    format === BOUND_FORMAT ? { name: "AES-GCM", iv: fromBase64Url(iv), additionalData: encoder.encode(binding) } : { name: "AES-GCM", iv: fromBase64Url(iv) };
-  const plain = await crypto.subtle.decrypt(params, keys.encryption, fromBase64Url(data));
-  return decoder.decode(plain);
+  return openSecret(keys.encryption, format, ciphertext, format === BOUND_FORMAT ? binding : undefined);
 }

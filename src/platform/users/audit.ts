@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
 import { inSchool } from "../../core/db/conditions";
 import type { PermissionSet, SchoolCtx } from "../../core/http/context";
-import { auditFromRows, jsonBool, jsonValue, type RowChange } from "../audit/write";
+import { auditFromRows, jsonBool, jsonValue, type RowChange } from "../audit/from-row";
 import { curatorPermissions, users } from "../../db/schema";
 import { liveUsers } from "./read";
 

@@ -2,7 +2,8 @@ import { and, eq, getTableColumns, getTableName, inArray, isNull, sql } from "dr
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { forgetPairStatement } from "../auth/login-guard";
 import { platformOf } from "../../core/school";
-import type { BatchItem } from "../../core/db/batch";
+import { batchable, type BatchItem } from "../../core/db/batch";
+import { sqlUuidv7 } from "../../core/db/sql-ids";
 import {
   accommodations,
   certificateRules,
@@ -175,12 +176,13 @@ export const PERSONAL_FILES: readonly PersonalFileRule[] = [
 /**
  * Marks the personal files of one user (`{ userId }`) or of every member of the school (`{}`)
  * deleted, in the caller's batch: they stop being served at once, and the media sweep (cron)
- * removes their objects from R2 and then the rows, so no object outlives its asset.
+ * removes their objects from R2 and then the rows, so no object outlives its asset. The personal
+ * objects (PERSONAL_OBJECTS) get their tombstones in the same statements' batch.
  */
 export function personalFilesDeletion(ctx: SchoolCtx<SchoolActor>, scope: { userId?: string }): BatchItem[] {
   const tenantId = ctx.tenantId;
   const now = ctx.clock.now();
-  return PERSONAL_FILES.map((entry) => {
+  const assets = PERSONAL_FILES.map((entry) => {
     const owned = ctx.db
       .select({ id: sql<string>`${entry.asset}` })
       .from(entry.table)
@@ -190,6 +192,38 @@ export function personalFilesDeletion(ctx: SchoolCtx<SchoolActor>, scope: { user
       .set({ deletedAt: now, updatedAt: now })
       .where(and(inSchool(mediaAssets, tenantId), isNull(mediaAssets.deletedAt), inArray(mediaAssets.id, owned)));
   });
+  return [...assets, ...personalObjectTombstones(ctx, scope, now)];
+}
+
+/**
+ * Columns that hold the R2 key of an object made from a person's row, not a media asset (a
+ * certificate's PDF), with the column that names the person. When the person goes, so must the
+ * object, yet only the sweep deletes objects (a deletion's batch cannot reach R2): the batch writes
+ * a deleted media-asset row naming the key, a tombstone no one can read, and the media sweep
+ * removes the object and then the tombstone, as for any deleted asset. `personalFilesDeletion`
+ * writes them, so they come before the rows that name the keys are gone.
+ */
+interface PersonalObjectRule {
+  table: SQLiteTable;
+  key: SQLiteColumn;
+  owner: SQLiteColumn;
+  school: SQLiteColumn;
+}
+
+export const PERSONAL_OBJECTS: readonly PersonalObjectRule[] = [
+  { table: certificates, key: certificates.pdfKey, owner: certificates.studentId, school: certificates.tenantId },
+];
+
+function personalObjectTombstones(ctx: SchoolCtx<SchoolActor>, scope: { userId?: string }, now: number): BatchItem[] {
+  return PERSONAL_OBJECTS.map((entry) =>
+    batchable(
+      ctx,
+      sql`INSERT INTO media_assets (id, tenant_id, kind, filename, declared_size, declared_mime, size_bytes, mime, status, object_key, created_at, updated_at, deleted_at)
+        SELECT ${sqlUuidv7(now)}, ${ctx.tenantId}, 'document', 'personal-object', 0, 'application/octet-stream', 0, 'application/octet-stream', 'confirmed', ${entry.key}, ${now}, ${now}, ${now}
+        FROM ${entry.table} WHERE ${entry.school} = ${ctx.tenantId} AND ${entry.key} IS NOT NULL
+          ${scope.userId === undefined ? sql`` : sql`AND ${entry.owner} = ${scope.userId}`}`,
+    ),
+  );
 }
 
 /** `table.column` names of the registry, as the database spells them. */

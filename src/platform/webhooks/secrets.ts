@@ -1,4 +1,4 @@
-import { decodeKey32, fromBase64Url, toBase64Url } from "../../core/lib/crypto";
+import { decodeKey32, derivedKey, openSecret, sealSecret } from "../../core/lib/crypto";
 
 /**
  * Webhook signing secrets (docs/decisions/webhooks.md, "Secrets"): `whsec_` + base64 of 32 random
@@ -8,21 +8,13 @@ import { decodeKey32, fromBase64Url, toBase64Url } from "../../core/lib/crypto";
  */
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 const FORMAT = "w1";
 
 export async function webhookSecretKey(rawKey: string | undefined | null): Promise<CryptoKey | null> {
   // The same configured key as push tokens, read the same way (core/lib/crypto.ts).
   const bytes = decodeKey32(rawKey);
   if (!bytes) return null;
-  const master = await crypto.subtle.importKey("raw", bytes, "HKDF", false, ["deriveKey"]);
-  return crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode("webhook-secret-v1") },
-    master,
-    { name: "AES-GCM", length: 256 },
-    false,
-    ["encrypt", "decrypt"],
-  );
+  return derivedKey(bytes, "webhook-secret-v1", { name: "AES-GCM", length: 256 }, ["encrypt", "decrypt"]);
 }
 
 /** A fresh signing secret as Standard Webhooks spells it. */
@@ -33,19 +25,14 @@ export function newWebhookSecret(): string {
   return `whsec_${btoa(binary)}`;
 }
 
-const binding = (tenantId: string, webhookId: string) => encoder.encode(`webhook-secret:${tenantId}:${webhookId}`);
+const binding = (tenantId: string, webhookId: string) => `webhook-secret:${tenantId}:${webhookId}`;
 
-export async function sealWebhookSecret(key: CryptoKey, secret: string, tenantId: string, webhookId: string): Promise<string> {
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: binding(tenantId, webhookId) }, key, encoder.encode(secret));
-  return `${FORMAT}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`;
+export function sealWebhookSecret(key: CryptoKey, secret: string, tenantId: string, webhookId: string): Promise<string> {
+  return sealSecret(key, FORMAT, secret, binding(tenantId, webhookId));
 }
 
-export async function openWebhookSecret(key: CryptoKey, ciphertext: string, tenantId: string, webhookId: string): Promise<string> {
-  const [format, iv, data] = ciphertext.split(".");
-  if (format !== FORMAT || !iv || !data) throw new Error("unknown webhook secret ciphertext format");
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64Url(iv), additionalData: binding(tenantId, webhookId) }, key, fromBase64Url(data));
-  return decoder.decode(plain);
+export function openWebhookSecret(key: CryptoKey, ciphertext: string, tenantId: string, webhookId: string): Promise<string> {
+  return openSecret(key, FORMAT, ciphertext, binding(tenantId, webhookId));
 }
 
 /** `v1,<base64 HMAC-SHA256>` of `{id}.{timestamp}.{body}` under the secret's decoded bytes (Standard Webhooks). */

@@ -14,7 +14,7 @@ import { grade, submittedAttempt } from "../content/attempts/grading-helpers";
 import { examForStudent, opened, saveSection, single, startedExam, submitExam } from "../content/exams/attempt-helpers";
 import { assignmentCourse, draftOf, review, submit as submitSubmission, submissionSchool } from "../content/submissions/helpers";
 import { giveQuizAccess, insertQuiz } from "../helpers/quizzes";
-import { hookOf } from "./helpers";
+import { deliverHooks, hookOf, receiver, webhookRow } from "./helpers";
 import { completeBlock, courseWithStudent, putRule } from "../certificates/helpers";
 import { schoolWithAdmin } from "../helpers/users";
 import { applyPlan, studentsCsv, upload } from "../imports/helpers";
@@ -74,6 +74,17 @@ describe("the school's webhook flag", () => {
     expect((await as(admin, `/t/webhooks/${second.id}`, { method: "DELETE" })).status).toBe(204);
     expect(await schoolFlag(school.id)).toBe(false);
     expect(failure(await as(admin, `/t/webhooks/${second.id}`, { method: "DELETE" }))).toEqual({ status: 404, error: "webhook_not_found" });
+    expect(await schoolFlag(school.id)).toBe(false);
+  });
+});
+
+describe("the school's webhook flag after an auto-disable", () => {
+  it("goes off when 20 failed tries disable the school's last active webhook", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const hook = await hookOf(admin);
+    for (let i = 0; i < 20; i++) expect((await as(admin, `/t/webhooks/${hook.id}/test`, { method: "POST" })).status).toBe(200);
+    await deliverHooks(school.id, receiver([500]).fetch);
+    expect((await webhookRow(hook.id))!.status).toBe("disabled");
     expect(await schoolFlag(school.id)).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import { RATING_COMPLETION_CONTRIBUTORS, RATING_SCORE_CONTRIBUTORS } from "./con
 import { QUIZ_FIGURES_CONTRIBUTOR } from "./content/quizzes/figures";
 import { EXAM_FIGURES_CONTRIBUTOR } from "./content/exams/figures";
 import { CERTIFICATES_CONTRIBUTORS } from "./content/certificates/issuance";
+import { WEBHOOK_EVENT_CONTRIBUTORS } from "./content/webhook-events/contributors";
 
 /**
  * The domain events' contributors (docs/domain-events.md), built once at app assembly and carried
@@ -31,6 +32,8 @@ export const CONTRIBUTORS: ContributorRegistry = contributorRegistry([
   // The analytics figures (attempt.recorded) read only attempts, never what the others write.
   QUIZ_FIGURES_CONTRIBUTOR,
   EXAM_FIGURES_CONTRIBUTOR,
+  // Last: the webhook events' data shows what every other contributor wrote.
+  ...WEBHOOK_EVENT_CONTRIBUTORS,
 ]) as unknown as ContributorRegistry;
 
 /**

@@ -137,7 +137,7 @@ describe("domain events machinery", () => {
     expect(Object.isFrozen(registry.contributors)).toBe(true);
   });
 
-  it("the app registers the scored points, the completion, then the pushes that read it (the paths' before the course's they replace), then the awards, then the access pushes, then the analytics figures", () => {
+  it("the app registers the scored points, the completion, then the pushes that read it (the paths' before the course's they replace), then the awards, then the access pushes, then the analytics figures, then the webhook events", () => {
     expect(CONTRIBUTORS.contributors.map((contributor) => [contributor.name, contributor.handles, contributor.emits ?? [], contributor.secondBatch ?? null])).toEqual([
       ["rating.scored-awards", ["attempt.settled", "submission.accepted"], [], null],
       ["courses.reference-completion", ["attempt.settled", "submission.submitted"], ["block.completed"], null],
@@ -152,6 +152,10 @@ describe("domain events machinery", () => {
       ["enrollments.access-pushes", ["enrollment.created", "enrollment.removed"], [], null],
       ["quizzes.analytics-figures", ["attempt.recorded"], [], null],
       ["exams.analytics-figures", ["attempt.recorded"], [], null],
+      ["webhook-events.attempts", ["attempt.settled"], [], null],
+      ["webhook-events.submissions", ["submission.submitted", "submission.accepted", "submission.rejected"], [], null],
+      ["webhook-events.enrollments", ["enrollment.created", "enrollment.removed"], [], null],
+      ["webhook-events.course-completed", ["course.completed"], [], null],
     ]);
   });
 

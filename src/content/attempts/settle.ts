@@ -101,8 +101,8 @@ function quizScore(ctx: SettleCtx, target: SettleTarget): SettledScore {
   };
 }
 
-function settledEvent(ctx: SettleCtx, target: SettleTarget, now: number): AttemptSettled {
-  return { type: "attempt.settled", attempt: "quiz", attemptId: target.attemptId, now, score: quizScore(ctx, target), completes: quizCompletion(ctx, target) };
+function settledEvent(ctx: SettleCtx, target: SettleTarget, now: number, finalized = false): AttemptSettled {
+  return { type: "attempt.settled", attempt: "quiz", attemptId: target.attemptId, now, finalized, score: quizScore(ctx, target), completes: quizCompletion(ctx, target) };
 }
 
 /**
@@ -226,7 +226,7 @@ export async function settleStatements(ctx: SettleCtx, target: SettleTarget, pla
   const statements = [scoresStatement(ctx, target, now), ...(await contentStatements(ctx, recordedEvent(ctx, target)))];
   if (!forStudent(target)) return statements;
   statements.push(
-    ...(await contentStatements(ctx, settledEvent(ctx, target, now), plan.prepared)),
+    ...(await contentStatements(ctx, settledEvent(ctx, target, now, options.finalized !== undefined), plan.prepared)),
     ...(await quizEvents(ctx, target, options.finalized)),
   );
   return statements;

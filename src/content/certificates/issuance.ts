@@ -8,6 +8,7 @@ import { enqueue } from "../../platform/notifications/enqueue";
 import { uuidv7 } from "../../core/lib/ids";
 import { contentContributor } from "../common/events";
 import { newCode, newCodes } from "./code";
+import { issuedWebhooks } from "./webhooks";
 
 /**
  * Issuance (05 section 4, docs/decisions/certificates.md, "Issuance"): one INSERT … SELECT that
@@ -95,7 +96,7 @@ export const certificateIssuance = contentContributor({
         WHERE ${inSchool("r", ctx.tenantId)} AND r.course_id = ${event.courseId} AND ${qualifies(ctx.tenantId, sql`u.id`)} AND (${event.when})
         ON CONFLICT (tenant_id, student_id, course_id) DO NOTHING`,
     );
-    return [insert, await issuedPush(ctx, event.courseId, now, { studentId: event.studentId })];
+    return [insert, await issuedPush(ctx, event.courseId, now, { studentId: event.studentId }), ...issuedWebhooks(ctx, event.courseId, now, sql`wc.student_id = ${event.studentId}`)];
   },
 });
 
@@ -132,6 +133,7 @@ export const certificateExamIssuance = contentContributor({
       items.push(
         completedEnrollmentsInsert(ctx, courseId, now, await newCodes(ctx.tenant.shard, 1), sql`e.student_id = ${event.score.studentId} AND (${event.score.final})`),
         await issuedPush(ctx, courseId, now, { studentId: event.score.studentId }),
+        ...issuedWebhooks(ctx, courseId, now, sql`wc.student_id = ${event.score.studentId}`),
       );
     }
     return items;
@@ -187,5 +189,9 @@ export function missingCountSql(ctx: SchoolCtx<SchoolActor>, courseId: string): 
 export async function issueMissingStatements(ctx: SchoolCtx<SchoolActor>, courseId: string, missing: number): Promise<BatchItem[]> {
   const now = ctx.clock.now();
   const issued = sql`SELECT nc.student_id FROM certificates nc WHERE ${inSchool("nc", ctx.tenantId)} AND nc.course_id = ${courseId} AND nc.issued_at = ${now}`;
-  return [completedEnrollmentsInsert(ctx, courseId, now, await newCodes(ctx.tenant.shard, missing)), await issuedPush(ctx, courseId, now, { studentIds: issued })];
+  return [
+    completedEnrollmentsInsert(ctx, courseId, now, await newCodes(ctx.tenant.shard, missing)),
+    await issuedPush(ctx, courseId, now, { studentIds: issued }),
+    ...issuedWebhooks(ctx, courseId, now),
+  ];
 }

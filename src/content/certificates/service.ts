@@ -8,6 +8,7 @@ import { publicLink } from "../../core/http/public-links";
 import { iso, isoOrNull } from "../../core/lib/clock";
 import { auditEntry } from "../../platform/audit/write";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
+import { revokedWebhooks } from "./webhooks";
 import { restrictedScope, scopeCondition } from "../../platform/schools/curator-scope";
 import { groupCode } from "./code";
 import { certificatesErrors as e } from "./errors";
@@ -212,9 +213,11 @@ export async function revokeCertificate(ctx: SchoolCtx, input: { id: string; rea
         WHERE ${inSchool(ctx.tenantId)} AND id = ${input.id} AND revoked_at IS NULL`,
     ),
     certificateSql(ctx, input.id),
+    ...revokedWebhooks(ctx, input.id, now),
   ]);
   const [row] = rowsOf<CertificateRow>(results[2]);
   if (!row) throw new ApiError(e.CERTIFICATE_NOT_FOUND);
   if (changedRows(results[1]) === 0) throw new ApiError(e.ALREADY_REVOKED);
+  await dispatchQueued(ctx);
   return presentCertificate(ctx, row);
 }

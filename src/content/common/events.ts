@@ -70,6 +70,8 @@ export interface AttemptSettled {
   attempt: "quiz" | "exam";
   attemptId: string;
   now: number;
+  /** The batch finishes the attempt (a submit, a deadline, an exam's finish), rather than grading it. */
+  finalized: boolean;
   score: SettledScore;
   completes: ReferenceCompletion;
 }

@@ -96,7 +96,7 @@ function examScore(ctx: SettleCtx, view: TimerView): SettledScore {
 
 /** A student's exam attempt settled: the contributors complete its `exam_ref` blocks (docs/domain-events.md). */
 function settledEvent(ctx: SettleCtx, view: TimerView, now: number): AttemptSettled {
-  return { type: "attempt.settled", attempt: "exam", attemptId: view.start.examAttemptId, now, score: examScore(ctx, view), completes: examCompletion(ctx, view) };
+  return { type: "attempt.settled", attempt: "exam", attemptId: view.start.examAttemptId, now, finalized: true, score: examScore(ctx, view), completes: examCompletion(ctx, view) };
 }
 
 /** Step 1. */

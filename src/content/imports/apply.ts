@@ -11,7 +11,9 @@ import { setPasswordCode } from "../../platform/auth/password-reset-service";
 import { setPasswordUrl } from "../../platform/email/links";
 import { enqueueEmails, queueEmail } from "../../platform/email/outbox";
 import { restrictedScope } from "../../platform/schools/curator-scope";
+import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { defaultPermissionsStatement } from "../../platform/users/permissions";
+import { webhookOutboxStatements } from "../../platform/webhooks/outbox";
 import { bulkEnroll } from "../enrollments/enroll-service";
 import { addMembers } from "../groups/member-service";
 import { importsErrors as e } from "./errors";
@@ -171,6 +173,7 @@ async function finish(ctx: SchoolCtx, record: ImportRecord, rows: readonly Store
   const now = ctx.clock.now();
   const result = { created: counts.create ?? 0, updated: counts.update ?? 0, unchanged: counts.unchanged ?? 0, skipped: counts.error ?? 0 };
   const applied = sql`EXISTS (SELECT 1 FROM imports WHERE id = ${record.id} AND ${inSchool(ctx.tenantId)} AND status = 'applied' AND applied_at = ${now})`;
+  const view = presentImport({ ...record, status: "applied", applied_at: now, result: JSON.stringify(result), progress: rows.length }, rows);
   await runBatch(ctx, [
     batchable(
       ctx,
@@ -192,6 +195,9 @@ async function finish(ctx: SchoolCtx, record: ImportRecord, rows: readonly Store
       },
       when: applied,
     }),
+    // Once per import (its key): an apply resumed after this batch committed writes no second one.
+    ...webhookOutboxStatements(ctx, "import.applied", view, { when: applied, occurrence: `import:${record.id}` }),
   ]);
-  return presentImport({ ...record, status: "applied", applied_at: now, result: JSON.stringify(result), progress: rows.length }, rows);
+  await dispatchQueued(ctx);
+  return view;
 }

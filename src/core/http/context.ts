@@ -32,6 +32,10 @@ export interface TenantSummary {
   shard: string;
   /** The media quota (`tenants.storage_cap_bytes`): shard statements compare against this value. */
   storageCapBytes: number;
+  /** The school may have an active webhook (`tenants.webhooks_active`): without it, sources write no outbox statement. */
+  webhooksActive: boolean;
+  /** `tenants.webhooks_epoch` as this read saw it (the flag's clear compares it). */
+  webhooksEpoch: number;
 }
 
 /** Who is calling, loaded by `authenticate` in one D1 round trip. */

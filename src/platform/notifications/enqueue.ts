@@ -231,10 +231,36 @@ function markQueued(ctx: ServiceContext, tenantId: string): void {
  * send loses nothing: the cron sweep picks up pending rows.
  */
 export async function dispatchQueued(ctx: ServiceContext): Promise<void> {
+  const hooks = webhookSchools.get(ctx);
+  if (hooks && hooks.size > 0) {
+    webhookSchools.delete(ctx);
+    await sendWebhooksDue(ctx, [...hooks]);
+  }
   const schools = queuedSchools.get(ctx);
   if (!schools || schools.size === 0) return;
   queuedSchools.delete(ctx);
   await sendDispatch(ctx, [...schools]);
+}
+
+const webhookSchools = new WeakMap<object, Set<string>>();
+
+/**
+ * The webhooks outbox (src/platform/webhooks/outbox.ts) marks a school whose batch may write
+ * deliveries; `dispatchQueued`, which every source calls after its commit, then sends the
+ * "deliveries due" message too (the webhooks area imports this one, so the message is sent here).
+ */
+export function markWebhooksDue(ctx: ServiceContext, tenantId: string): void {
+  const schools = webhookSchools.get(ctx) ?? new Set<string>();
+  schools.add(tenantId);
+  webhookSchools.set(ctx, schools);
+}
+
+async function sendWebhooksDue(ctx: ServiceContext, tenantIds: readonly string[]): Promise<void> {
+  try {
+    await ctx.env.WEBHOOKS.sendBatch(tenantIds.map((tenantId) => ({ body: { kind: "webhooks" as const, tenant_id: tenantId } })));
+  } catch (err) {
+    log.error("webhook dispatch message not sent; the sweep will deliver", { request_id: ctx.requestId, schools: tenantIds.length, error: String(err) });
+  }
 }
 
 export async function sendDispatch(ctx: ServiceContext, tenantIds: readonly string[], delaySeconds?: number): Promise<void> {

@@ -23,6 +23,8 @@ export const schoolSummaryColumns = {
   timezone: tenants.timezone,
   shard: tenants.shard,
   storageCapBytes: tenants.storageCapBytes,
+  webhooksActive: tenants.webhooksActive,
+  webhooksEpoch: tenants.webhooksEpoch,
 };
 
 /** A school row selected with `schoolSummaryColumns` as the summary a school context carries. */
@@ -38,6 +40,8 @@ export function schoolSummary(row: { [K in keyof typeof schoolSummaryColumns]: u
     timezone: row.timezone as string,
     shard: row.shard as string,
     storageCapBytes: row.storageCapBytes as number,
+    webhooksActive: row.webhooksActive === true,
+    webhooksEpoch: (row.webhooksEpoch as number | null) ?? 0,
   };
 }
 

@@ -6,6 +6,7 @@ import { HOUR_MS, iso, MINUTE_MS } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
 import type { EventDefinition } from "../notifications/catalog";
 import { dispatchQueued, enqueue } from "../notifications/enqueue";
+import { activeWebhooksCount, clearWebhooksFlag } from "./flag";
 import { sendWebhookDispatch } from "./outbox";
 import { openWebhookSecret, signatureOf, webhookSecretKey } from "./secrets";
 
@@ -193,7 +194,9 @@ async function record(school: School, outcomes: Outcome[]): Promise<number | nul
       }),
     );
   }
-  await runBatch(school, statements);
+  // A webhook this batch may have disabled may have been the school's last active one.
+  const results = await runBatch(school, failedHooks.size > 0 ? [...statements, activeWebhooksCount(school)] : statements);
+  if (failedHooks.size > 0) await clearWebhooksFlag(school, results[statements.length]);
   await dispatchQueued(school);
   return next;
 }

@@ -4,6 +4,7 @@ import { inSchool } from "../../core/db/conditions";
 import { sqlUuidv7 } from "../../core/db/sql-ids";
 import type { SchoolActor, SchoolCtx, ServiceContext } from "../../core/http/context";
 import { log } from "../../core/lib/log";
+import { markWebhooksDue } from "../notifications/enqueue";
 
 /** The events a webhook may subscribe to (05 section 5); `*` is every one. */
 export const WEBHOOK_EVENTS = [
@@ -38,32 +39,51 @@ export function subscribedSql(alias: string, type: string): SQL {
  * its deliveries, one per such webhook, due now. `data` is the resource as the API shows it to an
  * admin, as a value or as SQL yielding JSON text the batch computes; `when` is the source change's
  * condition, so a refused or repeated change writes no event. Two statements, no round trip of their
- * own. Webhooks of other areas (certificates, imports) call this from their own batch.
+ * own, and none at all in a school whose flag says it has no active webhook ("The school's webhook
+ * flag"). Webhooks of other areas (certificates, imports) call this from their own batch.
  */
 export function webhookOutboxStatements(
   ctx: SchoolCtx<SchoolActor>,
   type: WebhookEventType,
   data: Record<string, unknown> | SQL,
-  /** `webhookId`: this webhook only, whatever it subscribes to (the test event). */
-  options: { when?: SQL; webhookId?: string } = {},
+  /**
+   * `webhookId`: this webhook only, whatever it subscribes to (the test event). `occurrence`: the
+   * occurrence's key (SQL or text), when a repeat of the source cannot be told by `when`.
+   */
+  options: { when?: SQL; webhookId?: string; occurrence?: string | SQL } = {},
 ): BatchItem[] {
+  const dataSql = is(data, SQL) ? data : sql`${JSON.stringify(data)}`;
+  const rows = sql`SELECT ${dataSql} AS data, ${options.occurrence ?? null} AS occurrence ${options.when ? sql`WHERE (${options.when})` : sql``}`;
+  return webhookOutboxRowsStatements(ctx, type, rows, options.webhookId);
+}
+
+/**
+ * As `webhookOutboxStatements`, one event per row of `rows` (a SELECT of `data`, JSON text, and
+ * `occurrence`, the key a repeat would write again or NULL, evaluated where the statements stand in
+ * the batch; an event whose key the school already has is not written): a bulk enrollment is one
+ * `enrollment.created` per student. The events of one call share a random prefix (about 70 bits)
+ * and end in the row's number, so the deliveries' INSERT finds them by key range.
+ */
+export function webhookOutboxRowsStatements(ctx: SchoolCtx<SchoolActor>, type: WebhookEventType, rows: SQL, webhookId?: string): BatchItem[] {
+  if (!webhookId && !ctx.tenant.webhooksActive) return [];
   const now = ctx.clock.now();
-  const eventId = crypto.randomUUID();
-  const dataSql = is(data, SQL) ? sql`json(${data})` : sql`${JSON.stringify(data)}`;
-  const target = options.webhookId ? sql`w.id = ${options.webhookId}` : subscribedSql("w", type);
+  const prefix = crypto.randomUUID().slice(0, 24);
+  const target = webhookId ? sql`w.id = ${webhookId}` : subscribedSql("w", type);
   const subscribers = sql`FROM webhooks w WHERE ${inSchool("w", ctx.tenantId)} AND ${target}`;
+  markWebhooksDue(ctx, ctx.tenantId);
   return [
     batchable(
       ctx,
-      sql`INSERT INTO webhook_events (id, tenant_id, type, data, occurred_at)
-        SELECT ${eventId}, ${ctx.tenantId}, ${type}, ${dataSql}, ${now}
-        WHERE EXISTS (SELECT 1 ${subscribers}) ${options.when ? sql`AND (${options.when})` : sql``}`,
+      sql`INSERT INTO webhook_events (id, tenant_id, type, data, occurred_at, occurrence)
+        SELECT ${prefix} || printf('%012x', row_number() OVER ()), ${ctx.tenantId}, ${type}, json(r.data), ${now}, r.occurrence
+        FROM (${rows}) r WHERE EXISTS (SELECT 1 ${subscribers})
+        ON CONFLICT DO NOTHING`,
     ),
     batchable(
       ctx,
       sql`INSERT INTO webhook_deliveries (id, tenant_id, webhook_id, event_id, type, status, attempts, next_attempt_at, created_at)
         SELECT ${sqlUuidv7(now)}, w.tenant_id, w.id, e.id, e.type, 'pending', 0, ${now}, ${now}
-        FROM webhooks w JOIN webhook_events e ON e.id = ${eventId} AND ${inSchool("e", ctx.tenantId)}
+        FROM webhooks w JOIN webhook_events e ON e.id >= ${prefix} AND e.id < ${`${prefix}g`} AND ${inSchool("e", ctx.tenantId)}
         WHERE ${inSchool("w", ctx.tenantId)} AND ${target}`,
     ),
   ];

@@ -9,6 +9,7 @@ import { log } from "../../core/lib/log";
 import { parsePublicHttpsUrl } from "../../core/lib/public-url";
 import { auditEntry, diffRows } from "../audit/write";
 import { webhooksErrors as e } from "./errors";
+import { activeWebhooksCount, clearWebhooksFlag, markWebhooksActive } from "./flag";
 import { sendWebhookDispatch, WEBHOOK_EVENTS, webhookOutboxStatements } from "./outbox";
 import type { CreateWebhookBody, UpdateWebhookBody } from "./schemas";
 import { newWebhookSecret, sealWebhookSecret, webhookSecretKey } from "./secrets";
@@ -135,6 +136,7 @@ export async function createWebhook(ctx: SchoolCtx, input: { body: CreateWebhook
   const sealed = await sealWebhookSecret(await secretKey(ctx), secret, ctx.tenantId, id);
   // The limit holds under races: the insert counts the school's webhooks in its own statement.
   const underLimit = sql`(SELECT count(*) FROM webhooks c WHERE ${inSchool("c", ctx.tenantId)}) < ${MAX_WEBHOOKS}`;
+  await markWebhooksActive(ctx);
   const results = await runBatch(ctx, [
     batchable(
       ctx,
@@ -151,6 +153,7 @@ export async function createWebhook(ctx: SchoolCtx, input: { body: CreateWebhook
     }),
   ]);
   if (changedRows(results[0]) === 0) throw new ApiError(e.WEBHOOK_LIMIT_REACHED);
+  await markWebhooksActive(ctx);
   return { ...present({ id, url, events: JSON.stringify(events), description, status: "active", consecutive_failures: 0, created_at: now, updated_at: now }), secret };
 }
 
@@ -183,7 +186,9 @@ export async function updateWebhook(ctx: SchoolCtx, input: { id: string; body: U
   if (Object.keys(changes).length === 0) return shown;
   const now = ctx.clock.now();
   const reenabled = before.status === "disabled" && after.status === "active";
+  const disabled = before.status === "active" && after.status === "disabled";
   const unchanged = sql`updated_at = ${before.updated_at}`;
+  if (reenabled) await markWebhooksActive(ctx);
   const results = await runBatch(ctx, [
     auditEntry(ctx, {
       action: "webhook.updated",
@@ -201,9 +206,12 @@ export async function updateWebhook(ctx: SchoolCtx, input: { id: string; body: U
         WHERE ${inSchool(ctx.tenantId)} AND id = ${input.id} AND ${unchanged}`,
     ),
     byIdSql(ctx, input.id),
+    ...(disabled ? [activeWebhooksCount(ctx)] : []),
   ]);
   const [row] = rowsOf<WebhookRow>(results[2]);
   if (!row) throw new ApiError(e.WEBHOOK_NOT_FOUND);
+  if (reenabled) await markWebhooksActive(ctx);
+  if (disabled) await clearWebhooksFlag(ctx, results[3]);
   // Re-enabled: deliveries that waited while it was disabled go out now.
   if (reenabled && changedRows(results[1]) > 0) await sendWebhookDispatch(ctx, [ctx.tenantId]);
   return present(row);
@@ -213,7 +221,7 @@ export async function updateWebhook(ctx: SchoolCtx, input: { id: string; body: U
 export async function deleteWebhook(ctx: SchoolCtx, input: { id: string }): Promise<void> {
   const before = await readWebhook(ctx, input.id);
   const shown = present(before);
-  await runBatch(ctx, [
+  const results = await runBatch(ctx, [
     auditEntry(ctx, {
       action: "webhook.deleted",
       targetType: "webhook",
@@ -224,7 +232,9 @@ export async function deleteWebhook(ctx: SchoolCtx, input: { id: string }): Prom
     }),
     batchable(ctx, sql`DELETE FROM webhook_deliveries WHERE ${inSchool(ctx.tenantId)} AND webhook_id = ${input.id}`),
     batchable(ctx, sql`DELETE FROM webhooks WHERE ${inSchool(ctx.tenantId)} AND id = ${input.id}`),
+    activeWebhooksCount(ctx),
   ]);
+  await clearWebhooksFlag(ctx, results[3]);
 }
 
 /** POST /t/webhooks/:id/rotate-secret: the previous secret keeps signing for 24 hours. */

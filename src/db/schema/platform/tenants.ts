@@ -31,6 +31,14 @@ export const tenants = sqliteTable(
      * and queued work may carry it.
      */
     shard: text("shard").notNull().default("DB_SCHOOLS_0"),
+    /**
+     * Whether the school may have an active webhook (docs/decisions/webhooks.md, "The school's
+     * webhook flag"): read by the auth read, so a school without one writes no outbox statement.
+     * Set before and after a webhook becomes active; cleared only by a compare on the epoch.
+     */
+    webhooksActive: flag("webhooks_active"),
+    /** Bumped each time a webhook became active, after its shard write (the flag's clear compares it). */
+    webhooksEpoch: integer("webhooks_epoch").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: deletedAt(),

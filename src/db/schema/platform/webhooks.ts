@@ -1,4 +1,5 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, id, updatedAt } from "../columns";
 
 /**
@@ -38,8 +39,16 @@ export const webhookEvents = sqliteTable(
     /** The payload's `data`: the resource as the API shows it to an admin. */
     data: text("data").notNull(),
     occurredAt: integer("occurred_at").notNull(),
+    /**
+     * What makes this occurrence one (`quiz_attempt:<id>`, `submission:<id>:<submitted_at>`), for a
+     * source whose repeat cannot be told from SQL alone: a second event with the key is not written.
+     */
+    occurrence: text("occurrence"),
   },
-  (t) => [index("webhook_events_tenant").on(t.tenantId, t.occurredAt)],
+  (t) => [
+    index("webhook_events_tenant").on(t.tenantId, t.occurredAt),
+    uniqueIndex("webhook_events_occurrence").on(t.tenantId, t.type, t.occurrence).where(sql`occurrence IS NOT NULL`),
+  ],
 );
 
 /** One row per (event, webhook): its tries, the last answer and when the next try is due. */

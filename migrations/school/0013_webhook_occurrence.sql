@@ -1,0 +1,2 @@
+ALTER TABLE `webhook_events` ADD `occurrence` text;--> statement-breakpoint
+CREATE UNIQUE INDEX `webhook_events_occurrence` ON `webhook_events` (`tenant_id`,`type`,`occurrence`) WHERE occurrence IS NOT NULL;

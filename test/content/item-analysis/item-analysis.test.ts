@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as schema from "../../../src/db/schema";
 import { setClockForTests } from "../../../src/core/lib/clock";
 import { createUser, db } from "../../helpers/factories";
+import { countedRequest } from "../../helpers/counted";
 import { failure } from "../../helpers/http";
 import { insertQuiz } from "../../helpers/quizzes";
 import { assignIndividualCurator, curatorWith, schoolWithAdmin, signedIn, unknownId } from "../../helpers/users";
@@ -16,6 +17,10 @@ import { itemAnalysis, recompute, writeAttempts, type AnswerSpec, type PreparedA
 
 const T1 = Date.parse("2026-03-02T10:00:00.000Z");
 const T2 = Date.parse("2026-03-02T10:05:00.000Z");
+/** The auth check, then one batch of six: the quiz, its questions, their answers, the snapshot and the two figure sums. */
+const COUNTS_FRESH = { prepare: 7, batch: 1, exec: 0 };
+/** The same, then one page: a batch of the page's attempts and their answers. */
+const COUNTS_LIVE = { prepare: 9, batch: 2, exec: 0 };
 
 /**
  * Set A: Q1 single (A correct, B, C; 1 point), Q2 multiple partial (P, Q correct, R; 2 points),
@@ -329,6 +334,20 @@ describe("GET /t/quizzes/:id/item-analysis", () => {
       items: [{ n: 202, facility: "0.34", discrimination: "1.00" }],
     });
     expect(await snapshotRow()).toMatchObject({ computedAt: T2 + 59_000, requestedAt: null });
+  });
+
+  it("statements: a fresh snapshot is the guard's read and one batch; a stale small quiz adds one page", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const quiz = await insertQuiz(school.id, { questions: [{ type: "single" }, { type: "free_text" }] });
+    const [q1, q2] = quiz.questions.map((question) => question.id) as [string, string];
+    const student = await createUser(school.id, { role: "student" });
+    const attempt: PreparedAttempt = { userId: student.id, scoreHundredths: 100, maxScoreHundredths: 200, answers: [[q1, 100, {}], [q2, 0, { text: "x" }]] };
+    await writeAttempts(school.id, quiz.id, [attempt]);
+    await recompute(school.id, quiz.id);
+    const path = `/t/quizzes/${quiz.id}/item-analysis`;
+    expect(await countedRequest(admin, path)).toEqual({ status: 200, counts: COUNTS_FRESH });
+    await writeAttempts(school.id, quiz.id, [attempt]);
+    expect(await countedRequest(admin, path)).toEqual({ status: 200, counts: COUNTS_LIVE });
   });
 
   it("failures: a malformed id, an unknown, deleted or other school's quiz", async () => {

@@ -33,7 +33,8 @@ export default defineConfig(async () => {
           // Webhook messages go to a queue no consumer reads: the tests run the consumer themselves with
           // a receiver of their own (test/webhooks/helpers.ts), so no delivery reaches the network or
           // races the test's own clock.
-          queueProducers: { WEBHOOKS: { queueName: "lms-webhooks-tests" } },
+          // Item analysis requests likewise: the tests run the recompute themselves (test/content/item-analysis).
+          queueProducers: { WEBHOOKS: { queueName: "lms-webhooks-tests" }, ITEM_ANALYSIS: { queueName: "lms-item-analysis-tests" } },
         },
       }),
     ],

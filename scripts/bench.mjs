@@ -21,6 +21,7 @@ import { examAnalyticsBenchSql, EXAM_ANALYTICS_ENDPOINT } from "./bench/exam-ana
 import { auditLogBenchSql, AUDIT_LOG_ENDPOINT } from "./bench/audit-log.mjs";
 import { IMPORTS_ENDPOINT } from "./bench/imports.mjs";
 import { VERIFY_ENDPOINT } from "./bench/certificates.mjs";
+import { ITEM_ANALYSIS_ENDPOINT, primeItemAnalysis } from "./bench/item-analysis.mjs";
 import { applyMigrations, ensureDevVars, executeSql, runMain, spawnWrangler, CliError } from "./lib/project.mjs";
 import { upsert } from "./lib/sql.mjs";
 
@@ -142,6 +143,7 @@ const ENDPOINTS = [
     headers: as("admin"),
   },
   QUIZ_ANALYTICS_ENDPOINT,
+  ITEM_ANALYSIS_ENDPOINT,
   EXAM_ANALYTICS_ENDPOINT,
   AUDIT_LOG_ENDPOINT,
   IMPORTS_ENDPOINT,
@@ -467,6 +469,7 @@ async function main() {
       student: await signIn(baseUrl, DEMO.students[0].email),
       trialAdmin: await signIn(baseUrl, TRIAL.admin.email, TRIAL.subdomain),
     };
+    if (endpoints.includes(ITEM_ANALYSIS_ENDPOINT)) await primeItemAnalysis(baseUrl, session);
     session.attemptIds = await Promise.all(Array.from({ length: BENCH_QUIZ.count }, (_, i) => benchAttempt(baseUrl, session.student, BENCH_QUIZ.quiz(i))));
     console.log(
       `\nbench: ${baseUrl}, node ${process.version}, ${cpus().length} cores, ${rounds} rounds per level, ` +

@@ -22,6 +22,7 @@ import { media, putDemoObjects } from "./seed/media.mjs";
 import { notifications } from "./seed/notifications.mjs";
 import { exams, quizzes } from "./seed/quizzes.mjs";
 import { forms } from "./seed/forms.mjs";
+import { itemAnalysis } from "./seed/item-analysis.mjs";
 import { rating } from "./seed/rating.mjs";
 import { billing, groups, people, school } from "./seed/school.mjs";
 
@@ -32,7 +33,7 @@ export { DEMO, DEMO_PASSWORD, TRIAL };
  * or an object of statements per D1 binding (`DB` for the control rows: schools, tariffs, payments;
  * `DEMO.shard` / `TRIAL.shard` for each school's own rows).
  */
-export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, forms, assignments, enrollments, rating, accommodations, certificates, imports, audit, webhooks];
+export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, forms, itemAnalysis, assignments, enrollments, rating, accommodations, certificates, imports, audit, webhooks];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {

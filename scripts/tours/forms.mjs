@@ -1,7 +1,7 @@
 import { FORMS } from "../seed/forms.mjs";
 import { PEOPLE, label, pick } from "./lib/tour.mjs";
 
-export const summary = "random quiz forms: every attempt draws its own questions and order, stored with the attempt";
+export const summary = "random quiz forms: every attempt draws its own questions and order, stored with the attempt; the quiz's item analysis";
 
 /**
  * The seed's "Random practice" quiz draws 3 of its 6 questions per attempt, questions and answers
@@ -59,4 +59,18 @@ export async function run(t) {
     forms.push([...drawn].join(","));
   }
   t.note(forms[0] === forms[1] ? "Both attempts drew the same 3 questions this time (1 chance in 20)." : "The two attempts drew different questions.");
+
+  // The seed's 48 student attempts (scripts/seed/item-analysis.mjs); Paul's own attempts are staff ones and do not count.
+  t.section("Item analysis over the students' attempts (docs/decisions/item-analysis.md)");
+  await t.step("Facility, discrimination, point-biserial and option shares per question; KR-20 is null with random forms", {
+    who: paul,
+    path: `/t/quizzes/${FORMS.quiz}/item-analysis`,
+    show: (json) => ({
+      ...pick(json.data, ["attempts", "kr20", "computed_at"]),
+      items: json.data.items.map((item) => ({
+        ...pick(item, ["n", "facility", "discrimination", "point_biserial", "insufficient_data"]),
+        shares: item.options?.map((o) => o.share),
+      })),
+    }),
+  });
 }

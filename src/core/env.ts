@@ -23,6 +23,8 @@ export interface Env {
   /** Webhook delivery (`lms-webhooks`; src/platform/webhooks). */
   WEBHOOKS: Queue<WebhookMessage>;
   DATA_EXPORT: Queue<DataExportMessage>;
+  /** Item analysis snapshots (`lms-item-analysis`; src/content/quizzes/item-analysis). */
+  ITEM_ANALYSIS: Queue<ItemAnalysisMessage>;
 
   APP_DOMAIN: string;
   /** The origin clients reach this API on (`https://api.example.com`); links the API returns are built on it. Empty locally. */
@@ -118,8 +120,15 @@ export interface DataExportMessage {
   export_id: string;
 }
 
+/** "Recompute the item analysis of quiz X": the snapshot row says whether it is still needed. */
+export interface ItemAnalysisMessage {
+  kind: "item_analysis";
+  tenant_id: string;
+  quiz_id: string;
+}
+
 /** Every message any queue of the Worker carries; each consumer narrows by `kind`. */
-export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | WebhookMessage | DataExportMessage;
+export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | WebhookMessage | DataExportMessage | ItemAnalysisMessage;
 
 export type LegacyTokenMode = "allow" | "existing_only" | "deny";
 export type Locale = "ru" | "en";

@@ -3365,6 +3365,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/t/quizzes/{id}/item-analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per-question facility, discrimination, point-biserial and option shares, and KR-20, over settled student attempts outside exams
+         * @description Figures over fewer than 20 attempts are null (`insufficient_data`). With random forms an item's `n` is the attempts that drew it. Restricted curators count their own students. `computed_at` says when the figures were computed: a large quiz's snapshot is recomputed in the background.
+         */
+        get: operations["getTQuizzesByIdItemAnalysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dev/mailbox": {
         parameters: {
             query?: never;
@@ -6657,6 +6677,62 @@ export interface components {
                 alg: string;
                 use: string;
             }[];
+        };
+        ItemAnalysis: {
+            /** Format: uuid */
+            quiz_id: string;
+            /** @description Settled student attempts outside exams counted (a restricted curator: their own students') */
+            attempts: number;
+            /**
+             * @description KR-20 (Cronbach's alpha) over the attempts that drew every question; null with random forms, fewer than 2 questions or 20 such attempts
+             * @example 0.35
+             */
+            kr20: string | null;
+            /**
+             * Format: date-time
+             * @description When the figures were computed (ISO 8601); a snapshot may be older than the latest attempt
+             */
+            computed_at: string;
+            /** @description The quiz's live questions in position order */
+            items: components["schemas"]["ItemAnalysisItem"][];
+        };
+        ItemAnalysisItem: {
+            /** Format: uuid */
+            question_id: string;
+            /** @enum {string} */
+            type: "single" | "multiple" | "free_text" | "matching";
+            /** @description Counted attempts that drew the question */
+            n: number;
+            /**
+             * @description Mean of awarded / points over the n attempts, 0.00-1.00 (an undrawn answer counts 0)
+             * @example 0.35
+             */
+            facility: string | null;
+            /**
+             * @description Facility in the top 27 % of the n attempts by score percent minus facility in the bottom 27 %
+             * @example 0.35
+             */
+            discrimination: string | null;
+            /**
+             * @description Pearson correlation of the item's points with the rest of the score (score minus the item); null when either does not vary
+             * @example 0.35
+             */
+            point_biserial: string | null;
+            /** @description true when n is under 20: the figures are null */
+            insufficient_data: boolean;
+            /** @description Choice questions only: the live answers in position order */
+            options?: components["schemas"]["ItemAnalysisOption"][];
+        };
+        ItemAnalysisOption: {
+            /** Format: uuid */
+            answer_id: string;
+            /** @description Attempts that drew the question and chose this answer */
+            chosen: number;
+            /**
+             * @description chosen / n, 0.00-1.00; null under 20 attempts
+             * @example 0.35
+             */
+            share: string | null;
         };
         DevMailboxMessage: {
             id: string;
@@ -26451,6 +26527,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonWebKeySet"];
+                };
+            };
+        };
+    };
+    getTQuizzesByIdItemAnalysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ItemAnalysis"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `quiz_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "quiz_not_found";
+                    };
                 };
             };
         };

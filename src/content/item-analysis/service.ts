@@ -1,0 +1,138 @@
+import { sql } from "drizzle-orm";
+import { batchable, changedRows, rowsOf, runBatch } from "../../core/db/batch";
+import { inSchool } from "../../core/db/conditions";
+import type { SchoolActor, SchoolCtx } from "../../core/http/context";
+import { ApiError } from "../../core/http/errors";
+import { iso } from "../../core/lib/clock";
+import { log } from "../../core/lib/log";
+import { restrictedScope } from "../../platform/schools/curator-scope";
+import { quizzesErrors } from "../quizzes/errors";
+import { computeItemFigures, countedSql, itemReads, quizItemsOf } from "./compute";
+import type { ItemAnalysisFigures } from "./stats";
+
+/**
+ * GET /quizzes/:id/item-analysis (docs/decisions/item-analysis.md). A restricted curator's figures
+ * are computed at the read over their own students; everyone else reads the school's snapshot,
+ * fresh when the kept figures still give its fingerprint, else recomputed at the read (up to
+ * `LIVE_LIMIT` attempts) or by the queue while the read answers the snapshot it has.
+ */
+
+/** Up to this many counted attempts a stale or missing snapshot is computed at the read (one page). */
+export const LIVE_LIMIT = 200;
+/** A recompute is asked for at most once per quiz in this many ms (the debounce). */
+export const REQUEST_DEBOUNCE_MS = 60_000;
+
+export interface ItemAnalysis extends ItemAnalysisFigures {
+  quiz_id: string;
+  computed_at: string;
+}
+
+interface SnapshotRow {
+  fingerprint: string | null;
+  data: string | null;
+  computed_at: number | null;
+}
+
+interface FiguresRow {
+  members: number;
+  settled: number;
+  pct_sum: number;
+  passed: number;
+}
+
+/** What the snapshot is computed from, as the kept analytics figures give it (docs/decisions/item-analysis.md, "Snapshot and freshness"). */
+function fingerprintSql(ctx: SchoolCtx<SchoolActor>, quizId: string) {
+  const counted = (table: "quiz_figures" | "quiz_question_figures") => countedSql(ctx, table, quizId);
+  return [
+    batchable(
+      ctx,
+      sql`SELECT count(*) AS members, coalesce(sum(a.settled_count), 0) AS settled, coalesce(sum(a.pct_sum), 0) AS pct_sum,
+          coalesce(sum(a.passed_count), 0) AS passed ${counted("quiz_figures")}`,
+    ),
+    batchable(ctx, sql`SELECT coalesce(sum(a.answered), 0) AS answered, coalesce(sum(a.correct), 0) AS correct ${counted("quiz_question_figures")}`),
+  ];
+}
+
+async function digest(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+function fingerprintOf(figures: FiguresRow, questions: { answered: number; correct: number }, quiz: { questions_per_attempt: number | null }, stamps: string[]) {
+  return digest(JSON.stringify([figures.members, figures.settled, figures.pct_sum, figures.passed, questions.answered, questions.correct, quiz.questions_per_attempt, stamps]));
+}
+
+const snapshotSql = (ctx: SchoolCtx<SchoolActor>, quizId: string) =>
+  batchable(ctx, sql`SELECT s.fingerprint, s.data, s.computed_at FROM item_analysis_snapshots s WHERE ${inSchool("s", ctx.tenantId)} AND s.quiz_id = ${quizId}`);
+
+export async function getItemAnalysis(ctx: SchoolCtx, input: { quizId: string }): Promise<ItemAnalysis> {
+  const { quizId } = input;
+  const now = ctx.clock.now();
+  const restricted = restrictedScope(ctx) !== null;
+  const [quiz, questions, answers, snapshot, figures, questionFigures] = await runBatch(ctx, [
+    ...itemReads(ctx, quizId),
+    ...(restricted ? [] : [snapshotSql(ctx, quizId), ...fingerprintSql(ctx, quizId)]),
+  ]);
+  const items = quizItemsOf(quiz, questions, answers);
+  if (!items) throw new ApiError(quizzesErrors.QUIZ_NOT_FOUND);
+  const live = async () => ({ quiz_id: quizId, computed_at: iso(now), ...(await computeItemFigures(ctx, quizId, items)) });
+  if (restricted) return live();
+  const kept = rowsOf<FiguresRow>(figures)[0]!;
+  const fingerprint = await fingerprintOf(kept, rowsOf<{ answered: number; correct: number }>(questionFigures)[0]!, items.quiz, items.stamps);
+  const stored = rowsOf<SnapshotRow>(snapshot)[0];
+  if (stored?.data && stored.computed_at !== null && stored.fingerprint === fingerprint) return snapshotAnswer(quizId, stored);
+  if (kept.settled <= LIVE_LIMIT) return live();
+  await requestRecompute(ctx, quizId, now);
+  return stored?.data && stored.computed_at !== null ? snapshotAnswer(quizId, stored) : live();
+}
+
+function snapshotAnswer(quizId: string, stored: SnapshotRow): ItemAnalysis {
+  return { quiz_id: quizId, computed_at: iso(stored.computed_at!), ...(JSON.parse(stored.data!) as ItemAnalysisFigures) };
+}
+
+/** Asks the queue for a recompute unless one was asked for within the debounce; a lost message is asked for again after it. */
+async function requestRecompute(ctx: SchoolCtx<SchoolActor>, quizId: string, now: number): Promise<void> {
+  const [asked] = await runBatch(ctx, [
+    batchable(
+      ctx,
+      sql`INSERT INTO item_analysis_snapshots (tenant_id, quiz_id, requested_at) VALUES (${ctx.tenantId}, ${quizId}, ${now})
+        ON CONFLICT (tenant_id, quiz_id) DO UPDATE SET requested_at = excluded.requested_at
+        WHERE item_analysis_snapshots.requested_at IS NULL OR item_analysis_snapshots.requested_at <= ${now - REQUEST_DEBOUNCE_MS}`,
+    ),
+  ]);
+  if (changedRows(asked) !== 1) return;
+  await ctx.env.ITEM_ANALYSIS.send({ kind: "item_analysis", tenant_id: ctx.tenantId, quiz_id: quizId }).catch((err: unknown) => {
+    log.error("item analysis request not sent", { quiz_id: quizId, error: String(err) });
+  });
+}
+
+/**
+ * The queue's recompute of a quiz's snapshot over every counted attempt: the fingerprint is read
+ * before the attempts, so a change made while the pages are read leaves the snapshot stale and the
+ * next read asks again. Returns false when the quiz is gone.
+ */
+export async function recomputeSnapshot(ctx: SchoolCtx<SchoolActor>, quizId: string): Promise<boolean> {
+  const now = ctx.clock.now();
+  const [quiz, questions, answers, snapshot, figures, questionFigures] = await runBatch(ctx, [
+    ...itemReads(ctx, quizId),
+    snapshotSql(ctx, quizId),
+    ...fingerprintSql(ctx, quizId),
+  ]);
+  const items = quizItemsOf(quiz, questions, answers);
+  if (!items) return false;
+  const fingerprint = await fingerprintOf(rowsOf<FiguresRow>(figures)[0]!, rowsOf<{ answered: number; correct: number }>(questionFigures)[0]!, items.quiz, items.stamps);
+  // A repeated message, or one a recompute already answered: nothing to do.
+  if (rowsOf<SnapshotRow>(snapshot)[0]?.fingerprint === fingerprint) return true;
+  const data = JSON.stringify(await computeItemFigures(ctx, quizId, items));
+  await runBatch(ctx, [
+    batchable(
+      ctx,
+      sql`INSERT INTO item_analysis_snapshots (tenant_id, quiz_id, fingerprint, data, computed_at, requested_at)
+        VALUES (${ctx.tenantId}, ${quizId}, ${fingerprint}, ${data}, ${now}, NULL)
+        ON CONFLICT (tenant_id, quiz_id) DO UPDATE SET fingerprint = excluded.fingerprint, data = excluded.data,
+          computed_at = excluded.computed_at, requested_at = NULL
+        WHERE item_analysis_snapshots.computed_at IS NULL OR item_analysis_snapshots.computed_at <= excluded.computed_at`,
+    ),
+  ]);
+  return true;
+}

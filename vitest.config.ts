@@ -33,7 +33,8 @@ export default defineConfig(async () => {
           // Webhook messages go to a queue no consumer reads: the tests run the consumer themselves with
           // a receiver of their own (test/webhooks/helpers.ts), so no delivery reaches the network or
           // races the test's own clock.
-          queueProducers: { WEBHOOKS: { queueName: "lms-webhooks-tests" } },
+          // Regrade chunks likewise: the tests run the regrade consumer themselves (test/content/regrade).
+          queueProducers: { WEBHOOKS: { queueName: "lms-webhooks-tests" }, REGRADE: { queueName: "lms-regrade-tests" } },
         },
       }),
     ],

@@ -42,6 +42,7 @@ import { webhookRoutes } from "./platform/webhooks/routes";
 import { certificatePublicRoutes } from "./content/certificates/public-routes";
 import { certificateRoutes } from "./content/certificates/routes";
 import { dataExportRoutes } from "./platform/data-export/routes";
+import { regradeRoutes } from "./content/regrade/routes";
 
 function buildApp(access: AccessControl, contributors: ContributorRegistry) {
   const app = new OpenAPIHono<AppEnv>();
@@ -88,6 +89,7 @@ function buildApp(access: AccessControl, contributors: ContributorRegistry) {
   app.route(API_PREFIX, importRoutes);
   app.route(API_PREFIX, certificateRoutes);
   app.route(API_PREFIX, certificatePublicRoutes);
+  app.route(API_PREFIX, regradeRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

@@ -8,6 +8,7 @@ import { handleOutboxBatch, handleOutboxDeadLetters, OUTBOX_DLQ, OUTBOX_QUEUE } 
 import { handlePushBatch, PUSH_QUEUE } from "../queues/push-consumer";
 import { handleWebhookBatch, WEBHOOKS_QUEUE } from "../queues/webhook-consumer";
 import { DATA_EXPORT_QUEUE, handleDataExportBatch } from "./platform/data-export/consumer";
+import { handleRegradeBatch, REGRADE_QUEUE } from "./content/regrade/consumer";
 
 export { SessionFamily } from "../durable-objects/session-family";
 export { AttemptJournal } from "../durable-objects/attempt-journal";
@@ -22,6 +23,7 @@ const QUEUE_CONSUMERS: Record<string, (batch: MessageBatch<QueueMessage>, env: E
   [PUSH_QUEUE]: (batch, env) => handlePushBatch(batch as MessageBatch<PushMessage>, env),
   [WEBHOOKS_QUEUE]: (batch, env) => handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env),
   [DATA_EXPORT_QUEUE]: (batch, env) => handleDataExportBatch(batch, jobContext(env)),
+  [REGRADE_QUEUE]: (batch, env) => handleRegradeBatch(batch, jobContext(env)),
 };
 
 async function dispatchQueue(batch: MessageBatch<QueueMessage>, env: Env): Promise<void> {

@@ -23,6 +23,8 @@ export interface Env {
   /** Webhook delivery (`lms-webhooks`; src/platform/webhooks). */
   WEBHOOKS: Queue<WebhookMessage>;
   DATA_EXPORT: Queue<DataExportMessage>;
+  /** Regrade chunks of large quizzes (`lms-regrade`; src/content/regrade). */
+  REGRADE: Queue<RegradeMessage>;
 
   APP_DOMAIN: string;
   /** The origin clients reach this API on (`https://api.example.com`); links the API returns are built on it. Empty locally. */
@@ -118,8 +120,16 @@ export interface DataExportMessage {
   export_id: string;
 }
 
+/** "Re-score the next chunk of regrade X" (of question Y): the regrade's items say which attempts are left. */
+export interface RegradeMessage {
+  kind: "regrade";
+  tenant_id: string;
+  regrade_id: string;
+  question_id: string;
+}
+
 /** Every message any queue of the Worker carries; each consumer narrows by `kind`. */
-export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | WebhookMessage | DataExportMessage;
+export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | WebhookMessage | DataExportMessage | RegradeMessage;
 
 export type LegacyTokenMode = "allow" | "existing_only" | "deny";
 export type Locale = "ru" | "en";

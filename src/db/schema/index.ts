@@ -24,3 +24,4 @@ export * from "./content/analytics";
 export * from "./content/accommodations";
 export * from "./content/imports";
 export * from "./content/certificates";
+export * from "./content/regrades";

@@ -26,3 +26,4 @@ export * from "./content/accommodations";
 export * from "./content/imports";
 export * from "./platform/webhooks";
 export * from "./content/certificates";
+export * from "./content/regrades";

@@ -4,6 +4,7 @@ import { inSchool } from "../../core/db/conditions";
 import { formatHundredths } from "../../core/db/decimal";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
+import { prepareSettle, settleStatements, type SettleTarget } from "../attempts/settle";
 import { quizFiguresRebuild } from "../quizzes/figures";
 import { regradeAwardsStatement } from "../rating/regrade-awards";
 import { outcomeOf, type Outcome } from "./plan";
@@ -59,7 +60,7 @@ function attemptsUpdate(ctx: Ctx, regrade: RegradeRow, ids: string): BatchItem {
                     EXISTS (SELECT 1 FROM quiz_attempt_answers sp WHERE ${inSchool("sp", t)} AND sp.attempt_id = ca.id AND sp.awarded_hundredths IS NULL) AS pending
                   FROM quiz_attempts ca JOIN quizzes cq ON cq.id = ca.quiz_id AND ${inSchool("cq", t)}
                   WHERE ${inSchool("ca", t)} AND ca.id IN (SELECT value FROM json_each(${ids})) AND ${pendingItem(ctx, regrade.id, sql`ca.id`)}) m) s
-      WHERE quiz_attempts.id = s.id`,
+      WHERE quiz_attempts.id = s.id AND ${inSchool("quiz_attempts", t)}`,
   );
 }
 
@@ -94,6 +95,41 @@ function changedStudents(outcomes: readonly Outcome[]): [string, string][] {
   return [...first.entries()];
 }
 
+/**
+ * A student's attempt the regrade makes pass settles again through attempts/settle.ts, so its
+ * `attempt.settled` completes what a pass completes (reference blocks, the course, paths,
+ * certificates) and earns its award; a regrade never takes a completion or certificate back
+ * (docs/decisions/regrade.md, "Completions and certificates"). One per student is enough: the
+ * completions are the student's.
+ */
+function newlyPassed(regrade: RegradeRow, outcomes: readonly Outcome[]): SettleTarget[] {
+  const seen = new Set<string>();
+  const out: SettleTarget[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.actorRole !== "student" || outcome.newPassed !== true || outcome.oldPassed === true || seen.has(outcome.userId)) continue;
+    seen.add(outcome.userId);
+    out.push({ attemptId: outcome.attemptId, quizId: regrade.quiz_id, userId: outcome.userId, actorRole: "student", examAttemptId: null });
+  }
+  return out;
+}
+
+async function passStatements(ctx: Ctx, targets: readonly SettleTarget[]): Promise<BatchItem[]> {
+  if (targets.length === 0) return [];
+  const preparations = targets.map((target) => prepareSettle(ctx, target));
+  const results = await runBatch(
+    ctx,
+    preparations.flatMap((prep) => prep.statements),
+  );
+  const out: BatchItem[] = [];
+  let offset = 0;
+  for (const [index, prep] of preparations.entries()) {
+    const plan = prep.read(results.slice(offset, offset + prep.statements.length));
+    offset += prep.statements.length;
+    out.push(...(await settleStatements(ctx, targets[index]!, plan)));
+  }
+  return out;
+}
+
 export interface ChunkResult {
   /** The regrade is done (this chunk finished it, or it was already). */
   done: boolean;
@@ -118,7 +154,7 @@ export async function applyChunk(ctx: Ctx, input: { regradeId: string; questionI
   const ids = JSON.stringify(chunk.map((row) => row.id));
   const writes: BatchItem[] = [];
   if (chunk.length > 0) {
-    writes.push(...answersUpdate(ctx, regrade, outcomes), attemptsUpdate(ctx, regrade, ids));
+    writes.push(...answersUpdate(ctx, regrade, outcomes), attemptsUpdate(ctx, regrade, ids), ...(await passStatements(ctx, newlyPassed(regrade, outcomes))));
     const users = JSON.stringify([...new Set(chunk.map((row) => row.user_id))]);
     writes.push(...quizFiguresRebuild(ctx, { objectId: regrade.quiz_id, userIn: sql`SELECT value FROM json_each(${users})` }));
     const students = changedStudents(outcomes);

@@ -1,8 +1,12 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { barrierD1, requestWithD1 } from "../../helpers/d1-barrier";
 import { schoolD1 } from "../../helpers/databases";
 import { failure } from "../../helpers/http";
-import { giveQuizAccess, insertQuiz } from "../../helpers/quizzes";
+import * as schema from "../../../src/db/schema";
+import { uuidv7 } from "../../../src/core/lib/ids";
+import { db } from "../../helpers/factories";
+import { giveQuizAccess, insertAttempt, insertQuiz } from "../../helpers/quizzes";
 import { as, curatorWith, schoolWithAdmin, signedIn, unknownId, type Member } from "../../helpers/users";
 import { auditOf } from "../../accommodations/helpers";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
@@ -43,7 +47,7 @@ async function classroom() {
   const cat = await signedIn(school, { role: "student" });
   await giveQuizAccess(school.id, quiz.id, [ben.id, cat.id]);
   for (const student of [ann, ben, cat]) await addPushDevice(school.id, student.id);
-  const [q1, q2] = quiz.questions as [Question, Question];
+  const [q1, q2] = quiz.questions as unknown as [Question, Question];
   const attempts = {
     ann: await attempt(ann, quiz.id, [[q1, 0], [q2, 0]]),
     ben: await attempt(ben, quiz.id, [[q1, 1], [q2, 0]]),
@@ -51,6 +55,8 @@ async function classroom() {
   };
   return { school, admin, quiz, q1, q2, ann, ben, cat, attempts, students: [ann, ben, cat] };
 }
+
+const completionsOf = async (studentId: string) => (await db().select().from(schema.blockCompletions).where(eq(schema.blockCompletions.studentId, studentId))).length;
 
 const change = (attemptId: string, studentId: string, oldScore: string, newScore: string, oldPassed: boolean | null, newPassed: boolean | null) => ({
   attempt_id: attemptId,
@@ -72,6 +78,7 @@ describe("regrade: dry run and real run", () => {
   it("accept_all: the dry run changes nothing and reports exactly what the real run then does; figures, rating, push, audit", async () => {
     const c = await classroom();
     const before = await attemptsOf(c.school.id, c.quiz.id);
+    expect([await completionsOf(c.ann.id), await completionsOf(c.ben.id)]).toEqual([1, 0]);
     const dry = await regrade(c.admin, c.q1.id, { mode: "accept_all" });
     expect(dry.status).toBe(200);
     expect(dry.body.data).toEqual({
@@ -92,6 +99,8 @@ describe("regrade: dry run and real run", () => {
     // Cat left the question blank: no answer, nothing to accept.
     expect(after[c.attempts.cat]).toEqual(before[c.attempts.cat]);
     expect((await regradesOf(c.school.id)).map((row) => [row.status, row.seq, row.mode])).toEqual([["done", 1, "accept_all"]]);
+    // Ben's attempt now passes: it completes his quiz block as a pass at submit would have.
+    expect(await completionsOf(c.ben.id)).toBe(1);
 
     await expectFiguresRecomputed(c.admin, c.quiz.id, c.students.map((s) => s.id));
     await expectRatingRecomputed(c);
@@ -134,6 +143,8 @@ describe("regrade: dry run and real run", () => {
     await expectFiguresRecomputed(c.admin, c.quiz.id, c.students.map((s) => s.id));
     await expectRatingRecomputed(c);
     expect(await heldQuizPoints(c.school.id, c.quiz.id, c.ann.id)).toBe(500);
+    // Ann no longer passes, but a regrade never takes a completion back; Ben's new pass completes his block.
+    expect([await completionsOf(c.ann.id), await completionsOf(c.ben.id)]).toEqual([1, 1]);
     const audit = (await auditOf(c.school.id)).filter((entry) => entry.action === "regrade.applied");
     expect(audit.map((entry) => entry.changes)).toEqual([
       { mode: [null, "new_key"], key: [{ correct_answer_ids: [c.q1.answerIds[0]] }, { correct_answer_ids: [c.q1.answerIds[1]] }], affected_attempts: [null, 2] },
@@ -249,8 +260,6 @@ describe("regrade: errors", () => {
 
   it("409 regrade_in_progress while a queued regrade of the quiz runs, for a dry run too", async () => {
     const c = await classroom();
-    const { db } = await import("../../helpers/factories");
-    const schema = await import("../../../src/db/schema");
     await db()
       .insert(schema.quizRegrades)
       .values({ id: unknownId(), tenantId: c.school.id, quizId: c.quiz.id, questionId: c.q2.id, seq: 1, mode: "drop", pointsHundredths: 100, status: "running", createdAt: Date.now() });
@@ -262,11 +271,7 @@ describe("regrade: errors", () => {
 describe("regrade: chunks on the queue", () => {
   it("a quiz above one chunk is re-scored by the queue, chunk by chunk; a repeated chunk changes nothing twice; the result equals the dry run", async () => {
     const { school, admin, quiz } = await quizForStudent({ title: "Big", passingScore: 60, questions: [{ type: "single" }, { type: "single" }] });
-    const [q1, q2] = quiz.questions as [Question, Question];
-    const { insertAttempt } = await import("../../helpers/quizzes");
-    const { db } = await import("../../helpers/factories");
-    const schema = await import("../../../src/db/schema");
-    const { uuidv7 } = await import("../../../src/core/lib/ids");
+    const [q1, q2] = quiz.questions as unknown as [Question, Question];
     const students: Member[] = [];
     for (let i = 0; i < 5; i += 1) students.push(await signedIn(school, { role: "student" }));
     // 105 attempts: 21 per student; every third answers q1 right (100 %), the others wrong (50 %).

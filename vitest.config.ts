@@ -33,8 +33,13 @@ export default defineConfig(async () => {
           // Webhook messages go to a queue no consumer reads: the tests run the consumer themselves with
           // a receiver of their own (test/webhooks/helpers.ts), so no delivery reaches the network or
           // races the test's own clock.
-          // Item analysis requests likewise: the tests run the recompute themselves (test/content/item-analysis).
-          queueProducers: { WEBHOOKS: { queueName: "lms-webhooks-tests" }, ITEM_ANALYSIS: { queueName: "lms-item-analysis-tests" } },
+          // Item analysis requests and regrade chunks likewise: the tests run those consumers themselves
+          // (test/content/item-analysis, test/content/regrade).
+          queueProducers: {
+            WEBHOOKS: { queueName: "lms-webhooks-tests" },
+            ITEM_ANALYSIS: { queueName: "lms-item-analysis-tests" },
+            REGRADE: { queueName: "lms-regrade-tests" },
+          },
         },
       }),
     ],

@@ -43,6 +43,7 @@ import { certificatePublicRoutes } from "./content/certificates/public-routes";
 import { certificateRoutes } from "./content/certificates/routes";
 import { dataExportRoutes } from "./platform/data-export/routes";
 import { itemAnalysisRoutes } from "./content/item-analysis/routes";
+import { regradeRoutes } from "./content/regrade/routes";
 
 function buildApp(access: AccessControl, contributors: ContributorRegistry) {
   const app = new OpenAPIHono<AppEnv>();
@@ -90,6 +91,7 @@ function buildApp(access: AccessControl, contributors: ContributorRegistry) {
   app.route(API_PREFIX, certificateRoutes);
   app.route(API_PREFIX, certificatePublicRoutes);
   app.route(API_PREFIX, itemAnalysisRoutes);
+  app.route(API_PREFIX, regradeRoutes);
   app.route(API_PREFIX, devRoutes);
 
   app.doc31(`${API_PREFIX}/openapi.json`, {

@@ -2,7 +2,7 @@ import { COURSE } from "../seed/courses.mjs";
 import { id } from "../seed/demo.mjs";
 import { PEOPLE, labelOf, pick } from "./lib/tour.mjs";
 
-export const summary = "a student's quiz view, an attempt saved and submitted, the curator's list and a free-text grade";
+export const summary = "a student's quiz view, an attempt saved and submitted, the curator's list, a free-text grade and a regrade preview";
 
 const QUIZ = id(0x1001);
 const TIMUR_ATTEMPT = id(0x1042);
@@ -69,6 +69,15 @@ export async function run(t) {
     path: `/t/attempts/${TIMUR_ATTEMPT}/grade`,
     body: { grades: [{ question_id: FREE_TEXT_QUESTION, awarded_points: "1", feedback: "Spelling aside, right." }] },
     show: (json) => pick(json.data, ["score", "score_pct", "passed", "pending_review"]),
+  });
+
+  t.section("A regrade previewed: what accepting every answer to the free-text question would change (a dry run writes nothing)");
+  await t.step("Regrade, dry run", {
+    method: "POST",
+    who: paul,
+    path: `/t/quiz-questions/${FREE_TEXT_QUESTION}/regrade`,
+    body: { mode: "accept_all" },
+    show: (json) => ({ dry_run: json.data.dry_run, affected_attempts: json.data.affected_attempts, changes: json.data.changes.slice(0, 3) }),
   });
 }
 

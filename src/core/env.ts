@@ -23,8 +23,10 @@ export interface Env {
   /** Webhook delivery (`lms-webhooks`; src/platform/webhooks). */
   WEBHOOKS: Queue<WebhookMessage>;
   DATA_EXPORT: Queue<DataExportMessage>;
-  /** Item analysis snapshots (`lms-item-analysis`; src/content/quizzes/item-analysis). */
+  /** Item analysis snapshots (`lms-item-analysis`; src/content/item-analysis). */
   ITEM_ANALYSIS: Queue<ItemAnalysisMessage>;
+  /** Regrade chunks of large quizzes (`lms-regrade`; src/content/regrade). */
+  REGRADE: Queue<RegradeMessage>;
 
   APP_DOMAIN: string;
   /** The origin clients reach this API on (`https://api.example.com`); links the API returns are built on it. Empty locally. */
@@ -120,6 +122,14 @@ export interface DataExportMessage {
   export_id: string;
 }
 
+/** "Re-score the next chunk of regrade X" (of question Y): the regrade's items say which attempts are left. */
+export interface RegradeMessage {
+  kind: "regrade";
+  tenant_id: string;
+  regrade_id: string;
+  question_id: string;
+}
+
 /** "Recompute the item analysis of quiz X": the snapshot row says whether it is still needed. */
 export interface ItemAnalysisMessage {
   kind: "item_analysis";
@@ -128,7 +138,7 @@ export interface ItemAnalysisMessage {
 }
 
 /** Every message any queue of the Worker carries; each consumer narrows by `kind`. */
-export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | WebhookMessage | DataExportMessage | ItemAnalysisMessage;
+export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | WebhookMessage | DataExportMessage | ItemAnalysisMessage | RegradeMessage;
 
 export type LegacyTokenMode = "allow" | "existing_only" | "deny";
 export type Locale = "ru" | "en";

@@ -171,6 +171,9 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
       holderFirstName: "C", holderLastName: "D", schoolName: "S", issuer: "s", issuedAt: now, revokedAt: now, revokeReason: "r", revokedBy: userId, createdAt: now,
     }),
     db().insert(schema.certificateRules).values({ tenantId, courseId, enabled: true, updatedBy: userId, updatedAt: now }),
+    // A regrade this user ran, and their own attempt a regrade re-scored.
+    db().insert(schema.quizRegrades).values({ id: uuidv7(), tenantId, quizId, questionId: uuidv7(), seq: 1, mode: "drop", pointsHundredths: 100, status: "done", createdBy: userId, createdAt: now }),
+    db().insert(schema.quizRegradeItems).values({ tenantId, regradeId: uuidv7(), attemptId, userId, oldScorePctHundredths: 0, newScorePctHundredths: 0, appliedAt: now }),
     db().insert(schema.assignments).values({ id: assignmentId, tenantId, title: "Authored assignment", createdBy: userId, createdAt: now, updatedAt: now }),
     db().insert(schema.submissions).values({ id: submissionId, tenantId, assignmentId, studentId: userId, attempt: 1, status: "submitted", submittedAt: now, createdAt: now, updatedAt: now }),
     db().insert(schema.submissionAttachments).values({ tenantId, submissionId, studentId: userId, mediaAssetId: uuidv7(), position: 0, createdAt: now }),

@@ -3385,6 +3385,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/t/quiz-questions/{id}/regrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regrade a question in every submitted attempt: accept every answer, drop the question, or re-score under a new key; a dry run (default) only reports
+         * @description Re-scores the quiz's submitted attempts outside exam sections that took the question. The dry run reports exactly the changes the real run then makes. A quiz above one chunk of attempts is re-scored in the background.
+         */
+        post: operations["postTQuizQuestionsByIdRegrade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dev/mailbox": {
         parameters: {
             query?: never;
@@ -6733,6 +6753,45 @@ export interface components {
              * @example 0.35
              */
             share: string | null;
+        };
+        RegradeResult: {
+            dry_run: boolean;
+            /** @description Attempts whose score or pass changes */
+            affected_attempts: number;
+            /** @description Those attempts, oldest first, at most 500 */
+            changes: components["schemas"]["RegradeChange"][];
+            /** @description true when more than 500 attempts change */
+            truncated: boolean;
+        };
+        RegradeChange: {
+            attempt_id: string;
+            /** @description The attempt's user */
+            student_id: string;
+            /**
+             * @description The attempt's score percentage before
+             * @example 60.00
+             */
+            old_score: string;
+            /**
+             * @description The attempt's score percentage after
+             * @example 80.00
+             */
+            new_score: string;
+            old_passed: boolean | null;
+            new_passed: boolean | null;
+        };
+        RegradeRequest: {
+            /**
+             * @description `accept_all`: every answer to the question gets full points; `drop`: the question counts for nobody (its points leave `max_score`); `new_key`: the answers are re-scored under the key given, which becomes the question's key
+             * @enum {string}
+             */
+            mode: "accept_all" | "drop" | "new_key";
+            /** @description new_key on a single (exactly one) or multiple choice question: the live answers that are correct */
+            correct_answer_ids?: string[];
+            /** @description new_key on a free-text question: the accepted answers */
+            correct_text?: string[];
+            /** @description Default true: report what the regrade would do and change nothing */
+            dry_run?: boolean;
         };
         DevMailboxMessage: {
             id: string;
@@ -26602,6 +26661,98 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         error: "quiz_not_found";
+                    };
+                };
+            };
+        };
+    };
+    postTQuizQuestionsByIdRegrade: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegradeRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The bookmark of the D1 session that served this request (read replicas). Send it back as `X-D1-Bookmark` and the next request reads at least what this one saw or wrote. */
+                    "X-D1-Bookmark"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["RegradeResult"];
+                    };
+                };
+            };
+            /** @description `invalid_id_format`, `invalid_request_body`, `regrade_key_required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "invalid_id_format" | "invalid_request_body" | "regrade_key_required";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden`, `PAYMENT_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden" | "PAYMENT_REQUIRED";
+                    };
+                };
+            };
+            /** @description `question_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "question_not_found";
+                    };
+                };
+            };
+            /** @description `regrade_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "regrade_in_progress";
                     };
                 };
             };

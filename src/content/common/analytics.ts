@@ -69,6 +69,8 @@ export function bucketsOfTotals(row: Record<string, unknown>): { bucket: number;
 export interface FiguresScope {
   objectId?: string | SQL;
   userId?: string;
+  /** SQL: a SELECT of member ids (a regrade's chunk rebuilds the members it re-scored at once). */
+  userIn?: SQL;
 }
 
 /** The school's rows (alias `alias`) of the scope, the object named by `column` (`quiz_id`, `exam_id`). */
@@ -78,6 +80,7 @@ export function figuresWhere(tenantId: string, alias: string, column: "quiz_id" 
     inSchool(alias, tenantId),
     scope.objectId === undefined ? undefined : sql`${a}.${sql.raw(column)} = ${scope.objectId}`,
     scope.userId === undefined ? undefined : sql`${a}.user_id = ${scope.userId}`,
+    scope.userIn === undefined ? undefined : sql`${a}.user_id IN (${scope.userIn})`,
   ].filter((part): part is SQL => part !== undefined);
   return sql.join(parts, sql` AND `);
 }

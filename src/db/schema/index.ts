@@ -25,3 +25,4 @@ export * from "./content/accommodations";
 export * from "./content/imports";
 export * from "./content/certificates";
 export * from "./content/item-analysis";
+export * from "./content/regrades";

@@ -27,3 +27,4 @@ export * from "./content/imports";
 export * from "./platform/webhooks";
 export * from "./content/certificates";
 export * from "./content/item-analysis";
+export * from "./content/regrades";

@@ -74,4 +74,5 @@ export const AUDIT_TARGET_TYPES = [
   "rating_adjustment",
   "accommodation",
   "exam_attempt",
+  "quiz_question",
 ] as const;

@@ -39,6 +39,8 @@ import {
   examFigures,
   examSectionFigures,
   quizAttempts,
+  quizRegradeItems,
+  quizRegrades,
   quizzes,
   mediaAssets,
   dataExports,
@@ -127,6 +129,9 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(quizQuestionFigures, quizQuestionFigures.userId, "delete"),
   rule(examFigures, examFigures.userId, "delete"),
   rule(examSectionFigures, examSectionFigures.userId, "delete"),
+  // A regrade lists the attempts it re-scored (with their scores before and after); the staff member who asked is only forgotten.
+  rule(quizRegradeItems, quizRegradeItems.userId, "delete"),
+  rule(quizRegrades, quizRegrades.createdBy, "clear"),
   // An accommodation profile is the student's own (often health-related) data; the staff member who set one is only forgotten.
   rule(accommodations, accommodations.userId, "delete"),
   rule(accommodations, accommodations.updatedBy, "clear"),

@@ -1,0 +1,193 @@
+import { sql } from "drizzle-orm";
+import { batchable, rowsOf, runBatch, type BatchItem } from "../../core/db/batch";
+import { inSchool } from "../../core/db/conditions";
+import { formatHundredths } from "../../core/db/decimal";
+import type { SchoolActor, SchoolCtx } from "../../core/http/context";
+import { dispatchQueued } from "../../platform/notifications/enqueue";
+import { prepareSettle, settleStatements, type SettleTarget } from "../attempts/settle";
+import { quizFiguresRebuild } from "../quizzes/figures";
+import { regradeAwardsStatement } from "../rating/regrade-awards";
+import { outcomeOf, type Outcome } from "./plan";
+import { chunkRead, questionRead, regradeQuestion, regradeRead, rowsFor, type QuestionRow, type RegradeRow } from "./reads";
+import { regradedPush } from "./push";
+
+/**
+ * One chunk of a real regrade (docs/decisions/regrade.md, "Chunks and the queue"): the next
+ * `CHUNK` attempts of the regrade not re-scored yet, in one read batch and one write batch. Every
+ * write that is not idempotent by itself is conditional on the attempt's item not being applied,
+ * and the same batch marks the items applied, so a retried or concurrent chunk changes nothing
+ * twice. The last chunk also marks the regrade done.
+ */
+
+export const CHUNK = 100;
+
+type Ctx = SchoolCtx<SchoolActor>;
+
+/** SQL true while attempt `attempt` (SQL) of the regrade is not re-scored yet. */
+const pendingItem = (ctx: Ctx, regradeId: string, attempt: ReturnType<typeof sql>) =>
+  sql`EXISTS (SELECT 1 FROM quiz_regrade_items pi WHERE ${inSchool("pi", ctx.tenantId)} AND pi.regrade_id = ${regradeId} AND pi.attempt_id = ${attempt} AND pi.applied_at IS NULL)`;
+
+function answersUpdate(ctx: Ctx, regrade: RegradeRow, outcomes: readonly Outcome[]): BatchItem[] {
+  const items = outcomes
+    .filter((outcome) => outcome.answer !== null)
+    .map((outcome) => ({ attempt_id: outcome.attemptId, awarded: outcome.answer!.awarded, correct: outcome.answer!.correct === null ? null : outcome.answer!.correct ? 1 : 0 }));
+  if (items.length === 0) return [];
+  return [
+    batchable(
+      ctx,
+      sql`UPDATE quiz_attempt_answers SET awarded_hundredths = g.value ->> '$.awarded', is_correct = g.value ->> '$.correct'
+        FROM json_each(${JSON.stringify(items)}) g
+        WHERE ${inSchool("quiz_attempt_answers", ctx.tenantId)} AND quiz_attempt_answers.attempt_id = g.value ->> '$.attempt_id'
+          AND quiz_attempt_answers.question_id = ${regrade.question_id}
+          AND ${pendingItem(ctx, regrade.id, sql`quiz_attempt_answers.attempt_id`)}`,
+    ),
+  ];
+}
+
+/** The attempts settled again from their answers, as settle.ts does; a drop first takes the question's points out of `max_score`. */
+function attemptsUpdate(ctx: Ctx, regrade: RegradeRow, ids: string): BatchItem {
+  const t = ctx.tenantId;
+  const max = regrade.mode === "drop" ? sql`MAX(0, COALESCE(ca.max_score_hundredths, 0) - ${regrade.points_hundredths})` : sql`ca.max_score_hundredths`;
+  return batchable(
+    ctx,
+    sql`UPDATE quiz_attempts SET max_score_hundredths = s.max, score_hundredths = s.score, score_pct_hundredths = s.pct, pending_review = s.pending,
+        passed = CASE WHEN s.pending = 1 THEN NULL WHEN s.passing_score IS NULL THEN 1 WHEN s.pct >= s.passing_score * 100 THEN 1 ELSE 0 END,
+        updated_at = ${ctx.clock.now()}
+      FROM (SELECT m.id, m.max, m.score, m.pending, m.passing_score,
+              CASE WHEN COALESCE(m.max, 0) > 0 THEN MIN(10000, (m.score * 20000 + m.max) / (2 * m.max)) ELSE 0 END AS pct
+            FROM (SELECT ca.id, ${max} AS max, cq.passing_score,
+                    (SELECT COALESCE(SUM(sa.awarded_hundredths), 0) FROM quiz_attempt_answers sa WHERE ${inSchool("sa", t)} AND sa.attempt_id = ca.id) AS score,
+                    EXISTS (SELECT 1 FROM quiz_attempt_answers sp WHERE ${inSchool("sp", t)} AND sp.attempt_id = ca.id AND sp.awarded_hundredths IS NULL) AS pending
+                  FROM quiz_attempts ca JOIN quizzes cq ON cq.id = ca.quiz_id AND ${inSchool("cq", t)}
+                  WHERE ${inSchool("ca", t)} AND ca.id IN (SELECT value FROM json_each(${ids})) AND ${pendingItem(ctx, regrade.id, sql`ca.id`)}) m) s
+      WHERE quiz_attempts.id = s.id AND ${inSchool("quiz_attempts", t)}`,
+  );
+}
+
+function itemsApplied(ctx: Ctx, regrade: RegradeRow, ids: string, now: number): BatchItem {
+  const t = ctx.tenantId;
+  const column = (name: string) => sql`(SELECT ${sql.raw(`na.${name}`)} FROM quiz_attempts na WHERE na.id = quiz_regrade_items.attempt_id AND ${inSchool("na", t)})`;
+  return batchable(
+    ctx,
+    sql`UPDATE quiz_regrade_items SET applied_at = ${now}, new_score_pct_hundredths = ${column("score_pct_hundredths")}, new_passed = ${column("passed")}
+      WHERE ${inSchool("quiz_regrade_items", t)} AND regrade_id = ${regrade.id} AND applied_at IS NULL AND attempt_id IN (SELECT value FROM json_each(${ids}))`,
+  );
+}
+
+/** The regrade is done once no item is left; a later chunk of it finds it done and writes nothing. */
+export function finishStatement(ctx: Ctx, regradeId: string, now: number): BatchItem {
+  return batchable(
+    ctx,
+    sql`UPDATE quiz_regrades SET status = 'done', finished_at = ${now}
+      WHERE id = ${regradeId} AND ${inSchool("quiz_regrades", ctx.tenantId)} AND status = 'running'
+        AND NOT EXISTS (SELECT 1 FROM quiz_regrade_items fi WHERE ${inSchool("fi", ctx.tenantId)} AND fi.regrade_id = ${regradeId} AND fi.applied_at IS NULL)`,
+  );
+}
+
+/** One student per changed attempt, named by their first changed attempt of the chunk (the rating key). */
+function changedStudents(outcomes: readonly Outcome[]): [string, string][] {
+  const first = new Map<string, string>();
+  for (const outcome of outcomes) {
+    if (!outcome.changed || outcome.actorRole !== "student") continue;
+    const seen = first.get(outcome.userId);
+    if (seen === undefined || outcome.attemptId < seen) first.set(outcome.userId, outcome.attemptId);
+  }
+  return [...first.entries()];
+}
+
+/**
+ * A student's attempt the regrade makes pass settles again through attempts/settle.ts, so its
+ * `attempt.settled` completes what a pass completes (reference blocks, the course, paths,
+ * certificates) and earns its award; a regrade never takes a completion or certificate back
+ * (docs/decisions/regrade.md, "Completions and certificates"). One per student is enough: the
+ * completions are the student's.
+ */
+function newlyPassed(regrade: RegradeRow, outcomes: readonly Outcome[]): SettleTarget[] {
+  const seen = new Set<string>();
+  const out: SettleTarget[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.actorRole !== "student" || outcome.newPassed !== true || outcome.oldPassed === true || seen.has(outcome.userId)) continue;
+    seen.add(outcome.userId);
+    out.push({ attemptId: outcome.attemptId, quizId: regrade.quiz_id, userId: outcome.userId, actorRole: "student", examAttemptId: null });
+  }
+  return out;
+}
+
+async function passStatements(ctx: Ctx, targets: readonly SettleTarget[]): Promise<BatchItem[]> {
+  if (targets.length === 0) return [];
+  const preparations = targets.map((target) => prepareSettle(ctx, target));
+  const results = await runBatch(
+    ctx,
+    preparations.flatMap((prep) => prep.statements),
+  );
+  const out: BatchItem[] = [];
+  let offset = 0;
+  for (const [index, prep] of preparations.entries()) {
+    const plan = prep.read(results.slice(offset, offset + prep.statements.length));
+    offset += prep.statements.length;
+    out.push(...(await settleStatements(ctx, targets[index]!, plan)));
+  }
+  return out;
+}
+
+export interface ChunkResult {
+  /** The regrade is done (this chunk finished it, or it was already). */
+  done: boolean;
+}
+
+/** Re-scores the next chunk of the regrade and reports whether attempts are left. */
+export async function applyChunk(ctx: Ctx, input: { regradeId: string; questionId: string }): Promise<ChunkResult> {
+  const reads = await runBatch(ctx, [
+    regradeRead(ctx, input.regradeId),
+    questionRead(ctx, input.questionId, { deletedToo: true }),
+    chunkRead(ctx, { regradeId: input.regradeId, questionId: input.questionId, limit: CHUNK + 1 }),
+  ]);
+  const regrade = rowsOf<RegradeRow>(reads[0])[0];
+  const questionRow = rowsOf<QuestionRow>(reads[1])[0];
+  if (!regrade || regrade.status !== "running" || !questionRow || regrade.question_id !== input.questionId) return { done: true };
+  const rows = rowsFor(reads[2]);
+  const chunk = rows.slice(0, CHUNK);
+  // The points the regrade was claimed with, so a later edit of the question does not split one regrade in two.
+  const question = { ...regradeQuestion(questionRow), pointsHundredths: regrade.points_hundredths };
+  const outcomes = chunk.map((row) => outcomeOf(question, regrade.mode, row));
+  const now = ctx.clock.now();
+  const ids = JSON.stringify(chunk.map((row) => row.id));
+  const writes: BatchItem[] = [];
+  if (chunk.length > 0) {
+    writes.push(...answersUpdate(ctx, regrade, outcomes), attemptsUpdate(ctx, regrade, ids), ...(await passStatements(ctx, newlyPassed(regrade, outcomes))));
+    const users = JSON.stringify([...new Set(chunk.map((row) => row.user_id))]);
+    writes.push(...quizFiguresRebuild(ctx, { objectId: regrade.quiz_id, userIn: sql`SELECT value FROM json_each(${users})` }));
+    const students = changedStudents(outcomes);
+    if (students.length > 0) {
+      const pairs = JSON.stringify(students);
+      writes.push(
+        regradeAwardsStatement(ctx, {
+          quizId: regrade.quiz_id,
+          questionId: regrade.question_id,
+          seq: regrade.seq,
+          students: sql`SELECT value ->> '$[0]' AS student_id, value ->> '$[1]' AS attempt_id FROM json_each(${pairs})`,
+          now,
+        }),
+      );
+    }
+    for (const outcome of outcomes) {
+      if (!outcome.changed || outcome.actorRole !== "student") continue;
+      writes.push(
+        await regradedPush(ctx, {
+          regradeId: regrade.id,
+          attemptId: outcome.attemptId,
+          studentId: outcome.userId,
+          title: question.quizTitle,
+          oldScore: formatHundredths(outcome.oldPct),
+          newScore: formatHundredths(outcome.newPct),
+          when: pendingItem(ctx, regrade.id, sql`${outcome.attemptId}`),
+        }),
+      );
+    }
+    writes.push(itemsApplied(ctx, regrade, ids, now));
+  }
+  writes.push(finishStatement(ctx, regrade.id, now));
+  await runBatch(ctx, writes);
+  await dispatchQueued(ctx);
+  return { done: rows.length <= CHUNK };
+}

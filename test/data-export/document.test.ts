@@ -30,7 +30,7 @@ const SOURCES = [
   "exam_attempts", "exam_figures", "exam_section_figures", "group_curators", "group_members", "imports", "media_assets",
   "notification_campaign_recipients", "notification_deliveries", "notification_outbox", "password_reset_codes", "point_events",
   "push_devices", "push_preferences", "quiz_attempt_answers", "quiz_attempts", "quiz_figures", "quiz_question_figures",
-  "rating_totals", "sessions", "submission_attachments", "submissions", "users",
+  "quiz_regrade_items", "rating_totals", "sessions", "submission_attachments", "submissions", "users",
 ];
 
 /** Rows of a student in every area, written directly (the API's own values are compared where a route shows them). */
@@ -63,6 +63,8 @@ async function seedStudent(tenantId: string, userId: string) {
     db().insert(schema.blockCompletions).values({ id: uuidv7(), tenantId, courseId, lessonId: uuidv7(), blockId: uuidv7(), studentId: userId, enrollmentId, source: "manual", completedAt: now }),
     db().insert(schema.quizzes).values({ id: quizId, tenantId, title: "Quiz", createdAt: now, updatedAt: now }),
     db().insert(schema.quizAttempts).values({ id: attemptId, tenantId, quizId, userId, actorRole: "student", status: "submitted", startedAt: now, submittedAt: now, createdAt: now, updatedAt: now }),
+    // A regrade re-scored the attempt: the student's before and after go into their export.
+    db().insert(schema.quizRegradeItems).values({ tenantId, regradeId: uuidv7(), attemptId, userId, oldScorePctHundredths: 5000, oldPassed: false, newScorePctHundredths: 10000, newPassed: true, appliedAt: now }),
     db().insert(schema.quizAttemptAnswers).values({ id: uuidv7(), tenantId, attemptId, quizId, userId, questionId: uuidv7(), payload: { text: "mine" }, savedAt: now }),
     db().insert(schema.examAttempts).values({ id: uuidv7(), tenantId, examId: uuidv7(), userId, actorRole: "student", status: "submitted", startedAt: now, deadlineAt: now + 600_000, createdAt: now, updatedAt: now }),
     db().insert(schema.quizFigures).values({ tenantId, quizId, userId, actorRole: "student", attemptCount: 1, submittedCount: 1, settledCount: 1, passedCount: 0, pctSum: 0, pctMax: 0, pctMin: 0 }),
@@ -155,10 +157,10 @@ describe("the export document", () => {
     const counting = countingD1(shard);
     const ctx = await schoolCtx(school.id, { env: envWith(counting.db) });
     expect(await buildExport(ctx, { exportId: id })).toBe("ready");
-    // 1 read of the export; 1 batch of the profile and the first page of each of the 34 tables; 4
+    // 1 read of the export; 1 batch of the profile and the first page of each of the 35 tables; 4
     // more pages of attempts and 40 of answers (250 rows each, the last one empty); 1 batch of 2
     // (ready, push). A per-row read would show here as thousands.
-    expect(counting.counts).toEqual({ prepare: 82, batch: 2, exec: 0 });
+    expect(counting.counts).toEqual({ prepare: 83, batch: 2, exec: 0 });
 
     const row = (await exportRow(id))!;
     const doc = JSON.parse(await (await env.MEDIA.get(row.objectKey!))!.text()) as Doc;

@@ -93,6 +93,7 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   notification_campaigns: AUTHORED,
   notification_event_settings: AUTHORED,
   certificate_rules: AUTHORED,
+  quiz_regrades: "a staff member's regrade of a quiz question, the school's record of a change to its quiz; the registry clears who asked, and each student's re-scored attempt is exported from quiz_regrade_items",
   data_exports: "the exports themselves: their file is this document, and a row only says when one was asked for",
 };
 

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
+import { isoTimeSql } from "../../core/db/sql-time";
 import { inSchool } from "../../core/db/conditions";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { publicLink } from "../../core/http/public-links";
@@ -13,7 +14,7 @@ import { webhookOutboxRowsStatements } from "../../platform/webhooks/outbox";
  * receiver reads those through the API).
  */
 
-const iso = (column: string) => sql.raw(`(CASE WHEN ${column} IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000) END)`);
+const iso = (column: string) => isoTimeSql(sql.raw(column));
 const grouped = sql.raw(`substr(wc.code, 1, 4) || '-' || substr(wc.code, 5, 4) || '-' || substr(wc.code, 9, 4) || '-' || substr(wc.code, 13, 4)`);
 
 function certificateRows(ctx: SchoolCtx<SchoolActor>, where: SQL, occurrence: SQL): SQL {

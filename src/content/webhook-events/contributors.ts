@@ -1,3 +1,4 @@
+import { isoTimeSql } from "../../core/db/sql-time";
 import { sql, type SQL } from "drizzle-orm";
 import { inSchool } from "../../core/db/conditions";
 import { decimalTextSql } from "../../core/db/decimal";
@@ -13,8 +14,6 @@ import { contentContributor, enrollmentAccessSql, type EventCtx } from "../commo
  * rows as the batch leaves them.
  */
 
-/** A millisecond column as the API's ISO 8601 text (NULL stays NULL), exactly as `iso` formats it. */
-const isoSql = (column: SQL) => sql`(CASE WHEN ${column} IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000) END)`;
 const decimalSql = (column: SQL) => sql`(CASE WHEN ${column} IS NULL THEN NULL ELSE ${decimalTextSql(column)} END)`;
 const boolSql = (column: SQL) => sql`json(CASE WHEN ${column} IS NULL THEN 'null' WHEN ${column} THEN 'true' ELSE 'false' END)`;
 
@@ -25,7 +24,7 @@ function quizAttemptJson(ctx: EventCtx, attemptId: string): SQL {
       'score', ${decimalSql(sql`${c("score_hundredths")}`)}, 'max_score', ${decimalSql(sql`${c("max_score_hundredths")}`)},
       'score_pct', ${decimalSql(sql`${c("score_pct_hundredths")}`)}, 'passed', ${boolSql(sql`${c("passed")}`)},
       'pending_review', ${boolSql(sql`${c("pending_review")}`)}, 'auto_finalized', ${boolSql(sql`${c("auto_finalized")}`)},
-      'submitted_at', ${isoSql(sql`${c("submitted_at")}`)})
+      'submitted_at', ${isoTimeSql(sql`${c("submitted_at")}`)})
     FROM quiz_attempts wq WHERE wq.id = ${attemptId} AND ${inSchool("wq", ctx.tenantId)})`;
 }
 
@@ -34,7 +33,7 @@ function examAttemptJson(ctx: EventCtx, attemptId: string): SQL {
   return sql`(SELECT json_object('id', wx.id, 'exam_id', wx.exam_id, 'student_id', wx.user_id, 'status', wx.status,
       'score', ${decimalSql(sql`${c("final_score_hundredths")}`)}, 'max_score', ${decimalSql(sql`${c("final_max_hundredths")}`)},
       'score_pct', ${decimalSql(sql`${c("final_score_pct_hundredths")}`)}, 'passed', ${boolSql(sql`${c("passed")}`)},
-      'auto_finalized', ${boolSql(sql`${c("auto_finalized")}`)}, 'submitted_at', ${isoSql(sql`${c("submitted_at")}`)})
+      'auto_finalized', ${boolSql(sql`${c("auto_finalized")}`)}, 'submitted_at', ${isoTimeSql(sql`${c("submitted_at")}`)})
     FROM exam_attempts wx WHERE wx.id = ${attemptId} AND ${inSchool("wx", ctx.tenantId)})`;
 }
 
@@ -43,8 +42,8 @@ function submissionJson(ctx: EventCtx, submissionId: string): SQL {
   const c = (name: string) => sql.raw(`ws.${name}`);
   return sql`(SELECT json_object('id', ws.id, 'assignment_id', ws.assignment_id, 'student_id', ws.student_id, 'attempt', ws.attempt,
       'status', ws.status, 'text', ws.text, 'score', ${decimalSql(sql`${c("score_hundredths")}`)}, 'feedback', ws.feedback,
-      'graded_by_id', ws.graded_by_id, 'graded_at', ${isoSql(sql`${c("graded_at")}`)}, 'submitted_at', ${isoSql(sql`${c("submitted_at")}`)},
-      'created_at', ${isoSql(sql`${c("created_at")}`)}, 'updated_at', ${isoSql(sql`${c("updated_at")}`)})
+      'graded_by_id', ws.graded_by_id, 'graded_at', ${isoTimeSql(sql`${c("graded_at")}`)}, 'submitted_at', ${isoTimeSql(sql`${c("submitted_at")}`)},
+      'created_at', ${isoTimeSql(sql`${c("created_at")}`)}, 'updated_at', ${isoTimeSql(sql`${c("updated_at")}`)})
     FROM submissions ws WHERE ws.id = ${submissionId} AND ${inSchool("ws", ctx.tenantId)})`;
 }
 
@@ -115,7 +114,7 @@ export const enrollmentWebhooksContributor = contentContributor({
   handles: ["enrollment.created", "enrollment.removed"],
   statements: async (ctx, event) => {
     const created = event.type === "enrollment.created";
-    const at = sql`strftime('%Y-%m-%dT%H:%M:%S', ${event.now} / 1000, 'unixepoch') || printf('.%03dZ', ${event.now} % 1000)`;
+    const at = isoTimeSql(sql`${event.now}`);
     const groupId = event.via === "direct" || event.via === "self" ? null : event.groupId ?? null;
     const rows = sql`SELECT json_object('student_id', p.student_id, 'course_id', p.course_id, 'via', ${event.via}, 'group_id', ${groupId},
         ${created ? "enrolled_at" : "removed_at"}, ${at}) AS data, NULL AS occurrence
@@ -130,7 +129,7 @@ export const courseCompletedWebhooksContributor = contentContributor({
   handles: ["course.completed"],
   statements: async (ctx, event) => {
     const rows = sql`SELECT json_object('enrollment_id', wc.id, 'course_id', wc.course_id, 'student_id', wc.student_id,
-        'completed_at', ${isoSql(sql`wc.completed_at`)}) AS data, 'enrollment:' || wc.id || ':' || wc.completed_at AS occurrence
+        'completed_at', ${isoTimeSql(sql`wc.completed_at`)}) AS data, 'enrollment:' || wc.id || ':' || wc.completed_at AS occurrence
       FROM enrollments wc WHERE wc.id = ${event.enrollmentId} AND ${inSchool("wc", ctx.tenantId)} AND wc.completed_at IS NOT NULL AND (${event.when})`;
     return webhookOutboxRowsStatements(ctx, "course.completed", rows);
   },

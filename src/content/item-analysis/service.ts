@@ -1,3 +1,4 @@
+import { sha256Hex } from "../../core/lib/crypto";
 import { sql } from "drizzle-orm";
 import { batchable, changedRows, rowsOf, runBatch } from "../../core/db/batch";
 import { inSchool } from "../../core/db/conditions";
@@ -53,13 +54,9 @@ function fingerprintSql(ctx: SchoolCtx<SchoolActor>, quizId: string) {
   ];
 }
 
-async function digest(text: string): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  return [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
 
 function fingerprintOf(figures: FiguresRow, questions: { answered: number; correct: number }, quiz: { questions_per_attempt: number | null }, stamps: string[]) {
-  return digest(JSON.stringify([figures.members, figures.settled, figures.pct_sum, figures.passed, questions.answered, questions.correct, quiz.questions_per_attempt, stamps]));
+  return sha256Hex(JSON.stringify([figures.members, figures.settled, figures.pct_sum, figures.passed, questions.answered, questions.correct, quiz.questions_per_attempt, stamps]));
 }
 
 const snapshotSql = (ctx: SchoolCtx<SchoolActor>, quizId: string) =>

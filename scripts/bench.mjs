@@ -22,6 +22,7 @@ import { auditLogBenchSql, AUDIT_LOG_ENDPOINT } from "./bench/audit-log.mjs";
 import { IMPORTS_ENDPOINT } from "./bench/imports.mjs";
 import { VERIFY_ENDPOINT } from "./bench/certificates.mjs";
 import { ITEM_ANALYSIS_ENDPOINT, primeItemAnalysis } from "./bench/item-analysis.mjs";
+import { runWebhooksBench, WEBHOOKS_BENCH } from "./bench/webhooks.mjs";
 import { applyMigrations, ensureDevVars, executeSql, runMain, spawnWrangler, CliError } from "./lib/project.mjs";
 import { upsert } from "./lib/sql.mjs";
 
@@ -238,6 +239,11 @@ const LEVELS = [
 const ROUND_TIME_CAP_MS = 3_000;
 const WARMUP_REQUESTS = 64;
 const READY_TIMEOUT_MS = 90_000;
+
+/** Whether `BENCH_ONLY` (unset: everything) names a sub-bench, as it names endpoints. */
+function subBenchSelected(name, only = process.env.BENCH_ONLY) {
+  return !only || only.split("|").some((part) => part && name.includes(part));
+}
 
 /** The endpoints a run measures: `BENCH_ONLY` (a substring of the name) narrows the list; health stays first. */
 function selectedEndpoints(only = process.env.BENCH_ONLY) {
@@ -478,7 +484,8 @@ async function main() {
     const started = performance.now();
     const allOk = printTable(await measure(baseUrl, session, { rounds, budgetMs, endpoints }));
     console.log(`\nmeasured in ${((performance.now() - started) / 1000).toFixed(1)}s; p50/p99 are exact (nearest rank over every latency).`);
-    if (!allOk) process.exitCode = 1;
+    const hooksOk = subBenchSelected(WEBHOOKS_BENCH.name) ? await runWebhooksBench(baseUrl, session, { executeSql: (binding, sql) => executeSql(binding, sql, target) }) : true;
+    if (!allOk || !hooksOk) process.exitCode = 1;
   } finally {
     await worker.stop();
     process.off("exit", onExit);

@@ -266,8 +266,14 @@ describe("statements", () => {
     expect(afterDelete).toEqual(none);
     expect(await eventsOf(plain.school.id)).toEqual([]);
     expect(withHooks!.roundTrips).toBe(none!.roundTrips);
-    // quiz_attempt.submitted, .graded, and (the quiz passed, the course's one block) course.completed and certificate.issued: two statements each.
-    expect(withHooks!.statements).toBe(none!.statements + 8);
-    expect((await eventsOf(hooked.school.id)).map((event) => event.type).sort()).toEqual(["course.completed", "quiz_attempt.graded", "quiz_attempt.submitted"]);
+    // quiz_attempt.submitted, .graded, and (the quiz passed, the course's one block) course.completed and certificate.issued, and
+    // rating.points_changed for the quiz's award and for the completion awards: two statements each.
+    expect(withHooks!.statements).toBe(none!.statements + 12);
+    expect([...new Set((await eventsOf(hooked.school.id)).map((event) => event.type))].sort()).toEqual([
+      "course.completed",
+      "quiz_attempt.graded",
+      "quiz_attempt.submitted",
+      "rating.points_changed",
+    ]);
   });
 });

@@ -13,6 +13,7 @@ import { enqueueEmails, queueEmail } from "../../platform/email/outbox";
 import { restrictedScope } from "../../platform/schools/curator-scope";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { defaultPermissionsStatement } from "../../platform/users/permissions";
+import { userCreatedWebhooks, userUpdatedWebhooks } from "../../platform/users/webhooks";
 import { webhookOutboxStatements } from "../../platform/webhooks/outbox";
 import { bulkEnroll } from "../enrollments/enroll-service";
 import { addMembers } from "../groups/member-service";
@@ -84,9 +85,12 @@ async function applyUsers(ctx: SchoolCtx, input: { todo: CheckedRow[]; progress:
   const restricted = restrictedScope(ctx) !== null;
   const statements: BatchItem[] = [];
   const emails: string[] = [];
+  const createdIds: string[] = [];
+  const updatedIds: string[] = [];
   for (const row of input.todo) {
     const target = row.target;
     if (row.action === "update") {
+      updatedIds.push(target.userId!);
       statements.push(
         batchable(
           ctx,
@@ -97,6 +101,7 @@ async function applyUsers(ctx: SchoolCtx, input: { todo: CheckedRow[]; progress:
       continue;
     }
     const userId = uuidv7(now);
+    createdIds.push(userId);
     const role = target.role!;
     statements.push(
       batchable(
@@ -129,8 +134,11 @@ async function applyUsers(ctx: SchoolCtx, input: { todo: CheckedRow[]; progress:
     statements.push(code.insertWhere(created), email.insertWhere(created));
     emails.push(email.id);
   }
-  await runBatch(ctx, [...statements, input.progress]);
+  // After the writes: an event per user this batch created (a concurrent creation of the address keeps its own) or renamed.
+  const hooks = [...userCreatedWebhooks(ctx, createdIds), ...userUpdatedWebhooks(ctx, updatedIds, now)];
+  await runBatch(ctx, [...statements, ...hooks, input.progress]);
   await enqueueEmails(ctx, emails);
+  await dispatchQueued(ctx);
 }
 
 /** Enrollments or memberships through their own verbs (pushes, access sources, progress), per course or group. */

@@ -15,6 +15,7 @@ import { schoolTotalSql } from "./ranking";
 import { effectiveRuleSql } from "./rules";
 import { inSchool } from "../../core/db/conditions";
 import { auditEntry } from "../../platform/audit/write";
+import { pointsChangedWebhooks } from "./webhooks";
 
 /**
  * POST /admin/rating/adjustments (docs/decisions/rating.md, "Rules and adjustments"): an admin's signed point event for a
@@ -113,6 +114,7 @@ export async function createAdjustment(ctx: SchoolCtx, body: CreateAdjustmentBod
       changes: { student_id: [null, studentId], points: [null, formatHundredths(body.points)], reason: [null, body.reason] },
       when: written,
     }),
+    ...pointsChangedWebhooks(ctx, sql`wp.id = ${id}`),
   ]);
   const [after] = rowsOf<State>(results[3]) as [State];
   if (after.event_id === null) refuse(after);

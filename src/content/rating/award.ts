@@ -13,6 +13,7 @@ import { schoolRankForSql, schoolTotalSql } from "./ranking";
 import { OBJECT_TABLES } from "./labels";
 import { effectiveRuleSql } from "./rules";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { pointsChangedWebhooks } from "./webhooks";
 
 /**
  * The one point-event writer (docs/decisions/rating.md, "Awards"): statements for the batch of the source
@@ -163,6 +164,7 @@ export async function scoredAward(ctx: AwardCtx, award: ScoredAward): Promise<Ba
   const callPoints = sql`(SELECT cp.points_hundredths FROM point_events cp WHERE ${inSchool("cp", lit(ctx.tenantId))} AND cp.id = ${lit(id)})`;
   return [
     insertAwards(ctx, { sourceType: award.sourceType, studentId: award.studentId, select }, lit(id), now),
+    ...pointsChangedWebhooks(ctx, sql`wp.id = ${lit(id)}`),
     await pointsAwardedPush(ctx, award.sourceType, award.studentId, id),
     await topEnteredPush(ctx, award.studentId, id, callPoints, now),
   ];
@@ -208,6 +210,8 @@ export async function completionAwards(ctx: AwardCtx, input: { studentId: string
   }
   const ofBatch = sql`FROM point_events cp WHERE ${inSchool("cp", tenant)} AND cp.student_id = ${student} AND cp.awarded_at = ${at}
       AND cp.source_type IN ('lesson', 'module', 'course')`;
+  // One call for the three types: the point events this batch wrote for the student's completions.
+  statements.push(...pointsChangedWebhooks(ctx, sql`wp.student_id = ${student} AND wp.awarded_at = ${at} AND wp.source_type IN ('lesson', 'module', 'course')`));
   const callPoints = sql`(SELECT SUM(cp.points_hundredths) ${ofBatch})`;
   const last = sql`(SELECT cp.id ${ofBatch} ORDER BY cp.id DESC LIMIT 1)`;
   statements.push(await topEnteredPush(ctx, studentId, last, callPoints, now));

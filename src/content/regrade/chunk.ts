@@ -7,6 +7,7 @@ import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { prepareSettle, settleStatements, type SettleTarget } from "../attempts/settle";
 import { quizFiguresRebuild } from "../quizzes/figures";
 import { regradeAwardsStatement } from "../rating/regrade-awards";
+import { pointsChangedWebhooks } from "../rating/webhooks";
 import { outcomeOf, type Outcome } from "./plan";
 import { chunkRead, questionRead, regradeQuestion, regradeRead, rowsFor, type QuestionRow, type RegradeRow } from "./reads";
 import { regradedPush } from "./push";
@@ -168,6 +169,9 @@ export async function applyChunk(ctx: Ctx, input: { regradeId: string; questionI
           students: sql`SELECT value ->> '$[0]' AS student_id, value ->> '$[1]' AS attempt_id FROM json_each(${pairs})`,
           now,
         }),
+        // The signed events the statement above wrote (their key names the question and the regrade's number).
+        ...pointsChangedWebhooks(ctx, sql`wp.source_type = 'quiz' AND wp.target_id = ${regrade.quiz_id} AND wp.awarded_at = ${now}
+          AND wp.source_key LIKE ${`regrade:${regrade.question_id}:%:${regrade.seq}`}`),
       );
     }
     for (const outcome of outcomes) {

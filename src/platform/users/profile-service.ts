@@ -5,7 +5,7 @@ import { authErrors } from "../auth/errors";
 import { isLocked, lockQuery, loginGuardKeys, recordFailure } from "../auth/login-guard";
 import { hashPassword, verifyPassword } from "../auth/password";
 import { users } from "../../db/schema";
-import { changedRows } from "../../core/db/batch";
+import { changedRows, runBatch } from "../../core/db/batch";
 import { liveRow, liveRowWhere } from "../../core/db/live-row";
 import { revokeSessionsWithEvents } from "../devices/events";
 import { devicePolicyQuery, effectivePolicy } from "../devices/policy";
@@ -18,6 +18,7 @@ import { imageRef } from "../media/asset-ref";
 import { usersErrors } from "./errors";
 import { toUserObject, userColumns, type UserRow } from "./read";
 import type { PasswordChangeBody, ProfilePatchBody } from "./schemas";
+import { userChangeWebhooks } from "./webhooks";
 import { inSchool } from "../../core/db/conditions";
 
 /** The caller's own live account in the addressed school; the superadmin has none there. */
@@ -56,12 +57,17 @@ export async function updateProfile(ctx: SchoolCtx, input: { body: z.infer<typeo
     ...(body.avatar !== undefined ? { avatar: body.avatar } : {}),
   };
   if (Object.keys(changes).length === 0) return getProfile(ctx);
-  const [row] = await ctx.db
+  const now = ctx.clock.now();
+  const update = ctx.db
     .update(users)
-    .set({ ...changes, updatedAt: ctx.clock.now() })
+    .set({ ...changes, updatedAt: now })
     .where(self(ctx))
     .returning(userColumns);
+  // Ahead of the update: the event reads the row before it, so a PATCH that changes nothing writes none.
+  const hooks = userChangeWebhooks(ctx, eq(users.id, ctx.actor.userId), body, now);
+  const [row] = hooks.length === 0 ? await update : ((await runBatch(ctx, [...hooks, update])).at(-1) as UserRow[]);
   if (!row) throw unauthorized();
+  await dispatchQueued(ctx);
   return toProfile(ctx, row);
 }
 

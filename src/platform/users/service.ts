@@ -19,10 +19,11 @@ import { permanentDeletionControlStatement, permanentDeletionStatements } from "
 import { usersErrors } from "./errors";
 import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject } from "./permissions";
 import { containsText, idIn, inSchool, liveInSchool } from "../../core/db/conditions";
-import { detailQuery, liveUsers, toUserDetails, toUserObject, userColumns } from "./read";
+import { detailQuery, liveUsers, toUserDetails, toUserObject, userColumns, type UserRow } from "./read";
 import { auditEntry } from "../audit/write";
 import { activeEntry, curatorAssignedEntry, roleChangedEntry, userDeletedEntry, userUpdateEntries } from "./audit";
 import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from "./schemas";
+import { userChangeWebhooks, userCreatedWebhooks, userDeletedWebhooks } from "./webhooks";
 
 /**
  * Ends (with their security-history events) the sessions of the given users of the school who are,
@@ -88,6 +89,7 @@ export async function createUser(ctx: SchoolCtx, input: { body: z.infer<typeof C
       summary: "User created",
       changes: { email: [null, row.email], first_name: [null, row.firstName], last_name: [null, row.lastName], role: [null, row.role] },
     }),
+    ...userCreatedWebhooks(ctx, [row.id]),
   );
   try {
     await runBatch(ctx, statements);
@@ -202,7 +204,7 @@ export async function updateUser(ctx: SchoolCtx, input: { id: string; body: z.in
     .returning(userColumns);
   // A reactivation push and the audit entries go ahead of the update: they read the row before the change.
   const notices = body.is_active === true ? [await activatedPush(ctx, id, now)] : [];
-  const audit = userUpdateEntries(ctx, { id, body });
+  const audit = [...userUpdateEntries(ctx, { id, body }), ...userChangeWebhooks(ctx, eq(users.id, id), body, now)];
   const [updated] =
     body.is_active === false
       ? ((await runBatch(ctx, [...audit, update, ...revokeSessionsStatements(ctx, { userIds: [id], reason: "user_deactivated" })])).slice(audit.length) as [
@@ -220,12 +222,15 @@ export async function softDeleteUser(ctx: SchoolCtx, input: { id: string }) {
   const { id } = input;
   if (id === ctx.actor.userId) throw new ApiError(usersErrors.CANNOT_DELETE_SELF);
   const now = ctx.clock.now();
-  const [, deleted] = await ctx.db.batch([
+  const hooks = userDeletedWebhooks(ctx, id, false, now);
+  const results = await runBatch(ctx, [
     userDeletedEntry(ctx, { id }),
+    ...hooks,
     ctx.db.update(users).set({ deletedAt: now, updatedAt: now }).where(liveRowWhere(users, ctx.tenantId, id)).returning({ id: users.id }),
     ...revokeSessionsStatements(ctx, { userIds: [id], reason: "user_deleted" }),
   ]);
-  if (deleted.length === 0) throw new ApiError(usersErrors.USER_NOT_FOUND);
+  if ((results[1 + hooks.length] as { id: string }[]).length === 0) throw new ApiError(usersErrors.USER_NOT_FOUND);
+  await dispatchQueued(ctx);
   return { deleted: true as const };
 }
 
@@ -244,7 +249,11 @@ export async function permanentlyDeleteUser(ctx: SchoolCtx, input: { id: string 
   if (!target) throw new ApiError(usersErrors.PURGE_TARGET_NOT_FOUND);
   // Two databases: the account's rows in the shard, its sign-in counter in control (harmless alone).
   const purged = auditEntry(ctx, { action: "user.purged", targetType: "user", targetId: id, summary: "User permanently deleted" });
-  await Promise.all([runBatch(ctx, [...permanentDeletionStatements(ctx, target), purged]), permanentDeletionControlStatement(ctx, target)]);
+  await Promise.all([
+    runBatch(ctx, [...userDeletedWebhooks(ctx, id, true, ctx.clock.now()), ...permanentDeletionStatements(ctx, target), purged]),
+    permanentDeletionControlStatement(ctx, target),
+  ]);
+  await dispatchQueued(ctx);
   return { deleted: true as const, permanent: true as const };
 }
 
@@ -274,8 +283,10 @@ export async function changeRole(ctx: SchoolCtx, input: { id: string; role: Scho
     `account.role_changed:${id}:${now}`,
     { when: sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND ${inSchool(tenantId)} AND role = ${role} AND updated_at = ${now} AND deleted_at IS NULL)` },
   );
+  const hooks = userChangeWebhooks(ctx, eq(users.id, id), { role }, now);
   if (role === "curator") {
-    const [, updated, , sets] = await ctx.db.batch([roleChangedEntry(ctx, { id, role }), update, defaultPermissionsStatement(ctx, { userId: id, now }), permissionsQuery(ctx, id), notice]);
+    const results = await runBatch(ctx, [roleChangedEntry(ctx, { id, role }), ...hooks, update, defaultPermissionsStatement(ctx, { userId: id, now }), permissionsQuery(ctx, id), notice]);
+    const [updated, , sets] = results.slice(1 + hooks.length) as [UserRow[], unknown, Awaited<ReturnType<typeof permissionsQuery>>];
     const row = updated[0];
     if (!row) throw new ApiError(usersErrors.USER_NOT_FOUND);
     await dispatchQueued(ctx);
@@ -283,8 +294,10 @@ export async function changeRole(ctx: SchoolCtx, input: { id: string; role: Scho
   }
   // The curator's assignments go only if the role change above happened (a 404 changes nothing).
   const changed = sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND ${inSchool(tenantId)} AND role = ${role} AND deleted_at IS NULL)`;
-  const [, updated] = await ctx.db.batch([
+  const [updated] = (
+    await runBatch(ctx, [
     roleChangedEntry(ctx, { id, role }),
+    ...hooks,
     update,
     ctx.db
       .update(users)
@@ -292,7 +305,8 @@ export async function changeRole(ctx: SchoolCtx, input: { id: string; role: Scho
       .where(and(inSchool(users, tenantId), eq(users.individualCuratorId, id), changed)),
     ctx.db.delete(groupCurators).where(and(inSchool(groupCurators, tenantId), eq(groupCurators.curatorId, id), changed)),
     notice,
-  ]);
+  ])
+  ).slice(1 + hooks.length) as [UserRow[]];
   const row = updated[0];
   if (!row) throw new ApiError(usersErrors.USER_NOT_FOUND);
   await dispatchQueued(ctx);
@@ -372,12 +386,12 @@ export async function bulkSetActive(ctx: SchoolCtx, input: { ids: string[]; acti
     // Reactivation pushes go ahead of the update, each for a user it turns from inactive to active.
     const notices = active ? await Promise.all(eligible.map((userId) => activatedPush(ctx, userId, now))) : [];
     // Ahead of the update: one entry per user whose flag it turns.
-    const audit = activeEntry(ctx, { where: and(idIn(users.id, eligible), manageable), active });
+    const audit = [activeEntry(ctx, { where: and(idIn(users.id, eligible), manageable), active }), ...userChangeWebhooks(ctx, and(idIn(users.id, eligible), manageable)!, { is_active: active }, now)];
     const results = active
-      ? await runBatch(ctx, [...notices, audit, update])
-      : await runBatch(ctx, [audit, update, ...revokeSessionsStatements(ctx, { userIds: eligible, reason: "user_deactivated" })]);
-    changed = (results[active ? notices.length + 1 : 1] as { id: string }[]).map((row) => row.id);
-    if (active) await dispatchQueued(ctx);
+      ? await runBatch(ctx, [...notices, ...audit, update])
+      : await runBatch(ctx, [...audit, update, ...revokeSessionsStatements(ctx, { userIds: eligible, reason: "user_deactivated" })]);
+    changed = (results[active ? notices.length + audit.length : audit.length] as { id: string }[]).map((row) => row.id);
+    await dispatchQueued(ctx);
   }
 
   const done = new Set(changed);

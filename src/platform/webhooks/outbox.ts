@@ -40,7 +40,7 @@ export function subscribedSql(alias: string, type: string): SQL {
  * admin, as a value or as SQL yielding JSON text the batch computes; `when` is the source change's
  * condition, so a refused or repeated change writes no event. Two statements, no round trip of their
  * own, and none at all in a school whose flag says it has no active webhook ("The school's webhook
- * flag"). Webhooks of other areas (certificates, imports) call this from their own batch.
+ * flag"). Other areas (certificates, imports, users, rating) call this from their own batch.
  */
 export function webhookOutboxStatements(
   ctx: SchoolCtx<SchoolActor>,

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
 import { inSchool } from "../../core/db/conditions";
 import { decimalTextSql } from "../../core/db/decimal";
+import { isoTimeSql } from "../../core/db/sql-time";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { webhookOutboxRowsStatements } from "../../platform/webhooks/outbox";
 import { targetLabelSql } from "./labels";
@@ -16,7 +17,7 @@ import { schoolTotalSql } from "./ranking";
  */
 export function pointsChangedWebhooks(ctx: SchoolCtx<SchoolActor>, where: SQL): BatchItem[] {
   const { tenantId } = ctx;
-  const at = sql`strftime('%Y-%m-%dT%H:%M:%S', wp.awarded_at / 1000, 'unixepoch') || printf('.%03dZ', wp.awarded_at % 1000)`;
+  const at = isoTimeSql(sql`wp.awarded_at`);
   return webhookOutboxRowsStatements(
     ctx,
     "rating.points_changed",

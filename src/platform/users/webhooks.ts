@@ -1,6 +1,7 @@
 import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "../../core/db/batch";
 import { inSchool } from "../../core/db/conditions";
+import { isoTimeSql } from "../../core/db/sql-time";
 import type { SchoolCtx } from "../../core/http/context";
 import { users } from "../../db/schema";
 import { webhookOutboxRowsStatements } from "../webhooks/outbox";
@@ -23,9 +24,6 @@ export interface UserChange {
   is_active?: boolean;
 }
 
-const isoSql = (column: SQL) =>
-  sql`(CASE WHEN ${column} IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000) END)`;
-
 /** The user object of the `users` row with `change` applied (`now` its update time when given). */
 function userJson(change: UserChange, now?: number): SQL {
   const text = (value: string | undefined, column: SQL) => (value === undefined ? column : sql`${value}`);
@@ -33,8 +31,8 @@ function userJson(change: UserChange, now?: number): SQL {
   return sql`json_object('id', ${users.id}, 'tenant_id', ${users.tenantId}, 'email', ${users.email},
     'first_name', ${text(change.first_name, sql`${users.firstName}`)}, 'last_name', ${text(change.last_name, sql`${users.lastName}`)},
     'role', ${text(change.role, sql`${users.role}`)}, 'is_active', json(CASE WHEN ${active} THEN 'true' ELSE 'false' END),
-    'last_active_at', ${isoSql(sql`${users.lastActiveAt}`)}, 'created_at', ${isoSql(sql`${users.createdAt}`)},
-    'updated_at', ${isoSql(now === undefined ? sql`${users.updatedAt}` : sql`${now}`)})`;
+    'last_active_at', ${isoTimeSql(sql`${users.lastActiveAt}`)}, 'created_at', ${isoTimeSql(sql`${users.createdAt}`)},
+    'updated_at', ${isoTimeSql(now === undefined ? sql`${users.updatedAt}` : sql`${now}`)})`;
 }
 
 /** SQL: the `users` row differs from `change` in a field the change sets. */
@@ -93,7 +91,7 @@ export function userDeletedWebhooks(ctx: SchoolCtx, id: string, permanent: boole
   return webhookOutboxRowsStatements(
     ctx,
     "user.deleted",
-    sql`SELECT json_object('id', ${users.id}, 'tenant_id', ${users.tenantId}, 'role', ${users.role}, 'deleted_at', ${isoSql(sql`${now}`)},
+    sql`SELECT json_object('id', ${users.id}, 'tenant_id', ${users.tenantId}, 'role', ${users.role}, 'deleted_at', ${isoTimeSql(sql`${now}`)},
         'permanent', json(${permanent ? "true" : "false"})) AS data, 'user:' || ${users.id} || ':deleted' AS occurrence
       FROM ${users} WHERE ${liveOf(ctx, eq(users.id, id))}`,
   );

@@ -30,7 +30,7 @@ const SOURCES = [
   "exam_attempts", "exam_figures", "exam_section_figures", "group_curators", "group_members", "imports", "media_assets",
   "notification_campaign_recipients", "notification_deliveries", "notification_outbox", "password_reset_codes", "point_events",
   "push_devices", "push_preferences", "quiz_attempt_answers", "quiz_attempts", "quiz_figures", "quiz_question_figures",
-  "quiz_regrade_items", "rating_totals", "sessions", "submission_attachments", "submissions", "users",
+  "quiz_regrade_items", "rating_totals", "sessions", "submission_attachments", "submissions", "users", "webhook_events",
 ];
 
 /** Rows of a student in every area, written directly (the API's own values are compared where a route shows them). */
@@ -81,6 +81,8 @@ async function seedStudent(tenantId: string, userId: string) {
     }),
     // A roster import the person uploaded (a curator's, in life): their upload goes into their export.
     db().insert(schema.imports).values({ id: uuidv7(), tenantId, kind: "users", status: "ready", createdBy: userId, createdAt: now, expiresAt: now, fileSha256: "0", planHash: "0", counts: {}, columns: [], delimiter: "," }),
+    // A user event waiting for the school's webhooks: a copy of their data the school sends out.
+    db().insert(schema.webhookEvents).values({ id: uuidv7(), tenantId, type: "user.updated", data: JSON.stringify({ id: userId }), occurredAt: now, subjectUserId: userId }),
   ]);
   return { now, enrollmentId, submissionId, fileId };
 }
@@ -157,10 +159,10 @@ describe("the export document", () => {
     const counting = countingD1(shard);
     const ctx = await schoolCtx(school.id, { env: envWith(counting.db) });
     expect(await buildExport(ctx, { exportId: id })).toBe("ready");
-    // 1 read of the export; 1 batch of the profile and the first page of each of the 35 tables; 4
+    // 1 read of the export; 1 batch of the profile and the first page of each of the 36 tables; 4
     // more pages of attempts and 40 of answers (250 rows each, the last one empty); 1 batch of 2
     // (ready, push). A per-row read would show here as thousands.
-    expect(counting.counts).toEqual({ prepare: 83, batch: 2, exec: 0 });
+    expect(counting.counts).toEqual({ prepare: 84, batch: 2, exec: 0 });
 
     const row = (await exportRow(id))!;
     const doc = JSON.parse(await (await env.MEDIA.get(row.objectKey!))!.text()) as Doc;

@@ -183,6 +183,7 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     }),
     // The user's own points (the trigger writes their rating_totals row) and a bystander's adjustment this user made.
     db().insert(schema.dataExports).values({ id: uuidv7(), tenantId, userId, requestedBy: userId, status: "pending", createdAt: now }),
+    db().insert(schema.webhookEvents).values({ id: uuidv7(), tenantId, type: "user.updated", data: "{}", occurredAt: now, subjectUserId: userId }),
     db().insert(schema.pointEvents).values({ id: uuidv7(), tenantId, studentId: userId, sourceType: "manual", sourceKey: `manual:${uuidv7()}`, pointsHundredths: 500, reason: "Own", awardedAt: now }),
     db().insert(schema.pointEvents).values({
       id: uuidv7(), tenantId, studentId: bystanderId, sourceType: "manual", sourceKey: `manual:${uuidv7()}`, pointsHundredths: 250, reason: "Bonus", actorUserId: userId, awardedAt: now,

@@ -7,6 +7,7 @@ import { schoolD1 } from "../helpers/databases";
 import { countingD1, roundTripD1 } from "../helpers/d1-counter";
 import { db } from "../helpers/factories";
 import { failure } from "../helpers/http";
+import { adjust } from "../helpers/rating";
 import { as, schoolWithAdmin, signedIn, type Member } from "../helpers/users";
 import { envWith } from "../helpers/wrapped-d1";
 import { applyPlan, upload } from "../imports/helpers";
@@ -173,6 +174,36 @@ describe("user.deleted", () => {
     expect(await eventsOf(school.id)).toEqual([
       { type: "user.deleted", data: { id: curator.id, tenant_id: school.id, role: "curator", deleted_at: expect.stringMatching(ISO), permanent: true } },
     ]);
+  });
+});
+
+describe("personal data in events", () => {
+  it("a purge removes the waiting events about the person and their deliveries; others' events and user.deleted stay", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    await hookOf(admin, { events: ["*"] });
+    const created = await as(admin, "/t/users", { method: "POST", body: newUser() });
+    expect(created.status).toBe(201);
+    const goner = created.body.data.id as string;
+    const other = await as(admin, "/t/users", { method: "POST", body: newUser({ first_name: "Grace" }) });
+    expect(other.status).toBe(201);
+    expect((await as(admin, `/t/users/${goner}`, { method: "PUT", body: { first_name: "Renamed" } })).status).toBe(200);
+    // A points event names the student too (a content event, not a user event).
+    const adjusted = await adjust(admin, { student_id: goner, points: "2.50", reason: "Help", idempotency_key: "purge-1" });
+    expect(adjusted.status).toBe(201);
+    const before = await eventsOf(school.id);
+    expect(before.map((event) => event.type).sort()).toEqual(["rating.points_changed", "user.created", "user.created", "user.updated"]);
+    expect((await deliveriesOf(school.id)).length).toBe(4);
+
+    expect((await as(admin, `/t/users/${goner}/permanent`, { method: "DELETE" })).status).toBe(200);
+    const after = await eventsOf(school.id);
+    expect(after).toEqual([
+      { type: "user.created", data: expect.objectContaining({ id: other.body.data.id, first_name: "Grace" }) },
+      { type: "user.deleted", data: { id: goner, tenant_id: school.id, role: "student", deleted_at: expect.stringMatching(ISO), permanent: true } },
+    ]);
+    expect(JSON.stringify(after)).not.toContain("Renamed");
+    const rows = await db().select().from(schema.webhookEvents).where(eq(schema.webhookEvents.tenantId, school.id));
+    const deliveries = await deliveriesOf(school.id);
+    expect(deliveries.map((row) => row.eventId).sort()).toEqual(rows.map((row) => row.id).sort());
   });
 });
 

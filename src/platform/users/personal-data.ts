@@ -54,6 +54,8 @@ import {
   pushPreferences,
   sessions,
   users,
+  webhookDeliveries,
+  webhookEvents,
 } from "../../db/schema";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { inSchool } from "../../core/db/conditions";
@@ -153,6 +155,8 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   // Cleared, not deleted: the cron then removes the export's file from R2 at its next run (docs/decisions/data-export.md, "Expiry").
   rule(dataExports, dataExports.userId, "clear"),
   rule(dataExports, dataExports.requestedBy, "clear"),
+  // The copies of the person's data waiting in the webhook outbox (their deliveries go first, in permanentDeletionStatements).
+  rule(webhookEvents, webhookEvents.subjectUserId, "delete"),
 ];
 
 /**
@@ -294,6 +298,18 @@ export function permanentDeletionStatements(ctx: SchoolCtx, target: { id: string
       .update(auditEntries)
       .set({ changes: {} })
       .where(and(inSchool(auditEntries, ctx.tenantId), eq(auditEntries.targetType, "user"), eq(auditEntries.targetId, target.id))),
+  );
+  // Ahead of the rule that deletes the events: a delivery left without its event would be tried and
+  // counted as a failure (docs/decisions/webhooks.md, "Personal data in events").
+  statements.push(
+    ctx.db
+      .delete(webhookDeliveries)
+      .where(
+        and(
+          inSchool(webhookDeliveries, ctx.tenantId),
+          inArray(webhookDeliveries.eventId, ctx.db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.subjectUserId, target.id))),
+        ),
+      ),
   );
   statements.push(...PERSONAL_DATA.map((entry) =>
     entry.action === "delete"

@@ -27,6 +27,31 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
+/**
+ * Where each event's `data` names the person it is about, stored as the event's `subject_user_id`
+ * so a permanent deletion finds the copies of their data (docs/decisions/webhooks.md, "Personal
+ * data in events"). `user.deleted` carries no personal data and must outlive the purge that wrote
+ * it; an import or a test names no one.
+ */
+const SUBJECT_PATH: Record<WebhookEventType, string | null> = {
+  "user.created": "$.id",
+  "user.updated": "$.id",
+  "user.deleted": null,
+  "enrollment.created": "$.student_id",
+  "enrollment.removed": "$.student_id",
+  "course.completed": "$.student_id",
+  "quiz_attempt.submitted": "$.student_id",
+  "quiz_attempt.graded": "$.student_id",
+  "exam_attempt.submitted": "$.student_id",
+  "submission.submitted": "$.student_id",
+  "submission.reviewed": "$.student_id",
+  "certificate.issued": "$.student_id",
+  "certificate.revoked": "$.student_id",
+  "rating.points_changed": "$.student_id",
+  "import.applied": null,
+  "webhook.test": null,
+};
+
 /** SQL over a `webhooks` alias: the webhook is active and subscribed to `type`. */
 export function subscribedSql(alias: string, type: string): SQL {
   const w = sql.raw(alias);
@@ -70,12 +95,14 @@ export function webhookOutboxRowsStatements(ctx: SchoolCtx<SchoolActor>, type: W
   const prefix = crypto.randomUUID().slice(0, 24);
   const target = webhookId ? sql`w.id = ${webhookId}` : subscribedSql("w", type);
   const subscribers = sql`FROM webhooks w WHERE ${inSchool("w", ctx.tenantId)} AND ${target}`;
+  const path = SUBJECT_PATH[type];
+  const subject = path === null ? sql`NULL` : sql`json_extract(r.data, ${path})`;
   markWebhooksDue(ctx, ctx.tenantId);
   return [
     batchable(
       ctx,
-      sql`INSERT INTO webhook_events (id, tenant_id, type, data, occurred_at, occurrence)
-        SELECT ${prefix} || printf('%012x', row_number() OVER ()), ${ctx.tenantId}, ${type}, json(r.data), ${now}, r.occurrence
+      sql`INSERT INTO webhook_events (id, tenant_id, type, data, occurred_at, occurrence, subject_user_id)
+        SELECT ${prefix} || printf('%012x', row_number() OVER ()), ${ctx.tenantId}, ${type}, json(r.data), ${now}, r.occurrence, ${subject}
         FROM (${rows}) r WHERE EXISTS (SELECT 1 ${subscribers})
         ON CONFLICT DO NOTHING`,
     ),

@@ -44,10 +44,17 @@ export const webhookEvents = sqliteTable(
      * source whose repeat cannot be told from SQL alone: a second event with the key is not written.
      */
     occurrence: text("occurrence"),
+    /**
+     * The person `data` is about (the user of `user.created`/`updated`, the student of the content
+     * events), so a permanent deletion removes the copies of their data waiting here
+     * (docs/decisions/webhooks.md, "Personal data in events"). NULL when `data` holds no one's.
+     */
+    subjectUserId: text("subject_user_id"),
   },
   (t) => [
     index("webhook_events_tenant").on(t.tenantId, t.occurredAt),
     uniqueIndex("webhook_events_occurrence").on(t.tenantId, t.type, t.occurrence).where(sql`occurrence IS NOT NULL`),
+    index("webhook_events_subject").on(t.subjectUserId).where(sql`subject_user_id IS NOT NULL`),
   ],
 );
 
@@ -75,5 +82,7 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_webhook").on(t.tenantId, t.webhookId, t.createdAt),
     index("webhook_deliveries_due").on(t.tenantId, t.status, t.nextAttemptAt),
     index("webhook_deliveries_created").on(t.tenantId, t.createdAt),
+    // A permanent deletion removes the deliveries of the person's events by event.
+    index("webhook_deliveries_event").on(t.eventId),
   ],
 );

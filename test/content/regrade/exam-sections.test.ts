@@ -7,6 +7,8 @@ import { db } from "../../helpers/factories";
 import { envWith } from "../../helpers/wrapped-d1";
 import { as, signedIn, type Member } from "../../helpers/users";
 import { auditOf } from "../../accommodations/helpers";
+import { certificateRows, completeBlock, courseWithStudent, putRule } from "../../certificates/helpers";
+import { insertEnrollment } from "../../helpers/courses";
 import { addPushDevice, outboxRows } from "../../notifications/helpers";
 import { answersOf, examAttemptRow, examForStudent, opened, readExamAttempt, saveSection, sectionQuizAttempts, single, startedExam, submitExam } from "../exams/attempt-helpers";
 import {
@@ -71,7 +73,7 @@ async function examRoom() {
   const danAttempt = await startedExam(dan, exam.id);
   await opened(dan, danAttempt, 0);
   expect((await saveSection(dan, danAttempt, 0, [single(a1, false)])).status).toBe(200);
-  return { school, admin, exam, algebra: quizzes[0]!, a1, ann, ben, cat, dan, attempts, danAttempt, students: [ann, ben, cat] };
+  return { school, admin, exam, algebra: quizzes[0]!, a1, a2, ann, ben, cat, dan, attempts, danAttempt, students: [ann, ben, cat] };
 }
 
 const change = (attemptId: string, studentId: string, oldScore: string, newScore: string, oldPassed: boolean, newPassed: boolean) => ({
@@ -222,5 +224,39 @@ describe("regrade inside exam sections", () => {
     expect((await outboxRows(c.school.id)).length).toBe(outbox);
     expect(await events()).toBe(2);
     await expectExamRatingRecomputed(c);
+  });
+
+  it("certificates: a pass the regrade gives issues the exam's certificate as a pass at the finish would; a pass it takes keeps the certificate", async () => {
+    const c = await examRoom();
+    const tree = await courseWithStudent(c.school.id, c.ben);
+    await insertEnrollment(c.school.id, tree.courseId, c.cat.id);
+    expect((await putRule(c.admin, tree.courseId, { enabled: true, require_exam_id: c.exam.id })).status).toBe(200);
+    for (const student of [c.ben, c.cat]) expect((await completeBlock(student, tree.blockIds[0]!)).status).toBe(200);
+    // Cat passed the exam and completed the course: certified. Ben failed it: not yet.
+    expect(await certificateRows(c.cat.id)).toHaveLength(1);
+    expect(await certificateRows(c.ben.id)).toHaveLength(0);
+
+    // Algebra's second question keyed to its second answer: Ben 37.50 → 50.00 passes, Cat 50.00 → 37.50 fails.
+    const res = await regrade(c.admin, c.a2.id, { mode: "new_key", correct_answer_ids: [c.a2.answerIds[1]], dry_run: false });
+    expect(res.body.data).toEqual({
+      dry_run: false,
+      affected_attempts: 3,
+      changes: [
+        change(c.attempts.ann, c.ann.id, "100.00", "87.50", true, true),
+        change(c.attempts.ben, c.ben.id, "37.50", "50.00", false, true),
+        change(c.attempts.cat, c.cat.id, "50.00", "37.50", true, false),
+      ],
+      truncated: false,
+    });
+    const [issued] = await certificateRows(c.ben.id);
+    expect(issued).toMatchObject({ courseId: tree.courseId, studentId: c.ben.id, revokedAt: null });
+    expect(await certificateRows(c.cat.id)).toEqual([expect.objectContaining({ revokedAt: null })]);
+    const pushes = (await outboxRows(c.school.id)).filter((row) => row.eventCode === "certificate.issued");
+    expect(pushes.map((row) => row.userId).sort()).toEqual([c.ben.id, c.cat.id].sort());
+    await expectExamRatingRecomputed(c);
+
+    // Run again: nothing more is issued.
+    await runChunk(c.school.id, (await regradesOf(c.school.id))[0]!.id, c.a2.id);
+    expect(await certificateRows(c.ben.id)).toHaveLength(1);
   });
 });

@@ -19,7 +19,8 @@ import { examRegradedPush, regradedPush } from "./push";
  * `CHUNK` attempts of the regrade not re-scored yet, in one read batch and one write batch. Every
  * write that is not idempotent by itself is conditional on the attempt's item not being applied,
  * and the same batch marks the items applied, so a retried or concurrent chunk changes nothing
- * twice. The last chunk also marks the regrade done.
+ * twice. The last chunk also marks the regrade done. Attempts inside exam sections re-derive their
+ * finished exam attempts (docs/decisions/regrade.md, "Exam sections").
  */
 
 export const CHUNK = 100;

@@ -15,7 +15,8 @@ import type { RegradeBody, RegradeMode, RegradeResult } from "./schemas";
 
 /**
  * `POST /t/quiz-questions/:id/regrade` (docs/decisions/regrade.md). The dry run is the auth check
- * and two reads (the question, then the attempts it would re-score) and writes nothing. The real
+ * and two reads (the question, then the attempts it would re-score), a third only for a question in
+ * exam sections (the finished exam attempts it re-derives), and writes nothing. The real
  * run computes the same plan, claims the regrade in one batch (the regrade row only while no other
  * regrade of the quiz runs, its attempts as items, the new key, the audit entry), then re-scores
  * the attempts: at once when they fit one chunk, else on the `lms-regrade` queue, chunk after

@@ -51,7 +51,8 @@ function answersUpdate(ctx: Ctx, regrade: RegradeRow, outcomes: readonly Outcome
 /** The attempts settled again from their answers, as settle.ts does; a drop first takes the question's points out of `max_score`. */
 function attemptsUpdate(ctx: Ctx, regrade: RegradeRow, ids: string): BatchItem {
   const t = ctx.tenantId;
-  const max = regrade.mode === "drop" ? sql`MAX(0, COALESCE(ca.max_score_hundredths, 0) - ${regrade.points_hundredths})` : sql`ca.max_score_hundredths`;
+  // D1 binds a JavaScript number as REAL: cast, or the percentage below divides as REAL (0 of 100 would be 0.5).
+  const max = regrade.mode === "drop" ? sql`MAX(0, COALESCE(ca.max_score_hundredths, 0) - CAST(${regrade.points_hundredths} AS INTEGER))` : sql`ca.max_score_hundredths`;
   return batchable(
     ctx,
     sql`UPDATE quiz_attempts SET max_score_hundredths = s.max, score_hundredths = s.score, score_pct_hundredths = s.pct, pending_review = s.pending,

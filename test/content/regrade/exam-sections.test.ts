@@ -179,6 +179,34 @@ describe("regrade inside exam sections", () => {
     expect(await finals([c.danAttempt])).toEqual([[50, 400, 1250, false]]);
   });
 
+  it("drop: the question's point leaves the sections' maxima; only exam attempts whose result moves are listed; a second drop re-scores nobody", async () => {
+    const c = await examRoom();
+    // Algebra without its first question: Ann 1 of 1 (100 %, as before), Ben 0 of 1 (0 %, as before), Cat 1 of 1 (100 %, was 50 %).
+    const dry = await regrade(c.admin, c.a1.id, { mode: "drop" });
+    expect(dry.body.data).toEqual({ dry_run: true, affected_attempts: 1, changes: [change(c.attempts.cat, c.cat.id, "50.00", "62.50", true, true)], truncated: false });
+    const real = await regrade(c.admin, c.a1.id, { mode: "drop", dry_run: false });
+    expect(real.body.data).toEqual({ ...dry.body.data, dry_run: false });
+    expect(await finals([c.attempts.ann, c.attempts.ben, c.attempts.cat])).toEqual([
+      [400, 400, 10000, true],
+      [150, 400, 3750, false],
+      [250, 400, 6250, true],
+    ]);
+    const algebra = async (examAttempt: string) => {
+      const [row] = (await sectionQuizAttempts(examAttempt)).filter((attempt) => attempt.quizId === c.algebra.id);
+      return [row!.scoreHundredths, row!.maxScoreHundredths, row!.scorePctHundredths];
+    };
+    expect([await algebra(c.attempts.ann), await algebra(c.attempts.ben), await algebra(c.attempts.cat)]).toEqual([
+      [100, 100, 10000],
+      [0, 100, 0],
+      [100, 100, 10000],
+    ]);
+    expect((await regradedPushes(c.school.id)).map((row) => row.userId)).toEqual([c.cat.id]);
+    await expectExamRatingRecomputed(c);
+    await expectExamFiguresRecomputed(c.admin, c.exam.id, [...c.students, c.dan].map((s) => s.id));
+    expect((await regrade(c.admin, c.a1.id, { mode: "drop", dry_run: false })).body.data).toEqual({ dry_run: false, affected_attempts: 0, changes: [], truncated: false });
+    expect(await finals([c.attempts.cat])).toEqual([[250, 400, 6250, true]]);
+  });
+
   it("accept_all from the queue: two copies of a chunk at once write each change once; a chunk run again changes nothing", async () => {
     const c = await examRoom();
     const dry = await regrade(c.admin, c.a1.id, { mode: "accept_all" });

@@ -1,7 +1,8 @@
 import { id } from "../seed/demo.mjs";
+import { EXAM as SEEDED_EXAM } from "../seed/quizzes.mjs";
 import { PEOPLE, label, labelOf, pick } from "./lib/tour.mjs";
 
-export const summary = "a student's exam: sections in any order, answers, a weighted final score; the exam's analytics";
+export const summary = "a student's exam: sections in any order, answers, a weighted final score; the exam's analytics; a regrade preview of a section's question";
 
 const EXAM = id(0x1101);
 
@@ -62,5 +63,15 @@ export async function run(t) {
     who: paul,
     path: `/t/exams/${EXAM}/analytics`,
     show: (json) => ({ ...pick(json.data, ["attempt_count", "submitted_count", "passed_count", "avg_score_pct"]), per_section: json.data.per_section.map((s) => pick(s, ["title", "avg_score_pct"])) }),
+  });
+
+  t.section(`A wrong key found after the exam, previewed by ${label(curator)}: the first "School rules" question keyed to its second answer; the finished exam attempts whose final score or pass would change (a dry run writes nothing)`);
+  await t.step("Regrade, dry run", {
+    method: "POST",
+    who: paul,
+    path: `/t/quiz-questions/${SEEDED_EXAM.questions[0]}/regrade`,
+    // The seed's answers of that question are id(0x1060) (keyed right) and id(0x1061).
+    body: { mode: "new_key", correct_answer_ids: [id(0x1061)] },
+    show: (json) => ({ dry_run: json.data.dry_run, affected_attempts: json.data.affected_attempts, changes: json.data.changes.slice(0, 3) }),
   });
 }

@@ -6756,7 +6756,7 @@ export interface components {
         };
         RegradeResult: {
             dry_run: boolean;
-            /** @description Attempts whose score or pass changes */
+            /** @description Attempts whose score or pass changes: quiz attempts outside exams and exam attempts */
             affected_attempts: number;
             /** @description Those attempts, oldest first, at most 500 */
             changes: components["schemas"]["RegradeChange"][];
@@ -6764,16 +6764,17 @@ export interface components {
             truncated: boolean;
         };
         RegradeChange: {
+            /** @description The quiz attempt; for a question in exam sections, the finished exam attempt whose result changes (its final percentage and pass) */
             attempt_id: string;
             /** @description The attempt's user */
             student_id: string;
             /**
-             * @description The attempt's score percentage before
+             * @description The attempt's score percentage before (an exam attempt's final percentage)
              * @example 60.00
              */
             old_score: string;
             /**
-             * @description The attempt's score percentage after
+             * @description The attempt's score percentage after (an exam attempt's final percentage)
              * @example 80.00
              */
             new_score: string;

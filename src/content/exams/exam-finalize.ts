@@ -65,8 +65,11 @@ export function finishCtx(ctx: SettleCtx, view: TimerView): SettleCtx {
   return ownSubmit ? ctx : deadlineCtx(ctx);
 }
 
-function examCompletion(ctx: SettleCtx, view: TimerView): ReferenceCompletion {
-  const { examAttemptId, examId, userId } = view.start;
+/** The exam attempt a settle names. */
+export type ExamAttemptRef = Pick<TimerView["start"], "examAttemptId" | "examId" | "userId">;
+
+function examCompletion(ctx: SettleCtx, start: ExamAttemptRef): ReferenceCompletion {
+  const { examAttemptId, examId, userId } = start;
   return {
     blockType: "exam_ref",
     source: "exam",
@@ -78,9 +81,9 @@ function examCompletion(ctx: SettleCtx, view: TimerView): ReferenceCompletion {
 }
 
 /** The attempt's score for its award (`rating.scored-awards`), from the figures the batch's final UPDATE wrote. */
-function examScore(ctx: SettleCtx, view: TimerView): SettledScore {
+function examScore(ctx: SettleCtx, start: ExamAttemptRef): SettledScore {
   const { tenantId } = ctx;
-  const { examAttemptId, examId, userId } = view.start;
+  const { examAttemptId, examId, userId } = start;
   const column = (name: string) => sql`(SELECT ${sql.raw(`ra.${name}`)} FROM exam_attempts ra WHERE ra.id = ${examAttemptId} AND ${inSchool("ra", tenantId)})`;
   return {
     objectId: examId,
@@ -95,15 +98,34 @@ function examScore(ctx: SettleCtx, view: TimerView): SettledScore {
 }
 
 /** A student's exam attempt settled: the contributors complete its `exam_ref` blocks (docs/domain-events.md). */
-function settledEvent(ctx: SettleCtx, view: TimerView, now: number): AttemptSettled {
-  return { type: "attempt.settled", attempt: "exam", attemptId: view.start.examAttemptId, now, finalized: true, score: examScore(ctx, view), completes: examCompletion(ctx, view) };
+function settledEvent(ctx: SettleCtx, start: ExamAttemptRef, now: number, finalized = true): AttemptSettled {
+  return { type: "attempt.settled", attempt: "exam", attemptId: start.examAttemptId, now, finalized, score: examScore(ctx, start), completes: examCompletion(ctx, start) };
+}
+
+/**
+ * A finished attempt settled again after its figures were rewritten (a regrade, src/content/regrade):
+ * the contributors' reads for the caller's read batch, then their statements (completion of the
+ * `exam_ref` blocks when it now passes, the award under its own key, certificates), as the finish
+ * settles it. Not a finish: no exam pushes.
+ */
+export function prepareExamResettle(ctx: SettleCtx, start: ExamAttemptRef) {
+  const now = ctx.clock.now();
+  const prep = prepareContentEvent(ctx, settledEvent(ctx, start, now, false));
+  const statements = [...prep.prefetch, ...prep.reads];
+  return {
+    statements,
+    write(results: readonly unknown[]): Promise<BatchItem[]> {
+      const prepared = prep.read(results.slice(0, prep.prefetch.length), results.slice(prep.prefetch.length, statements.length));
+      return contentStatements(ctx, settledEvent(ctx, start, now, false), prepared);
+    },
+  };
 }
 
 /** Step 1. */
 async function readAttempt(ctx: SettleCtx, view: TimerView) {
   const { examAttemptId, examId } = view.start;
   const student = view.start.actorRole === "student";
-  const prep = prepareContentEvent(ctx, settledEvent(ctx, view, ctx.clock.now()), EXAM_EVENTS);
+  const prep = prepareContentEvent(ctx, settledEvent(ctx, view.start, ctx.clock.now()), EXAM_EVENTS);
   const extra: BatchItem[] = student ? [...prep.prefetch, ...prep.reads] : [];
   const results = await runBatch(ctx, [
     examAttemptSql(ctx, examAttemptId),
@@ -191,7 +213,7 @@ export async function finalizeExam(ctx: SettleCtx, view: TimerView): Promise<Fin
   if (view.start.actorRole === "student") {
     const facts: ExamFacts = { title: read.exam?.title ?? "", passingScore: read.exam?.passing_score ?? null, maxAttempts: read.exam?.max_attempts ?? null };
     writes.push(
-      ...(await contentStatements(ctx, settledEvent(ctx, view, now), read.prepared)),
+      ...(await contentStatements(ctx, settledEvent(ctx, view.start, now), read.prepared)),
       ...(await examFinishEvents(ctx, view, facts, formatHundredths(figures.finalPctHundredths))),
     );
   }

@@ -20,6 +20,8 @@ export interface SectionFiguresRow {
   /** The section quiz attempt's score and max in hundredths of a point; null when not visited (or not scored). */
   score_hundredths: number | null;
   max_hundredths: number | null;
+  /** The section's quiz attempt in this exam attempt; null when not visited (a regrade re-derives the exam from it). */
+  quiz_attempt_id?: string | null;
 }
 
 /**
@@ -29,8 +31,8 @@ export interface SectionFiguresRow {
  */
 export function attemptSectionsJsonSql(tenantId: string, examId: SQL, attemptId: SQL): SQL {
   return sql`(SELECT json_group_array(json_object('section_id', x.id, 'title', x.title, 'weight', x.weight, 'position', x.position,
-        'score_hundredths', x.score, 'max_hundredths', x.max))
-      FROM (SELECT xs.id, xs.title, xs.weight, xs.position, xq.score_hundredths AS score, xq.max_score_hundredths AS max
+        'score_hundredths', x.score, 'max_hundredths', x.max, 'quiz_attempt_id', x.quiz_attempt_id))
+      FROM (SELECT xs.id, xs.title, xs.weight, xs.position, xq.score_hundredths AS score, xq.max_score_hundredths AS max, xq.id AS quiz_attempt_id
             FROM exam_sections xs
               LEFT JOIN exam_section_attempts xa ON ${inSchool("xa", tenantId)} AND xa.exam_attempt_id = ${attemptId} AND xa.exam_section_id = xs.id
               LEFT JOIN quiz_attempts xq ON xq.id = xa.quiz_attempt_id AND ${inSchool("xq", tenantId)}

@@ -16,11 +16,16 @@ import { effectiveRuleSql } from "./rules";
  * the highest eligible amount (never below 0). The event is keyed
  * `regrade:<question_id>:<attempt_id>:<n>` (the student's first re-scored attempt of the chunk,
  * `n` the regrade's number for the question), so a retried chunk writes nothing (the key exists and
- * the difference is 0 anyway). No #60/#63: the student is told by `quiz.regraded`.
+ * the difference is 0 anyway). No #60/#63: the student is told by `quiz.regraded`. A regrade of a
+ * question in exam sections moves the exam's points the same way (source `exam`, the exam's
+ * finished attempts and their final percentages; the key names the exam attempt).
  */
 
 export interface RegradeAwards {
-  quizId: string;
+  /** `quiz`: the quiz's attempts outside exams; `exam`: the exam's attempts, whose sections the regrade re-scored. */
+  source: "quiz" | "exam";
+  /** The quiz or the exam. */
+  objectId: string;
   questionId: string;
   seq: number;
   /** SQL: a SELECT of `student_id, attempt_id` (the attempt naming the key), one row per student. */
@@ -30,10 +35,31 @@ export interface RegradeAwards {
 
 const lit = sqlLiteral;
 
+/** The quiz's settled student attempts outside exams, as the quiz awards scored them. */
+const quizAttempts = (tenant: SQL, quiz: SQL, students: SQL) =>
+  sql`SELECT a.user_id, a.id, a.submitted_at, CAST(COALESCE(a.score_pct_hundredths, 0) AS INTEGER) AS pct, CAST(a.passed AS INTEGER) AS passed,
+      CAST(q.passing_score AS INTEGER) AS passing_score
+    FROM quiz_attempts a JOIN quizzes q ON q.id = a.quiz_id AND ${liveInSchool("q", tenant)}
+    WHERE ${inSchool("a", tenant)} AND a.quiz_id = ${quiz} AND a.status = 'submitted' AND a.pending_review = 0
+      AND a.actor_role = 'student' AND a.exam_attempt_id IS NULL
+      AND a.user_id IN (SELECT st.student_id FROM (${students}) st)`;
+
+/**
+ * The exam's finished student attempts, as the exam's award scored them (its final percentage and
+ * pass). A deleted exam's too: its sections' quiz may outlive it, and the points its attempts
+ * earned follow their corrected figures rather than leave.
+ */
+const examAttempts = (tenant: SQL, exam: SQL, students: SQL) =>
+  sql`SELECT a.user_id, a.id, a.submitted_at, CAST(COALESCE(a.final_score_pct_hundredths, 0) AS INTEGER) AS pct, CAST(a.passed AS INTEGER) AS passed,
+      CAST(q.passing_score AS INTEGER) AS passing_score
+    FROM exam_attempts a JOIN exams q ON q.id = a.exam_id AND ${inSchool("q", tenant)}
+    WHERE ${inSchool("a", tenant)} AND a.exam_id = ${exam} AND a.status = 'submitted' AND a.actor_role = 'student'
+      AND a.user_id IN (SELECT st.student_id FROM (${students}) st)`;
+
 export function regradeAwardsStatement(ctx: SchoolCtx<SchoolActor>, input: RegradeAwards): BatchItem {
   const tenant = lit(ctx.tenantId);
-  const quiz = lit(input.quizId);
-  const rule = effectiveRuleSql(ctx.tenantId, "quiz", quiz);
+  const object = lit(input.objectId);
+  const rule = effectiveRuleSql(ctx.tenantId, input.source, object);
   const threshold = sql`CASE r.threshold_source WHEN 'rule_specified' THEN r.threshold_value
       WHEN 'passing_score' THEN x.passing_score * 100 ELSE COALESCE(x.passing_score * 100, r.threshold_value) END`;
   const met = sql`(${threshold} IS NULL OR x.pct >= ${threshold})`;
@@ -47,7 +73,7 @@ export function regradeAwardsStatement(ctx: SchoolCtx<SchoolActor>, input: Regra
       WHEN 'overwrite' THEN COALESCE((SELECT m.amount ${ofStudent} ORDER BY m.submitted_at DESC, m.id DESC LIMIT 1), 0)
       ELSE MAX(0, COALESCE((SELECT MAX(m.amount) ${ofStudent}), 0)) END`;
   const held = sql`(SELECT COALESCE(SUM(pe.points_hundredths), 0) FROM point_events pe
-      WHERE ${inSchool("pe", tenant)} AND pe.student_id = s.student_id AND pe.source_type = 'quiz' AND pe.target_id = ${quiz})`;
+      WHERE ${inSchool("pe", tenant)} AND pe.student_id = s.student_id AND pe.source_type = ${lit(input.source)} AND pe.target_id = ${object})`;
   return batchable(
     ctx,
     sql`WITH rule AS (
@@ -57,14 +83,9 @@ export function regradeAwardsStatement(ctx: SchoolCtx<SchoolActor>, input: Regra
           FROM (SELECT 1) ${rule.joins}),
         amounts AS (
           SELECT x.user_id, x.id, x.submitted_at, ${amount} AS amount, ${eligible} AS eligible
-          FROM (SELECT a.user_id, a.id, a.submitted_at, CAST(COALESCE(a.score_pct_hundredths, 0) AS INTEGER) AS pct, CAST(a.passed AS INTEGER) AS passed,
-                  CAST(q.passing_score AS INTEGER) AS passing_score
-                FROM quiz_attempts a JOIN quizzes q ON q.id = a.quiz_id AND ${liveInSchool("q", tenant)}
-                WHERE ${inSchool("a", tenant)} AND a.quiz_id = ${quiz} AND a.status = 'submitted' AND a.pending_review = 0
-                  AND a.actor_role = 'student' AND a.exam_attempt_id IS NULL
-                  AND a.user_id IN (SELECT st.student_id FROM (${input.students}) st)) x, rule r)
+          FROM (${input.source === "quiz" ? quizAttempts(tenant, object, input.students) : examAttempts(tenant, object, input.students)}) x, rule r)
       INSERT INTO point_events (id, tenant_id, student_id, source_type, target_id, source_key, points_hundredths, rule_id, reason, actor_user_id, awarded_at)
-      SELECT ${sqlUuidv7(input.now)}, ${tenant}, d.student_id, 'quiz', ${quiz}, d.source_key, d.delta, (SELECT r.id FROM rule r), NULL, NULL, ${lit(input.now)}
+      SELECT ${sqlUuidv7(input.now)}, ${tenant}, d.student_id, ${lit(input.source)}, ${object}, d.source_key, d.delta, (SELECT r.id FROM rule r), NULL, NULL, ${lit(input.now)}
       FROM (SELECT s.student_id, ${lit(`regrade:${input.questionId}:`)} || s.attempt_id || ${lit(`:${input.seq}`)} AS source_key, ${target} - ${held} AS delta
             FROM (${input.students}) s) d
       WHERE d.delta <> 0

@@ -5,19 +5,22 @@ import { formatHundredths } from "../../core/db/decimal";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { prepareSettle, settleStatements, type SettleTarget } from "../attempts/settle";
+import { prepareExamResettle } from "../exams/exam-finalize";
+import { examFiguresRebuild } from "../exams/figures";
 import { quizFiguresRebuild } from "../quizzes/figures";
 import { regradeAwardsStatement } from "../rating/regrade-awards";
 import { pointsChangedWebhooks } from "../rating/webhooks";
-import { outcomeOf, type Outcome } from "./plan";
-import { chunkRead, questionRead, regradeQuestion, regradeRead, rowsFor, type QuestionRow, type RegradeRow } from "./reads";
-import { regradedPush } from "./push";
+import { examOutcomesOf, outcomeOf, type ExamOutcome, type Outcome } from "./plan";
+import { chunkRead, examAttemptsRead, examRowsFor, questionRead, regradeQuestion, regradeRead, rowsFor, type QuestionRow, type RegradeRow } from "./reads";
+import { examRegradedPush, regradedPush } from "./push";
 
 /**
  * One chunk of a real regrade (docs/decisions/regrade.md, "Chunks and the queue"): the next
  * `CHUNK` attempts of the regrade not re-scored yet, in one read batch and one write batch. Every
  * write that is not idempotent by itself is conditional on the attempt's item not being applied,
  * and the same batch marks the items applied, so a retried or concurrent chunk changes nothing
- * twice. The last chunk also marks the regrade done.
+ * twice. The last chunk also marks the regrade done. Attempts inside exam sections re-derive their
+ * finished exam attempts (docs/decisions/regrade.md, "Exam sections").
  */
 
 export const CHUNK = 100;
@@ -48,7 +51,8 @@ function answersUpdate(ctx: Ctx, regrade: RegradeRow, outcomes: readonly Outcome
 /** The attempts settled again from their answers, as settle.ts does; a drop first takes the question's points out of `max_score`. */
 function attemptsUpdate(ctx: Ctx, regrade: RegradeRow, ids: string): BatchItem {
   const t = ctx.tenantId;
-  const max = regrade.mode === "drop" ? sql`MAX(0, COALESCE(ca.max_score_hundredths, 0) - ${regrade.points_hundredths})` : sql`ca.max_score_hundredths`;
+  // D1 binds a JavaScript number as REAL: cast, or the percentage below divides as REAL (0 of 100 would be 0.5).
+  const max = regrade.mode === "drop" ? sql`MAX(0, COALESCE(ca.max_score_hundredths, 0) - CAST(${regrade.points_hundredths} AS INTEGER))` : sql`ca.max_score_hundredths`;
   return batchable(
     ctx,
     sql`UPDATE quiz_attempts SET max_score_hundredths = s.max, score_hundredths = s.score, score_pct_hundredths = s.pct, pending_review = s.pending,
@@ -89,7 +93,7 @@ export function finishStatement(ctx: Ctx, regradeId: string, now: number): Batch
 function changedStudents(outcomes: readonly Outcome[]): [string, string][] {
   const first = new Map<string, string>();
   for (const outcome of outcomes) {
-    if (!outcome.changed || outcome.actorRole !== "student") continue;
+    if (!outcome.changed || outcome.actorRole !== "student" || outcome.examAttemptId !== null) continue;
     const seen = first.get(outcome.userId);
     if (seen === undefined || outcome.attemptId < seen) first.set(outcome.userId, outcome.attemptId);
   }
@@ -107,28 +111,114 @@ function newlyPassed(regrade: RegradeRow, outcomes: readonly Outcome[]): SettleT
   const seen = new Set<string>();
   const out: SettleTarget[] = [];
   for (const outcome of outcomes) {
-    if (outcome.actorRole !== "student" || outcome.newPassed !== true || outcome.oldPassed === true || seen.has(outcome.userId)) continue;
+    if (outcome.actorRole !== "student" || outcome.examAttemptId !== null || outcome.newPassed !== true || outcome.oldPassed === true || seen.has(outcome.userId)) continue;
     seen.add(outcome.userId);
     out.push({ attemptId: outcome.attemptId, quizId: regrade.quiz_id, userId: outcome.userId, actorRole: "student", examAttemptId: null });
   }
   return out;
 }
 
-async function passStatements(ctx: Ctx, targets: readonly SettleTarget[]): Promise<BatchItem[]> {
-  if (targets.length === 0) return [];
-  const preparations = targets.map((target) => prepareSettle(ctx, target));
+/**
+ * The exam attempts of students the regrade raises (a new pass, or a higher final percentage a
+ * certificate's `min_exam_pct` may ask for) settle again as the exam's finish settles them: the
+ * completion of their `exam_ref` blocks, the award under its own key, certificates
+ * (docs/decisions/regrade.md, "Exam sections"). One per student, the highest.
+ */
+function raisedExams(exams: readonly ExamOutcome[]): ExamOutcome[] {
+  const best = new Map<string, ExamOutcome>();
+  for (const exam of exams) {
+    if (exam.actorRole !== "student" || !(exam.newPct > exam.oldPct || (exam.newPassed && exam.oldPassed !== true))) continue;
+    const key = `${exam.examId}:${exam.userId}`;
+    const seen = best.get(key);
+    if (seen === undefined || exam.newPct > seen.newPct) best.set(key, exam);
+  }
+  return [...best.values()];
+}
+
+/** The settle statements of the quiz attempts a regrade makes pass and of the exam attempts it raises, after one read batch for them all. */
+async function passStatements(ctx: Ctx, targets: readonly SettleTarget[], exams: readonly ExamOutcome[]): Promise<BatchItem[]> {
+  if (targets.length === 0 && exams.length === 0) return [];
+  const preparations = [
+    ...targets.map((target) => {
+      const prep = prepareSettle(ctx, target);
+      return { statements: prep.statements, write: (results: readonly unknown[]) => settleStatements(ctx, target, prep.read(results)) };
+    }),
+    ...exams.map((exam) => prepareExamResettle(ctx, { examAttemptId: exam.examAttemptId, examId: exam.examId, userId: exam.userId })),
+  ];
   const results = await runBatch(
     ctx,
     preparations.flatMap((prep) => prep.statements),
   );
   const out: BatchItem[] = [];
   let offset = 0;
-  for (const [index, prep] of preparations.entries()) {
-    const plan = prep.read(results.slice(offset, offset + prep.statements.length));
+  for (const prep of preparations) {
+    out.push(...(await prep.write(results.slice(offset, offset + prep.statements.length))));
     offset += prep.statements.length;
-    out.push(...(await settleStatements(ctx, targets[index]!, plan)));
   }
   return out;
+}
+
+/**
+ * The re-derived figures of the exam attempts (exams/exam-scoring.ts, computed by `examOutcomesOf`),
+ * written while the section attempt's item is not applied, so a retried chunk writes nothing twice.
+ */
+function examAttemptsUpdate(ctx: Ctx, regrade: RegradeRow, exams: readonly ExamOutcome[]): BatchItem[] {
+  if (exams.length === 0) return [];
+  const t = ctx.tenantId;
+  const rows = exams.map((exam) => ({
+    id: exam.examAttemptId,
+    section: exam.sectionAttemptId,
+    score: exam.figures.finalScoreHundredths,
+    max: exam.figures.finalMaxHundredths,
+    pct: exam.figures.finalPctHundredths,
+    passed: exam.figures.passed ? 1 : 0,
+  }));
+  return [
+    batchable(
+      ctx,
+      sql`UPDATE exam_attempts SET final_score_hundredths = g.value ->> '$.score', final_max_hundredths = g.value ->> '$.max',
+          final_score_pct_hundredths = g.value ->> '$.pct', passed = g.value ->> '$.passed', updated_at = ${ctx.clock.now()}
+        FROM json_each(${JSON.stringify(rows)}) g
+        WHERE exam_attempts.id = g.value ->> '$.id' AND ${inSchool("exam_attempts", t)} AND exam_attempts.status = 'submitted'
+          AND ${pendingItem(ctx, regrade.id, sql`g.value ->> '$.section'`)}`,
+    ),
+  ];
+}
+
+/** The exams' analytics figures of the members whose exam attempts the chunk re-derived (`attempt.recorded` of an exam, as a set). */
+function examFigureStatements(ctx: Ctx, exams: readonly ExamOutcome[]): BatchItem[] {
+  const byExam = new Map<string, Set<string>>();
+  for (const exam of exams) byExam.set(exam.examId, (byExam.get(exam.examId) ?? new Set()).add(exam.userId));
+  return [...byExam.entries()].flatMap(([examId, users]) =>
+    examFiguresRebuild(ctx, { objectId: examId, userIn: sql`SELECT value FROM json_each(${JSON.stringify([...users])})` }),
+  );
+}
+
+/** The exam's rating events of the students whose exam attempt changed, keyed by their first changed exam attempt of the chunk. */
+function examAwardStatements(ctx: Ctx, regrade: RegradeRow, exams: readonly ExamOutcome[], now: number): BatchItem[] {
+  const byExam = new Map<string, Map<string, string>>();
+  for (const exam of exams) {
+    if (!exam.changed || exam.actorRole !== "student") continue;
+    const students = byExam.get(exam.examId) ?? new Map<string, string>();
+    const seen = students.get(exam.userId);
+    if (seen === undefined || exam.examAttemptId < seen) students.set(exam.userId, exam.examAttemptId);
+    byExam.set(exam.examId, students);
+  }
+  return [...byExam.entries()].flatMap(([examId, students]) => {
+    const pairs = JSON.stringify([...students.entries()]);
+    return [
+      regradeAwardsStatement(ctx, {
+        source: "exam",
+        objectId: examId,
+        questionId: regrade.question_id,
+        seq: regrade.seq,
+        students: sql`SELECT value ->> '$[0]' AS student_id, value ->> '$[1]' AS attempt_id FROM json_each(${pairs})`,
+        now,
+      }),
+      ...pointsChangedWebhooks(ctx, sql`wp.source_type = 'exam' AND wp.target_id = ${examId} AND wp.awarded_at = ${now}
+        AND wp.source_key LIKE ${`regrade:${regrade.question_id}:%:${regrade.seq}`}`),
+    ];
+  });
 }
 
 export interface ChunkResult {
@@ -151,11 +241,20 @@ export async function applyChunk(ctx: Ctx, input: { regradeId: string; questionI
   // The points the regrade was claimed with, so a later edit of the question does not split one regrade in two.
   const question = { ...regradeQuestion(questionRow), pointsHundredths: regrade.points_hundredths };
   const outcomes = chunk.map((row) => outcomeOf(question, regrade.mode, row));
+  const examReads = examAttemptsRead(ctx, chunk);
+  const exams = examReads.length > 0 ? examOutcomesOf(examRowsFor((await runBatch(ctx, examReads))[0]), outcomes) : [];
   const now = ctx.clock.now();
   const ids = JSON.stringify(chunk.map((row) => row.id));
   const writes: BatchItem[] = [];
   if (chunk.length > 0) {
-    writes.push(...answersUpdate(ctx, regrade, outcomes), attemptsUpdate(ctx, regrade, ids), ...(await passStatements(ctx, newlyPassed(regrade, outcomes))));
+    writes.push(
+      ...answersUpdate(ctx, regrade, outcomes),
+      attemptsUpdate(ctx, regrade, ids),
+      ...examAttemptsUpdate(ctx, regrade, exams),
+      ...(await passStatements(ctx, newlyPassed(regrade, outcomes), raisedExams(exams))),
+      ...examFigureStatements(ctx, exams),
+      ...examAwardStatements(ctx, regrade, exams, now),
+    );
     const users = JSON.stringify([...new Set(chunk.map((row) => row.user_id))]);
     writes.push(...quizFiguresRebuild(ctx, { objectId: regrade.quiz_id, userIn: sql`SELECT value FROM json_each(${users})` }));
     const students = changedStudents(outcomes);
@@ -163,7 +262,8 @@ export async function applyChunk(ctx: Ctx, input: { regradeId: string; questionI
       const pairs = JSON.stringify(students);
       writes.push(
         regradeAwardsStatement(ctx, {
-          quizId: regrade.quiz_id,
+          source: "quiz",
+          objectId: regrade.quiz_id,
           questionId: regrade.question_id,
           seq: regrade.seq,
           students: sql`SELECT value ->> '$[0]' AS student_id, value ->> '$[1]' AS attempt_id FROM json_each(${pairs})`,
@@ -175,7 +275,7 @@ export async function applyChunk(ctx: Ctx, input: { regradeId: string; questionI
       );
     }
     for (const outcome of outcomes) {
-      if (!outcome.changed || outcome.actorRole !== "student") continue;
+      if (!outcome.changed || outcome.actorRole !== "student" || outcome.examAttemptId !== null) continue;
       writes.push(
         await regradedPush(ctx, {
           regradeId: regrade.id,
@@ -185,6 +285,20 @@ export async function applyChunk(ctx: Ctx, input: { regradeId: string; questionI
           oldScore: formatHundredths(outcome.oldPct),
           newScore: formatHundredths(outcome.newPct),
           when: pendingItem(ctx, regrade.id, sql`${outcome.attemptId}`),
+        }),
+      );
+    }
+    for (const exam of exams) {
+      if (!exam.changed || exam.actorRole !== "student") continue;
+      writes.push(
+        await examRegradedPush(ctx, {
+          regradeId: regrade.id,
+          examAttemptId: exam.examAttemptId,
+          studentId: exam.userId,
+          title: exam.title,
+          oldScore: formatHundredths(exam.oldPct),
+          newScore: formatHundredths(exam.newPct),
+          when: pendingItem(ctx, regrade.id, sql`${exam.sectionAttemptId}`),
         }),
       );
     }

@@ -1,6 +1,9 @@
 import { formatHundredths } from "../../core/db/decimal";
 import type { ScoringMode } from "../../db/schema";
 import { readPayload, storedPayload } from "../attempts/payloads";
+import { sectionScoreOf } from "../exams/attempt-present";
+import { examFigures, type ExamFigures } from "../exams/exam-scoring";
+import type { SectionFiguresRow } from "../exams/result";
 import { normalizeFreeText, scoreAnswer, type ScoringQuestion } from "../attempts/scoring";
 import { CHANGES_SHOWN, type RegradeMode, type RegradeResult } from "./schemas";
 
@@ -23,6 +26,8 @@ export interface AttemptRowForRegrade {
   id: string;
   user_id: string;
   actor_role: "student" | "curator" | "admin";
+  /** The exam attempt of a section's quiz attempt; null outside exams. */
+  exam_attempt_id: string | null;
   score_hundredths: number | null;
   max_score_hundredths: number | null;
   score_pct_hundredths: number | null;
@@ -45,8 +50,14 @@ export interface Outcome {
   attemptId: string;
   userId: string;
   actorRole: AttemptRowForRegrade["actor_role"];
+  examAttemptId: string | null;
   /** The answer's new verdict; null when the attempt has no answer to the question. */
   answer: Verdict | null;
+  /** Points and maximum in hundredths before and after (an exam's section figures read them). */
+  oldScore: number;
+  newScore: number;
+  oldMax: number;
+  newMax: number;
   oldPct: number;
   newPct: number;
   oldPassed: boolean | null;
@@ -93,7 +104,12 @@ export function outcomeOf(question: RegradeQuestion, mode: RegradeMode, row: Att
     attemptId: row.id,
     userId: row.user_id,
     actorRole: row.actor_role,
+    examAttemptId: row.exam_attempt_id,
     answer,
+    oldScore,
+    newScore,
+    oldMax,
+    newMax,
     oldPct,
     newPct,
     oldPassed,
@@ -102,9 +118,96 @@ export function outcomeOf(question: RegradeQuestion, mode: RegradeMode, row: Att
   };
 }
 
-/** The response: the attempts whose score or pass changes, in attempt order (oldest first). */
-export function resultOf(dryRun: boolean, outcomes: readonly Outcome[]): RegradeResult {
-  const changed = outcomes.filter((outcome) => outcome.changed).sort((a, b) => (a.attemptId < b.attemptId ? -1 : a.attemptId > b.attemptId ? 1 : 0));
+/** A finished exam attempt with a section's quiz attempt the regrade re-scores, as `examAttemptsRead` reads it. */
+export interface ExamAttemptRowForRegrade {
+  id: string;
+  exam_id: string;
+  user_id: string;
+  actor_role: AttemptRowForRegrade["actor_role"];
+  final_score_pct_hundredths: number | null;
+  passed: number | null;
+  title: string;
+  passing_score: number | null;
+  /** JSON: the exam's live sections with their quiz attempts' figures (`SectionFiguresRow[]`, exams/result.ts). */
+  sections: string;
+}
+
+export interface ExamOutcome {
+  examAttemptId: string;
+  examId: string;
+  userId: string;
+  actorRole: AttemptRowForRegrade["actor_role"];
+  title: string;
+  /** A section quiz attempt of the regrade in this exam attempt: the exam's writes wait on its item. */
+  sectionAttemptId: string;
+  figures: ExamFigures;
+  oldPct: number;
+  newPct: number;
+  oldPassed: boolean | null;
+  newPassed: boolean;
+  changed: boolean;
+}
+
+/**
+ * The exam attempts whose sections the outcomes re-score, re-derived by the exam's own scoring
+ * (exams/exam-scoring.ts, as its finish computes them) from their sections with the re-scored
+ * figures in place of the stored ones (docs/decisions/regrade.md, "Exam sections"). An exam
+ * attempt none of whose sections' points or maximum move is left as it is.
+ */
+export function examOutcomesOf(rows: readonly ExamAttemptRowForRegrade[], outcomes: readonly Outcome[]): ExamOutcome[] {
+  const moved = new Map(outcomes.filter((o) => o.examAttemptId !== null && (o.newScore !== o.oldScore || o.newMax !== o.oldMax)).map((o) => [o.attemptId, o]));
+  const out: ExamOutcome[] = [];
+  for (const row of rows) {
+    const sections = JSON.parse(row.sections) as SectionFiguresRow[];
+    const regraded = sections.map((section) => (section.quiz_attempt_id ? moved.get(section.quiz_attempt_id) : undefined));
+    const first = regraded.find((outcome) => outcome !== undefined);
+    if (!first) continue;
+    const figures = examFigures(
+      sections.map((section, i) => {
+        const outcome = regraded[i];
+        return outcome ? { weight: section.weight, score: { scoreHundredths: outcome.newScore, maxHundredths: outcome.newMax } } : sectionScoreOf(section);
+      }),
+      row.passing_score,
+    );
+    const oldPct = row.final_score_pct_hundredths ?? 0;
+    const oldPassed = row.passed === null ? null : row.passed === 1;
+    out.push({
+      examAttemptId: row.id,
+      examId: row.exam_id,
+      userId: row.user_id,
+      actorRole: row.actor_role,
+      title: row.title,
+      sectionAttemptId: first.attemptId,
+      figures,
+      oldPct,
+      newPct: figures.finalPctHundredths,
+      oldPassed,
+      newPassed: figures.passed,
+      changed: oldPct !== figures.finalPctHundredths || oldPassed !== figures.passed,
+    });
+  }
+  return out;
+}
+
+interface Changed {
+  attemptId: string;
+  userId: string;
+  oldPct: number;
+  newPct: number;
+  oldPassed: boolean | null;
+  newPassed: boolean | null;
+  changed: boolean;
+}
+
+/**
+ * The response: the attempts whose score or pass changes, in attempt order (oldest first): quiz
+ * attempts outside exams, and for a question in exam sections the exam attempts (their final
+ * percentage and pass), not the sections' quiz attempts, which are part of their exam's result.
+ */
+export function resultOf(dryRun: boolean, outcomes: readonly Outcome[], examOutcomes: readonly ExamOutcome[] = []): RegradeResult {
+  const changed = [...outcomes.filter((outcome): outcome is Outcome => outcome.examAttemptId === null), ...examOutcomes.map((o): Changed => ({ ...o, attemptId: o.examAttemptId }))]
+    .filter((outcome) => outcome.changed)
+    .sort((a, b) => (a.attemptId < b.attemptId ? -1 : a.attemptId > b.attemptId ? 1 : 0));
   return {
     dry_run: dryRun,
     affected_attempts: changed.length,

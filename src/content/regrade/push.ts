@@ -42,3 +42,23 @@ export function regradedPush(
     { when: input.when },
   );
 }
+
+/**
+ * The push of an exam attempt whose result a regrade of a section's question changed: the exam's
+ * title and its final percentages (a section's quiz is not the student's to see; their result is
+ * the exam's). Keyed by the regrade and the exam attempt.
+ */
+export function examRegradedPush(
+  ctx: SchoolCtx<SchoolActor>,
+  input: { regradeId: string; examAttemptId: string; studentId: string; title: string; oldScore: string; newScore: string; when: SQL },
+): Promise<BatchItem> {
+  return enqueue(
+    ctx,
+    QUIZ_REGRADED,
+    { token: "student", studentId: input.studentId },
+    { title: input.title, old_score: input.oldScore, new_score: input.newScore },
+    { id: input.examAttemptId, type: "exam_attempt" },
+    `${QUIZ_REGRADED.code}:${input.regradeId}:${input.examAttemptId}`,
+    { when: input.when },
+  );
+}

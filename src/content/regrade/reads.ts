@@ -3,12 +3,14 @@ import { batchable, rowsOf, type BatchItem } from "../../core/db/batch";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import type { QuestionType, ScoringMode } from "../../db/schema";
-import type { AttemptRowForRegrade, RegradeQuestion } from "./plan";
+import { attemptSectionsJsonSql } from "../exams/result";
+import type { AttemptRowForRegrade, ExamAttemptRowForRegrade, RegradeQuestion } from "./plan";
 import type { RegradeMode } from "./schemas";
 
 /**
  * The reads of a regrade (docs/decisions/regrade.md, "Which attempts"). The attempts re-scored are
- * the quiz's submitted attempts outside exam sections (pending review included) that took the
+ * the quiz's submitted attempts (pending review included), inside exam sections only when their
+ * exam attempt is finished, that took the
  * question: for `accept_all` and `new_key` those with an answer to it, for `drop` also those whose
  * `max_score` counted it unanswered (their form drew it, or without a form the question existed when
  * they were submitted). An attempt an earlier `drop` of the question already re-scored is left out
@@ -98,9 +100,18 @@ export function tookQuestion(ctx: Ctx, question: { id: string; created_at: numbe
   return sql`${mode === "drop" ? drew : answered(ctx, question.id)} AND NOT ${dropped}`;
 }
 
+/**
+ * SQL true when attempt `a` is settled for a regrade: submitted, and inside an exam section only
+ * once its exam attempt is finished (an exam in progress scores its sections at its finish).
+ */
+export function settledForRegrade(ctx: Ctx): SQL {
+  return sql`a.status = 'submitted' AND (a.exam_attempt_id IS NULL
+    OR EXISTS (SELECT 1 FROM exam_attempts sx WHERE sx.id = a.exam_attempt_id AND ${inSchool("sx", ctx.tenantId)} AND sx.status = 'submitted'))`;
+}
+
 /** The columns of `AttemptRowForRegrade` over attempt `a` and its answer `ans` (LEFT JOIN) to the question. */
 function rowColumns(ctx: Ctx, questionId: string): SQL {
-  return sql`a.id, a.user_id, a.actor_role, a.score_hundredths, a.max_score_hundredths, a.score_pct_hundredths, a.passed,
+  return sql`a.id, a.user_id, a.actor_role, a.exam_attempt_id, a.score_hundredths, a.max_score_hundredths, a.score_pct_hundredths, a.passed,
     (SELECT count(*) FROM quiz_attempt_answers op WHERE ${inSchool("op", ctx.tenantId)} AND op.attempt_id = a.id
       AND op.question_id <> ${questionId} AND op.awarded_hundredths IS NULL) AS other_pending,
     ans.id IS NOT NULL AS has_answer, ans.payload, ans.awarded_hundredths, ans.is_correct, ans.graded_by`;
@@ -115,7 +126,7 @@ export function candidatesRead(ctx: Ctx, question: QuestionRow, mode: RegradeMod
   return batchable(
     ctx,
     sql`SELECT ${rowColumns(ctx, question.id)} FROM quiz_attempts a ${answerJoin(ctx, question.id)}
-      WHERE ${inSchool("a", ctx.tenantId)} AND a.quiz_id = ${question.quiz_id} AND a.status = 'submitted' AND a.exam_attempt_id IS NULL
+      WHERE ${inSchool("a", ctx.tenantId)} AND a.quiz_id = ${question.quiz_id} AND ${settledForRegrade(ctx)}
         AND ${tookQuestion(ctx, question, mode)}
       ORDER BY a.id`,
   );
@@ -131,6 +142,25 @@ export function chunkRead(ctx: Ctx, input: { regradeId: string; questionId: stri
       ORDER BY i.attempt_id LIMIT ${input.limit}`,
   );
 }
+
+/** The finished exam attempts of the given section quiz attempts' rows, with their exam and sections (`ExamAttemptRowForRegrade`). */
+export function examAttemptsRead(ctx: Ctx, rows: readonly AttemptRowForRegrade[]): BatchItem[] {
+  const ids = [...new Set(rows.flatMap((row) => (row.exam_attempt_id ? [row.exam_attempt_id] : [])))];
+  if (ids.length === 0) return [];
+  const t = ctx.tenantId;
+  return [
+    batchable(
+      ctx,
+      sql`SELECT ea.id, ea.exam_id, ea.user_id, ea.actor_role, ea.final_score_pct_hundredths, ea.passed, e.title, e.passing_score,
+          ${attemptSectionsJsonSql(t, sql`ea.exam_id`, sql`ea.id`)} AS sections
+        FROM exam_attempts ea JOIN exams e ON e.id = ea.exam_id AND ${inSchool("e", t)}
+        WHERE ${inSchool("ea", t)} AND ea.status = 'submitted' AND ea.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))
+        ORDER BY ea.id`,
+    ),
+  ];
+}
+
+export const examRowsFor = rowsOf<ExamAttemptRowForRegrade>;
 
 export interface RegradeRow {
   id: string;

@@ -33,10 +33,12 @@ export type RegradeBody = z.infer<typeof RegradeBody>;
 
 const Change = z
   .object({
-    attempt_id: z.string(),
+    attempt_id: z.string().openapi({
+      description: "The quiz attempt; for a question in exam sections, the finished exam attempt whose result changes (its final percentage and pass)",
+    }),
     student_id: z.string().openapi({ description: "The attempt's user" }),
-    old_score: z.string().openapi({ example: "60.00", description: "The attempt's score percentage before" }),
-    new_score: z.string().openapi({ example: "80.00", description: "The attempt's score percentage after" }),
+    old_score: z.string().openapi({ example: "60.00", description: "The attempt's score percentage before (an exam attempt's final percentage)" }),
+    new_score: z.string().openapi({ example: "80.00", description: "The attempt's score percentage after (an exam attempt's final percentage)" }),
     old_passed: z.boolean().nullable(),
     new_passed: z.boolean().nullable(),
   })
@@ -45,7 +47,7 @@ const Change = z
 export const RegradeResult = z
   .object({
     dry_run: z.boolean(),
-    affected_attempts: z.number().int().openapi({ description: "Attempts whose score or pass changes" }),
+    affected_attempts: z.number().int().openapi({ description: "Attempts whose score or pass changes: quiz attempts outside exams and exam attempts" }),
     changes: z.array(Change).openapi({ description: `Those attempts, oldest first, at most ${CHANGES_SHOWN}` }),
     truncated: z.boolean().openapi({ description: `true when more than ${CHANGES_SHOWN} attempts change` }),
   })

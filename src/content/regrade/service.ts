@@ -9,13 +9,14 @@ import { actingUserId } from "../../core/school";
 import { auditEntry } from "../../platform/audit/write";
 import { applyChunk, CHUNK } from "./chunk";
 import { regradeErrors as e } from "./errors";
-import { outcomeOf, resultOf } from "./plan";
-import { candidatesRead, questionRead, regradeQuestion, rowsFor, runningSql, tookQuestion, type QuestionRow } from "./reads";
+import { examOutcomesOf, outcomeOf, resultOf } from "./plan";
+import { candidatesRead, examAttemptsRead, examRowsFor, questionRead, regradeQuestion, rowsFor, runningSql, settledForRegrade, tookQuestion, type QuestionRow } from "./reads";
 import type { RegradeBody, RegradeMode, RegradeResult } from "./schemas";
 
 /**
  * `POST /t/quiz-questions/:id/regrade` (docs/decisions/regrade.md). The dry run is the auth check
- * and two reads (the question, then the attempts it would re-score) and writes nothing. The real
+ * and two reads (the question, then the attempts it would re-score), a third only for a question in
+ * exam sections (the finished exam attempts it re-derives), and writes nothing. The real
  * run computes the same plan, claims the regrade in one batch (the regrade row only while no other
  * regrade of the quiz runs, its attempts as items, the new key, the audit entry), then re-scores
  * the attempts: at once when they fit one chunk, else on the `lms-regrade` queue, chunk after
@@ -102,7 +103,7 @@ async function claim(ctx: SchoolCtx, input: { id: string; question: QuestionRow;
       ctx,
       sql`INSERT INTO quiz_regrade_items (tenant_id, regrade_id, attempt_id, user_id, old_score_pct_hundredths, old_passed, new_score_pct_hundredths, new_passed, applied_at)
         SELECT a.tenant_id, ${id}, a.id, a.user_id, a.score_pct_hundredths, a.passed, NULL, NULL, NULL FROM quiz_attempts a
-        WHERE ${inSchool("a", t)} AND a.quiz_id = ${question.quiz_id} AND a.status = 'submitted' AND a.exam_attempt_id IS NULL
+        WHERE ${inSchool("a", t)} AND a.quiz_id = ${question.quiz_id} AND ${settledForRegrade(ctx)}
           AND ${tookQuestion(ctx, question, mode)} AND ${claimed}`,
     ),
     ...(key ? keyStatements(ctx, question, key, claimed, now) : []),
@@ -135,9 +136,13 @@ export async function regradeQuestionVerb(ctx: SchoolCtx, input: { questionId: s
   if (question.running === 1) throw new ApiError(e.REGRADE_IN_PROGRESS);
   const [candidates] = await runBatch(ctx, [candidatesRead(ctx, question, body.mode)]);
   const scoring = regradeQuestion(question, key);
-  const outcomes = rowsFor(candidates).map((row) => outcomeOf(scoring, body.mode, row));
+  const rows = rowsFor(candidates);
+  const outcomes = rows.map((row) => outcomeOf(scoring, body.mode, row));
+  // A question in exam sections: one more read, of the finished exam attempts those sections belong to.
+  const examReads = examAttemptsRead(ctx, rows);
+  const exams = examReads.length > 0 ? examOutcomesOf(examRowsFor((await runBatch(ctx, examReads))[0]), outcomes) : [];
   const dryRun = body.dry_run ?? true;
-  const result = resultOf(dryRun, outcomes);
+  const result = resultOf(dryRun, outcomes, exams);
   if (dryRun) return result;
 
   const id = uuidv7(ctx.clock.now());

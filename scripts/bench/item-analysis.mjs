@@ -8,7 +8,7 @@
 import { DEMO } from "../seed/demo.mjs";
 import { QUIZ_ANALYTICS_QUIZ_ID } from "./quiz-analytics.mjs";
 
-/** The statements of a read that finds its snapshot fresh: the quiz, questions, answers, snapshot and two figure sums. */
+/** The statements of a read that finds its snapshot fresh: the quiz, questions, answers, snapshot, the version with the deleted members, and the bounded count. */
 const FRESH_STATEMENTS = 6;
 
 const headers = (sessions) => ({ authorization: `Bearer ${sessions.admin.token}`, "x-tenant-subdomain": DEMO.subdomain });

@@ -14,6 +14,9 @@ import { ItemAccumulator, type ItemAnalysisFigures, type ItemAnswer, type ItemQu
  * (docs/decisions/item-analysis.md, "Snapshot and freshness").
  */
 
+/** A counted attempt is settled, outside exam sections (quiz analytics' rule). */
+export const SETTLED = sql`a.exam_attempt_id IS NULL AND a.status = 'submitted' AND a.pending_review = 0`;
+
 /** Attempts per page: at 50 questions a page's answers are 25,000 rows. */
 export const PAGE = 500;
 
@@ -77,7 +80,8 @@ export function quizItemsOf(quiz: unknown, questions: unknown, answers: unknown)
   return {
     quiz: quizRow,
     questions: rows.map((row) => ({ id: row.id, type: row.type, pointsHundredths: row.points_hundredths, answerIds: answerIds.get(row.id) ?? [] })),
-    stamps: rows.map((row) => `${row.id}:${row.points_hundredths}:${row.updated_at}`),
+    // The options too: an answer added or deleted changes the option list without touching the question.
+    stamps: rows.map((row) => `${row.id}:${row.points_hundredths}:${row.updated_at}:${(answerIds.get(row.id) ?? []).join(",")}`),
   };
 }
 
@@ -110,7 +114,7 @@ export async function computeItemFigures(ctx: SchoolCtx<SchoolActor>, quizId: st
       ctx,
       "quiz_attempts",
       quizId,
-      sql`a.exam_attempt_id IS NULL AND a.status = 'submitted' AND a.pending_review = 0 AND a.id > ${after}`,
+      sql`${SETTLED} AND a.id > ${after}`,
     )} ORDER BY a.id LIMIT ${PAGE}`;
     const [attemptRows, answerRows] = await runBatch(ctx, [
       batchable(

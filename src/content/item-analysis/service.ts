@@ -8,7 +8,7 @@ import { iso } from "../../core/lib/clock";
 import { log } from "../../core/lib/log";
 import { restrictedScope } from "../../platform/schools/curator-scope";
 import { quizzesErrors } from "../quizzes/errors";
-import { computeItemFigures, countedSql, itemReads, quizItemsOf } from "./compute";
+import { computeItemFigures, countedSql, itemReads, quizItemsOf, SETTLED } from "./compute";
 import type { ItemAnalysisFigures } from "./stats";
 
 /**
@@ -34,29 +34,34 @@ interface SnapshotRow {
   computed_at: number | null;
 }
 
-interface FiguresRow {
-  members: number;
-  settled: number;
-  pct_sum: number;
-  passed: number;
+interface ChangeRow {
+  version: number;
+  deleted: number;
+  last_deleted: number | null;
 }
 
-/** What the snapshot is computed from, as the kept analytics figures give it (docs/decisions/item-analysis.md, "Snapshot and freshness"). */
-function fingerprintSql(ctx: SchoolCtx<SchoolActor>, quizId: string) {
-  const counted = (table: "quiz_figures" | "quiz_question_figures") => countedSql(ctx, table, quizId);
+/**
+ * What says the snapshot's attempts changed (docs/decisions/item-analysis.md, "Snapshot and
+ * freshness"): the quiz's figures version (kept by triggers on `quiz_figures`) and the school's
+ * deleted members (an index range of them), then whether the quiz has more than `LIVE_LIMIT`
+ * counted attempts (a scan that stops after `LIVE_LIMIT` + 1). Neither grows with the quiz.
+ */
+function freshnessSql(ctx: SchoolCtx<SchoolActor>, quizId: string) {
+  const t = ctx.tenantId;
   return [
     batchable(
       ctx,
-      sql`SELECT count(*) AS members, coalesce(sum(a.settled_count), 0) AS settled, coalesce(sum(a.pct_sum), 0) AS pct_sum,
-          coalesce(sum(a.passed_count), 0) AS passed ${counted("quiz_figures")}`,
+      sql`SELECT (SELECT v.version FROM quiz_figure_versions v WHERE ${inSchool("v", t)} AND v.quiz_id = ${quizId}) AS version,
+          count(*) AS deleted, max(u.deleted_at) AS last_deleted
+        FROM users u WHERE ${inSchool("u", t)} AND u.deleted_at IS NOT NULL`,
     ),
-    batchable(ctx, sql`SELECT coalesce(sum(a.answered), 0) AS answered, coalesce(sum(a.correct), 0) AS correct ${counted("quiz_question_figures")}`),
+    batchable(ctx, sql`SELECT count(*) AS counted FROM (SELECT 1 ${countedSql(ctx, "quiz_attempts", quizId, SETTLED)} LIMIT ${LIVE_LIMIT + 1})`),
   ];
 }
 
-
-function fingerprintOf(figures: FiguresRow, questions: { answered: number; correct: number }, quiz: { questions_per_attempt: number | null }, stamps: string[]) {
-  return sha256Hex(JSON.stringify([figures.members, figures.settled, figures.pct_sum, figures.passed, questions.answered, questions.correct, quiz.questions_per_attempt, stamps]));
+function fingerprintOf(changes: unknown, items: { quiz: { questions_per_attempt: number | null }; stamps: string[] }) {
+  const { version, deleted, last_deleted } = rowsOf<ChangeRow>(changes)[0]!;
+  return sha256Hex(JSON.stringify([version ?? 0, deleted, last_deleted, items.quiz.questions_per_attempt, items.stamps]));
 }
 
 const snapshotSql = (ctx: SchoolCtx<SchoolActor>, quizId: string) =>
@@ -66,19 +71,18 @@ export async function getItemAnalysis(ctx: SchoolCtx, input: { quizId: string })
   const { quizId } = input;
   const now = ctx.clock.now();
   const restricted = restrictedScope(ctx) !== null;
-  const [quiz, questions, answers, snapshot, figures, questionFigures] = await runBatch(ctx, [
+  const [quiz, questions, answers, snapshot, changes, counted] = await runBatch(ctx, [
     ...itemReads(ctx, quizId),
-    ...(restricted ? [] : [snapshotSql(ctx, quizId), ...fingerprintSql(ctx, quizId)]),
+    ...(restricted ? [] : [snapshotSql(ctx, quizId), ...freshnessSql(ctx, quizId)]),
   ]);
   const items = quizItemsOf(quiz, questions, answers);
   if (!items) throw new ApiError(quizzesErrors.QUIZ_NOT_FOUND);
   const live = async () => ({ quiz_id: quizId, computed_at: iso(now), ...(await computeItemFigures(ctx, quizId, items)) });
   if (restricted) return live();
-  const kept = rowsOf<FiguresRow>(figures)[0]!;
-  const fingerprint = await fingerprintOf(kept, rowsOf<{ answered: number; correct: number }>(questionFigures)[0]!, items.quiz, items.stamps);
+  const fingerprint = await fingerprintOf(changes, items);
   const stored = rowsOf<SnapshotRow>(snapshot)[0];
   if (stored?.data && stored.computed_at !== null && stored.fingerprint === fingerprint) return snapshotAnswer(quizId, stored);
-  if (kept.settled <= LIVE_LIMIT) return live();
+  if (rowsOf<{ counted: number }>(counted)[0]!.counted <= LIVE_LIMIT) return live();
   await requestRecompute(ctx, quizId, now);
   return stored?.data && stored.computed_at !== null ? snapshotAnswer(quizId, stored) : live();
 }
@@ -110,14 +114,10 @@ async function requestRecompute(ctx: SchoolCtx<SchoolActor>, quizId: string, now
  */
 export async function recomputeSnapshot(ctx: SchoolCtx<SchoolActor>, quizId: string): Promise<boolean> {
   const now = ctx.clock.now();
-  const [quiz, questions, answers, snapshot, figures, questionFigures] = await runBatch(ctx, [
-    ...itemReads(ctx, quizId),
-    snapshotSql(ctx, quizId),
-    ...fingerprintSql(ctx, quizId),
-  ]);
+  const [quiz, questions, answers, snapshot, changes] = await runBatch(ctx, [...itemReads(ctx, quizId), snapshotSql(ctx, quizId), freshnessSql(ctx, quizId)[0]!]);
   const items = quizItemsOf(quiz, questions, answers);
   if (!items) return false;
-  const fingerprint = await fingerprintOf(rowsOf<FiguresRow>(figures)[0]!, rowsOf<{ answered: number; correct: number }>(questionFigures)[0]!, items.quiz, items.stamps);
+  const fingerprint = await fingerprintOf(changes, items);
   // A repeated message, or one a recompute already answered: nothing to do.
   if (rowsOf<SnapshotRow>(snapshot)[0]?.fingerprint === fingerprint) return true;
   const data = JSON.stringify(await computeItemFigures(ctx, quizId, items));

@@ -5,7 +5,7 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * `curator_students`: each curator's students in scope as curator analytics counts them
- * (docs/decisions/heavy-reads.md, "Curator analytics", fourth pass). The rule: a live, active
+ * (docs/decisions/heavy-reads.md, "Fourth pass"). The rule: a live, active
  * curator of the school with
  * - the live, active students whose `individual_curator_id` names them, and
  * - the live, active students who are members of a live group they curate,

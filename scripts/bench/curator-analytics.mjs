@@ -19,6 +19,7 @@
  */
 import { DEMO } from "../seed/demo.mjs";
 import { literal } from "../lib/sql.mjs";
+import { curatorStudentsSql } from "../lib/curator-students.mjs";
 
 const DAY_MS = 86_400_000;
 const ID_BASE = "01941f29-7c00-7000";
@@ -70,6 +71,8 @@ export function curatorAnalyticsSeedSql({ tenantId = DEMO.tenantId, idBase = ID_
     `${seq(curators)} INSERT OR IGNORE INTO groups (id, tenant_id, name, created_at, updated_at) SELECT ${at("group")}, ${t}, printf('Bench group %02d', n), ${now}, ${now} FROM seq;`,
     `${seq(curators)} INSERT OR IGNORE INTO group_curators (tenant_id, group_id, curator_id, created_at) SELECT ${t}, ${at("group")}, ${at("curator")}, ${now} FROM seq;`,
     `${seq(students)} INSERT OR IGNORE INTO group_members (tenant_id, group_id, user_id, joined_at) SELECT ${t}, ${idOf("group", `n % ${curators}`)}, ${at("student")}, ${now} FROM seq;`,
+    // Written behind the app's back: the analytics scope pairs are rebuilt from those rows.
+    curatorStudentsSql(tenantId).trimEnd(),
     // The content: one lesson with a text block, a quiz and an assignment; an exam over the quiz.
     `INSERT OR IGNORE INTO courses (id, tenant_id, title, slug, description, status, sequential_required, position, created_at, updated_at) VALUES (${course}, ${t}, 'Bench analytics course', 'bench-analytics-course', '', 'published', 0, 97, ${now}, ${now});`,
     `INSERT OR IGNORE INTO course_modules (id, tenant_id, course_id, title, description, position, created_at, updated_at) VALUES (${module}, ${t}, ${course}, 'Module', '', 0, ${now}, ${now});`,

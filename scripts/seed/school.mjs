@@ -1,5 +1,6 @@
 import { hashPassword } from "../lib/password.mjs";
 import { upsert } from "../lib/sql.mjs";
+import { curatorStudentsSql } from "../lib/curator-students.mjs";
 import { CONTROL, DAY_MS, DEMO, DEMO_PASSWORD, DEMO_PAYMENT_ID, TRIAL, id } from "./demo.mjs";
 
 /** The demo school and the trial school: tariffs, people, groups and billing. */
@@ -145,6 +146,8 @@ export function groups({ now }) {
       { tenant_id: DEMO.tenantId, group_id: DEMO.eveningGroupId, curator_id: DEMO.curator.id, created_at: now },
       { key: ["group_id", "curator_id"] },
     ),
+    // After the people and the groups: the curator analytics scope of what these rows say.
+    curatorStudentsSql(DEMO.tenantId),
   ];
 }
 

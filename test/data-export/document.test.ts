@@ -25,7 +25,7 @@ async function buildAndRead(tenantId: string, userId: string): Promise<Doc> {
 
 /** Every table the document reads, as 05 section 7 lists the kinds of data (written out, not read from the code). */
 const SOURCES = [
-  "accommodations", "audit_entries", "auth_devices", "block_completions", "certificates", "curator_permissions", "device_events",
+  "accommodations", "audit_entries", "auth_devices", "block_completions", "certificates", "curator_permissions", "curator_students", "device_events",
   "device_limit_overrides", "device_replacement_tokens", "email_verification_tokens", "enrollment_sources", "enrollments",
   "exam_attempts", "exam_figures", "exam_section_figures", "group_curators", "group_members", "imports", "media_assets",
   "notification_campaign_recipients", "notification_deliveries", "notification_outbox", "password_reset_codes", "point_events",
@@ -47,6 +47,7 @@ async function seedStudent(tenantId: string, userId: string) {
   await db().batch([
     db().insert(schema.mediaAssets).values(asset(fileId, "homework.png")),
     db().insert(schema.deviceEvents).values({ id: uuidv7(), tenantId, userId, type: "login", createdAt: now }),
+    db().insert(schema.curatorStudents).values({ tenantId, curatorId: uuidv7(), studentId: userId }),
     db().insert(schema.deviceLimitOverrides).values({ tenantId, userId, unlimitedDevices: true, createdAt: now, updatedAt: now }),
     db().insert(schema.deviceReplacementTokens).values({ id: uuidv7(), tenantId, userId, tokenHash: uuidv7(), pendingDevice: {}, expiresAt: now + 1e6, createdAt: now }),
     db().insert(schema.emailVerificationTokens).values({ id: uuidv7(), tenantId, userId, tokenHash: uuidv7(), expiresAt: now + 1e6, createdAt: now }),
@@ -159,10 +160,10 @@ describe("the export document", () => {
     const counting = countingD1(shard);
     const ctx = await schoolCtx(school.id, { env: envWith(counting.db) });
     expect(await buildExport(ctx, { exportId: id })).toBe("ready");
-    // 1 read of the export; 1 batch of the profile and the first page of each of the 36 tables; 4
+    // 1 read of the export; 1 batch of the profile and the first page of each of the 37 tables; 4
     // more pages of attempts and 40 of answers (250 rows each, the last one empty); 1 batch of 2
     // (ready, push). A per-row read would show here as thousands.
-    expect(counting.counts).toEqual({ prepare: 84, batch: 2, exec: 0 });
+    expect(counting.counts).toEqual({ prepare: 85, batch: 2, exec: 0 });
 
     const row = (await exportRow(id))!;
     const doc = JSON.parse(await (await env.MEDIA.get(row.objectKey!))!.text()) as Doc;

@@ -4,6 +4,7 @@ import type { Permission, Role } from "../../src/core/http/context";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { createSchool, createUser, db, login, type UserOptions } from "./factories";
 import { api, type ApiCall } from "./http";
+import { rebuildCuratorStudentsOf, tenantOfUser } from "./curator-students";
 
 export interface Member {
   id: string;
@@ -65,14 +66,17 @@ export async function createGroup(tenantId: string, options: { name?: string; lo
 
 export async function addMember(group: { id: string; tenantId: string }, userId: string, joinedAt = Date.now()) {
   await db().insert(schema.groupMembers).values({ tenantId: group.tenantId, groupId: group.id, userId, joinedAt });
+  await rebuildCuratorStudentsOf(group.tenantId, [userId]);
 }
 
 export async function addGroupCurator(group: { id: string; tenantId: string }, curatorId: string) {
   await db().insert(schema.groupCurators).values({ tenantId: group.tenantId, groupId: group.id, curatorId, createdAt: Date.now() });
+  await rebuildCuratorStudentsOf(group.tenantId, [curatorId]);
 }
 
 export async function assignIndividualCurator(studentId: string, curatorId: string | null) {
   await db().update(schema.users).set({ individualCuratorId: curatorId }).where(eq(schema.users.id, studentId));
+  await rebuildCuratorStudentsOf(await tenantOfUser(studentId), [studentId]);
 }
 
 export async function userRow(id: string) {

@@ -151,6 +151,8 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     db().insert(schema.quizAttemptAnswers).values({ id: uuidv7(), tenantId, attemptId: uuidv7(), quizId, userId: bystanderId, questionId: uuidv7(), payload: {}, gradedBy: userId, gradedAt: now, savedAt: now }),
     db().insert(schema.exams).values({ id: uuidv7(), tenantId, title: "Authored exam", timeLimitSeconds: 600, createdBy: userId, createdAt: now, updatedAt: now }),
     db().insert(schema.examAttempts).values({ id: uuidv7(), tenantId, examId: uuidv7(), userId, actorRole: "curator", status: "submitted", startedAt: now, deadlineAt: now + 600_000, createdAt: now, updatedAt: now }),
+    // A curator analytics pair naming the user as the student (the group above gives one naming them as the curator).
+    db().insert(schema.curatorStudents).values({ tenantId, curatorId: bystanderId, studentId: userId }),
     // The analytics figures kept of the user's attempts.
     db().insert(schema.quizFigures).values({ tenantId, quizId, userId, actorRole: "curator", attemptCount: 1, submittedCount: 1, settledCount: 1, passedCount: 0, pctSum: 0, pctMax: 0, pctMin: 0 }),
     db().insert(schema.quizQuestionFigures).values({ tenantId, quizId, userId, actorRole: "curator", questionId: uuidv7(), answered: 1, correct: 0 }),

@@ -1,7 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { sqlLiteral } from "../../core/db/sql-ids";
 import { assignmentClosingOfSql } from "../assignments/deadline";
-import { activeStudentSql } from "../common/access";
 import type { Period } from "./window";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
@@ -43,7 +42,7 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
   const t = sqlLiteral(selection.tenantId);
   const within = (column: SQL) => sql`${column} BETWEEN ${sqlLiteral(selection.period.from)} AND ${sqlLiteral(selection.period.to)}`;
   const onlyCurator = selection.curatorId === null ? sql`` : sql`AND u.id = ${selection.curatorId}`;
-  const inGroup = selection.groupId === undefined ? sql`` : sql`AND s.id IN (SELECT user_id FROM in_group)`;
+  const inGroup = selection.groupId === undefined ? sql`` : sql`AND cs.student_id IN (SELECT user_id FROM in_group)`;
   const content = selection.content;
 
   // Activity is read from the period's side: each kind is a range of a (tenant, instant, student)
@@ -71,23 +70,16 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
       WHERE ${inSchool("ls", t)} AND ${within(sql`ls.submitted_at`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}`,
   ];
 
-  // In `pairs`, CROSS JOIN fixes the join order: from the few curators outwards through the
-  // indexes, never a probe per group member per curator.
+  // `pairs` reads the scope kept in `curator_students` (src/platform/schools/curator-students.ts)
+  // from the few curators outwards by its key; CROSS JOIN fixes that order.
   return sql`WITH
     cur AS MATERIALIZED (SELECT u.id, u.first_name, u.last_name, u.email FROM users u
       WHERE ${inSchool("u", t)} AND u.role = 'curator' AND u.deleted_at IS NULL AND u.is_active = 1 ${onlyCurator}),
     in_group AS (SELECT gm.user_id FROM group_members gm JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", t)}
       WHERE ${inSchool("gm", t)} AND gm.group_id = ${selection.groupId ?? null}),
     pairs AS MATERIALIZED (
-      SELECT c.id AS curator_id, s.id AS student_id FROM cur c
-        CROSS JOIN users s ON s.individual_curator_id = c.id AND ${activeStudentSql(t, sql`s`)}
-        WHERE 1 ${inGroup}
-      UNION
-      SELECT c.id, s.id FROM cur c
-        CROSS JOIN group_curators gc ON gc.curator_id = c.id AND ${inSchool("gc", t)}
-        CROSS JOIN groups g ON g.id = gc.group_id AND ${liveInSchool("g", t)}
-        CROSS JOIN group_members gm ON gm.group_id = gc.group_id AND ${inSchool("gm", t)}
-        CROSS JOIN users s ON s.id = gm.user_id AND ${activeStudentSql(t, sql`s`)}
+      SELECT c.id AS curator_id, cs.student_id FROM cur c
+        CROSS JOIN curator_students cs ON ${inSchool("cs", t)} AND cs.curator_id = c.id
         WHERE 1 ${inGroup}),
     scope AS MATERIALIZED (${contentBlocksSql(t, content)}),
     measured AS MATERIALIZED (SELECT ls.student_id, ls.assignment_id, ls.submitted_at FROM submissions ls

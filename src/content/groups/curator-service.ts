@@ -10,6 +10,7 @@ import { prefetchSchoolEvents } from "../../platform/notifications/settings";
 import { groupsErrors } from "./errors";
 import { groupSelect, memberCountSql, presentGroup } from "./present";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { rebuildCuratorStudents } from "../../platform/schools/curator-students";
 
 const CURATOR_EVENTS = (["group.curator_assigned", "group.curator_changed"] as const).map((code) => eventDefinition(code as EventCode)!);
 
@@ -62,6 +63,8 @@ export async function setGroupCurator(ctx: SchoolCtx, input: { id: string; curat
     ...(curatorId === null
       ? []
       : [insertWhere(ctx, groupCurators, { tenantId, groupId: id, curatorId, createdAt: now }, sql`${writable} AND ${notYetCurator(ctx, id, curatorId)}`)]),
+    // The members' pairs follow the group's curator (the old one's go, the new one's come).
+    ...rebuildCuratorStudents(ctx, { students: sql`SELECT gm.user_id FROM group_members gm WHERE ${inSchool("gm", tenantId)} AND gm.group_id = ${id}` }),
     groupSelect(ctx, eq(groups.id, id)).limit(1),
   ]);
   const [row] = results[results.length - 1] as Awaited<ReturnType<ReturnType<typeof groupSelect>["all"]>>;

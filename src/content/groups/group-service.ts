@@ -2,6 +2,7 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { batchable, changedRows, runBatch } from "../../core/db/batch";
 import { containsText, inSchool } from "../../core/db/conditions";
+import { rebuildCuratorStudents } from "../../platform/schools/curator-students";
 import { liveRowWhere } from "../../core/db/live-row";
 import type { SchoolCtx } from "../../core/http/context";
 import { ApiError } from "../../core/http/errors";
@@ -133,6 +134,8 @@ export async function deleteGroup(ctx: SchoolCtx, input: { id: string }) {
       WHERE ${inSchool(ctx.tenantId)} AND id = ${id} AND deleted_at IS NULL AND NOT ${hasCourseLinks(ctx, id)}`),
     groupDeletedMembersAudit(ctx, { groupId: id, deletedNow }),
     batchable(ctx, sql`DELETE FROM group_members WHERE ${inSchool(ctx.tenantId)} AND group_id = ${id} AND ${deletedNow}`),
+    // While the curator row still names them: the group's curators lose its members (the group is deleted by now).
+    ...rebuildCuratorStudents(ctx, { curators: sql`SELECT gc.curator_id FROM group_curators gc WHERE ${inSchool("gc", ctx.tenantId)} AND gc.group_id = ${id}` }),
     batchable(ctx, sql`DELETE FROM group_curators WHERE ${inSchool(ctx.tenantId)} AND group_id = ${id} AND ${deletedNow}`),
   ]);
   // Deleted or linked since the check: it answers as it now stands.

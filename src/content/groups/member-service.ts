@@ -15,6 +15,7 @@ import { MEMBER_IDS_CAP } from "./member-schemas";
 import { canListMembers, groupVisibleSql } from "./scope";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 import { membersAddedAudit, membersRemovedAudit } from "./audit";
+import { rebuildCuratorStudents } from "../../platform/schools/curator-students";
 
 /** The group, visible to the caller (live, of the school, in their scope). */
 function groupVisible(ctx: SchoolCtx, groupId: string): SQL {
@@ -122,8 +123,9 @@ type SkipReason = "already_member" | "user_not_found" | "wrong_tenant";
  * same batch as the membership, and one `group.member_added` push each (never `course.enrolled`:
  * one push per membership change). The access it gives is announced as `enrollment.created`
  * (`membership`: the enrollments the batch opened, by student and course; no contributor of the
- * app writes for it today). Set-based: the push settings read, then one batch of seven
- * statements whatever the number of students and courses. The classification runs first in the
+ * app writes for it today). Set-based: the push settings read, then one batch of nine
+ * statements (the last two rebuild the members' curator analytics pairs) whatever the number of
+ * students and courses. The classification runs first in the
  * atomic batch, so it describes exactly the state the writes applied to: of concurrent requests
  * adding one student, exactly one reports them added.
  */
@@ -174,6 +176,8 @@ export async function addMembers(ctx: SchoolCtx, input: { groupId: string; stude
     recomputeProgress(ctx, { tenantId, courseId: courses, studentIds: joined }),
     ...announced,
     notice,
+    // The new members' pairs with the group's curators.
+    ...rebuildCuratorStudents(ctx, { students: requested }),
   ]);
   if (!rowsOf<{ found: number }>(results[0])[0]!.found) throw new ApiError(g.GROUP_NOT_FOUND);
   const rows = await withOtherShardsWrongTenant(ctx, rowsOf<{ student_id: string; reason: SkipReason | null }>(results[1]));
@@ -206,9 +210,9 @@ function classification(ctx: SchoolCtx, groupId: string, json: string): SQL {
  * sources on its courses; an enrollment closes only when no other source is left (progress stays
  * on it for a later restore). Each removed student gets `group.member_removed` (never
  * `course.unenrolled`); the access taken is announced as `enrollment.removed` (`membership`: the
- * enrollments the batch closed). The push settings read, then one batch of six statements: the
+ * enrollments the batch closed). The push settings read, then one batch of eight statements: the
  * state, the push (it reads the memberships, so it runs before they go), the sources, the
- * enrollments settled, the memberships.
+ * enrollments settled, the memberships, the students' curator analytics pairs (two).
  */
 export async function removeMembers(ctx: SchoolCtx, input: { groupId: string; studentIds: readonly string[] }) {
   const { tenantId } = ctx;
@@ -241,6 +245,7 @@ export async function removeMembers(ctx: SchoolCtx, input: { groupId: string; st
     ...announced,
     membersRemovedAudit(ctx, { groupId, studentIds: ids, applies }),
     batchable(ctx, sql`DELETE FROM group_members WHERE ${inSchool(tenantId)} AND group_id = ${groupId} AND user_id IN (${requested}) AND ${applies}`),
+    ...rebuildCuratorStudents(ctx, { students: requested }),
   ]);
   const state = rowsOf<{ found: number; members: number }>(results[0])[0]!;
   if (!state.found) throw new ApiError(g.GROUP_NOT_FOUND);

@@ -11,6 +11,7 @@ import { setPasswordCode } from "../../platform/auth/password-reset-service";
 import { setPasswordUrl } from "../../platform/email/links";
 import { enqueueEmails, queueEmail } from "../../platform/email/outbox";
 import { restrictedScope } from "../../platform/schools/curator-scope";
+import { listedIds, rebuildCuratorStudents } from "../../platform/schools/curator-students";
 import { dispatchQueued } from "../../platform/notifications/enqueue";
 import { defaultPermissionsStatement } from "../../platform/users/permissions";
 import { userCreatedWebhooks, userUpdatedWebhooks } from "../../platform/users/webhooks";
@@ -136,7 +137,9 @@ async function applyUsers(ctx: SchoolCtx, input: { todo: CheckedRow[]; progress:
   }
   // After the writes: an event per user this batch created (a concurrent creation of the address keeps its own) or renamed.
   const hooks = [...userCreatedWebhooks(ctx, createdIds), ...userUpdatedWebhooks(ctx, updatedIds, now)];
-  await runBatch(ctx, [...statements, ...hooks, input.progress]);
+  // A restricted curator's new students are theirs (the group column joins later, through addMembers).
+  const pairs = restricted && createdIds.length > 0 ? rebuildCuratorStudents(ctx, { students: listedIds(createdIds) }) : [];
+  await runBatch(ctx, [...statements, ...pairs, ...hooks, input.progress]);
   await enqueueEmails(ctx, emails);
   await dispatchQueued(ctx);
 }

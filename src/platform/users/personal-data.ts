@@ -21,6 +21,7 @@ import {
   enrollmentSources,
   enrollments,
   curatorPermissions,
+  curatorStudents,
   deviceEvents,
   deviceLimitOverrides,
   deviceReplacementTokens,
@@ -108,6 +109,9 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(groupCurators, groupCurators.curatorId, "delete"),
   rule(curatorPermissions, curatorPermissions.userId, "delete"),
   rule(users, users.individualCuratorId, "clear"),
+  // The analytics scope pairs of either side go with the account; nobody else's pair changes.
+  rule(curatorStudents, curatorStudents.curatorId, "delete"),
+  rule(curatorStudents, curatorStudents.studentId, "delete"),
   // Payments live in the control database and only the superadmin records them: no school user is their operator.
   // Learning: a student's enrollments, their access sources and completions are the student's
   // record and go; who enrolled someone or wrote a course is only a reference.

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { restrictedScope, scopeCondition } from "../schools/curator-scope";
+import { listedIds, rebuildCuratorStudents, usersKeys } from "../schools/curator-students";
 import { hashPassword } from "../auth/password";
 import { isUniqueViolation, runBatch, type BatchItem } from "../../core/db/batch";
 import { liveRow, liveRowWhere } from "../../core/db/live-row";
@@ -90,6 +91,8 @@ export async function createUser(ctx: SchoolCtx, input: { body: z.infer<typeof C
       changes: { email: [null, row.email], first_name: [null, row.firstName], last_name: [null, row.lastName], role: [null, row.role] },
     }),
     ...userCreatedWebhooks(ctx, [row.id]),
+    // A new account is in no group and curates no one: only a restricted curator's own new student is a pair.
+    ...(row.individualCuratorId === null ? [] : rebuildCuratorStudents(ctx, usersKeys(listedIds([row.id])))),
   );
   try {
     await runBatch(ctx, statements);
@@ -205,12 +208,14 @@ export async function updateUser(ctx: SchoolCtx, input: { id: string; body: z.in
   // A reactivation push and the audit entries go ahead of the update: they read the row before the change.
   const notices = body.is_active === true ? [await activatedPush(ctx, id, now)] : [];
   const audit = [...userUpdateEntries(ctx, { id, body }), ...userChangeWebhooks(ctx, eq(users.id, id), body, now)];
+  // After the update: the user's curator pairs follow their activation, on either side.
+  const pairs = body.is_active === undefined ? [] : rebuildCuratorStudents(ctx, usersKeys(listedIds([id])));
   const [updated] =
     body.is_active === false
-      ? ((await runBatch(ctx, [...audit, update, ...revokeSessionsStatements(ctx, { userIds: [id], reason: "user_deactivated" })])).slice(audit.length) as [
+      ? ((await runBatch(ctx, [...audit, update, ...revokeSessionsStatements(ctx, { userIds: [id], reason: "user_deactivated" }), ...pairs])).slice(audit.length) as [
           Awaited<typeof update>,
         ])
-      : ((await runBatch(ctx, [...notices, ...audit, update])).slice(notices.length + audit.length) as [Awaited<typeof update>]);
+      : ((await runBatch(ctx, [...notices, ...audit, update, ...pairs])).slice(notices.length + audit.length) as [Awaited<typeof update>]);
   const row = updated[0];
   if (!row) throw new ApiError(usersErrors.USER_NOT_FOUND);
   await dispatchQueued(ctx);
@@ -228,6 +233,7 @@ export async function softDeleteUser(ctx: SchoolCtx, input: { id: string }) {
     ...hooks,
     ctx.db.update(users).set({ deletedAt: now, updatedAt: now }).where(liveRowWhere(users, ctx.tenantId, id)).returning({ id: users.id }),
     ...revokeSessionsStatements(ctx, { userIds: [id], reason: "user_deleted" }),
+    ...rebuildCuratorStudents(ctx, usersKeys(listedIds([id]))),
   ]);
   if ((results[1 + hooks.length] as { id: string }[]).length === 0) throw new ApiError(usersErrors.USER_NOT_FOUND);
   await dispatchQueued(ctx);
@@ -285,7 +291,15 @@ export async function changeRole(ctx: SchoolCtx, input: { id: string; role: Scho
   );
   const hooks = userChangeWebhooks(ctx, eq(users.id, id), { role }, now);
   if (role === "curator") {
-    const results = await runBatch(ctx, [roleChangedEntry(ctx, { id, role }), ...hooks, update, defaultPermissionsStatement(ctx, { userId: id, now }), permissionsQuery(ctx, id), notice]);
+    const results = await runBatch(ctx, [
+      roleChangedEntry(ctx, { id, role }),
+      ...hooks,
+      update,
+      defaultPermissionsStatement(ctx, { userId: id, now }),
+      permissionsQuery(ctx, id),
+      notice,
+      ...rebuildCuratorStudents(ctx, usersKeys(listedIds([id]))),
+    ]);
     const [updated, , sets] = results.slice(1 + hooks.length) as [UserRow[], unknown, Awaited<ReturnType<typeof permissionsQuery>>];
     const row = updated[0];
     if (!row) throw new ApiError(usersErrors.USER_NOT_FOUND);
@@ -305,6 +319,8 @@ export async function changeRole(ctx: SchoolCtx, input: { id: string; role: Scho
       .where(and(inSchool(users, tenantId), eq(users.individualCuratorId, id), changed)),
     ctx.db.delete(groupCurators).where(and(inSchool(groupCurators, tenantId), eq(groupCurators.curatorId, id), changed)),
     notice,
+    // A former curator's pairs go, a new student's (their own curator and groups) come.
+    ...rebuildCuratorStudents(ctx, usersKeys(listedIds([id]))),
   ])
   ).slice(1 + hooks.length) as [UserRow[]];
   const row = updated[0];
@@ -346,6 +362,7 @@ export async function assignCurator(ctx: SchoolCtx, input: { id: string; curator
       .where(liveUsers(ctx, isStudent, curatorEligible))
       .returning({ id: users.id }),
     detailQuery(ctx, isStudent).limit(1),
+    ...rebuildCuratorStudents(ctx, { students: listedIds([id]) }),
   ]);
   const assigned = results[assignment.length + 1] as { id: string }[];
   const rows = results[assignment.length + 2] as Awaited<ReturnType<ReturnType<typeof detailQuery>["limit"]>>;
@@ -387,9 +404,10 @@ export async function bulkSetActive(ctx: SchoolCtx, input: { ids: string[]; acti
     const notices = active ? await Promise.all(eligible.map((userId) => activatedPush(ctx, userId, now))) : [];
     // Ahead of the update: one entry per user whose flag it turns.
     const audit = [activeEntry(ctx, { where: and(idIn(users.id, eligible), manageable), active }), ...userChangeWebhooks(ctx, and(idIn(users.id, eligible), manageable)!, { is_active: active }, now)];
+    const pairs = rebuildCuratorStudents(ctx, usersKeys(listedIds(eligible)));
     const results = active
-      ? await runBatch(ctx, [...notices, ...audit, update])
-      : await runBatch(ctx, [...audit, update, ...revokeSessionsStatements(ctx, { userIds: eligible, reason: "user_deactivated" })]);
+      ? await runBatch(ctx, [...notices, ...audit, update, ...pairs])
+      : await runBatch(ctx, [...audit, update, ...revokeSessionsStatements(ctx, { userIds: eligible, reason: "user_deactivated" }), ...pairs]);
     changed = (results[active ? notices.length + audit.length : audit.length] as { id: string }[]).map((row) => row.id);
     await dispatchQueued(ctx);
   }

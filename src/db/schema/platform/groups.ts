@@ -48,3 +48,20 @@ export const groupCurators = sqliteTable(
     index("group_curators_tenant_curator").on(t.tenantId, t.curatorId),
   ],
 );
+
+/**
+ * Each curator's students in scope as curator analytics counts them: a live, active curator with
+ * their individually assigned live, active students and the live, active students of the live
+ * groups they curate, each pair once. Rebuilt for the students and curators a write touches in
+ * that write's own batch (src/platform/schools/curator-students.ts; docs/decisions/heavy-reads.md,
+ * "Fourth pass"), so the analytics statement reads the scope instead of computing it.
+ */
+export const curatorStudents = sqliteTable(
+  "curator_students",
+  {
+    tenantId: tenantRef(),
+    curatorId: text("curator_id").notNull(),
+    studentId: text("student_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.curatorId, t.studentId] }), index("curator_students_tenant_student").on(t.tenantId, t.studentId, t.curatorId)],
+);

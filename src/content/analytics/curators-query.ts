@@ -4,6 +4,7 @@ import { assignmentClosingOfSql } from "../assignments/deadline";
 import { activeStudentSql } from "../common/access";
 import type { Period } from "./window";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { DAY_MS } from "./activity-days";
 
 /**
  * The one statement behind GET /analytics/curators: every figure of every row and of the summary,
@@ -48,11 +49,18 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
 
   // Activity is read from the period's side: each kind is a range of a (tenant, instant, student)
   // index, so the cost follows the period's activity, not a probe per student per kind. At most
-  // four arms: D1 refuses compound SELECTs of more terms than that.
+  // four arms: D1 refuses compound SELECTs of more terms than that. Without a content filter the
+  // whole UTC days inside the period come from the daily flags (`student_activity_days`) and only
+  // the two partial edge days from these indexes (docs/decisions/heavy-reads.md, "Fourth pass:
+  // daily activity"); the flags know no content, so a filtered report reads the whole period here.
+  const days = content ? null : wholeDays(selection.period);
+  const ranges = days ? days.edges : [[selection.period.from, selection.period.to] as const];
+  const inPeriod = (column: SQL) =>
+    ranges.length === 0 ? sql`0` : sql`(${sql.join(ranges.map(([from, to]) => sql`${column} BETWEEN ${sqlLiteral(from)} AND ${sqlLiteral(to)}`), sql` OR `)})`;
   const inScope = (column: SQL, type: string | null) =>
     content ? (type === null ? sql`AND ${column} IN (SELECT id FROM scope)` : sql`AND ${column} IN (SELECT ref_id FROM scope WHERE type = ${sqlLiteral(type)})`) : sql``;
   // Started or submitted in the period: SQLite reads the two time indexes and merges the rows.
-  const either = (alias: string) => sql`(${within(sql.raw(`${alias}.started_at`))} OR ${within(sql.raw(`${alias}.submitted_at`))})`;
+  const either = (alias: string) => sql`(${inPeriod(sql.raw(`${alias}.started_at`))} OR ${inPeriod(sql.raw(`${alias}.submitted_at`))})`;
   // Late as the worksheet reads it: handed in after the student's effective closing date. Only
   // the hand-ins of students in scope past the earliest end of any window on a lesson holding the
   // assignment (or its module or course) are measured: a student's closing date is never earlier
@@ -63,13 +71,20 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
     WHERE ${inSchool("lb", t)} AND lb.ref_id = ls.assignment_id AND lb.type = 'assignment_ref' AND lb.deleted_at IS NULL)`;
   const activity = [
     sql`SELECT bc.student_id AS id, 0 AS quiz, 0 AS exam, 0 AS handed, 0 AS late FROM block_completions bc
-      WHERE ${inSchool("bc", t)} AND ${within(sql`bc.completed_at`)} ${inScope(sql`bc.block_id`, null)}`,
-    sql`SELECT qa.user_id, ${within(sql`qa.submitted_at`)}, 0, 0, 0 FROM quiz_attempts qa
+      WHERE ${inSchool("bc", t)} AND ${inPeriod(sql`bc.completed_at`)} ${inScope(sql`bc.block_id`, null)}`,
+    sql`SELECT qa.user_id, ${inPeriod(sql`qa.submitted_at`)}, 0, 0, 0 FROM quiz_attempts qa
       WHERE ${inSchool("qa", t)} AND ${either("qa")} AND qa.exam_attempt_id IS NULL ${inScope(sql`qa.quiz_id`, "quiz_ref")}`,
-    ...(content ? [] : [sql`SELECT ea.user_id, 0, ${within(sql`ea.submitted_at`)}, 0, 0 FROM exam_attempts ea WHERE ${inSchool("ea", t)} AND ${either("ea")}`]),
+    ...(content ? [] : [sql`SELECT ea.user_id, 0, ${inPeriod(sql`ea.submitted_at`)}, 0, 0 FROM exam_attempts ea WHERE ${inSchool("ea", t)} AND ${either("ea")}`]),
     sql`SELECT ls.student_id, 0, 0, 1, ls.student_id IN (SELECT student_id FROM late) FROM submissions ls
-      WHERE ${inSchool("ls", t)} AND ${within(sql`ls.submitted_at`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}`,
+      WHERE ${inSchool("ls", t)} AND ${inPeriod(sql`ls.submitted_at`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}`,
   ];
+  // Every row of the daily flags is some activity; its own nested compound keeps each under D1's four terms.
+  const activityRows = !days?.whole
+    ? sql.join(activity, sql` UNION ALL `)
+    : sql`SELECT * FROM (${sql.join(activity, sql` UNION ALL `)})
+      UNION ALL
+      SELECT ad.student_id, ad.quiz_submitted, ad.exam_submitted, ad.handed_in, ad.handed_in AND ad.student_id IN (SELECT student_id FROM late)
+        FROM student_activity_days ad WHERE ${inSchool("ad", t)} AND ad.day BETWEEN ${sqlLiteral(days.whole.first)} AND ${sqlLiteral(days.whole.last)}`;
 
   // In `pairs`, CROSS JOIN fixes the join order: from the few curators outwards through the
   // indexes, never a probe per group member per curator.
@@ -98,7 +113,7 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
     late AS MATERIALIZED (SELECT DISTINCT m.student_id FROM closing cl
       JOIN measured m ON m.student_id = cl.student_id AND m.assignment_id = cl.assignment_id WHERE m.submitted_at > cl.closes_at),
     acted AS MATERIALIZED (SELECT id, max(quiz) AS quizzes, max(exam) AS exams, max(handed) AS handed, max(late) AS late
-      FROM (${sql.join(activity, sql` UNION ALL `)}) GROUP BY id),
+      FROM (${activityRows}) GROUP BY id),
     flags AS MATERIALIZED (SELECT st.id, a.id IS NOT NULL AS active,
         coalesce(a.handed AND NOT a.late, 0) AS on_time, coalesce(a.quizzes, 0) AS quizzes,
         ${content ? sql`NULL` : sql`coalesce(a.exams, 0)`} AS exams
@@ -114,6 +129,18 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
       ${content ? sql`NULL` : sql`coalesce(sum(exams), 0)`}
     FROM flags
   ORDER BY kind, last_name COLLATE NOCASE, first_name COLLATE NOCASE, curator_id`;
+}
+
+/**
+ * The whole UTC days inside the period (none before 1970: the flags never hold those instants) and
+ * the instant ranges left at its edges, read from the raw rows. No whole day: the period is one edge.
+ */
+function wholeDays(period: Period): { whole?: { first: number; last: number }; edges: (readonly [number, number])[] } {
+  const first = Math.max(0, Math.ceil(period.from / DAY_MS));
+  const last = Math.floor((period.to + 1) / DAY_MS) - 1;
+  if (first > last) return { edges: [[period.from, period.to]] };
+  const edges = [[period.from, first * DAY_MS - 1] as const, [(last + 1) * DAY_MS, period.to] as const].filter(([from, to]) => from <= to);
+  return { whole: { first, last }, edges };
 }
 
 /**

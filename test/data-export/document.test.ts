@@ -30,7 +30,7 @@ const SOURCES = [
   "exam_attempts", "exam_figures", "exam_section_figures", "group_curators", "group_members", "imports", "media_assets",
   "notification_campaign_recipients", "notification_deliveries", "notification_outbox", "password_reset_codes", "point_events",
   "push_devices", "push_preferences", "quiz_attempt_answers", "quiz_attempts", "quiz_figures", "quiz_question_figures",
-  "quiz_regrade_items", "rating_totals", "sessions", "submission_attachments", "submissions", "users",
+  "quiz_regrade_items", "rating_totals", "sessions", "student_activity_days", "submission_attachments", "submissions", "users",
 ];
 
 /** Rows of a student in every area, written directly (the API's own values are compared where a route shows them). */
@@ -71,6 +71,7 @@ async function seedStudent(tenantId: string, userId: string) {
     db().insert(schema.quizQuestionFigures).values({ tenantId, quizId, userId, actorRole: "student", questionId: uuidv7(), answered: 1, correct: 0 }),
     db().insert(schema.examFigures).values({ tenantId, examId: uuidv7(), userId, actorRole: "student", attemptCount: 1, submittedCount: 1, passedCount: 0 }),
     db().insert(schema.examSectionFigures).values({ tenantId, examId: uuidv7(), userId, actorRole: "student", sectionId: uuidv7(), pctSum: 0 }),
+    db().insert(schema.studentActivityDays).values({ tenantId, studentId: userId, day: Math.floor(now / 86_400_000), completed: 1 }),
     db().insert(schema.assignments).values({ id: assignmentId, tenantId, title: "Essay", createdAt: now, updatedAt: now }),
     db().insert(schema.submissions).values({ id: submissionId, tenantId, assignmentId, studentId: userId, attempt: 1, status: "accepted", scoreHundredths: 9050, submittedAt: now, createdAt: now, updatedAt: now }),
     db().insert(schema.submissionAttachments).values({ tenantId, submissionId, studentId: userId, mediaAssetId: fileId, position: 0, createdAt: now }),

@@ -51,16 +51,12 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
   // index, so the cost follows the period's activity, not a probe per student per kind. At most
   // four arms: D1 refuses compound SELECTs of more terms than that. Without a content filter the
   // whole UTC days inside the period come from the daily flags (`student_activity_days`) and only
-  // the two partial edge days from these indexes (docs/decisions/heavy-reads.md, "Fourth pass:
-  // daily activity"); the flags know no content, so a filtered report reads the whole period here.
+  // the two partial edge days from these indexes; the flags know no content, so a filtered report
+  // reads the whole period here (docs/decisions/heavy-reads.md, "Fourth pass: daily activity").
   const days = content ? null : wholeDays(selection.period);
   const ranges = days ? days.edges : [[selection.period.from, selection.period.to] as const];
-  const inPeriod = (column: SQL) =>
-    ranges.length === 0 ? sql`0` : sql`(${sql.join(ranges.map(([from, to]) => sql`${column} BETWEEN ${sqlLiteral(from)} AND ${sqlLiteral(to)}`), sql` OR `)})`;
   const inScope = (column: SQL, type: string | null) =>
     content ? (type === null ? sql`AND ${column} IN (SELECT id FROM scope)` : sql`AND ${column} IN (SELECT ref_id FROM scope WHERE type = ${sqlLiteral(type)})`) : sql``;
-  // Started or submitted in the period: SQLite reads the two time indexes and merges the rows.
-  const either = (alias: string) => sql`(${inPeriod(sql.raw(`${alias}.started_at`))} OR ${inPeriod(sql.raw(`${alias}.submitted_at`))})`;
   // Late as the worksheet reads it: handed in after the student's effective closing date. Only
   // the hand-ins of students in scope past the earliest end of any window on a lesson holding the
   // assignment (or its module or course) are measured: a student's closing date is never earlier
@@ -69,22 +65,38 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
   const earliestEnd = sql`(SELECT min(lw.ends_at) FROM blocks lb
       JOIN schedule_windows lw ON ${inSchool("lw", t)} AND lw.course_id = lb.course_id AND lw.deleted_at IS NULL AND lw.node_id IN (lb.course_id, lb.module_id, lb.lesson_id)
     WHERE ${inSchool("lb", t)} AND lb.ref_id = ls.assignment_id AND lb.type = 'assignment_ref' AND lb.deleted_at IS NULL)`;
-  const activity = [
-    sql`SELECT bc.student_id AS id, 0 AS quiz, 0 AS exam, 0 AS handed, 0 AS late FROM block_completions bc
-      WHERE ${inSchool("bc", t)} AND ${inPeriod(sql`bc.completed_at`)} ${inScope(sql`bc.block_id`, null)}`,
-    sql`SELECT qa.user_id, ${inPeriod(sql`qa.submitted_at`)}, 0, 0, 0 FROM quiz_attempts qa
+  // One range of instants per arm, so each reads its index by range (an OR of two ranges on one
+  // column would read the school's whole index); started or submitted in the range: SQLite reads
+  // the two time indexes and merges the rows.
+  const activity = ([from, to]: readonly [number, number]) => {
+    const inRange = (column: SQL) => sql`${column} BETWEEN ${sqlLiteral(from)} AND ${sqlLiteral(to)}`;
+    const either = (alias: string) => sql`(${inRange(sql.raw(`${alias}.started_at`))} OR ${inRange(sql.raw(`${alias}.submitted_at`))})`;
+    return sql.join(
+      [
+        sql`SELECT bc.student_id AS id, 0 AS quiz, 0 AS exam, 0 AS handed, 0 AS late FROM block_completions bc
+      WHERE ${inSchool("bc", t)} AND ${inRange(sql`bc.completed_at`)} ${inScope(sql`bc.block_id`, null)}`,
+        sql`SELECT qa.user_id, ${inRange(sql`qa.submitted_at`)}, 0, 0, 0 FROM quiz_attempts qa
       WHERE ${inSchool("qa", t)} AND ${either("qa")} AND qa.exam_attempt_id IS NULL ${inScope(sql`qa.quiz_id`, "quiz_ref")}`,
-    ...(content ? [] : [sql`SELECT ea.user_id, 0, ${inPeriod(sql`ea.submitted_at`)}, 0, 0 FROM exam_attempts ea WHERE ${inSchool("ea", t)} AND ${either("ea")}`]),
-    sql`SELECT ls.student_id, 0, 0, 1, ls.student_id IN (SELECT student_id FROM late) FROM submissions ls
-      WHERE ${inSchool("ls", t)} AND ${inPeriod(sql`ls.submitted_at`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}`,
-  ];
-  // Every row of the daily flags is some activity; its own nested compound keeps each under D1's four terms.
+        ...(content ? [] : [sql`SELECT ea.user_id, 0, ${inRange(sql`ea.submitted_at`)}, 0, 0 FROM exam_attempts ea WHERE ${inSchool("ea", t)} AND ${either("ea")}`]),
+        sql`SELECT ls.student_id, 0, 0, 1, ls.student_id IN (SELECT student_id FROM late) FROM submissions ls
+      WHERE ${inSchool("ls", t)} AND ${inRange(sql`ls.submitted_at`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}`,
+      ],
+      sql` UNION ALL `,
+    );
+  };
+  // Every row of the daily flags is some activity. Each range's arms are a nested compound of
+  // their own, so no compound has more than four terms.
   const activityRows = !days?.whole
-    ? sql.join(activity, sql` UNION ALL `)
-    : sql`SELECT * FROM (${sql.join(activity, sql` UNION ALL `)})
-      UNION ALL
-      SELECT ad.student_id, ad.quiz_submitted, ad.exam_submitted, ad.handed_in, ad.handed_in AND ad.student_id IN (SELECT student_id FROM late)
-        FROM student_activity_days ad WHERE ${inSchool("ad", t)} AND ad.day BETWEEN ${sqlLiteral(days.whole.first)} AND ${sqlLiteral(days.whole.last)}`;
+    ? activity(ranges[0]!)
+    : sql.join(
+        [
+          ...ranges.map((range) => sql`SELECT * FROM (${activity(range)})`),
+          sql`SELECT ad.student_id AS id, ad.quiz_submitted AS quiz, ad.exam_submitted AS exam, ad.handed_in AS handed,
+          ad.handed_in AND ad.student_id IN (SELECT student_id FROM late) AS late
+        FROM student_activity_days ad WHERE ${inSchool("ad", t)} AND ad.day BETWEEN ${sqlLiteral(days.whole.first)} AND ${sqlLiteral(days.whole.last)}`,
+        ],
+        sql` UNION ALL `,
+      );
 
   // In `pairs`, CROSS JOIN fixes the join order: from the few curators outwards through the
   // indexes, never a probe per group member per curator.

@@ -15,6 +15,11 @@ export const DAY_MS = 86_400_000;
 /** The UTC day of an instant, as the table numbers it; instants before 1970 have none. */
 export const dayOf = (instant: number) => Math.floor(instant / DAY_MS);
 
+// Written into the SQL, never bound: D1 binds a JavaScript number as REAL, and an instant divided
+// by a REAL is a fraction of a day, not the day.
+const DAY = sql.raw(String(DAY_MS));
+const LAST_MS = sql.raw(String(DAY_MS - 1));
+
 /**
  * Two statements: an upsert of the member's rows for `days` (a SELECT of day numbers; it may read
  * the table itself, since it is evaluated once, before any row of the member changes), each flag
@@ -23,7 +28,7 @@ export const dayOf = (instant: number) => Math.floor(instant / DAY_MS);
  */
 export function activityDaysRebuild(ctx: EventCtx, member: string | SQL, days: SQL): BatchItem[] {
   const t = ctx.tenantId;
-  const within = (column: string) => sql`${sql.raw(column)} BETWEEN d.day * ${DAY_MS} AND d.day * ${DAY_MS} + ${DAY_MS - 1}`;
+  const within = (column: string) => sql`${sql.raw(column)} BETWEEN d.day * ${DAY} AND d.day * ${DAY} + ${LAST_MS}`;
   return [
     batchable(
       ctx,
@@ -50,7 +55,7 @@ export function activityDaysRebuild(ctx: EventCtx, member: string | SQL, days: S
   ];
 }
 
-const oneDay = (now: number) => sql`SELECT ${dayOf(now)} AS day`;
+const oneDay = (now: number) => sql`SELECT ${sql.raw(String(dayOf(now)))} AS day`;
 
 /**
  * The days an attempt change may touch: those of the member's attempts of the quiz (outside exams)
@@ -61,10 +66,10 @@ const oneDay = (now: number) => sql`SELECT ${dayOf(now)} AS day`;
 function attemptDays(ctx: EventCtx, attempt: "quiz" | "exam", objectId: string | SQL, userId: string): SQL {
   const t = ctx.tenantId;
   return attempt === "quiz"
-    ? sql`SELECT a.started_at / ${DAY_MS} AS day FROM quiz_attempts a WHERE ${inSchool("a", t)} AND a.user_id = ${userId} AND a.quiz_id = ${objectId} AND a.exam_attempt_id IS NULL
-        UNION SELECT a.submitted_at / ${DAY_MS} FROM quiz_attempts a WHERE ${inSchool("a", t)} AND a.user_id = ${userId} AND a.quiz_id = ${objectId} AND a.exam_attempt_id IS NULL AND a.submitted_at IS NOT NULL`
-    : sql`SELECT a.started_at / ${DAY_MS} AS day FROM exam_attempts a WHERE ${inSchool("a", t)} AND a.user_id = ${userId} AND a.exam_id = ${objectId}
-        UNION SELECT a.submitted_at / ${DAY_MS} FROM exam_attempts a WHERE ${inSchool("a", t)} AND a.user_id = ${userId} AND a.exam_id = ${objectId} AND a.submitted_at IS NOT NULL`;
+    ? sql`SELECT a.started_at / ${DAY} AS day FROM quiz_attempts a WHERE ${inSchool("a", t)} AND a.user_id = ${userId} AND a.quiz_id = ${objectId} AND a.exam_attempt_id IS NULL
+        UNION SELECT a.submitted_at / ${DAY} FROM quiz_attempts a WHERE ${inSchool("a", t)} AND a.user_id = ${userId} AND a.quiz_id = ${objectId} AND a.exam_attempt_id IS NULL AND a.submitted_at IS NOT NULL`
+    : sql`SELECT a.started_at / ${DAY} AS day FROM exam_attempts a WHERE ${inSchool("a", t)} AND a.user_id = ${userId} AND a.exam_id = ${objectId}
+        UNION SELECT a.submitted_at / ${DAY} FROM exam_attempts a WHERE ${inSchool("a", t)} AND a.user_id = ${userId} AND a.exam_id = ${objectId} AND a.submitted_at IS NOT NULL`;
 }
 
 /**

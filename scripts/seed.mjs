@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { applyMigrations, CliError, configuredDevPort, CONTROL_DB, executeSql, passwordPepper, readDevVars, runMain } from "./lib/project.mjs";
 import { accommodations } from "./seed/accommodations.mjs";
+import { activityDays } from "./seed/activity-days.mjs";
 import { imports } from "./seed/imports.mjs";
 import { webhooks } from "./seed/webhooks.mjs";
 import { certificates } from "./seed/certificates.mjs";
@@ -33,7 +34,7 @@ export { DEMO, DEMO_PASSWORD, TRIAL };
  * or an object of statements per D1 binding (`DB` for the control rows: schools, tariffs, payments;
  * `DEMO.shard` / `TRIAL.shard` for each school's own rows).
  */
-export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, forms, itemAnalysis, assignments, enrollments, rating, accommodations, certificates, imports, audit, webhooks];
+export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, forms, itemAnalysis, assignments, enrollments, rating, accommodations, certificates, imports, audit, webhooks, activityDays];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {

@@ -8,6 +8,7 @@ import { PATHS_CONTRIBUTORS } from "./content/paths/contributors";
 import { RATING_COMPLETION_CONTRIBUTORS, RATING_SCORE_CONTRIBUTORS } from "./content/rating/contributors";
 import { QUIZ_FIGURES_CONTRIBUTOR } from "./content/quizzes/figures";
 import { EXAM_FIGURES_CONTRIBUTOR } from "./content/exams/figures";
+import { ACTIVITY_DAYS_CONTRIBUTOR } from "./content/analytics/activity-days";
 import { CERTIFICATES_CONTRIBUTORS } from "./content/certificates/issuance";
 import { WEBHOOK_EVENT_CONTRIBUTORS } from "./content/webhook-events/contributors";
 
@@ -32,6 +33,8 @@ export const CONTRIBUTORS: ContributorRegistry = contributorRegistry([
   // The analytics figures (attempt.recorded) read only attempts, never what the others write.
   QUIZ_FIGURES_CONTRIBUTOR,
   EXAM_FIGURES_CONTRIBUTOR,
+  // The daily activity reads only the activity rows, which the sources and the completion wrote before.
+  ACTIVITY_DAYS_CONTRIBUTOR,
   // Last: the webhook events' data shows what every other contributor wrote.
   ...WEBHOOK_EVENT_CONTRIBUTORS,
 ]) as unknown as ContributorRegistry;

@@ -152,6 +152,7 @@ describe("domain events machinery", () => {
       ["enrollments.access-pushes", ["enrollment.created", "enrollment.removed"], [], null],
       ["quizzes.analytics-figures", ["attempt.recorded"], [], null],
       ["exams.analytics-figures", ["attempt.recorded"], [], null],
+      ["analytics.activity-days", ["block.completed", "attempt.recorded", "submission.submitted", "submission.reopened"], [], null],
       ["webhook-events.attempts", ["attempt.settled"], [], null],
       ["webhook-events.submissions", ["submission.submitted", "submission.accepted", "submission.rejected"], [], null],
       ["webhook-events.enrollments", ["enrollment.created", "enrollment.removed"], [], null],

@@ -30,7 +30,8 @@ const SOURCES = [
   "exam_attempts", "exam_figures", "exam_section_figures", "group_curators", "group_members", "imports", "media_assets",
   "notification_campaign_recipients", "notification_deliveries", "notification_outbox", "password_reset_codes", "point_events",
   "push_devices", "push_preferences", "quiz_attempt_answers", "quiz_attempts", "quiz_figures", "quiz_question_figures",
-  "quiz_regrade_items", "rating_totals", "sessions", "submission_attachments", "submissions", "users", "webhook_events",
+  "quiz_regrade_items", "rating_totals", "sessions", "student_activity_days", "submission_attachments", "submissions", "users",
+  "webhook_events",
 ];
 
 /** Rows of a student in every area, written directly (the API's own values are compared where a route shows them). */
@@ -72,6 +73,7 @@ async function seedStudent(tenantId: string, userId: string) {
     db().insert(schema.quizQuestionFigures).values({ tenantId, quizId, userId, actorRole: "student", questionId: uuidv7(), answered: 1, correct: 0 }),
     db().insert(schema.examFigures).values({ tenantId, examId: uuidv7(), userId, actorRole: "student", attemptCount: 1, submittedCount: 1, passedCount: 0 }),
     db().insert(schema.examSectionFigures).values({ tenantId, examId: uuidv7(), userId, actorRole: "student", sectionId: uuidv7(), pctSum: 0 }),
+    db().insert(schema.studentActivityDays).values({ tenantId, studentId: userId, day: Math.floor(now / 86_400_000), completed: 1 }),
     db().insert(schema.assignments).values({ id: assignmentId, tenantId, title: "Essay", createdAt: now, updatedAt: now }),
     db().insert(schema.submissions).values({ id: submissionId, tenantId, assignmentId, studentId: userId, attempt: 1, status: "accepted", scoreHundredths: 9050, submittedAt: now, createdAt: now, updatedAt: now }),
     db().insert(schema.submissionAttachments).values({ tenantId, submissionId, studentId: userId, mediaAssetId: fileId, position: 0, createdAt: now }),
@@ -160,10 +162,10 @@ describe("the export document", () => {
     const counting = countingD1(shard);
     const ctx = await schoolCtx(school.id, { env: envWith(counting.db) });
     expect(await buildExport(ctx, { exportId: id })).toBe("ready");
-    // 1 read of the export; 1 batch of the profile and the first page of each of the 37 tables; 4
+    // 1 read of the export; 1 batch of the profile and the first page of each of the 38 tables; 4
     // more pages of attempts and 40 of answers (250 rows each, the last one empty); 1 batch of 2
     // (ready, push). A per-row read would show here as thousands.
-    expect(counting.counts).toEqual({ prepare: 85, batch: 2, exec: 0 });
+    expect(counting.counts).toEqual({ prepare: 86, batch: 2, exec: 0 });
 
     const row = (await exportRow(id))!;
     const doc = JSON.parse(await (await env.MEDIA.get(row.objectKey!))!.text()) as Doc;

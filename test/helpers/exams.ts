@@ -2,7 +2,7 @@ import * as schema from "../../src/db/schema";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { db } from "./factories";
 import { insertAttempt } from "./quizzes";
-import { rebuildExamFigures } from "./figures";
+import { rebuildActivityDays, rebuildExamFigures } from "./figures";
 
 /**
  * Exams written straight to D1, for tests of the readers, attempts, analytics and audiences (the
@@ -189,5 +189,6 @@ export async function insertExamAttempt(tenantId: string, examId: string, userId
     inserted.sections.push({ id: sectionAttemptId, sectionId: section.sectionId, quizAttemptId });
   }
   await rebuildExamFigures(tenantId, examId, userId);
+  await rebuildActivityDays(tenantId, userId);
   return inserted;
 }

@@ -3,7 +3,7 @@ import type { QuestionType, ScoringMode } from "../../src/db/schema";
 import { uuidv7 } from "../../src/core/lib/ids";
 import { insertCourseTree, insertEnrollment, type TreeOptions } from "./courses";
 import { db } from "./factories";
-import { examOfAttempt, rebuildExamFigures, rebuildQuizFigures } from "./figures";
+import { examOfAttempt, rebuildActivityDays, rebuildExamFigures, rebuildQuizFigures } from "./figures";
 
 /**
  * Quizzes written straight to D1, for tests of the readers, attempts, grading and audiences (the
@@ -232,5 +232,6 @@ export async function insertAttempt(tenantId: string, quizId: string, userId: st
     });
   if (spec.examAttemptId) await rebuildExamFigures(tenantId, examOfAttempt(spec.examAttemptId), userId);
   else await rebuildQuizFigures(tenantId, quizId, userId);
+  await rebuildActivityDays(tenantId, userId);
   return id;
 }

@@ -158,6 +158,8 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     db().insert(schema.quizQuestionFigures).values({ tenantId, quizId, userId, actorRole: "curator", questionId: uuidv7(), answered: 1, correct: 0 }),
     db().insert(schema.examFigures).values({ tenantId, examId: uuidv7(), userId, actorRole: "curator", attemptCount: 1, submittedCount: 1, passedCount: 0 }),
     db().insert(schema.examSectionFigures).values({ tenantId, examId: uuidv7(), userId, actorRole: "curator", sectionId: uuidv7(), pctSum: 0 }),
+    // The daily activity flags kept of the user's activity.
+    db().insert(schema.studentActivityDays).values({ tenantId, studentId: userId, day: Math.floor(now / 86_400_000), completed: 1, quizSubmitted: 1 }),
     // The user's own accommodation profile, and one they set for a bystander (the setter is forgotten).
     db().insert(schema.accommodations).values({ tenantId, userId, timeMultiplierHundredths: 150, extraTimeSeconds: 0, extraAttempts: 0, updatedAt: now }),
     db().insert(schema.accommodations).values({ tenantId, userId: bystanderId, timeMultiplierHundredths: 150, extraTimeSeconds: 0, extraAttempts: 0, updatedBy: userId, updatedAt: now }),

@@ -3,6 +3,7 @@ import { sqlLiteral } from "../../core/db/sql-ids";
 import { assignmentClosingOfSql } from "../assignments/deadline";
 import type { Period } from "./window";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { DAY_MS } from "./activity-days";
 
 /**
  * The one statement behind GET /analytics/curators: every figure of every row and of the summary,
@@ -47,11 +48,14 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
 
   // Activity is read from the period's side: each kind is a range of a (tenant, instant, student)
   // index, so the cost follows the period's activity, not a probe per student per kind. At most
-  // four arms: D1 refuses compound SELECTs of more terms than that.
+  // four arms: D1 refuses compound SELECTs of more terms than that. Without a content filter the
+  // whole UTC days inside the period come from the daily flags (`student_activity_days`) and only
+  // the two partial edge days from these indexes; the flags know no content, so a filtered report
+  // reads the whole period here (docs/decisions/heavy-reads.md, "Fourth pass: daily activity").
+  const days = content ? null : wholeDays(selection.period);
+  const ranges = days ? days.edges : [[selection.period.from, selection.period.to] as const];
   const inScope = (column: SQL, type: string | null) =>
     content ? (type === null ? sql`AND ${column} IN (SELECT id FROM scope)` : sql`AND ${column} IN (SELECT ref_id FROM scope WHERE type = ${sqlLiteral(type)})`) : sql``;
-  // Started or submitted in the period: SQLite reads the two time indexes and merges the rows.
-  const either = (alias: string) => sql`(${within(sql.raw(`${alias}.started_at`))} OR ${within(sql.raw(`${alias}.submitted_at`))})`;
   // Late as the worksheet reads it: handed in after the student's effective closing date. Only
   // the hand-ins of students in scope past the earliest end of any window on a lesson holding the
   // assignment (or its module or course) are measured: a student's closing date is never earlier
@@ -60,15 +64,38 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
   const earliestEnd = sql`(SELECT min(lw.ends_at) FROM blocks lb
       JOIN schedule_windows lw ON ${inSchool("lw", t)} AND lw.course_id = lb.course_id AND lw.deleted_at IS NULL AND lw.node_id IN (lb.course_id, lb.module_id, lb.lesson_id)
     WHERE ${inSchool("lb", t)} AND lb.ref_id = ls.assignment_id AND lb.type = 'assignment_ref' AND lb.deleted_at IS NULL)`;
-  const activity = [
-    sql`SELECT bc.student_id AS id, 0 AS quiz, 0 AS exam, 0 AS handed, 0 AS late FROM block_completions bc
-      WHERE ${inSchool("bc", t)} AND ${within(sql`bc.completed_at`)} ${inScope(sql`bc.block_id`, null)}`,
-    sql`SELECT qa.user_id, ${within(sql`qa.submitted_at`)}, 0, 0, 0 FROM quiz_attempts qa
+  // One range of instants per arm, so each reads its index by range (an OR of two ranges on one
+  // column would read the school's whole index); started or submitted in the range: SQLite reads
+  // the two time indexes and merges the rows.
+  const activity = ([from, to]: readonly [number, number]) => {
+    const inRange = (column: SQL) => sql`${column} BETWEEN ${sqlLiteral(from)} AND ${sqlLiteral(to)}`;
+    const either = (alias: string) => sql`(${inRange(sql.raw(`${alias}.started_at`))} OR ${inRange(sql.raw(`${alias}.submitted_at`))})`;
+    return sql.join(
+      [
+        sql`SELECT bc.student_id AS id, 0 AS quiz, 0 AS exam, 0 AS handed, 0 AS late FROM block_completions bc
+      WHERE ${inSchool("bc", t)} AND ${inRange(sql`bc.completed_at`)} ${inScope(sql`bc.block_id`, null)}`,
+        sql`SELECT qa.user_id, ${inRange(sql`qa.submitted_at`)}, 0, 0, 0 FROM quiz_attempts qa
       WHERE ${inSchool("qa", t)} AND ${either("qa")} AND qa.exam_attempt_id IS NULL ${inScope(sql`qa.quiz_id`, "quiz_ref")}`,
-    ...(content ? [] : [sql`SELECT ea.user_id, 0, ${within(sql`ea.submitted_at`)}, 0, 0 FROM exam_attempts ea WHERE ${inSchool("ea", t)} AND ${either("ea")}`]),
-    sql`SELECT ls.student_id, 0, 0, 1, ls.student_id IN (SELECT student_id FROM late) FROM submissions ls
-      WHERE ${inSchool("ls", t)} AND ${within(sql`ls.submitted_at`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}`,
-  ];
+        ...(content ? [] : [sql`SELECT ea.user_id, 0, ${inRange(sql`ea.submitted_at`)}, 0, 0 FROM exam_attempts ea WHERE ${inSchool("ea", t)} AND ${either("ea")}`]),
+        sql`SELECT ls.student_id, 0, 0, 1, ls.student_id IN (SELECT student_id FROM late) FROM submissions ls
+      WHERE ${inSchool("ls", t)} AND ${inRange(sql`ls.submitted_at`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}`,
+      ],
+      sql` UNION ALL `,
+    );
+  };
+  // Every row of the daily flags is some activity. Each range's arms are a nested compound of
+  // their own, so no compound has more than four terms.
+  const activityRows = !days?.whole
+    ? activity(ranges[0]!)
+    : sql.join(
+        [
+          ...ranges.map((range) => sql`SELECT * FROM (${activity(range)})`),
+          sql`SELECT ad.student_id AS id, ad.quiz_submitted AS quiz, ad.exam_submitted AS exam, ad.handed_in AS handed,
+          ad.handed_in AND ad.student_id IN (SELECT student_id FROM late) AS late
+        FROM student_activity_days ad WHERE ${inSchool("ad", t)} AND ad.day BETWEEN ${sqlLiteral(days.whole.first)} AND ${sqlLiteral(days.whole.last)}`,
+        ],
+        sql` UNION ALL `,
+      );
 
   // `pairs` reads the scope kept in `curator_students` (src/platform/schools/curator-students.ts)
   // from the few curators outwards by its key; CROSS JOIN fixes that order.
@@ -90,7 +117,7 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
     late AS MATERIALIZED (SELECT DISTINCT m.student_id FROM closing cl
       JOIN measured m ON m.student_id = cl.student_id AND m.assignment_id = cl.assignment_id WHERE m.submitted_at > cl.closes_at),
     acted AS MATERIALIZED (SELECT id, max(quiz) AS quizzes, max(exam) AS exams, max(handed) AS handed, max(late) AS late
-      FROM (${sql.join(activity, sql` UNION ALL `)}) GROUP BY id),
+      FROM (${activityRows}) GROUP BY id),
     flags AS MATERIALIZED (SELECT st.id, a.id IS NOT NULL AS active,
         coalesce(a.handed AND NOT a.late, 0) AS on_time, coalesce(a.quizzes, 0) AS quizzes,
         ${content ? sql`NULL` : sql`coalesce(a.exams, 0)`} AS exams
@@ -106,6 +133,18 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
       ${content ? sql`NULL` : sql`coalesce(sum(exams), 0)`}
     FROM flags
   ORDER BY kind, last_name COLLATE NOCASE, first_name COLLATE NOCASE, curator_id`;
+}
+
+/**
+ * The whole UTC days inside the period (none before 1970: the flags never hold those instants) and
+ * the instant ranges left at its edges, read from the raw rows. No whole day: the period is one edge.
+ */
+function wholeDays(period: Period): { whole?: { first: number; last: number }; edges: (readonly [number, number])[] } {
+  const first = Math.max(0, Math.ceil(period.from / DAY_MS));
+  const last = Math.floor((period.to + 1) / DAY_MS) - 1;
+  if (first > last) return { edges: [[period.from, period.to]] };
+  const edges = [[period.from, first * DAY_MS - 1] as const, [(last + 1) * DAY_MS, period.to] as const].filter(([from, to]) => from <= to);
+  return { whole: { first, last }, edges };
 }
 
 /**

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { uuidv7 } from "../../../src/core/lib/ids";
 import * as schema from "../../../src/db/schema";
 import { createUser, db } from "../../helpers/factories";
+import { rebuildActivityDays } from "../../helpers/figures";
 import { as, type Member } from "../../helpers/users";
 
 /** Curator analytics through HTTP, with the school's rows written straight to D1. */
@@ -34,6 +35,7 @@ export async function handIn(tenantId: string, assignmentId: string, studentId: 
       createdAt: submittedAt,
       updatedAt: submittedAt,
     });
+  await rebuildActivityDays(tenantId, studentId);
 }
 
 /** A block completed by the student at `completedAt`. */
@@ -52,6 +54,7 @@ export async function completeBlock(tenantId: string, tree: { courseId: string; 
       source: "manual",
       completedAt,
     });
+  await rebuildActivityDays(tenantId, studentId);
 }
 
 /** A window on the tree's first lesson, in the default grid or in a group's grid. */

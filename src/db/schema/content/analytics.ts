@@ -1,4 +1,4 @@
-import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { ACTOR_ROLES } from "./quizzes";
 import { tenantRef } from "../columns";
 
@@ -90,4 +90,36 @@ export const examSectionFigures = sqliteTable(
     pctSum: integer("pct_sum").notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.examId, t.userId, t.actorRole, t.sectionId] })],
+);
+
+/**
+ * One member's activity on one UTC day (`day` = epoch ms / 86,400,000; UTC because a school may
+ * change its timezone and the curator report's period is two arbitrary instants): a flag per kind
+ * of activity the curator report counts. Rebuilt from the raw rows by the contributors of the
+ * events that add or remove such activity, in the same write batch
+ * (docs/decisions/heavy-reads.md, "Fourth pass: daily activity"); a row has at least one flag set.
+ * Instants before 1970 are never folded into a day: the report reads them from the raw rows.
+ */
+export const studentActivityDays = sqliteTable(
+  "student_activity_days",
+  {
+    tenantId: tenantRef(),
+    studentId: text("student_id").notNull(),
+    day: integer("day").notNull(),
+    /** A block completed (any source). */
+    completed: integer("completed").notNull().default(0),
+    /** A quiz attempt outside exams started / submitted. */
+    quizStarted: integer("quiz_started").notNull().default(0),
+    quizSubmitted: integer("quiz_submitted").notNull().default(0),
+    /** An exam attempt started / submitted. */
+    examStarted: integer("exam_started").notNull().default(0),
+    examSubmitted: integer("exam_submitted").notNull().default(0),
+    /** A submission handed in (its `submitted_at`, whatever its review did later). */
+    handedIn: integer("handed_in").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.studentId, t.day] }),
+    // The report reads a range of whole days for the school and folds the rows per student.
+    index("student_activity_days_tenant_day").on(t.tenantId, t.day, t.studentId, t.quizSubmitted, t.examSubmitted, t.handedIn),
+  ],
 );

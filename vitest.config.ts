@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -47,11 +48,45 @@ export default defineConfig(async () => {
       // The contract coverage reporter fails a full run when a contract error pair was never provoked.
       reporters: ["default", "./test/contract/coverage-reporter.ts"],
       setupFiles: ["./test/helpers/setup.ts"],
+      // At least two files at once: a file's import of the Worker is one module at a time, each a
+      // round trip between workerd and this process, so one file keeps about one core busy and
+      // Vitest's default (cores - 1) would leave the CI's second core idle (docs/testing.md, "Suite wall time").
+      maxWorkers: Math.max(2, availableParallelism() - 1),
       // Console output (the log mail provider, expected error logs) only for tests that fail, next to their failure.
       silent: "passed-only",
       // sanitize-html is CommonJS and requires postcss, whose `browser` field blanks optional
       // modules; the pool's per-file loader cannot follow that, so Vite bundles it first.
-      deps: { optimizer: { ssr: { enabled: true, include: ["sanitize-html"] } } },
+      // The other packages are bundled for speed: every test file loads the Worker afresh, one
+      // module per round trip, and unbundled they are about 480 modules (pdf-lib 156, drizzle-orm
+      // 111, zod 95, jose 46, hono 34, …) against about 25 bundled (docs/testing.md, "Suite wall time").
+      // A package imported by src or the tests that is missing here is loaded module by module (slower, still correct).
+      deps: {
+        optimizer: {
+          ssr: {
+            enabled: true,
+            include: [
+              "sanitize-html",
+              "drizzle-orm",
+              "drizzle-orm/d1",
+              "drizzle-orm/sqlite-core",
+              "hono",
+              "hono/cookie",
+              "hono/cors",
+              "hono/http-exception",
+              "hono/secure-headers",
+              "@hono/zod-openapi",
+              "@asteasolutions/zod-to-openapi",
+              "zod",
+              "jose",
+              "pdf-lib",
+              "@pdf-lib/fontkit",
+              "csv-parse/sync",
+              "csv-stringify/sync",
+              "aws4fetch",
+            ],
+          },
+        },
+      },
       testTimeout: 60_000,
       hookTimeout: 60_000,
     },

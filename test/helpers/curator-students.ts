@@ -5,7 +5,7 @@ import { db } from "./databases";
 
 /**
  * Users, groups and memberships written straight to D1 by the helpers skip the writes that keep
- * `curator_students` (docs/decisions/heavy-reads.md, "Fourth pass"); this
+ * `curator_students` (docs/decisions/heavy-reads.md, "Fourth pass: stored pairs"); this
  * rebuilds the listed users' pairs (either side) afterwards, as those writes' batches would have.
  */
 export async function rebuildCuratorStudentsOf(tenantId: string, userIds: readonly string[]): Promise<void> {

@@ -5,7 +5,7 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
  * `curator_students`: each curator's students in scope as curator analytics counts them
- * (docs/decisions/heavy-reads.md, "Fourth pass"). The rule: a live, active
+ * (docs/decisions/heavy-reads.md, "Fourth pass: stored pairs"). The rule: a live, active
  * curator of the school with
  * - the live, active students whose `individual_curator_id` names them, and
  * - the live, active students who are members of a live group they curate,
@@ -30,8 +30,8 @@ export const listedIds = (ids: readonly string[]): SQL => sql`SELECT value FROM 
 
 const liveUser = (t: string, alias: "c" | "s", role: "curator" | "student") =>
   sql`${inSchool(alias, t)} AND ${sql.raw(alias)}.role = ${sql.raw(`'${role}'`)} AND ${sql.raw(alias)}.deleted_at IS NULL AND ${sql.raw(alias)}.is_active = 1`;
-const liveCurator = (t: string) => liveUser(t, "c", "curator");
-const liveStudent = (t: string) => liveUser(t, "s", "student");
+const pairedCurator = (t: string) => liveUser(t, "c", "curator");
+const pairedStudent = (t: string) => liveUser(t, "s", "student");
 
 /**
  * The rule's pairs (curator_id, student_id) of the keyed users, at most four arms (D1 refuses
@@ -42,27 +42,27 @@ function rulePairs(t: string, keys: CuratorStudentKeys): SQL {
   if (keys.students) {
     arms.push(
       sql`SELECT c.id AS curator_id, s.id AS student_id FROM users s
-        CROSS JOIN users c ON c.id = s.individual_curator_id AND ${liveCurator(t)}
-        WHERE s.id IN (${keys.students}) AND ${liveStudent(t)}`,
+        CROSS JOIN users c ON c.id = s.individual_curator_id AND ${pairedCurator(t)}
+        WHERE s.id IN (${keys.students}) AND ${pairedStudent(t)}`,
       sql`SELECT gc.curator_id AS curator_id, s.id AS student_id FROM users s
         CROSS JOIN group_members gm ON gm.user_id = s.id AND ${inSchool("gm", t)}
         CROSS JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", t)}
         CROSS JOIN group_curators gc ON gc.group_id = gm.group_id AND ${inSchool("gc", t)}
-        CROSS JOIN users c ON c.id = gc.curator_id AND ${liveCurator(t)}
-        WHERE s.id IN (${keys.students}) AND ${liveStudent(t)}`,
+        CROSS JOIN users c ON c.id = gc.curator_id AND ${pairedCurator(t)}
+        WHERE s.id IN (${keys.students}) AND ${pairedStudent(t)}`,
     );
   }
   if (keys.curators) {
     arms.push(
       sql`SELECT c.id AS curator_id, s.id AS student_id FROM users c
-        CROSS JOIN users s ON ${inSchool("s", t)} AND s.individual_curator_id = c.id AND ${liveStudent(t)}
-        WHERE c.id IN (${keys.curators}) AND ${liveCurator(t)}`,
+        CROSS JOIN users s ON ${inSchool("s", t)} AND s.individual_curator_id = c.id AND ${pairedStudent(t)}
+        WHERE c.id IN (${keys.curators}) AND ${pairedCurator(t)}`,
       sql`SELECT c.id AS curator_id, s.id AS student_id FROM users c
         CROSS JOIN group_curators gc ON gc.curator_id = c.id AND ${inSchool("gc", t)}
         CROSS JOIN groups g ON g.id = gc.group_id AND ${liveInSchool("g", t)}
         CROSS JOIN group_members gm ON gm.group_id = gc.group_id AND ${inSchool("gm", t)}
-        CROSS JOIN users s ON s.id = gm.user_id AND ${liveStudent(t)}
-        WHERE c.id IN (${keys.curators}) AND ${liveCurator(t)}`,
+        CROSS JOIN users s ON s.id = gm.user_id AND ${pairedStudent(t)}
+        WHERE c.id IN (${keys.curators}) AND ${pairedCurator(t)}`,
     );
   }
   return sql.join(arms, sql` UNION `);

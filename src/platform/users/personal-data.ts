@@ -313,7 +313,7 @@ export function permanentDeletionStatements(ctx: SchoolCtx, target: { id: string
       .where(
         and(
           inSchool(webhookDeliveries, ctx.tenantId),
-          inArray(webhookDeliveries.eventId, ctx.db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.subjectUserId, target.id))),
+          inArray(webhookDeliveries.eventId, ctx.db.select({ id: webhookEvents.id }).from(webhookEvents).where(and(inSchool(webhookEvents, ctx.tenantId), eq(webhookEvents.subjectUserId, target.id)))),
         ),
       ),
   );

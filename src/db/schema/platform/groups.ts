@@ -54,7 +54,7 @@ export const groupCurators = sqliteTable(
  * their individually assigned live, active students and the live, active students of the live
  * groups they curate, each pair once. Rebuilt for the students and curators a write touches in
  * that write's own batch (src/platform/schools/curator-students.ts; docs/decisions/heavy-reads.md,
- * "Fourth pass"), so the analytics statement reads the scope instead of computing it.
+ * "Fourth pass: stored pairs"), so the analytics statement reads the scope instead of computing it.
  */
 export const curatorStudents = sqliteTable(
   "curator_students",

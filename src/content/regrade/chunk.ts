@@ -12,7 +12,7 @@ import { regradeAwardsStatement } from "../rating/regrade-awards";
 import { pointsChangedWebhooks } from "../rating/webhooks";
 import { examOutcomesOf, outcomeOf, type ExamOutcome, type Outcome } from "./plan";
 import { chunkRead, examAttemptsRead, examRowsFor, questionRead, regradeQuestion, regradeRead, rowsFor, type QuestionRow, type RegradeRow } from "./reads";
-import { examRegradedPush, regradedPush } from "./push";
+import { regradedPush } from "./push";
 
 /**
  * One chunk of a real regrade (docs/decisions/regrade.md, "Chunks and the queue"): the next
@@ -279,7 +279,7 @@ export async function applyChunk(ctx: Ctx, input: { regradeId: string; questionI
       writes.push(
         await regradedPush(ctx, {
           regradeId: regrade.id,
-          attemptId: outcome.attemptId,
+          attempt: { id: outcome.attemptId, type: "quiz_attempt" },
           studentId: outcome.userId,
           title: question.quizTitle,
           oldScore: formatHundredths(outcome.oldPct),
@@ -291,9 +291,9 @@ export async function applyChunk(ctx: Ctx, input: { regradeId: string; questionI
     for (const exam of exams) {
       if (!exam.changed || exam.actorRole !== "student") continue;
       writes.push(
-        await examRegradedPush(ctx, {
+        await regradedPush(ctx, {
           regradeId: regrade.id,
-          examAttemptId: exam.examAttemptId,
+          attempt: { id: exam.examAttemptId, type: "exam_attempt" },
           studentId: exam.userId,
           title: exam.title,
           oldScore: formatHundredths(exam.oldPct),

@@ -27,38 +27,23 @@ export const QUIZ_REGRADED: EventDefinition = {
   },
 };
 
-/** The push of one re-scored attempt, for the chunk's batch; the key names the regrade, so a retried chunk sends nothing twice. */
+/**
+ * The push of one re-scored result, for the chunk's batch: a quiz attempt, or an exam attempt whose
+ * result a regrade of a section's question changed (the exam's title and its final percentages: a
+ * section's quiz is not the student's to see; their result is the exam's). The key names the
+ * regrade and the attempt, so a retried chunk sends nothing twice.
+ */
 export function regradedPush(
   ctx: SchoolCtx<SchoolActor>,
-  input: { regradeId: string; attemptId: string; studentId: string; title: string; oldScore: string; newScore: string; when: SQL },
+  input: { regradeId: string; attempt: { id: string; type: "quiz_attempt" | "exam_attempt" }; studentId: string; title: string; oldScore: string; newScore: string; when: SQL },
 ): Promise<BatchItem> {
   return enqueue(
     ctx,
     QUIZ_REGRADED,
     { token: "student", studentId: input.studentId },
     { title: input.title, old_score: input.oldScore, new_score: input.newScore },
-    { id: input.attemptId, type: "quiz_attempt" },
-    `${QUIZ_REGRADED.code}:${input.regradeId}:${input.attemptId}`,
-    { when: input.when },
-  );
-}
-
-/**
- * The push of an exam attempt whose result a regrade of a section's question changed: the exam's
- * title and its final percentages (a section's quiz is not the student's to see; their result is
- * the exam's). Keyed by the regrade and the exam attempt.
- */
-export function examRegradedPush(
-  ctx: SchoolCtx<SchoolActor>,
-  input: { regradeId: string; examAttemptId: string; studentId: string; title: string; oldScore: string; newScore: string; when: SQL },
-): Promise<BatchItem> {
-  return enqueue(
-    ctx,
-    QUIZ_REGRADED,
-    { token: "student", studentId: input.studentId },
-    { title: input.title, old_score: input.oldScore, new_score: input.newScore },
-    { id: input.examAttemptId, type: "exam_attempt" },
-    `${QUIZ_REGRADED.code}:${input.regradeId}:${input.examAttemptId}`,
+    input.attempt,
+    `${QUIZ_REGRADED.code}:${input.regradeId}:${input.attempt.id}`,
     { when: input.when },
   );
 }

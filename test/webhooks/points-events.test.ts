@@ -120,4 +120,29 @@ describe("rating.points_changed", () => {
     expect((await regrade(admin, q1!.id, { mode: "accept_all", dry_run: false })).status).toBe(200);
     expect(await pointsEvents(school.id)).toHaveLength(events.length);
   });
+
+  it("the 1,000th regrade of a question writes its signed event and its webhook event (the key's number has four digits)", async () => {
+    const { school, admin, quiz } = await quizForStudent({ title: "Algebra", passingScore: 60, questions: [{ type: "single" }, { type: "single" }] });
+    const ben = await signedIn(school, { role: "student" });
+    await giveQuizAccess(school.id, quiz.id, [ben.id]);
+    const [q1, q2] = quiz.questions as unknown as { id: string; answerIds: string[] }[];
+    const attemptId = await started(ben, quiz.id);
+    const answers = [
+      { question_id: q1!.id, payload: { answer_ids: [q1!.answerIds[1]] } },
+      { question_id: q2!.id, payload: { answer_ids: [q2!.answerIds[0]] } },
+    ];
+    expect((await save(ben, attemptId, answers)).status).toBe(200);
+    expect((await submit(ben, attemptId)).status).toBe(200);
+    // 999 earlier regrades of the question changed nothing; the next one is number 1,000.
+    const now = Date.now();
+    await db().insert(schema.quizRegrades).values({
+      id: crypto.randomUUID(), tenantId: school.id, quizId: quiz.id, questionId: q1!.id, seq: 999, mode: "accept_all",
+      pointsHundredths: 100, status: "done", createdAt: now, finishedAt: now,
+    });
+    await hookOf(admin, { events: ["rating.points_changed"] });
+    expect((await regrade(admin, q1!.id, { mode: "accept_all", dry_run: false })).status).toBe(200);
+    const signed = (await pointEventRows(school.id)).filter((row) => row.source_key === `regrade:${q1!.id}:${attemptId}:1000`);
+    expect(signed).toHaveLength(1);
+    expect((await pointsEvents(school.id)).filter((data) => data.id === signed[0]!.id)).toHaveLength(1);
+  });
 });

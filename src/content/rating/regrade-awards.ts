@@ -4,6 +4,7 @@ import { inSchool, liveInSchool } from "../../core/db/conditions";
 import { sqlLiteral, sqlUuidv7 } from "../../core/db/sql-ids";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { effectiveRuleSql } from "./rules";
+import { pointsChangedWebhooks } from "./webhooks";
 
 /**
  * The point events of a quiz regrade (05 section 2; docs/decisions/regrade.md, "Rating"). A
@@ -56,7 +57,25 @@ const examAttempts = (tenant: SQL, exam: SQL, students: SQL) =>
     WHERE ${inSchool("a", tenant)} AND a.exam_id = ${exam} AND a.status = 'submitted' AND a.actor_role = 'student'
       AND a.user_id IN (SELECT st.student_id FROM (${students}) st)`;
 
-export function regradeAwardsStatement(ctx: SchoolCtx<SchoolActor>, input: RegradeAwards): BatchItem {
+/**
+ * The regrade's signed events and their `rating.points_changed` webhook events, for the chunk's
+ * batch. The events are found by their key's two fixed ends, not by LIKE: D1 refuses a LIKE pattern
+ * over 50 bytes, which `regrade:<uuid>:%:<n>` passes from the 1,000th regrade of a question.
+ */
+export function regradeAwardsStatements(ctx: SchoolCtx<SchoolActor>, input: RegradeAwards): BatchItem[] {
+  const prefix = `regrade:${input.questionId}:`;
+  const suffix = `:${input.seq}`;
+  return [
+    regradeAwardsStatement(ctx, input),
+    ...pointsChangedWebhooks(
+      ctx,
+      sql`wp.source_type = ${input.source} AND wp.target_id = ${input.objectId} AND wp.awarded_at = ${input.now}
+        AND substr(wp.source_key, 1, ${prefix.length}) = ${prefix} AND substr(wp.source_key, ${-suffix.length}) = ${suffix}`,
+    ),
+  ];
+}
+
+function regradeAwardsStatement(ctx: SchoolCtx<SchoolActor>, input: RegradeAwards): BatchItem {
   const tenant = lit(ctx.tenantId);
   const object = lit(input.objectId);
   const rule = effectiveRuleSql(ctx.tenantId, input.source, object);

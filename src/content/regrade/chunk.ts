@@ -8,8 +8,7 @@ import { prepareSettle, settleStatements, type SettleTarget } from "../attempts/
 import { prepareExamResettle } from "../exams/exam-finalize";
 import { examFiguresRebuild } from "../exams/figures";
 import { quizFiguresRebuild } from "../quizzes/figures";
-import { regradeAwardsStatement } from "../rating/regrade-awards";
-import { pointsChangedWebhooks } from "../rating/webhooks";
+import { regradeAwardsStatements } from "../rating/regrade-awards";
 import { examOutcomesOf, outcomeOf, type ExamOutcome, type Outcome } from "./plan";
 import { chunkRead, examAttemptsRead, examRowsFor, questionRead, regradeQuestion, regradeRead, rowsFor, type QuestionRow, type RegradeRow } from "./reads";
 import { regradedPush } from "./push";
@@ -207,7 +206,7 @@ function examAwardStatements(ctx: Ctx, regrade: RegradeRow, exams: readonly Exam
   return [...byExam.entries()].flatMap(([examId, students]) => {
     const pairs = JSON.stringify([...students.entries()]);
     return [
-      regradeAwardsStatement(ctx, {
+      ...regradeAwardsStatements(ctx, {
         source: "exam",
         objectId: examId,
         questionId: regrade.question_id,
@@ -215,8 +214,6 @@ function examAwardStatements(ctx: Ctx, regrade: RegradeRow, exams: readonly Exam
         students: sql`SELECT value ->> '$[0]' AS student_id, value ->> '$[1]' AS attempt_id FROM json_each(${pairs})`,
         now,
       }),
-      ...pointsChangedWebhooks(ctx, sql`wp.source_type = 'exam' AND wp.target_id = ${examId} AND wp.awarded_at = ${now}
-        AND wp.source_key LIKE ${`regrade:${regrade.question_id}:%:${regrade.seq}`}`),
     ];
   });
 }
@@ -261,7 +258,7 @@ export async function applyChunk(ctx: Ctx, input: { regradeId: string; questionI
     if (students.length > 0) {
       const pairs = JSON.stringify(students);
       writes.push(
-        regradeAwardsStatement(ctx, {
+        ...regradeAwardsStatements(ctx, {
           source: "quiz",
           objectId: regrade.quiz_id,
           questionId: regrade.question_id,
@@ -269,9 +266,6 @@ export async function applyChunk(ctx: Ctx, input: { regradeId: string; questionI
           students: sql`SELECT value ->> '$[0]' AS student_id, value ->> '$[1]' AS attempt_id FROM json_each(${pairs})`,
           now,
         }),
-        // The signed events the statement above wrote (their key names the question and the regrade's number).
-        ...pointsChangedWebhooks(ctx, sql`wp.source_type = 'quiz' AND wp.target_id = ${regrade.quiz_id} AND wp.awarded_at = ${now}
-          AND wp.source_key LIKE ${`regrade:${regrade.question_id}:%:${regrade.seq}`}`),
       );
     }
     for (const outcome of outcomes) {

@@ -36,7 +36,11 @@ export default defineConfig(async () => {
           // races the test's own clock.
           // Item analysis requests and regrade chunks likewise: the tests run those consumers themselves
           // (test/content/item-analysis, test/content/regrade).
+          // Push dispatches too: the tests deliver with runPushQueue (test/notifications/helpers.ts); a
+          // consumer running on its own would log its deliveries after the file ended, and Vitest fails
+          // a run whose worker closes with a console call still in flight.
           queueProducers: {
+            PUSH_OUTBOX: { queueName: "lms-push-tests" },
             WEBHOOKS: { queueName: "lms-webhooks-tests" },
             ITEM_ANALYSIS: { queueName: "lms-item-analysis-tests" },
             REGRADE: { queueName: "lms-regrade-tests" },

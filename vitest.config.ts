@@ -58,6 +58,15 @@ export default defineConfig(async () => {
       maxWorkers: Math.max(2, availableParallelism() - 1),
       // Console output (the log mail provider, expected error logs) only for tests that fail, next to their failure.
       silent: "passed-only",
+      // The email and media-metadata consumers run on their own after a request (their queues are the
+      // real ones, test/email/queue-wiring.test.ts proves the wiring) and log a line when they finish.
+      // When that line is still on its way as the file's worker closes, Vitest reports an unhandled
+      // teardown error and fails a run whose tests all passed (vitest-dev/vitest#11153). Only that
+      // one error is dropped: a lost log line of a finished file. Every other unhandled error still
+      // fails the run (docs/testing.md, "Late log lines").
+      onUnhandledError(error) {
+        if (error.name === "EnvironmentTeardownError" && error.message.includes('Closing rpc while "onUserConsoleLog" was pending')) return false;
+      },
       // sanitize-html is CommonJS and requires postcss, whose `browser` field blanks optional
       // modules; the pool's per-file loader cannot follow that, so Vite bundles it first.
       // The other packages are bundled for speed: every test file loads the Worker afresh, one

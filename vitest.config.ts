@@ -35,7 +35,7 @@ export default defineConfig(async () => {
           // a receiver of their own (test/webhooks/helpers.ts), so no delivery reaches the network or
           // races the test's own clock.
           // Item analysis requests and regrade chunks likewise: the tests run those consumers themselves
-          // (test/content/item-analysis, test/content/regrade).
+          // (test/content/item-analysis, test/content/regrade), and rating window runs (test/content/rating/windows).
           // Push dispatches too: the tests deliver with runPushQueue (test/notifications/helpers.ts); a
           // consumer running on its own would log its deliveries after the file ended, and Vitest fails
           // a run whose worker closes with a console call still in flight.
@@ -44,6 +44,7 @@ export default defineConfig(async () => {
             WEBHOOKS: { queueName: "lms-webhooks-tests" },
             ITEM_ANALYSIS: { queueName: "lms-item-analysis-tests" },
             REGRADE: { queueName: "lms-regrade-tests" },
+            RATING_WINDOWS: { queueName: "lms-rating-windows-tests" },
           },
         },
       }),

@@ -10,6 +10,7 @@ import { handleWebhookBatch, WEBHOOKS_QUEUE } from "../queues/webhook-consumer";
 import { DATA_EXPORT_QUEUE, handleDataExportBatch } from "./platform/data-export/consumer";
 import { handleItemAnalysisBatch, ITEM_ANALYSIS_QUEUE } from "./content/item-analysis/consumer";
 import { handleRegradeBatch, REGRADE_QUEUE } from "./content/regrade/consumer";
+import { handleRatingWindowBatch, RATING_WINDOWS_QUEUE } from "./content/rating/windows-consumer";
 
 export { SessionFamily } from "../durable-objects/session-family";
 export { AttemptJournal } from "../durable-objects/attempt-journal";
@@ -26,6 +27,7 @@ const QUEUE_CONSUMERS: Record<string, (batch: MessageBatch<QueueMessage>, env: E
   [DATA_EXPORT_QUEUE]: (batch, env) => handleDataExportBatch(batch, jobContext(env)),
   [ITEM_ANALYSIS_QUEUE]: (batch, env) => handleItemAnalysisBatch(batch, jobContext(env)),
   [REGRADE_QUEUE]: (batch, env) => handleRegradeBatch(batch, jobContext(env)),
+  [RATING_WINDOWS_QUEUE]: (batch, env) => handleRatingWindowBatch(batch, jobContext(env)),
 };
 
 async function dispatchQueue(batch: MessageBatch<QueueMessage>, env: Env): Promise<void> {

@@ -27,6 +27,8 @@ export interface Env {
   ITEM_ANALYSIS: Queue<ItemAnalysisMessage>;
   /** Regrade chunks of large quizzes (`lms-regrade`; src/content/regrade). */
   REGRADE: Queue<RegradeMessage>;
+  /** Rating window snapshots, a run of students per message (`lms-rating-windows`; src/content/rating/windows.ts). */
+  RATING_WINDOWS: Queue<RatingWindowMessage>;
 
   APP_DOMAIN: string;
   /** The origin clients reach this API on (`https://api.example.com`); links the API returns are built on it. Empty locally. */
@@ -137,8 +139,17 @@ export interface ItemAnalysisMessage {
   quiz_id: string;
 }
 
+/** "Sum rating window X for the students after `after`": the window row says whether it is still needed. */
+export interface RatingWindowMessage {
+  kind: "rating_window";
+  tenant_id: string;
+  window_id: string;
+  /** The last student summed by the previous run; "" for the first. */
+  after: string;
+}
+
 /** Every message any queue of the Worker carries; each consumer narrows by `kind`. */
-export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | WebhookMessage | DataExportMessage | ItemAnalysisMessage | RegradeMessage;
+export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | WebhookMessage | DataExportMessage | ItemAnalysisMessage | RegradeMessage | RatingWindowMessage;
 
 export type LegacyTokenMode = "allow" | "existing_only" | "deny";
 export type Locale = "ru" | "en";

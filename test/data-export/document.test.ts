@@ -30,7 +30,7 @@ const SOURCES = [
   "exam_attempts", "exam_figures", "exam_section_figures", "group_curators", "group_members", "imports", "media_assets",
   "notification_campaign_recipients", "notification_deliveries", "notification_outbox", "password_reset_codes", "point_events",
   "push_devices", "push_preferences", "quiz_attempt_answers", "quiz_attempts", "quiz_figures", "quiz_question_figures",
-  "quiz_regrade_items", "rating_totals", "sessions", "student_activity_days", "submission_attachments", "submissions", "users",
+  "quiz_regrade_items", "rating_totals", "rating_window_totals", "sessions", "student_activity_days", "submission_attachments", "submissions", "users",
   "webhook_events",
 ];
 
@@ -78,6 +78,8 @@ async function seedStudent(tenantId: string, userId: string) {
     db().insert(schema.submissions).values({ id: submissionId, tenantId, assignmentId, studentId: userId, attempt: 1, status: "accepted", scoreHundredths: 9050, submittedAt: now, createdAt: now, updatedAt: now }),
     db().insert(schema.submissionAttachments).values({ tenantId, submissionId, studentId: userId, mediaAssetId: fileId, position: 0, createdAt: now }),
     db().insert(schema.pointEvents).values({ id: uuidv7(), tenantId, studentId: userId, sourceType: "manual", sourceKey: `manual:${uuidv7()}`, pointsHundredths: 500, reason: "Bonus", awardedAt: now }),
+    // A rating window's sum of the student (the board's snapshot of a time window).
+    db().insert(schema.ratingWindowTotals).values({ tenantId, windowId: uuidv7(), studentId: userId, pointsHundredths: 500 }),
     db().insert(schema.certificates).values({
       id: uuidv7(), tenantId, code: `0${uuidv7().replaceAll("-", "").slice(-15).toUpperCase()}`, courseId, studentId: userId, title: "Course", courseTitle: "Course",
       holderFirstName: "A", holderLastName: "B", schoolName: "S", issuer: "s", issuedAt: now, createdAt: now,
@@ -162,10 +164,10 @@ describe("the export document", () => {
     const counting = countingD1(shard);
     const ctx = await schoolCtx(school.id, { env: envWith(counting.db) });
     expect(await buildExport(ctx, { exportId: id })).toBe("ready");
-    // 1 read of the export; 1 batch of the profile and the first page of each of the 38 tables; 4
+    // 1 read of the export; 1 batch of the profile and the first page of each of the 39 tables; 4
     // more pages of attempts and 40 of answers (250 rows each, the last one empty); 1 batch of 2
     // (ready, push). A per-row read would show here as thousands.
-    expect(counting.counts).toEqual({ prepare: 86, batch: 2, exec: 0 });
+    expect(counting.counts).toEqual({ prepare: 87, batch: 2, exec: 0 });
 
     const row = (await exportRow(id))!;
     const doc = JSON.parse(await (await env.MEDIA.get(row.objectKey!))!.text()) as Doc;

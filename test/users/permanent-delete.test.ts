@@ -188,6 +188,9 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     // The user's own points (the trigger writes their rating_totals row) and a bystander's adjustment this user made.
     db().insert(schema.dataExports).values({ id: uuidv7(), tenantId, userId, requestedBy: userId, status: "pending", createdAt: now }),
     db().insert(schema.webhookEvents).values({ id: uuidv7(), tenantId, type: "user.updated", data: "{}", occurredAt: now, subjectUserId: userId }),
+    // A rating window over all time: the window triggers write both students' sums there, and
+    // deleting the user's point events would write theirs again if their sums went first.
+    db().insert(schema.ratingWindows).values({ id: uuidv7(), tenantId, fromMs: 0, toMs: Number.MAX_SAFE_INTEGER, requestedAt: now, readyAt: now }),
     db().insert(schema.pointEvents).values({ id: uuidv7(), tenantId, studentId: userId, sourceType: "manual", sourceKey: `manual:${uuidv7()}`, pointsHundredths: 500, reason: "Own", awardedAt: now }),
     db().insert(schema.pointEvents).values({
       id: uuidv7(), tenantId, studentId: bystanderId, sourceType: "manual", sourceKey: `manual:${uuidv7()}`, pointsHundredths: 250, reason: "Bonus", actorUserId: userId, awardedAt: now,
@@ -232,6 +235,7 @@ describe("DELETE /t/users/:id/permanent", () => {
     expect(await count("submissions", "student_id", bystander.id)).toBe(1);
     expect(await count("point_events", "student_id", bystander.id)).toBe(1);
     expect(await count("rating_totals", "student_id", bystander.id)).toBe(1);
+    expect(await count("rating_window_totals", "student_id", bystander.id)).toBe(1);
 
     // Another user's personal data is untouched by the purge of this one.
     expect(await outboxFor(school.id, "leaver@example.test")).toHaveLength(1);

@@ -135,18 +135,13 @@ function moduleEventSql(tenantId: string, moduleId: string): SQL {
 }
 
 /**
- * The filtered board in one statement: the matching events summed per student once
- * (`window_totals`, shaped like `rating_totals`), then the very page and counts the stored totals
- * answer, read over those sums (docs/decisions/heavy-reads-rating.md, "Rating buckets"). A window
- * reads its events from the covering index `point_events_awarded_points` in time order, so the
- * work is the window's events plus a sort of the students who have some, never a visit of every
- * student of the school; the page and the counts of students with a sum of 0 follow the totals'
- * rules (no row counts as 0). MATERIALIZED: D1's SQLite would otherwise inline the CTE into each
- * of its readers and sum the events again for each.
+ * The board over `table` (shaped like `rating_totals`) as one row of two JSON texts, the counts and
+ * the page, answered only when `guard` holds. Every read of `table` sits in a scalar subquery of a
+ * row with no FROM, so a false guard ends the statement before any of them runs (a guarded FROM
+ * subquery would be computed first).
  */
-export function eventsBoardSql(ctx: Caller, input: BoardInput, callerId: string | null): SQL {
+function boardRowSql(ctx: Caller, input: BoardInput, callerId: string | null, table: SQL, guard: SQL): SQL {
   const { tenantId } = ctx;
-  const table = sql`window_totals`;
   // School-wide, the page can only hold rows at or above the page-th highest sum of a ranked
   // student (the unranked are the few rows of `users_unranked`), found by a bounded sort of the
   // sums alone; only those rows then meet their names. A group or a restricted curator's students
@@ -157,10 +152,36 @@ export function eventsBoardSql(ctx: Caller, input: BoardInput, callerId: string 
         WHERE f.student_id NOT IN (SELECT x.id FROM users x WHERE ${inSchool("x", tenantId)} AND ${unrankedSql()})
         ORDER BY f.points_hundredths DESC LIMIT 1 OFFSET ${input.limit - 1}), 0)`
     : sql`0`;
-  return sql`WITH window_totals AS MATERIALIZED (SELECT pe.tenant_id, pe.student_id, sum(pe.points_hundredths) AS points_hundredths
-        FROM point_events pe WHERE ${eventFilterSql(tenantId, input)} GROUP BY pe.student_id)
-    SELECT s.total_students, s.caller_points, s.caller_rank,
+  return sql`SELECT (SELECT json_object('total_students', s.total_students, 'caller_points', s.caller_points, 'caller_rank', s.caller_rank)
+        FROM (${totalsStatsSql(ctx, input, callerId, table)}) s) AS stats,
       (SELECT json_group_array(json_object('id', b.id, 'points', b.points, 'first_name', b.first_name, 'last_name', b.last_name))
         FROM (${totalsPageSql(ctx, input, table, floor)}) b) AS entries
-    FROM (${totalsStatsSql(ctx, input, callerId, table)}) s`;
+    WHERE ${guard}`;
+}
+
+/**
+ * The filtered board from the events in one statement: the matching events summed per student once
+ * (`window_totals`, shaped like `rating_totals`), then the very page and counts the stored totals
+ * answer, read over those sums (docs/decisions/heavy-reads-rating.md, "Rating buckets"). A window
+ * reads its events from the covering index `point_events_awarded_points` in time order, so the
+ * work is the window's events plus a sort of the students who have some, never a visit of every
+ * student of the school; the page and the counts of students with a sum of 0 follow the totals'
+ * rules (no row counts as 0). MATERIALIZED: D1's SQLite would otherwise inline the CTE into each
+ * of its readers and sum the events again for each. With `unlessReady` (a window a snapshot may
+ * hold) it answers only when that snapshot is not ready, so it can share a batch with `snapshotBoardSql`.
+ */
+export function eventsBoardSql(ctx: Caller, input: BoardInput, callerId: string | null, unlessReady: SQL | null = null): SQL {
+  const guard = unlessReady === null ? sql`1` : sql`${unlessReady} IS NULL`;
+  return sql`WITH window_totals AS MATERIALIZED (SELECT pe.tenant_id, pe.student_id, sum(pe.points_hundredths) AS points_hundredths
+        FROM point_events pe WHERE ${eventFilterSql(ctx.tenantId, input)} GROUP BY pe.student_id)
+    ${boardRowSql(ctx, input, callerId, sql`window_totals`, guard)}`;
+}
+
+/**
+ * The windowed board from the window's snapshot (docs/decisions/heavy-reads-rating.md, "Window
+ * snapshots"): the same page and counts over its sums, answered only when `ready` (the snapshot's
+ * id) is not NULL.
+ */
+export function snapshotBoardSql(ctx: Caller, input: BoardInput, callerId: string | null, totals: SQL, ready: SQL): SQL {
+  return boardRowSql(ctx, input, callerId, totals, sql`${ready} IS NOT NULL`);
 }

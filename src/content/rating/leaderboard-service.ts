@@ -9,7 +9,8 @@ import { coursesErrors } from "../courses/errors";
 import { groupsErrors } from "../groups/errors";
 import { groupVisibleSql } from "../groups/scope";
 import { ratingErrors as e } from "./errors";
-import { eventsBoardSql, hasEventFilters, totalsPageSql, totalsStatsSql, type BoardInput, type BoardRow, type BoardStats } from "./leaderboard-query";
+import { eventsBoardSql, hasEventFilters, snapshotBoardSql, totalsPageSql, totalsStatsSql, type BoardInput, type BoardRow, type BoardStats } from "./leaderboard-query";
+import { readyWindowSql, requestWindow, snapshotBounds, windowTotalsSql } from "./windows";
 import { optionalUuid, parseWindow, ratingView } from "./scope";
 import { liveInSchool } from "../../core/db/conditions";
 
@@ -31,6 +32,12 @@ export interface LeaderboardEntry {
   points: string;
 }
 
+/** The windowed board's one row: its counts and its page, each a JSON text. */
+interface BoardJson {
+  stats: string;
+  entries: string;
+}
+
 /** The live group the caller may see, as a statement answering one row when it exists. */
 export function visibleGroupSql(ctx: SchoolCtx, groupId: string): SQL {
   return sql`SELECT g.id FROM groups g WHERE g.id = ${groupId} AND ${groupVisibleSql(ctx, sql`g`)}`;
@@ -44,7 +51,8 @@ export function liveModuleSql(ctx: SchoolCtx, moduleId: string): SQL {
 
 /**
  * The leaderboard (spec, GET /rating) projected by role: one D1 batch holding the group and module
- * checks, the page and the counts, so the read is two round trips with the guard's.
+ * checks, the page and the counts, so the read is two round trips with the guard's; a third asks
+ * for a window's snapshot when the batch found none.
  */
 export async function getLeaderboard(ctx: SchoolCtx, query: LeaderboardQuery) {
   const input: BoardInput = {
@@ -63,12 +71,20 @@ export async function getLeaderboard(ctx: SchoolCtx, query: LeaderboardQuery) {
   let rows: BoardRow[];
   let stats: BoardStats;
   if (hasEventFilters(input)) {
-    statements.push(batchable(ctx, eventsBoardSql(ctx, input, callerId)));
+    // A time window alone may have a snapshot: both statements go in one batch and exactly one
+    // answers, the snapshot's when it is ready, else the events' (docs/decisions/heavy-reads-rating.md, "Window snapshots").
+    const bounds = snapshotBounds(input);
+    const now = ctx.clock.now();
+    const ready = bounds && readyWindowSql(ctx.tenantId, bounds, now);
+    if (bounds && ready) statements.push(batchable(ctx, snapshotBoardSql(ctx, input, callerId, windowTotalsSql(ctx.tenantId, bounds, now), ready)));
+    statements.push(batchable(ctx, eventsBoardSql(ctx, input, callerId, ready)));
     const results = await runBatch(ctx, statements);
     checkFound(input, results);
-    const board = rowsOf<BoardStats & { entries: string }>(results.at(-1))[0]!;
+    const fromSnapshot = bounds ? rowsOf<BoardJson>(results.at(-2))[0] : undefined;
+    const board = fromSnapshot ?? rowsOf<BoardJson>(results.at(-1))[0]!;
     rows = JSON.parse(board.entries) as BoardRow[];
-    stats = board;
+    stats = JSON.parse(board.stats) as BoardStats;
+    if (bounds && !fromSnapshot) await requestWindow(ctx, bounds);
   } else {
     statements.push(batchable(ctx, totalsPageSql(ctx, input)), batchable(ctx, totalsStatsSql(ctx, input, callerId)));
     const results = await runBatch(ctx, statements);

@@ -12,6 +12,7 @@ import {
   assignments,
   pointEvents,
   ratingTotals,
+  ratingWindowTotals,
   submissionAttachments,
   submissions,
   authDevices,
@@ -154,6 +155,8 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(pointEvents, pointEvents.studentId, "delete"),
   rule(pointEvents, pointEvents.actorUserId, "clear"),
   rule(ratingTotals, ratingTotals.studentId, "delete"),
+  // After the point events: deleting those runs the window triggers, which would write the sums again.
+  rule(ratingWindowTotals, ratingWindowTotals.studentId, "delete"),
   // Uploaded files may be shared school content (covers, attachments): they stay without their uploader.
   rule(mediaAssets, mediaAssets.uploadedByUserId, "clear"),
   // A roster import's plan holds the file's names and addresses: it goes with the person who uploaded it.

@@ -67,7 +67,9 @@ export const pointEvents = sqliteTable(
   },
   (t) => [
     uniqueIndex("point_events_source_key").on(t.tenantId, t.sourceKey),
-    index("point_events_student").on(t.tenantId, t.studentId, t.awardedAt),
+    // Ends with the points so a window snapshot's build sums a run of students from the index alone
+    // (docs/decisions/heavy-reads-rating.md, "Window snapshots").
+    index("point_events_student").on(t.tenantId, t.studentId, t.awardedAt, t.pointsHundredths),
     index("point_events_student_target").on(t.tenantId, t.studentId, t.sourceType, t.targetId),
     // Covering for the windowed board: a time range yields each event's student and points without
     // reading the table (docs/decisions/heavy-reads-rating.md, "Rating buckets").
@@ -90,4 +92,37 @@ export const ratingTotals = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.studentId] }), index("rating_totals_points").on(t.tenantId, t.pointsHundredths)],
+);
+
+/**
+ * A time window of the rating board kept summed per student (docs/decisions/heavy-reads-rating.md,
+ * "Window snapshots"): `from_ms` inclusive, `to_ms` exclusive, an open end stored as the far past
+ * or future. From its creation the triggers of migration `rating_windows` add every point event
+ * inside it to its totals; the queue builds the totals of the events already there, a run of
+ * students at a time, and sets `ready_at` after the last run. `requested_at` is the last read that
+ * asked for it: a window not asked for within `WINDOW_TTL_MS` is no longer read and is removed.
+ */
+export const ratingWindows = sqliteTable(
+  "rating_windows",
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    fromMs: integer("from_ms").notNull(),
+    toMs: integer("to_ms").notNull(),
+    requestedAt: integer("requested_at").notNull(),
+    readyAt: integer("ready_at"),
+  },
+  (t) => [uniqueIndex("rating_windows_bounds").on(t.tenantId, t.fromMs, t.toMs)],
+);
+
+/** A window's sum per student (hundredths), shaped like `rating_totals` so the board reads it with the same statements. */
+export const ratingWindowTotals = sqliteTable(
+  "rating_window_totals",
+  {
+    tenantId: tenantRef(),
+    windowId: text("window_id").notNull(),
+    studentId: text("student_id").notNull(),
+    pointsHundredths: integer("points_hundredths").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.windowId, t.studentId] }), index("rating_window_totals_points").on(t.tenantId, t.windowId, t.pointsHundredths)],
 );

@@ -21,6 +21,9 @@ export async function run(t) {
   t.section("What the board can be narrowed to, and the board of quiz and assignment points only");
   await t.step("Filter options", { who: ada, path: "/t/rating/filter-options", show: (json) => Object.fromEntries(Object.entries(json.data).map(([key, items]) => [key, Array.isArray(items) ? items.map((x) => x.title) : items])) });
   await t.step("Quiz and assignment points", { who: ada, path: "/t/rating?source_types=quiz,assignment", show: board });
+  // A window alone is kept summed per student once read (docs/decisions/heavy-reads-rating.md,
+  // "Window snapshots"): the first read sums the events and asks the queue, later reads answer from the sums.
+  await t.step("The board of 2026", { who: ada, path: "/t/rating?from=2026-01-01T00:00:00Z&to=2027-01-01T00:00:00Z", show: (json) => ({ time_window: json.data.time_window, entries: board(json) }) });
 
   t.section("The rules, then a default changed and put back, a refused one, and an override for one quiz");
   await t.step("The rules", { who: ada, path: "/t/admin/gamification/rules", show: (json) => json.data.rules.map((r) => [r.source_type, r.kind, r.points, r.calc_mode, r.repeat_behavior]) });

@@ -195,6 +195,47 @@ describe("input robustness of every route", () => {
       }
     }
   });
+
+  it("answers 200 or a declared failure to instants at the calendar's edges in every time query parameter, never a 5xx", async () => {
+    const cast = await castFor();
+    const spec = (await (await SELF.fetch("https://api.lms.localhost/api/v1/openapi.json")).json()) as OpenApiDocument;
+    const TIME_PARAMETERS = ["from", "to", "since", "until", "before", "after"];
+    const timed = routeRegistry
+      .filter((route) => route.method === "GET")
+      .map((route) => ({ route, names: (spec.paths[route.path.replaceAll(/:(\w+)/g, "{$1}")]?.get?.parameters ?? []).filter((p) => p.in === "query" && TIME_PARAMETERS.includes(p.name)).map((p) => p.name) }))
+      .filter((entry) => entry.names.length > 0);
+    // The walk found the windowed reads (a document the walk cannot read would find none).
+    expect(timed.map((entry) => entry.route.path)).toEqual(expect.arrayContaining(["/api/v1/t/rating", "/api/v1/t/analytics/curators"]));
+    const instants = [
+      "0000-01-01T00:00:00Z", // the first instant RFC 3339 can write, before 1970 and any day number
+      "9999-12-31T23:59:59.999Z", // the last
+      "1969-12-31T23:59:59.999Z", // just before the epoch
+      "2026-01-01T00:00:00+14:00", // the widest offset
+      "2026-02-30T00:00:00Z", // no such day
+      "2026-01-01T24:00:00Z", // no such hour
+      "+275760-09-13T00:00:00Z", // past what a Date holds
+      "2026-01-01T00:00:00", // no zone
+    ];
+    const outcomes: string[] = [];
+    for (const { route, names } of timed) {
+      // A placeholder id may be answered 404 by its own route: any failure the route declares is fine.
+      const declared = route.failures.map((failure) => `${failure.status} ${failure.code}`);
+      for (const name of names) {
+        for (const instant of instants) {
+          const res = await send(`/api/v1${concretePath(route)}?${name}=${encodeURIComponent(instant)}`, "GET", cast, route, undefined);
+          const error = res.status >= 400 && res.status < 500 ? (JSON.parse(res.text) as { error: string }).error : null;
+          if (!(res.status === 200 || declared.includes(`${res.status} ${error}`))) outcomes.push(`${route.path} ${name}=${instant}: ${res.status} ${error ?? res.text.slice(0, 80)}`);
+        }
+      }
+      // Both ends at the edges at once: the widest window there is.
+      if (names.includes("from") && names.includes("to")) {
+        const res = await send(`/api/v1${concretePath(route)}?from=${encodeURIComponent(instants[0]!)}&to=${encodeURIComponent(instants[1]!)}`, "GET", cast, route, undefined);
+        const error = res.status >= 400 && res.status < 500 ? (JSON.parse(res.text) as { error: string }).error : null;
+        if (!(res.status === 200 || declared.includes(`${res.status} ${error}`))) outcomes.push(`${route.path} widest window: ${res.status} ${res.text.slice(0, 80)}`);
+      }
+    }
+    expect(outcomes).toEqual([]);
+  });
 });
 
 type OpenApiDocument = {

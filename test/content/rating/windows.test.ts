@@ -10,7 +10,7 @@ import { fixtureD1, schoolD1 } from "../../helpers/databases";
 import { roundTripD1 } from "../../helpers/d1-counter";
 import { adjust } from "../../helpers/rating";
 import { schoolCtx } from "../../helpers/school-ctx";
-import { as, type Member } from "../../helpers/users";
+import { as, assignIndividualCurator, signedIn, type Member } from "../../helpers/users";
 import { envWith } from "../../helpers/wrapped-d1";
 import { award, dayMs, named, ratingSchool } from "./leaderboard-fixtures";
 
@@ -114,15 +114,19 @@ describe("GET /t/rating window snapshots", () => {
     expect(Number(tampered.snapshot.entries[0].points) - Number(tampered.events.entries[0].points)).toBe(1000);
     await bump(-100_000);
 
+    // A restricted curator sees their students only, from the snapshot as from the events.
+    const curator = await signedIn(school, { role: "curator" });
+    await assignIndividualCurator(dan.id, curator.id);
     const check = async () => {
       const { kept, recomputed } = await sums(school.id, window!.id);
       expect(kept).toEqual(recomputed);
-      for (const member of [ada, admin]) {
+      for (const member of [ada, admin, curator]) {
         const read = await boards(member);
         expect(read.snapshot).toEqual(read.events);
       }
     };
     await check();
+    expect((await boards(curator)).snapshot.entries.map((entry: { student_id: string }) => entry.student_id)).toEqual([dan.id]);
     // An adjustment up and one down through the API, inside the window.
     expect((await adjust(admin, { student_id: dan.id, points: "20", reason: "Olympiad" })).status).toBe(201);
     expect((await adjust(admin, { student_id: ada.id, points: "-15.5", reason: "Correction" })).status).toBe(201);

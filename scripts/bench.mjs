@@ -416,8 +416,10 @@ function printTable(results) {
   });
   const baseline = (concurrency) => rows.find((row) => row.entry.level.concurrency === concurrency && row.entry.endpoint === ENDPOINTS[0]);
   // "stmt max ms": the slowest single D1 statement of any request of the row (D1's meta.duration;
-  // see src/core/db/timing.ts for the reads D1 answers without it); "stmts": statements per request (max).
-  const header = ["endpoint", "conc", "rounds", "requests", "req/s", "p50 ms", "p99 ms", "vs health", "stmt max ms", "stmts", "errors"];
+  // see src/core/db/timing.ts for the reads D1 answers without it); "stmt p50 ms": the median over
+  // the requests of their slowest statement, which says whether a high max is the statement's own
+  // cost or one request's bad luck on a shared host; "stmts": statements per request (max).
+  const header = ["endpoint", "conc", "rounds", "requests", "req/s", "p50 ms", "p99 ms", "vs health", "stmt max ms", "stmt p50 ms", "stmts", "errors"];
   const lines = rows.map(({ entry, sorted, failed, reqPerSec }) => [
     entry.endpoint.name,
     String(entry.level.concurrency),
@@ -428,6 +430,7 @@ function printTable(results) {
     percentile(sorted, 0.99).toFixed(2),
     `${(reqPerSec / baseline(entry.level.concurrency).reqPerSec).toFixed(2)}x`,
     entry.statements.length === 0 ? "-" : Math.max(...entry.statements.map((t) => t.slowestMs)).toFixed(2),
+    entry.statements.length === 0 ? "-" : percentile(Float64Array.from(entry.statements.map((t) => t.slowestMs)).sort(), 0.5).toFixed(2),
     entry.statements.length === 0 ? "-" : String(Math.max(...entry.statements.map((t) => t.count))),
     failed === 0 ? "0" : [...entry.failures].map(([key, count]) => `${count}x${key}`).join(" "),
   ]);

@@ -1,7 +1,7 @@
 import { id } from "../seed/demo.mjs";
 import { PEOPLE, label, labelOf } from "./lib/tour.mjs";
 
-export const summary = "the leaderboard as a student, a restricted curator and the admin; rules and overrides; a bonus; a student's ranks";
+export const summary = "the leaderboard as a student, a restricted curator and the admin; a board over a time window (its sums kept per window); rules and overrides; a bonus; a student's ranks";
 
 const QUIZ = id(0x1001);
 const board = (json) => json.data.entries.map((e) => [e.rank, e.display_name, e.points]);

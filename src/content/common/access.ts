@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Actor, SchoolCtx } from "../../core/http/context";
 import { liveInSchool, inSchool } from "../../core/db/conditions";
+import { activeMemberSql } from "../../platform/schools/active-members";
 
 /**
  * Who sees what of the course tree, each rule in one place so the groups, schedule and paths areas
@@ -48,5 +49,5 @@ export function activeEnrollmentIdSql(tenantId: string | SQL, courseId: string |
 
 /** `u` (an alias of `users`) is an active student of the school: who rankings and analytics count. */
 export function activeStudentSql(tenantId: string | SQL, u: SQL = sql`u`): SQL {
-  return sql`${inSchool(u, tenantId)} AND ${u}.role = 'student' AND ${u}.deleted_at IS NULL AND ${u}.is_active = 1`;
+  return activeMemberSql(tenantId, u, "student");
 }

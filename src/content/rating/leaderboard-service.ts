@@ -76,7 +76,7 @@ export async function getLeaderboard(ctx: SchoolCtx, query: LeaderboardQuery) {
     const bounds = snapshotBounds(input);
     const now = ctx.clock.now();
     const ready = bounds && readyWindowSql(ctx.tenantId, bounds, now);
-    if (bounds && ready) statements.push(batchable(ctx, snapshotBoardSql(ctx, input, callerId, windowTotalsSql(ctx.tenantId, bounds, now), ready)));
+    if (bounds && ready) statements.push(batchable(ctx, snapshotBoardSql(ctx, input, callerId, windowTotalsSql(ctx.tenantId, ready), ready)));
     statements.push(batchable(ctx, eventsBoardSql(ctx, input, callerId, ready)));
     const results = await runBatch(ctx, statements);
     checkFound(input, results);

@@ -29,8 +29,8 @@ export interface RegradeAwards {
   objectId: string;
   questionId: string;
   seq: number;
-  /** SQL: a SELECT of `student_id, attempt_id` (the attempt naming the key), one row per student. */
-  students: SQL;
+  /** (student, attempt naming the key) pairs, one per student; none writes nothing. */
+  students: readonly (readonly [string, string])[];
   now: number;
 }
 
@@ -63,6 +63,7 @@ const examAttempts = (tenant: SQL, exam: SQL, students: SQL) =>
  * over 50 bytes, which `regrade:<uuid>:%:<n>` passes from the 1,000th regrade of a question.
  */
 export function regradeAwardsStatements(ctx: SchoolCtx<SchoolActor>, input: RegradeAwards): BatchItem[] {
+  if (input.students.length === 0) return [];
   const prefix = `regrade:${input.questionId}:`;
   const suffix = `:${input.seq}`;
   return [
@@ -77,6 +78,7 @@ export function regradeAwardsStatements(ctx: SchoolCtx<SchoolActor>, input: Regr
 
 function regradeAwardsStatement(ctx: SchoolCtx<SchoolActor>, input: RegradeAwards): BatchItem {
   const tenant = lit(ctx.tenantId);
+  const students = sql`SELECT value ->> '$[0]' AS student_id, value ->> '$[1]' AS attempt_id FROM json_each(${JSON.stringify(input.students)})`;
   const object = lit(input.objectId);
   const rule = effectiveRuleSql(ctx.tenantId, input.source, object);
   const threshold = sql`CASE r.threshold_source WHEN 'rule_specified' THEN r.threshold_value
@@ -102,11 +104,11 @@ function regradeAwardsStatement(ctx: SchoolCtx<SchoolActor>, input: RegradeAward
           FROM (SELECT 1) ${rule.joins}),
         amounts AS (
           SELECT x.user_id, x.id, x.submitted_at, ${amount} AS amount, ${eligible} AS eligible
-          FROM (${input.source === "quiz" ? quizAttempts(tenant, object, input.students) : examAttempts(tenant, object, input.students)}) x, rule r)
+          FROM (${input.source === "quiz" ? quizAttempts(tenant, object, students) : examAttempts(tenant, object, students)}) x, rule r)
       INSERT INTO point_events (id, tenant_id, student_id, source_type, target_id, source_key, points_hundredths, rule_id, reason, actor_user_id, awarded_at)
       SELECT ${sqlUuidv7(input.now)}, ${tenant}, d.student_id, ${lit(input.source)}, ${object}, d.source_key, d.delta, (SELECT r.id FROM rule r), NULL, NULL, ${lit(input.now)}
       FROM (SELECT s.student_id, ${lit(`regrade:${input.questionId}:`)} || s.attempt_id || ${lit(`:${input.seq}`)} AS source_key, ${target} - ${held} AS delta
-            FROM (${input.students}) s) d
+            FROM (${students}) s) d
       WHERE d.delta <> 0
       ON CONFLICT (tenant_id, source_key) DO NOTHING`,
   );

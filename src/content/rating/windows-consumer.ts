@@ -4,7 +4,7 @@ import { isUuid } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
 import { systemActor } from "../../core/school";
 import { forSchoolId } from "../../platform/schools/lookup";
-import { buildWindowRun, removeStaleWindows, sendNextWindowRun } from "./windows";
+import { buildWindowRun, removeStaleWindows, sendWindowRun } from "./windows";
 
 /** wrangler.toml: the queue a board read without a window snapshot sends `rating_window` runs to. */
 export const RATING_WINDOWS_QUEUE = "lms-rating-windows";
@@ -36,7 +36,7 @@ export async function handleRatingWindowBatch(batch: MessageBatch<QueueMessage>,
           const run = await buildWindowRun(school, { windowId: body.window_id, after });
           if (run.done || run.last === null) break;
           after = run.last;
-          if (runs === RUNS_PER_MESSAGE - 1) await sendNextWindowRun(school, body.window_id, after);
+          if (runs === RUNS_PER_MESSAGE - 1) await sendWindowRun(school, body.window_id, after);
         }
       }
       message.ack();

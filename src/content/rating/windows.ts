@@ -46,10 +46,10 @@ export function readyWindowSql(tenantId: string, bounds: WindowBounds, now: numb
     AND w.ready_at IS NOT NULL AND w.requested_at > ${now - WINDOW_TTL_MS})`;
 }
 
-/** The ready snapshot's sums shaped like `rating_totals` (no rows when there is none), for the board's statements. */
-export function windowTotalsSql(tenantId: string, bounds: WindowBounds, now: number): SQL {
+/** The sums of the window `ready` names (`readyWindowSql`) shaped like `rating_totals` (no rows when it is NULL), for the board's statements. */
+export function windowTotalsSql(tenantId: string, ready: SQL): SQL {
   return sql`(SELECT wt.tenant_id, wt.student_id, wt.points_hundredths FROM rating_window_totals wt
-    WHERE ${inSchool("wt", tenantId)} AND wt.window_id = ${readyWindowSql(tenantId, bounds, now)})`;
+    WHERE ${inSchool("wt", tenantId)} AND wt.window_id = ${ready})`;
 }
 
 /**
@@ -78,7 +78,8 @@ export async function requestWindow(ctx: SchoolCtx<SchoolActor>, bounds: WindowB
   await sendWindowRun(ctx, window.id, "");
 }
 
-async function sendWindowRun(ctx: SchoolCtx<SchoolActor>, windowId: string, after: string): Promise<void> {
+/** Sends a run of the window's build: the students after `after` ("" for the first). */
+export async function sendWindowRun(ctx: SchoolCtx<SchoolActor>, windowId: string, after: string): Promise<void> {
   await ctx.env.RATING_WINDOWS.send({ kind: "rating_window", tenant_id: ctx.tenantId, window_id: windowId, after }).catch((err: unknown) => {
     // The window stays unbuilt; a read after the debounce asks again.
     log.error("rating window run not sent", { window_id: windowId, error: String(err) });
@@ -114,11 +115,6 @@ export async function buildWindowRun(ctx: SchoolCtx<SchoolActor>, input: { windo
     batchable(ctx, sql`UPDATE rating_windows SET ready_at = ${ctx.clock.now()} WHERE ${inSchool("rating_windows", t)} AND id = ${input.windowId} AND ready_at IS NULL`),
   ]);
   return { done: true, last };
-}
-
-/** Sends the window's next run. */
-export async function sendNextWindowRun(ctx: SchoolCtx<SchoolActor>, windowId: string, after: string): Promise<void> {
-  await sendWindowRun(ctx, windowId, after);
 }
 
 /**

@@ -88,13 +88,26 @@ export function finishStatement(ctx: Ctx, regradeId: string, now: number): Batch
   );
 }
 
+/** A changed attempt of a student: a quiz attempt outside exams, or an exam attempt the chunk re-derived. */
+interface ChangedAttempt {
+  userId: string;
+  attemptId: string;
+}
+
+/** The changed student attempts the rating and the pushes follow: quiz attempts outside exams, then exam attempts. */
+function changedAttempts(outcomes: readonly Outcome[], exams: readonly ExamOutcome[]) {
+  return {
+    quiz: outcomes.filter((o) => o.changed && o.actorRole === "student" && o.examAttemptId === null),
+    exam: exams.filter((exam) => exam.changed && exam.actorRole === "student"),
+  };
+}
+
 /** One student per changed attempt, named by their first changed attempt of the chunk (the rating key). */
-function changedStudents(outcomes: readonly Outcome[]): [string, string][] {
+function firstChangedPerStudent(attempts: readonly ChangedAttempt[]): [string, string][] {
   const first = new Map<string, string>();
-  for (const outcome of outcomes) {
-    if (!outcome.changed || outcome.actorRole !== "student" || outcome.examAttemptId !== null) continue;
-    const seen = first.get(outcome.userId);
-    if (seen === undefined || outcome.attemptId < seen) first.set(outcome.userId, outcome.attemptId);
+  for (const { userId, attemptId } of attempts) {
+    const seen = first.get(userId);
+    if (seen === undefined || attemptId < seen) first.set(userId, attemptId);
   }
   return [...first.entries()];
 }
@@ -193,29 +206,40 @@ function examFigureStatements(ctx: Ctx, exams: readonly ExamOutcome[]): BatchIte
   );
 }
 
-/** The exam's rating events of the students whose exam attempt changed, keyed by their first changed exam attempt of the chunk. */
-function examAwardStatements(ctx: Ctx, regrade: RegradeRow, exams: readonly ExamOutcome[], now: number): BatchItem[] {
-  const byExam = new Map<string, Map<string, string>>();
-  for (const exam of exams) {
-    if (!exam.changed || exam.actorRole !== "student") continue;
-    const students = byExam.get(exam.examId) ?? new Map<string, string>();
-    const seen = students.get(exam.userId);
-    if (seen === undefined || exam.examAttemptId < seen) students.set(exam.userId, exam.examAttemptId);
-    byExam.set(exam.examId, students);
-  }
-  return [...byExam.entries()].flatMap(([examId, students]) => {
-    const pairs = JSON.stringify([...students.entries()]);
-    return [
-      ...regradeAwardsStatements(ctx, {
-        source: "exam",
-        objectId: examId,
-        questionId: regrade.question_id,
-        seq: regrade.seq,
-        students: sql`SELECT value ->> '$[0]' AS student_id, value ->> '$[1]' AS attempt_id FROM json_each(${pairs})`,
-        now,
+/** The rating events of the students whose attempts changed: each exam's, then the quiz's, keyed by their first changed attempt of the chunk. */
+function awardStatements(ctx: Ctx, regrade: RegradeRow, changed: ReturnType<typeof changedAttempts>, now: number): BatchItem[] {
+  const key = { questionId: regrade.question_id, seq: regrade.seq, now };
+  const byExam = new Map<string, ChangedAttempt[]>();
+  for (const exam of changed.exam) byExam.set(exam.examId, [...(byExam.get(exam.examId) ?? []), { userId: exam.userId, attemptId: exam.examAttemptId }]);
+  return [
+    ...[...byExam.entries()].flatMap(([examId, attempts]) =>
+      regradeAwardsStatements(ctx, { source: "exam", objectId: examId, students: firstChangedPerStudent(attempts), ...key }),
+    ),
+    ...regradeAwardsStatements(ctx, { source: "quiz", objectId: regrade.quiz_id, students: firstChangedPerStudent(changed.quiz), ...key }),
+  ];
+}
+
+/** `quiz.regraded` to each student whose attempt changed, quiz attempt or exam attempt, sent once the attempt's item is applied by this chunk. */
+async function pushStatements(ctx: Ctx, regrade: RegradeRow, quizTitle: string, changed: ReturnType<typeof changedAttempts>): Promise<BatchItem[]> {
+  const pushes = [
+    ...changed.quiz.map((o) => ({ attempt: { id: o.attemptId, type: "quiz_attempt" as const }, studentId: o.userId, title: quizTitle, oldPct: o.oldPct, newPct: o.newPct, item: o.attemptId })),
+    ...changed.exam.map((x) => ({ attempt: { id: x.examAttemptId, type: "exam_attempt" as const }, studentId: x.userId, title: x.title, oldPct: x.oldPct, newPct: x.newPct, item: x.sectionAttemptId })),
+  ];
+  const out: BatchItem[] = [];
+  for (const push of pushes) {
+    out.push(
+      await regradedPush(ctx, {
+        regradeId: regrade.id,
+        attempt: push.attempt,
+        studentId: push.studentId,
+        title: push.title,
+        oldScore: formatHundredths(push.oldPct),
+        newScore: formatHundredths(push.newPct),
+        when: pendingItem(ctx, regrade.id, sql`${push.item}`),
       }),
-    ];
-  });
+    );
+  }
+  return out;
 }
 
 export interface ChunkResult {
@@ -250,52 +274,11 @@ export async function applyChunk(ctx: Ctx, input: { regradeId: string; questionI
       ...examAttemptsUpdate(ctx, regrade, exams),
       ...(await passStatements(ctx, newlyPassed(regrade, outcomes), raisedExams(exams))),
       ...examFigureStatements(ctx, exams),
-      ...examAwardStatements(ctx, regrade, exams, now),
     );
     const users = JSON.stringify([...new Set(chunk.map((row) => row.user_id))]);
     writes.push(...quizFiguresRebuild(ctx, { objectId: regrade.quiz_id, userIn: sql`SELECT value FROM json_each(${users})` }));
-    const students = changedStudents(outcomes);
-    if (students.length > 0) {
-      const pairs = JSON.stringify(students);
-      writes.push(
-        ...regradeAwardsStatements(ctx, {
-          source: "quiz",
-          objectId: regrade.quiz_id,
-          questionId: regrade.question_id,
-          seq: regrade.seq,
-          students: sql`SELECT value ->> '$[0]' AS student_id, value ->> '$[1]' AS attempt_id FROM json_each(${pairs})`,
-          now,
-        }),
-      );
-    }
-    for (const outcome of outcomes) {
-      if (!outcome.changed || outcome.actorRole !== "student" || outcome.examAttemptId !== null) continue;
-      writes.push(
-        await regradedPush(ctx, {
-          regradeId: regrade.id,
-          attempt: { id: outcome.attemptId, type: "quiz_attempt" },
-          studentId: outcome.userId,
-          title: question.quizTitle,
-          oldScore: formatHundredths(outcome.oldPct),
-          newScore: formatHundredths(outcome.newPct),
-          when: pendingItem(ctx, regrade.id, sql`${outcome.attemptId}`),
-        }),
-      );
-    }
-    for (const exam of exams) {
-      if (!exam.changed || exam.actorRole !== "student") continue;
-      writes.push(
-        await regradedPush(ctx, {
-          regradeId: regrade.id,
-          attempt: { id: exam.examAttemptId, type: "exam_attempt" },
-          studentId: exam.userId,
-          title: exam.title,
-          oldScore: formatHundredths(exam.oldPct),
-          newScore: formatHundredths(exam.newPct),
-          when: pendingItem(ctx, regrade.id, sql`${exam.sectionAttemptId}`),
-        }),
-      );
-    }
+    const changed = changedAttempts(outcomes, exams);
+    writes.push(...awardStatements(ctx, regrade, changed, now), ...(await pushStatements(ctx, regrade, question.quizTitle, changed)));
     writes.push(itemsApplied(ctx, regrade, ids, now));
   }
   writes.push(finishStatement(ctx, regrade.id, now));

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { batchable, type BatchItem } from "../../core/db/batch";
 import type { Db } from "../../core/db/client";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { activeMemberSql } from "./active-members";
 
 /**
  * `curator_students`: each curator's students in scope as curator analytics counts them
@@ -28,10 +29,8 @@ export const usersKeys = (ids: SQL): CuratorStudentKeys => ({ students: ids, cur
 /** A SELECT of the listed ids. */
 export const listedIds = (ids: readonly string[]): SQL => sql`SELECT value FROM json_each(${JSON.stringify(ids)})`;
 
-const liveUser = (t: string, alias: "c" | "s", role: "curator" | "student") =>
-  sql`${inSchool(alias, t)} AND ${sql.raw(alias)}.role = ${sql.raw(`'${role}'`)} AND ${sql.raw(alias)}.deleted_at IS NULL AND ${sql.raw(alias)}.is_active = 1`;
-const pairedCurator = (t: string) => liveUser(t, "c", "curator");
-const pairedStudent = (t: string) => liveUser(t, "s", "student");
+const pairedCurator = (t: string) => activeMemberSql(t, sql`c`, "curator");
+const pairedStudent = (t: string) => activeMemberSql(t, sql`s`, "student");
 
 /**
  * The rule's pairs (curator_id, student_id) of the keyed users, at most four arms (D1 refuses

@@ -19,6 +19,8 @@ export interface CuratorSelection {
   groupId: string | undefined;
   /** A learning-content filter; null: all activity (exams applicable). */
   content: { courseId?: string; moduleId?: string; lessonId?: string } | null;
+  /** A slice of the students (ids after `after`, up to `upTo`), for a snapshot's staged run; absent: all. */
+  students?: { after: string; upTo: string };
 }
 
 export interface FigureRow {
@@ -45,6 +47,10 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
   const onlyCurator = selection.curatorId === null ? sql`` : sql`AND u.id = ${selection.curatorId}`;
   const inGroup = selection.groupId === undefined ? sql`` : sql`AND cs.student_id IN (SELECT user_id FROM in_group)`;
   const content = selection.content;
+  // A slice reads its students' rows only: each kind of row is read by (time, student) or by
+  // student, so the range narrows the index walk rather than filtering after it.
+  const slice = selection.students;
+  const inSlice = (column: SQL) => (slice ? sql`AND ${column} > ${slice.after} AND ${column} <= ${slice.upTo}` : sql``);
 
   // Activity is read from the period's side: each kind is a range of a (tenant, instant, student)
   // index, so the cost follows the period's activity, not a probe per student per kind. At most
@@ -72,13 +78,13 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
     const either = (alias: string) => sql`(${inRange(sql.raw(`${alias}.started_at`))} OR ${inRange(sql.raw(`${alias}.submitted_at`))})`;
     return sql.join(
       [
-        sql`SELECT bc.student_id AS id, 0 AS quiz, 0 AS exam, 0 AS handed, 0 AS late FROM block_completions bc
-      WHERE ${inSchool("bc", t)} AND ${inRange(sql`bc.completed_at`)} ${inScope(sql`bc.block_id`, null)}`,
-        sql`SELECT qa.user_id, ${inRange(sql`qa.submitted_at`)}, 0, 0, 0 FROM quiz_attempts qa
-      WHERE ${inSchool("qa", t)} AND ${either("qa")} AND qa.exam_attempt_id IS NULL ${inScope(sql`qa.quiz_id`, "quiz_ref")}`,
-        ...(content ? [] : [sql`SELECT ea.user_id, 0, ${inRange(sql`ea.submitted_at`)}, 0, 0 FROM exam_attempts ea WHERE ${inSchool("ea", t)} AND ${either("ea")}`]),
-        sql`SELECT ls.student_id, 0, 0, 1, ls.student_id IN (SELECT student_id FROM late) FROM submissions ls
-      WHERE ${inSchool("ls", t)} AND ${inRange(sql`ls.submitted_at`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}`,
+        sql`SELECT bc.student_id AS id, 0 AS quiz, 0 AS exam, 0 AS handed FROM block_completions bc
+      WHERE ${inSchool("bc", t)} AND ${inRange(sql`bc.completed_at`)} ${inSlice(sql`bc.student_id`)} ${inScope(sql`bc.block_id`, null)}`,
+        sql`SELECT qa.user_id, ${inRange(sql`qa.submitted_at`)}, 0, 0 FROM quiz_attempts qa
+      WHERE ${inSchool("qa", t)} AND ${either("qa")} AND qa.exam_attempt_id IS NULL ${inSlice(sql`qa.user_id`)} ${inScope(sql`qa.quiz_id`, "quiz_ref")}`,
+        ...(content ? [] : [sql`SELECT ea.user_id, 0, ${inRange(sql`ea.submitted_at`)}, 0 FROM exam_attempts ea WHERE ${inSchool("ea", t)} AND ${either("ea")} ${inSlice(sql`ea.user_id`)}`]),
+        sql`SELECT ls.student_id, 0, 0, 1 FROM submissions ls
+      WHERE ${inSchool("ls", t)} AND ${inRange(sql`ls.submitted_at`)} ${inSlice(sql`ls.student_id`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}`,
       ],
       sql` UNION ALL `,
     );
@@ -90,13 +96,18 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
     : sql.join(
         [
           ...ranges.map((range) => sql`SELECT * FROM (${activity(range)})`),
-          sql`SELECT ad.student_id AS id, ad.quiz_submitted AS quiz, ad.exam_submitted AS exam, ad.handed_in AS handed,
-          ad.handed_in AND ad.student_id IN (SELECT student_id FROM late) AS late
-        FROM student_activity_days ad WHERE ${inSchool("ad", t)} AND ad.day BETWEEN ${sqlLiteral(days.whole.first)} AND ${sqlLiteral(days.whole.last)}`,
+          sql`SELECT ad.student_id AS id, ad.quiz_submitted AS quiz, ad.exam_submitted AS exam, ad.handed_in AS handed
+        FROM student_activity_days ad WHERE ${inSchool("ad", t)} AND ${slice ? sql`+ad.day` : sql`ad.day`} BETWEEN ${sqlLiteral(days.whole.first)} AND ${sqlLiteral(days.whole.last)} ${inSlice(sql`ad.student_id`)}`,
         ],
         sql` UNION ALL `,
       );
 
+  // `student_rows` holds a row per pair (no activity), per activity and per late student. A
+  // student's flags reach each of their pairs by a window over the student's rows, sorted once: a
+  // join of pairs to per-student flags needs an index SQLite builds only when it guesses the sizes
+  // right, and with no table statistics on D1 it did not for a slice of students. Every late
+  // student handed in within the period, so one row marks them; a probe of `late` in each hand-in
+  // arm made SQLite build it once per arm.
   // `pairs` reads the scope kept in `curator_students` (src/platform/schools/curator-students.ts)
   // from the few curators outwards by its key; CROSS JOIN fixes that order.
   return sql`WITH
@@ -104,30 +115,37 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
       WHERE ${inSchool("u", t)} AND u.role = 'curator' AND u.deleted_at IS NULL AND u.is_active = 1 ${onlyCurator}),
     in_group AS (SELECT gm.user_id FROM group_members gm JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", t)}
       WHERE ${inSchool("gm", t)} AND gm.group_id = ${selection.groupId ?? null}),
-    pairs AS MATERIALIZED (
-      SELECT c.id AS curator_id, cs.student_id FROM cur c
+    pairs AS MATERIALIZED (${
+      slice
+        ? sql`SELECT cs.curator_id, cs.student_id FROM curator_students cs
+        WHERE ${inSchool("cs", t)} ${inSlice(sql`cs.student_id`)} AND cs.curator_id IN (SELECT id FROM cur) ${inGroup}`
+        : sql`SELECT c.id AS curator_id, cs.student_id FROM cur c
         CROSS JOIN curator_students cs ON ${inSchool("cs", t)} AND cs.curator_id = c.id
-        WHERE 1 ${inGroup}),
+        WHERE 1 ${inGroup}`
+    }),
     scope AS MATERIALIZED (${contentBlocksSql(t, content)}),
     measured AS MATERIALIZED (SELECT ls.student_id, ls.assignment_id, ls.submitted_at FROM submissions ls
-      WHERE ${inSchool("ls", t)} AND ${within(sql`ls.submitted_at`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}
+      WHERE ${inSchool("ls", t)} AND ${within(sql`ls.submitted_at`)} ${inSlice(sql`ls.student_id`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}
         AND ls.student_id IN (SELECT student_id FROM pairs) AND ls.submitted_at > ${earliestEnd}),
     measured_pairs AS MATERIALIZED (SELECT DISTINCT student_id, assignment_id FROM measured),
     closing AS MATERIALIZED (${assignmentClosingOfSql(t, sql`measured_pairs`)}),
     late AS MATERIALIZED (SELECT DISTINCT m.student_id FROM closing cl
       JOIN measured m ON m.student_id = cl.student_id AND m.assignment_id = cl.assignment_id WHERE m.submitted_at > cl.closes_at),
-    acted AS MATERIALIZED (SELECT id, max(quiz) AS quizzes, max(exam) AS exams, max(handed) AS handed, max(late) AS late
-      FROM (${activityRows}) GROUP BY id),
-    flags AS MATERIALIZED (SELECT st.id, a.id IS NOT NULL AS active,
-        coalesce(a.handed AND NOT a.late, 0) AS on_time, coalesce(a.quizzes, 0) AS quizzes,
-        ${content ? sql`NULL` : sql`coalesce(a.exams, 0)`} AS exams
-      FROM (SELECT DISTINCT student_id AS id FROM pairs) st LEFT JOIN acted a ON a.id = st.id)
+    student_rows AS (SELECT p.student_id AS id, p.curator_id, 0 AS act, 0 AS quiz, 0 AS exam, 0 AS handed, 0 AS late FROM pairs p
+      UNION ALL SELECT id, NULL, 1, quiz, exam, handed, 0 FROM (${activityRows})
+      UNION ALL SELECT student_id, NULL, 1, 0, 0, 1, 1 FROM late),
+    paired AS MATERIALIZED (SELECT id, curator_id, active, handed AND NOT late AS on_time, quizzes, exams FROM (
+        SELECT id, curator_id, max(act) OVER w AS active, max(handed) OVER w AS handed, max(late) OVER w AS late,
+          max(quiz) OVER w AS quizzes, max(exam) OVER w AS exams
+        FROM student_rows WINDOW w AS (PARTITION BY id))
+      WHERE curator_id IS NOT NULL),
+    flags AS (SELECT id, max(active) AS active, max(on_time) AS on_time, max(quizzes) AS quizzes, max(exams) AS exams FROM paired GROUP BY id)
   SELECT 0 AS kind, c.id AS curator_id, c.first_name, c.last_name, c.email, coalesce(n.students, 0) AS students,
       coalesce(n.active, 0) AS active, coalesce(n.on_time, 0) AS on_time, coalesce(n.quizzes, 0) AS quizzes,
       ${content ? sql`NULL` : sql`coalesce(n.exams, 0)`} AS exams
-    FROM cur c LEFT JOIN (SELECT p.curator_id, count(*) AS students, sum(f.active) AS active, sum(f.on_time) AS on_time,
-        sum(f.quizzes) AS quizzes, sum(f.exams) AS exams
-      FROM pairs p JOIN flags f ON f.id = p.student_id GROUP BY p.curator_id) n ON n.curator_id = c.id
+    FROM cur c LEFT JOIN (SELECT curator_id, count(*) AS students, sum(active) AS active, sum(on_time) AS on_time,
+        sum(quizzes) AS quizzes, sum(exams) AS exams
+      FROM paired GROUP BY curator_id) n ON n.curator_id = c.id
   UNION ALL
   SELECT 1, NULL, NULL, NULL, NULL, count(*), coalesce(sum(active), 0), coalesce(sum(on_time), 0), coalesce(sum(quizzes), 0),
       ${content ? sql`NULL` : sql`coalesce(sum(exams), 0)`}

@@ -35,7 +35,9 @@ export default defineConfig(async () => {
           // a receiver of their own (test/webhooks/helpers.ts), so no delivery reaches the network or
           // races the test's own clock.
           // Item analysis requests and regrade chunks likewise: the tests run those consumers themselves
-          // (test/content/item-analysis, test/content/regrade), and rating window runs (test/content/rating/windows).
+          // (test/content/item-analysis, test/content/regrade), rating window runs (test/content/rating/windows)
+          // and curator report runs (test/content/analytics/reports.test.ts), so every other read of
+          // curator analytics answers live.
           // Push dispatches too: the tests deliver with runPushQueue (test/notifications/helpers.ts); a
           // consumer running on its own would log its deliveries after the file ended, and Vitest fails
           // a run whose worker closes with a console call still in flight.
@@ -45,6 +47,7 @@ export default defineConfig(async () => {
             ITEM_ANALYSIS: { queueName: "lms-item-analysis-tests" },
             REGRADE: { queueName: "lms-regrade-tests" },
             RATING_WINDOWS: { queueName: "lms-rating-windows-tests" },
+            CURATOR_REPORTS: { queueName: "lms-curator-reports-tests" },
           },
         },
       }),

@@ -11,6 +11,7 @@ import { DATA_EXPORT_QUEUE, handleDataExportBatch } from "./platform/data-export
 import { handleItemAnalysisBatch, ITEM_ANALYSIS_QUEUE } from "./content/item-analysis/consumer";
 import { handleRegradeBatch, REGRADE_QUEUE } from "./content/regrade/consumer";
 import { handleRatingWindowBatch, RATING_WINDOWS_QUEUE } from "./content/rating/windows-consumer";
+import { CURATOR_REPORTS_QUEUE, handleCuratorReportBatch } from "./content/analytics/reports-consumer";
 
 export { SessionFamily } from "../durable-objects/session-family";
 export { AttemptJournal } from "../durable-objects/attempt-journal";
@@ -28,6 +29,7 @@ const QUEUE_CONSUMERS: Record<string, (batch: MessageBatch<QueueMessage>, env: E
   [ITEM_ANALYSIS_QUEUE]: (batch, env) => handleItemAnalysisBatch(batch, jobContext(env)),
   [REGRADE_QUEUE]: (batch, env) => handleRegradeBatch(batch, jobContext(env)),
   [RATING_WINDOWS_QUEUE]: (batch, env) => handleRatingWindowBatch(batch, jobContext(env)),
+  [CURATOR_REPORTS_QUEUE]: (batch, env) => handleCuratorReportBatch(batch, jobContext(env)),
 };
 
 async function dispatchQueue(batch: MessageBatch<QueueMessage>, env: Env): Promise<void> {

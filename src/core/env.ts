@@ -29,6 +29,8 @@ export interface Env {
   REGRADE: Queue<RegradeMessage>;
   /** Rating window snapshots, a run of students per message (`lms-rating-windows`; src/content/rating/windows.ts). */
   RATING_WINDOWS: Queue<RatingWindowMessage>;
+  /** Curator analytics snapshots, slices of students per message (`lms-curator-reports`; src/content/analytics/reports.ts). */
+  CURATOR_REPORTS: Queue<CuratorReportMessage>;
 
   APP_DOMAIN: string;
   /** The origin clients reach this API on (`https://api.example.com`); links the API returns are built on it. Empty locally. */
@@ -148,8 +150,25 @@ export interface RatingWindowMessage {
   after: string;
 }
 
+/** "Go on with run X of curator report Y": the report row says where the run stands and whether it is still the current one. */
+export interface CuratorReportMessage {
+  kind: "curator_report";
+  tenant_id: string;
+  report_id: string;
+  run_id: string;
+}
+
 /** Every message any queue of the Worker carries; each consumer narrows by `kind`. */
-export type QueueMessage = EmailMessage | MediaMetadataMessage | PushMessage | WebhookMessage | DataExportMessage | ItemAnalysisMessage | RegradeMessage | RatingWindowMessage;
+export type QueueMessage =
+  | EmailMessage
+  | MediaMetadataMessage
+  | PushMessage
+  | WebhookMessage
+  | DataExportMessage
+  | ItemAnalysisMessage
+  | RegradeMessage
+  | RatingWindowMessage
+  | CuratorReportMessage;
 
 export type LegacyTokenMode = "allow" | "existing_only" | "deny";
 export type Locale = "ru" | "en";

@@ -25,7 +25,8 @@ async function buildAndRead(tenantId: string, userId: string): Promise<Doc> {
 
 /** Every table the document reads, as 05 section 7 lists the kinds of data (written out, not read from the code). */
 const SOURCES = [
-  "accommodations", "audit_entries", "auth_devices", "block_completions", "certificates", "curator_permissions", "curator_students", "device_events",
+  "accommodations", "audit_entries", "auth_devices", "block_completions", "certificates", "curator_permissions", "curator_report_rows", "curator_reports",
+  "curator_students", "device_events",
   "device_limit_overrides", "device_replacement_tokens", "email_verification_tokens", "enrollment_sources", "enrollments",
   "exam_attempts", "exam_figures", "exam_section_figures", "group_curators", "group_members", "imports", "media_assets",
   "notification_campaign_recipients", "notification_deliveries", "notification_outbox", "password_reset_codes", "point_events",
@@ -78,6 +79,10 @@ async function seedStudent(tenantId: string, userId: string) {
     db().insert(schema.submissions).values({ id: submissionId, tenantId, assignmentId, studentId: userId, attempt: 1, status: "accepted", scoreHundredths: 9050, submittedAt: now, createdAt: now, updatedAt: now }),
     db().insert(schema.submissionAttachments).values({ tenantId, submissionId, studentId: userId, mediaAssetId: fileId, position: 0, createdAt: now }),
     db().insert(schema.pointEvents).values({ id: uuidv7(), tenantId, studentId: userId, sourceType: "manual", sourceKey: `manual:${uuidv7()}`, pointsHundredths: 500, reason: "Bonus", awardedAt: now }),
+    // Curator analytics snapshots (the person is also a group's curator here): a report asked for
+    // them alone, and their row of a report.
+    db().insert(schema.curatorReports).values({ id: uuidv7(), tenantId, reportKey: `one curator ${userId}`, curatorId: userId, fromMs: 0, requestedAt: now }),
+    db().insert(schema.curatorReportRows).values({ tenantId, reportId: uuidv7(), runId: uuidv7(), curatorId: userId, students: 3, active: 2, onTime: 1, quizzes: 1, exams: 0 }),
     // A rating window's sum of the student (the board's snapshot of a time window).
     db().insert(schema.ratingWindowTotals).values({ tenantId, windowId: uuidv7(), studentId: userId, pointsHundredths: 500 }),
     db().insert(schema.certificates).values({
@@ -164,10 +169,10 @@ describe("the export document", () => {
     const counting = countingD1(shard);
     const ctx = await schoolCtx(school.id, { env: envWith(counting.db) });
     expect(await buildExport(ctx, { exportId: id })).toBe("ready");
-    // 1 read of the export; 1 batch of the profile and the first page of each of the 39 tables; 4
+    // 1 read of the export; 1 batch of the profile and the first page of each of the 41 tables; 4
     // more pages of attempts and 40 of answers (250 rows each, the last one empty); 1 batch of 2
     // (ready, push). A per-row read would show here as thousands.
-    expect(counting.counts).toEqual({ prepare: 87, batch: 2, exec: 0 });
+    expect(counting.counts).toEqual({ prepare: 89, batch: 2, exec: 0 });
 
     const row = (await exportRow(id))!;
     const doc = JSON.parse(await (await env.MEDIA.get(row.objectKey!))!.text()) as Doc;

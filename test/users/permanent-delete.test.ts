@@ -191,6 +191,8 @@ async function seedPersonalData(tenantId: string, userId: string, bystanderId: s
     // A rating window over all time: the window triggers write both students' sums there, and
     // deleting the user's point events would write theirs again if their sums went first.
     db().insert(schema.ratingWindows).values({ id: uuidv7(), tenantId, fromMs: 0, toMs: Number.MAX_SAFE_INTEGER, requestedAt: now, readyAt: now }),
+    db().insert(schema.curatorReports).values({ id: uuidv7(), tenantId, reportKey: `one curator ${userId}`, curatorId: userId, fromMs: 0, requestedAt: now }),
+    db().insert(schema.curatorReportRows).values({ tenantId, reportId: uuidv7(), runId: uuidv7(), curatorId: userId, students: 3, active: 2, onTime: 1, quizzes: 1, exams: 0 }),
     db().insert(schema.pointEvents).values({ id: uuidv7(), tenantId, studentId: userId, sourceType: "manual", sourceKey: `manual:${uuidv7()}`, pointsHundredths: 500, reason: "Own", awardedAt: now }),
     db().insert(schema.pointEvents).values({
       id: uuidv7(), tenantId, studentId: bystanderId, sourceType: "manual", sourceKey: `manual:${uuidv7()}`, pointsHundredths: 250, reason: "Bonus", actorUserId: userId, awardedAt: now,

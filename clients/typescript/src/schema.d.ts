@@ -6502,8 +6502,16 @@ export interface components {
         CuratorAnalytics: {
             /** Format: date-time */
             from: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The period's end; without `to` in the query, the instant the figures were computed
+             */
             to: string;
+            /**
+             * Format: date-time
+             * @description When the figures were computed: now for a live answer, up to ten minutes ago for a snapshot (recomputed in the background once older than a minute)
+             */
+            computed_at: string;
             /** @description False with a course, module or lesson filter */
             exam_applicable: boolean;
             /** @description Over the distinct students of the listed curators (a student shared by two curators counts once) */

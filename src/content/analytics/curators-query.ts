@@ -44,7 +44,6 @@ export interface FigureRow {
 export function curatorFiguresSql(selection: CuratorSelection): SQL {
   const t = sqlLiteral(selection.tenantId);
   const within = (column: SQL) => sql`${column} BETWEEN ${sqlLiteral(selection.period.from)} AND ${sqlLiteral(selection.period.to)}`;
-  const onlyCurator = selection.curatorId === null ? sql`` : sql`AND u.id = ${selection.curatorId}`;
   const inGroup = selection.groupId === undefined ? sql`` : sql`AND cs.student_id IN (SELECT user_id FROM in_group)`;
   const content = selection.content;
   // A slice reads its students' rows only: each kind of row is read by (time, student) or by
@@ -111,8 +110,7 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
   // `pairs` reads the scope kept in `curator_students` (src/platform/schools/curator-students.ts)
   // from the few curators outwards by its key; CROSS JOIN fixes that order.
   return sql`WITH
-    cur AS MATERIALIZED (SELECT u.id, u.first_name, u.last_name, u.email FROM users u
-      WHERE ${inSchool("u", t)} AND u.role = 'curator' AND u.deleted_at IS NULL AND u.is_active = 1 ${onlyCurator}),
+    cur AS MATERIALIZED (${curatorsSql(selection)}),
     in_group AS (SELECT gm.user_id FROM group_members gm JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", t)}
       WHERE ${inSchool("gm", t)} AND gm.group_id = ${selection.groupId ?? null}),
     pairs AS MATERIALIZED (${
@@ -151,6 +149,13 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
       ${content ? sql`NULL` : sql`coalesce(sum(exams), 0)`}
     FROM flags
   ORDER BY kind, last_name COLLATE NOCASE, first_name COLLATE NOCASE, curator_id`;
+}
+
+/** The curators a selection lists (alias `u`): every active curator of the school, or the one asked for. */
+export function curatorsSql(selection: Pick<CuratorSelection, "tenantId" | "curatorId">): SQL {
+  const onlyCurator = selection.curatorId === null ? sql`` : sql`AND u.id = ${selection.curatorId}`;
+  return sql`SELECT u.id, u.first_name, u.last_name, u.email FROM users u
+      WHERE ${inSchool("u", sqlLiteral(selection.tenantId))} AND u.role = 'curator' AND u.deleted_at IS NULL AND u.is_active = 1 ${onlyCurator}`;
 }
 
 /**

@@ -3,16 +3,20 @@ import type { SchoolCtx } from "../../core/http/context";
 import { iso } from "../../core/lib/clock";
 import { curatorFiguresSql, type CuratorSelection, type FigureRow } from "./curators-query";
 import type { CuratorAnalytics, CuratorAnalyticsQuery } from "./schemas";
+import { servedReport } from "./reports";
 import { periodOf } from "./window";
 
 /**
  * GET /analytics/curators: per curator, how many of their assigned active students were active,
  * handed in on time and completed quizzes and exams in the period, as counts and as percentages
  * of the students assigned now. An admin compares every active curator (or one by `curator_id`);
- * a curator gets their own row whatever `curator_id` says. One statement after the guard.
+ * a curator gets their own row whatever `curator_id` says. Answered from the query's snapshot when
+ * there is a recent one, else live by one statement (docs/decisions/heavy-reads-curators.md, "Curator
+ * analytics snapshots"); `computed_at` says which instant the figures hold for.
  */
 export async function curatorAnalytics(ctx: SchoolCtx, query: CuratorAnalyticsQuery): Promise<CuratorAnalytics> {
-  const period = periodOf(query, ctx.clock.now(), ctx.tenant.timezone);
+  const now = ctx.clock.now();
+  const period = periodOf(query, now, ctx.tenant.timezone);
   const contentFiltered = query.course_id !== undefined || query.module_id !== undefined || query.lesson_id !== undefined;
   const selection: CuratorSelection = {
     tenantId: ctx.tenantId,
@@ -21,11 +25,14 @@ export async function curatorAnalytics(ctx: SchoolCtx, query: CuratorAnalyticsQu
     groupId: query.group_id,
     content: contentFiltered ? { courseId: query.course_id, moduleId: query.module_id, lessonId: query.lesson_id } : null,
   };
-  const rows = await ctx.db.all<FigureRow>(curatorFiguresSql(selection));
+  const openTo = query.to === undefined;
+  const snapshot = await servedReport(ctx, selection, openTo, now);
+  const rows = snapshot?.rows ?? (await ctx.db.all<FigureRow>(curatorFiguresSql(selection)));
   const summary = rows.find((row) => row.kind === 1);
   return {
     from: iso(period.from),
-    to: iso(period.to),
+    to: iso(snapshot && openTo ? snapshot.periodTo : period.to),
+    computed_at: iso(snapshot?.computedAt ?? now),
     exam_applicable: !contentFiltered,
     summary: { curators: rows.length - 1, ...figures(summary, contentFiltered) },
     curators: rows

@@ -41,7 +41,11 @@ export const CuratorRow = z
 export const CuratorAnalytics = z
   .object({
     from: z.string().openapi({ format: "date-time" }),
-    to: z.string().openapi({ format: "date-time" }),
+    to: z.string().openapi({ format: "date-time", description: "The period's end; without `to` in the query, the instant the figures were computed" }),
+    computed_at: z.string().openapi({
+      format: "date-time",
+      description: "When the figures were computed: now for a live answer, up to ten minutes ago for a snapshot (recomputed in the background once older than a minute)",
+    }),
     exam_applicable: z.boolean().openapi({ description: "False with a course, module or lesson filter" }),
     summary: z
       .object({ curators: z.number().int().openapi({ description: "Rows listed" }), ...Figures })

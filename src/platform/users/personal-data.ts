@@ -13,6 +13,8 @@ import {
   pointEvents,
   ratingTotals,
   ratingWindowTotals,
+  curatorReports,
+  curatorReportRows,
   submissionAttachments,
   submissions,
   authDevices,
@@ -138,6 +140,9 @@ export const PERSONAL_DATA: readonly PersonalDataRule[] = [
   rule(quizQuestionFigures, quizQuestionFigures.userId, "delete"),
   rule(examFigures, examFigures.userId, "delete"),
   rule(examSectionFigures, examSectionFigures.userId, "delete"),
+  // Curator analytics snapshots: a report asked for one curator, and every curator's row of any report.
+  rule(curatorReports, curatorReports.curatorId, "delete"),
+  rule(curatorReportRows, curatorReportRows.curatorId, "delete"),
   // A regrade lists the attempts it re-scored (with their scores before and after); the staff member who asked is only forgotten.
   rule(quizRegradeItems, quizRegradeItems.userId, "delete"),
   rule(quizRegrades, quizRegrades.createdBy, "clear"),

@@ -87,6 +87,7 @@ describe("GET /analytics/curators: figures", () => {
     expect(res.body.data).toEqual({
       from: "2025-03-01T00:00:00.000Z",
       to: "2025-03-31T23:59:59.000Z",
+      computed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       exam_applicable: true,
       summary: { curators: 3, students: 6, active: m(5, "83.33"), assignments_on_time: m(2, "33.33"), quizzes_completed: m(1, "16.67"), exams_completed: m(1, "16.67") },
       curators: [

@@ -1,6 +1,6 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { ACTOR_ROLES } from "./quizzes";
-import { tenantRef } from "../columns";
+import { id, tenantRef } from "../columns";
 
 /**
  * Quiz and exam analytics kept per (object, member, role): each row is the exact figure of one
@@ -122,4 +122,55 @@ export const studentActivityDays = sqliteTable(
     // The report reads a range of whole days for the school and folds the rows per student.
     index("student_activity_days_tenant_day").on(t.tenantId, t.day, t.studentId, t.quizSubmitted, t.examSubmitted, t.handedIn),
   ],
+);
+
+/**
+ * Snapshots of GET /analytics/curators (docs/decisions/heavy-reads-curators.md, "Curator analytics
+ * snapshots"): one per school and normalized query (`report_key`; its parts are kept as columns
+ * for the queue's runs). `served_run` names the rows a read answers with, computed at
+ * `computed_at` over a period ending at `period_to`; `run_id` is the run being built, `run_after`
+ * the last student it has summed (keyset), `run_to` its period's end.
+ */
+export const curatorReports = sqliteTable(
+  "curator_reports",
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    reportKey: text("report_key").notNull(),
+    curatorId: text("curator_id"),
+    groupId: text("group_id"),
+    courseId: text("course_id"),
+    moduleId: text("module_id"),
+    lessonId: text("lesson_id"),
+    fromMs: integer("from_ms").notNull(),
+    /** The query's `to`; null: now. */
+    toMs: integer("to_ms"),
+    requestedAt: integer("requested_at").notNull(),
+    servedRun: text("served_run"),
+    computedAt: integer("computed_at"),
+    periodTo: integer("period_to"),
+    runId: text("run_id"),
+    runStartedAt: integer("run_started_at"),
+    runTo: integer("run_to"),
+    runAfter: text("run_after"),
+  },
+  (t) => [uniqueIndex("curator_reports_key").on(t.tenantId, t.reportKey), index("curator_reports_curator").on(t.curatorId)],
+);
+
+/** A snapshot's figures per curator (`curator_id` '' holds the summary), summed over the run's slices of students. */
+export const curatorReportRows = sqliteTable(
+  "curator_report_rows",
+  {
+    tenantId: tenantRef(),
+    reportId: text("report_id").notNull(),
+    runId: text("run_id").notNull(),
+    curatorId: text("curator_id").notNull(),
+    students: integer("students").notNull(),
+    active: integer("active").notNull(),
+    onTime: integer("on_time").notNull(),
+    quizzes: integer("quizzes").notNull(),
+    /** Null with a content filter (exams not applicable). */
+    exams: integer("exams"),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.reportId, t.runId, t.curatorId] }), index("curator_report_rows_curator").on(t.curatorId)],
 );

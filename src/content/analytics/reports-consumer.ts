@@ -1,0 +1,39 @@
+import type { QueueMessage } from "../../core/env";
+import type { ServiceContext } from "../../core/http/context";
+import { isUuid } from "../../core/lib/ids";
+import { log } from "../../core/lib/log";
+import { systemActor } from "../../core/school";
+import { forSchoolId } from "../../platform/schools/lookup";
+import { runReport, sendReportRun } from "./reports";
+
+/** wrangler.toml: the queue a curator analytics read sends `curator_report` runs to. */
+export const CURATOR_REPORTS_QUEUE = "lms-curator-reports";
+/** Slices per message before the next message takes over: 5,000 students in one message. */
+export const SLICES_PER_MESSAGE = 20;
+
+/**
+ * Up to `SLICES_PER_MESSAGE` slices of a run per message, then a message for the rest
+ * (docs/decisions/heavy-reads-curators.md, "Curator analytics snapshots"). Each slice is its own
+ * statements, so the shard is free between them. A slice is safe to repeat; a crash is retried by
+ * the queue, and a run whose messages were lost is started again by a read after the debounce.
+ */
+export async function handleCuratorReportBatch(batch: MessageBatch<QueueMessage>, ctx: ServiceContext): Promise<void> {
+  for (const message of batch.messages) {
+    const body = message.body;
+    if (body?.kind !== "curator_report" || !isUuid(body.tenant_id) || !isUuid(body.report_id) || !isUuid(body.run_id)) {
+      log.warn("curator report message dropped", { message_id: message.id });
+      message.ack();
+      continue;
+    }
+    try {
+      const school = await forSchoolId(ctx, body.tenant_id, systemActor("curator_report"));
+      if (school && (await runReport(school, { reportId: body.report_id, runId: body.run_id, slices: SLICES_PER_MESSAGE })) === "more") {
+        await sendReportRun(school, body.report_id, body.run_id);
+      }
+      message.ack();
+    } catch (err) {
+      log.error("curator report run crashed", { report_id: body.report_id, message_attempts: message.attempts, error: String(err) });
+      message.retry();
+    }
+  }
+}

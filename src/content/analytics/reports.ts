@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batchable, changedRows, rowsOf, runBatch } from "../../core/db/batch";
+import { batchable, changedRows, rowsOf, runBatch, statementMs } from "../../core/db/batch";
 import { inSchool } from "../../core/db/conditions";
 import type { SchoolActor, SchoolCtx } from "../../core/http/context";
 import { DAY_MS, MINUTE_MS } from "../../core/lib/clock";
@@ -123,15 +123,19 @@ export async function sendReportRun(ctx: SchoolCtx<SchoolActor>, reportId: strin
  * the run's rows and the cursor moved, both only while the run is current and the cursor where
  * this slice began (a repeated message adds nothing twice). With no student left the run is
  * finished: every listed curator gets a row, the snapshot is served, older runs' rows go.
- * "gone": the run was replaced, finished or its report removed.
+ * "gone": the run was replaced, finished or its report removed. `slowestMs`: the D1 time of the
+ * slowest slice's figures, for the log.
  */
-export async function runReport(ctx: SchoolCtx<SchoolActor>, input: { reportId: string; runId: string; slices: number }): Promise<"done" | "more" | "gone"> {
+export async function runReport(
+  ctx: SchoolCtx<SchoolActor>,
+  input: { reportId: string; runId: string; slices: number },
+): Promise<{ state: "done" | "more" | "gone"; slices: number; slowestMs: number }> {
   const t = ctx.tenantId;
   const header = await ctx.db.get<ReportHeader>(
     sql`SELECT id, curator_id, group_id, course_id, module_id, lesson_id, from_ms, run_to, run_after FROM curator_reports
       WHERE ${inSchool(t)} AND id = ${input.reportId} AND run_id = ${input.runId}`,
   );
-  if (!header) return "gone";
+  if (!header) return { state: "gone", slices: 0, slowestMs: 0 };
   if (header.run_after === "") await removeStaleReports(ctx);
   const filtered = header.course_id !== null || header.module_id !== null || header.lesson_id !== null;
   const selection: CuratorSelection = {
@@ -146,15 +150,16 @@ export async function runReport(ctx: SchoolCtx<SchoolActor>, input: { reportId: 
     sql`EXISTS (SELECT 1 FROM curator_reports h WHERE ${inSchool("h", t)} AND h.id = ${input.reportId} AND h.run_id = ${input.runId}
       ${cursor === undefined ? sql`` : sql`AND h.run_after = ${cursor}`})`;
   let after = header.run_after;
+  let slowestMs = 0;
   for (let slice = 0; slice < input.slices; slice += 1) {
     const bound = await ctx.db.get<{ up_to: string | null }>(
       sql`SELECT max(student_id) AS up_to FROM (SELECT DISTINCT cs.student_id FROM curator_students cs
         WHERE ${inSchool("cs", t)} ${header.curator_id === null ? sql`` : sql`AND cs.curator_id = ${header.curator_id}`} AND cs.student_id > ${after}
         ORDER BY cs.student_id LIMIT ${REPORT_SLICE})`,
     );
-    if (!bound?.up_to) return (await finishReport(ctx, selection, input, current())) ? "done" : "gone";
+    if (!bound?.up_to) return { state: (await finishReport(ctx, selection, input, current())) ? "done" : "gone", slices: slice, slowestMs };
     const figures = curatorFiguresSql({ ...selection, students: { after, upTo: bound.up_to } });
-    const [, moved] = await runBatch(ctx, [
+    const [added, moved] = await runBatch(ctx, [
       batchable(
         ctx,
         sql`INSERT INTO curator_report_rows (tenant_id, report_id, run_id, curator_id, students, active, on_time, quizzes, exams)
@@ -168,10 +173,11 @@ export async function runReport(ctx: SchoolCtx<SchoolActor>, input: { reportId: 
         sql`UPDATE curator_reports SET run_after = ${bound.up_to} WHERE ${inSchool(t)} AND id = ${input.reportId} AND run_id = ${input.runId} AND run_after = ${after}`,
       ),
     ]);
-    if (changedRows(moved) === 0) return "gone";
+    slowestMs = Math.max(slowestMs, statementMs(added));
+    if (changedRows(moved) === 0) return { state: "gone", slices: slice, slowestMs };
     after = bound.up_to;
   }
-  return "more";
+  return { state: "more", slices: input.slices, slowestMs };
 }
 
 /** The run's last batch: zero rows for the listed curators and the summary where no slice wrote one, then the run is served and older runs' rows go. */

@@ -49,6 +49,11 @@ export function changedRows(result: unknown): number {
   return (result as { meta?: { changes?: number } }).meta?.changes ?? 0;
 }
 
+/** How long D1 held the database for one statement of a batch, in ms (0 where D1 did not say). */
+export function statementMs(result: unknown): number {
+  return (result as { meta?: { duration?: number } }).meta?.duration ?? 0;
+}
+
 /** The rows of a SELECT that ran inside a batch (`runBatch` hands back raw D1 results). */
 export function rowsOf<T>(result: unknown): T[] {
   return ((result as { results?: T[] }).results ?? []) as T[];

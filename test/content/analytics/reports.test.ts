@@ -163,8 +163,8 @@ describe("GET /analytics/curators: snapshots", () => {
     const live = await read(admin, query);
     const [header] = await headers(school.id);
     const ctx = await schoolCtx(school.id);
-    expect(await runReport(ctx, { reportId: header!.id, runId: header!.run_id!, slices: 3 })).toBe("more");
-    expect(await runReport(ctx, { reportId: header!.id, runId: header!.run_id!, slices: 2 })).toBe("more");
+    expect(await runReport(ctx, { reportId: header!.id, runId: header!.run_id!, slices: 3 })).toMatchObject({ state: "more", slices: 3 });
+    expect(await runReport(ctx, { reportId: header!.id, runId: header!.run_id!, slices: 2 })).toMatchObject({ state: "more", slices: 2 });
     // Two consumers of the same message: each slice is added by whichever moves the cursor first.
     await Promise.all([consume(message(school.id, header!)), consume(message(school.id, header!))]);
     expect(figuresOf(await read(admin, query))).toEqual(figuresOf(live));
@@ -172,7 +172,7 @@ describe("GET /analytics/curators: snapshots", () => {
     const rows = async () => (await fixtureD1.prepare("SELECT * FROM curator_report_rows WHERE tenant_id = ? ORDER BY curator_id").bind(school.id).all()).results;
     const before = await rows();
     await consume(message(school.id, header!));
-    expect(await runReport(ctx, { reportId: header!.id, runId: header!.run_id!, slices: 1 })).toBe("gone");
+    expect(await runReport(ctx, { reportId: header!.id, runId: header!.run_id!, slices: 1 })).toEqual({ state: "gone", slices: 0, slowestMs: 0 });
     expect(await rows()).toEqual(before);
   });
 

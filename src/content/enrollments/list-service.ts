@@ -16,6 +16,9 @@ export function managedCourseSql(ctx: SchoolCtx, courseId: string): SQL {
   return sql`SELECT c.id, c.slug, c.title FROM courses c WHERE c.id = ${courseId} AND ${courseVisibleSql(ctx, sql`c`)}`;
 }
 
+/** What the list's statements read of the context: the school, the caller (for their scope) and the time. */
+type ListCtx = Pick<SchoolCtx, "tenantId" | "actor" | "clock">;
+
 /**
  * A slice of the rows in enrollment order (`enrolled_at`, then id): the rows after `after` (keyset)
  * or past `offset`, at most `limit` of them.
@@ -34,7 +37,7 @@ export interface EnrollmentSlice {
  * set materialized) before the activity is measured, so a page or an export chunk costs the
  * activity lookups of its own rows, not of the whole course.
  */
-export function courseEnrollmentsSql(ctx: SchoolCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
+export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
   const { tenantId } = ctx;
   const { slice } = input;
   const inScope = scopeCondition(sql`e.student_id`, restrictedScope(ctx));
@@ -71,7 +74,7 @@ export function courseEnrollmentsSql(ctx: SchoolCtx, input: { courseId: string; 
  * into the aggregate, which would copy the status expression, with its schedule read, into each of
  * the four sums: each row's status is then measured once, not four times.
  */
-export function enrollmentCountsSql(ctx: SchoolCtx, input: { courseId: string; q?: string }): SQL {
+export function enrollmentCountsSql(ctx: ListCtx, input: { courseId: string; q?: string }): SQL {
   return sql`SELECT count(*) AS all_count,
       sum(s.status = 'active') AS active, sum(s.status = 'risk') AS risk,
       sum(s.status = 'done') AS done, sum(s.status = 'notstarted') AS notstarted,

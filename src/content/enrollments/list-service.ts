@@ -34,8 +34,9 @@ export interface EnrollmentSlice {
  * The course's active enrollments of live students that the caller may see (a restricted curator:
  * their own students), matching `q`, as rows with their latest activity and status bucket
  * (alias-free columns, for a derived table). With a `slice`, the rows are picked (and the picked
- * set materialized) before the activity is measured, so a page or an export chunk costs the
- * activity lookups of its own rows, not of the whole course.
+ * set materialized) before the status is measured, so a page or an export chunk costs the
+ * status reads (the schedule rule's) of its own rows, not of the whole course. The activity is
+ * the row's own (`storedActivitySql`): no row reads the completions.
  */
 export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
   const { tenantId } = ctx;
@@ -106,7 +107,7 @@ export async function listEnrollments(
   const { courseId, query } = input;
   const rows = courseEnrollmentsSql(ctx, { courseId, q: query.q });
   const offset = pageOffset(query.page, query.limit);
-  // Without a status filter the page is picked before the activity is measured; a status filter needs every row's.
+  // Without a status filter the page is picked before the status is measured; a status filter needs every row's.
   const page = query.status
     ? sql`SELECT * FROM (${rows}) s WHERE s.status = ${query.status} ORDER BY s.enrolled_at DESC, s.enrollment_id DESC LIMIT ${query.limit} OFFSET ${offset}`
     : sql`SELECT * FROM (${courseEnrollmentsSql(ctx, { courseId, q: query.q, slice: { direction: "desc", limit: query.limit, offset } })}) s

@@ -40,8 +40,8 @@ export function storedActivitySql(e: SQL = sql`e`): SQL {
 
 /**
  * The status over a row that has `completed_at` and `activity` (from `activitySql` or
- * `storedActivitySql`) as columns;
- * `row` names it (alias) for its `student_id` and `course_id`; `courseId` when every row is of that course.
+ * `storedActivitySql`) as columns; `row` names it (alias) for its `student_id` and `course_id`;
+ * `courseId` when every row is of that course.
  */
 export function statusSql(tenantId: string, now: number, row: SQL, courseId?: string): SQL {
   const courseEnd = sql`json_extract(${nodeWindowSql(tenantId, sql`${row}.course_id`, sql`${row}.student_id`, sql`${row}.course_id`)}, '$[1]')`;

@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 import { DEMO, DEMO_PASSWORD, TRIAL, seed } from "./seed.mjs";
 import { curatorAnalyticsSeedSql, CURATOR_ANALYTICS_ENDPOINT } from "./bench/curator-analytics.mjs";
 import { activityDaysSql } from "./lib/activity-days.mjs";
+import { enrollmentLastCompletionSql } from "./lib/enrollment-activity.mjs";
 import { quizAnalyticsBenchSql, QUIZ_ANALYTICS_ENDPOINT } from "./bench/quiz-analytics.mjs";
 import { examAnalyticsBenchSql, EXAM_ANALYTICS_ENDPOINT } from "./bench/exam-analytics.mjs";
 import { auditLogBenchSql, AUDIT_LOG_ENDPOINT } from "./bench/audit-log.mjs";
@@ -463,8 +464,10 @@ async function main() {
   await executeSql(DEMO.shard, examAnalyticsBenchSql(), target);
   await executeSql(DEMO.shard, auditLogBenchSql(Date.now()), target);
   await executeSql(TRIAL.shard, curatorAnalyticsSeedSql({ tenantId: TRIAL.tenantId }), target);
-  // The bench seeds above write activity rows directly: the daily activity flags follow them.
+  // The bench seeds above write activity rows directly: the daily activity flags and the
+  // enrollments' latest completion follow them.
   await executeSql(DEMO.shard, activityDaysSql(DEMO.tenantId), target);
+  await executeSql(DEMO.shard, enrollmentLastCompletionSql(DEMO.tenantId), target);
 
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const baseUrl = `http://${HOST}:${port}`;

@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { applyMigrations, CliError, configuredDevPort, CONTROL_DB, executeSql, passwordPepper, readDevVars, runMain } from "./lib/project.mjs";
 import { accommodations } from "./seed/accommodations.mjs";
 import { activityDays } from "./seed/activity-days.mjs";
+import { enrollmentActivity } from "./seed/enrollment-activity.mjs";
 import { imports } from "./seed/imports.mjs";
 import { webhooks } from "./seed/webhooks.mjs";
 import { certificates } from "./seed/certificates.mjs";
@@ -34,7 +35,7 @@ export { DEMO, DEMO_PASSWORD, TRIAL };
  * or an object of statements per D1 binding (`DB` for the control rows: schools, tariffs, payments;
  * `DEMO.shard` / `TRIAL.shard` for each school's own rows).
  */
-export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, forms, itemAnalysis, assignments, enrollments, rating, accommodations, certificates, imports, audit, webhooks, activityDays];
+export const sections = [school, people, groups, billing, media, notifications, courses, paths, quizzes, exams, forms, itemAnalysis, assignments, enrollments, rating, accommodations, certificates, imports, audit, webhooks, activityDays, enrollmentActivity];
 
 /** The accounts `npm run dev` prints; all share DEMO_PASSWORD. */
 export function demoLogins() {

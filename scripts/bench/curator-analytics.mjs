@@ -21,6 +21,7 @@ import { DEMO } from "../seed/demo.mjs";
 import { literal } from "../lib/sql.mjs";
 import { curatorStudentsSql } from "../lib/curator-students.mjs";
 import { activityDaysSql } from "../lib/activity-days.mjs";
+import { enrollmentLastCompletionSql } from "../lib/enrollment-activity.mjs";
 
 const DAY_MS = 86_400_000;
 const ID_BASE = "01941f29-7c00-7000";
@@ -105,8 +106,9 @@ export function curatorAnalyticsSeedSql({ tenantId = DEMO.tenantId, idBase = ID_
       SELECT ${at("submission")}, ${t}, ${assignment}, ${at("student")}, 1, 'submitted', ${day("n % 30")}, ${now}, ${now} FROM seq WHERE n % 4 = 0;`,
     `${seq(students)} INSERT OR IGNORE INTO exam_attempts (id, tenant_id, exam_id, user_id, actor_role, status, started_at, deadline_at, submitted_at, final_score_hundredths, final_max_hundredths, final_score_pct_hundredths, passed, created_at, updated_at)
       SELECT ${at("examAttempt")}, ${t}, ${exam}, ${at("student")}, 'student', 'submitted', ${day("n % 33")} - 1200000, ${day("n % 33")} + 2400000, ${day("n % 33")}, 100, 100, 10000, 1, ${now}, ${now} FROM seq WHERE n % 10 = 0;`,
-    // The daily activity flags of the rows above (the app's sources keep them in their batches).
+    // The daily activity flags and the enrollments' latest completion of the rows above (the app's sources keep them in their batches).
     activityDaysSql(tenantId),
+    enrollmentLastCompletionSql(tenantId),
   ].join("\n")}\n`;
 }
 

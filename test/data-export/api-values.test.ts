@@ -117,10 +117,10 @@ describe("the export document holds each record with the values its API route sh
     expectSameRecord(only(doc, "enrollments", { id: enrolled.id }), enrollments[0]!, {
       renamed: { enrollment_id: "id" },
       apiOnly: ["student_email", "student_first_name", "student_last_name", "pct", "status"],
-      exportOnly: ["tenant_id", "course_id", "removed_at", "last_accessed_block_id", "created_at", "updated_at"],
+      exportOnly: ["tenant_id", "course_id", "removed_at", "last_accessed_block_id", "last_completion_at", "created_at", "updated_at"],
     });
     expectSameRecord(only(doc, "enrollments", { id: enrolled.id }), enrolled, {
-      exportOnly: ["tenant_id", "removed_at", "last_accessed_at", "blocks_completed", "total_blocks", "completed_at", "created_at", "updated_at"],
+      exportOnly: ["tenant_id", "removed_at", "last_accessed_at", "last_completion_at", "blocks_completed", "total_blocks", "completed_at", "created_at", "updated_at"],
     });
     expect(only(doc, "enrollment_sources", { enrollment_id: enrolled.id })).toEqual({
       tenant_id: school.id, enrollment_id: enrolled.id, course_id: tree.courseId, student_id: student.id, kind: "direct", group_id: null, source_key: "direct", created_by: null,

@@ -5,11 +5,24 @@ import { courseMatch, type CourseRef } from "./course-set";
 import { inSchool, liveInSchool } from "../../core/db/conditions";
 
 /**
+ * The student's latest block completion in the enrollment's (alias `e`) course, from the
+ * completions themselves (completions of deleted blocks too): one seek of the index that ends with
+ * `completed_at`.
+ */
+export function latestCompletionSql(tenantId: string, e: SQL): SQL {
+  return sql`(SELECT MAX(bc.completed_at) FROM block_completions bc
+    WHERE ${inSchool("bc", tenantId)} AND bc.student_id = ${e}.student_id AND bc.course_id = ${e}.course_id)`;
+}
+
+/**
  * Progress of enrollments (docs/decisions/courses.md, "Data"): one UPDATE recounts, for every
  * enrollment it names, the student's completions of the course's live blocks and the course's live
  * block count, and sets `completed_at` the first time the two meet. It runs in the batch of every
  * completion (one enrollment) and of every structural change of a course (all its enrollments), so
- * progress is never recounted row by row in code.
+ * progress is never recounted row by row in code. It also sets `last_completion_at`, the latest
+ * completion the enrollment status reads: completions are only ever added by a batch that then
+ * recounts the enrollment (and removed only with the enrollment itself), so the stored value stays
+ * exact without a trigger (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
  */
 export function recomputeProgress(
   ctx: ServiceContext,
@@ -33,6 +46,7 @@ export function recomputeProgress(
       SET blocks_completed = ${done},
           total_blocks = ${total},
           completed_at = COALESCE(completed_at, CASE WHEN ${total} > 0 AND ${done} >= ${total} THEN ${now} END),
+          last_completion_at = ${latestCompletionSql(tenantId, sql`enrollments`)},
           updated_at = ${now}
       WHERE ${inSchool(tenantId)} AND ${courseMatch(sql`course_id`, courseId)}
         ${input.studentId === undefined ? sql`` : sql`AND student_id = ${input.studentId}`}

@@ -9,12 +9,15 @@ import { restrictedScope, scopeCondition } from "../../platform/schools/curator-
 import { courseVisibleSql } from "../common/access";
 import { enrollmentsErrors as e } from "./errors";
 import { pctHundredthsSql, toCuratorRow, toStudentCourseRow, type CuratorRow, type StudentCourseRow } from "./present";
-import { activitySql, statusSql, type EnrollmentStatus } from "./status";
+import { activitySql, statusSql, storedActivitySql, type EnrollmentStatus } from "./status";
 
 /** The course (alias `c`) as its manager sees it: a live course of the school, draft or published. */
 export function managedCourseSql(ctx: SchoolCtx, courseId: string): SQL {
   return sql`SELECT c.id, c.slug, c.title FROM courses c WHERE c.id = ${courseId} AND ${courseVisibleSql(ctx, sql`c`)}`;
 }
+
+/** What the list's statements read of the context: the school, the caller (for their scope) and the time. */
+type ListCtx = Pick<SchoolCtx, "tenantId" | "actor" | "clock">;
 
 /**
  * A slice of the rows in enrollment order (`enrolled_at`, then id): the rows after `after` (keyset)
@@ -31,10 +34,11 @@ export interface EnrollmentSlice {
  * The course's active enrollments of live students that the caller may see (a restricted curator:
  * their own students), matching `q`, as rows with their latest activity and status bucket
  * (alias-free columns, for a derived table). With a `slice`, the rows are picked (and the picked
- * set materialized) before the activity is measured, so a page or an export chunk costs the
- * activity lookups of its own rows, not of the whole course.
+ * set materialized) before the status is measured, so a page or an export chunk costs the
+ * status reads (the schedule rule's) of its own rows, not of the whole course. The activity is
+ * the row's own (`storedActivitySql`): no row reads the completions.
  */
-export function courseEnrollmentsSql(ctx: SchoolCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
+export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
   const { tenantId } = ctx;
   const { slice } = input;
   const inScope = scopeCondition(sql`e.student_id`, restrictedScope(ctx));
@@ -53,7 +57,7 @@ export function courseEnrollmentsSql(ctx: SchoolCtx, input: { courseId: string; 
   }
   const picked = sql`SELECT e.id AS enrollment_id, e.student_id, e.course_id, u.email AS student_email, u.first_name AS student_first_name,
         u.last_name AS student_last_name, e.enrolled_at, e.enrolled_by, e.blocks_completed, e.total_blocks,
-        e.last_accessed_at, e.completed_at
+        e.last_accessed_at, e.last_completion_at, e.completed_at
       FROM enrollments e JOIN users u ON u.id = e.student_id AND ${liveInSchool("u", tenantId)}
       WHERE ${inSchool("e", tenantId)} AND e.course_id = ${input.courseId} AND e.removed_at IS NULL
         ${inScope ? sql`AND ${inScope}` : sql``}
@@ -61,8 +65,23 @@ export function courseEnrollmentsSql(ctx: SchoolCtx, input: { courseId: string; 
         ${window}`;
   // Without a slice every row is measured anyway: materializing them would only copy the course's rows.
   return sql`WITH picked AS ${slice ? sql`MATERIALIZED ` : sql``}(${picked}),
-      measured AS (SELECT p.*, ${activitySql(tenantId, sql`p`)} AS activity FROM picked p)
+      measured AS (SELECT p.*, ${storedActivitySql(sql`p`)} AS activity FROM picked p)
     SELECT m.*, ${statusSql(tenantId, ctx.clock.now(), sql`m`, input.courseId)} AS status FROM measured m`;
+}
+
+/**
+ * The counts per status bucket and the progress sums of every row `courseEnrollmentsSql` answers
+ * (no slice, no status filter). The rows keep `LIMIT -1` (no limit) so SQLite cannot flatten them
+ * into the aggregate, which would copy the status expression, with its schedule read, into each of
+ * the four sums: each row's status is then measured once, not four times.
+ */
+export function enrollmentCountsSql(ctx: ListCtx, input: { courseId: string; q?: string }): SQL {
+  return sql`SELECT count(*) AS all_count,
+      sum(s.status = 'active') AS active, sum(s.status = 'risk') AS risk,
+      sum(s.status = 'done') AS done, sum(s.status = 'notstarted') AS notstarted,
+      sum(CASE WHEN s.total_blocks > 0 THEN ${pctHundredthsSql(sql`s`)} END) AS pct_sum,
+      count(CASE WHEN s.total_blocks > 0 THEN 1 END) AS pct_count
+    FROM (${courseEnrollmentsSql(ctx, input)} LIMIT -1) s`;
 }
 
 interface CountsRow {
@@ -88,26 +107,15 @@ export async function listEnrollments(
   const { courseId, query } = input;
   const rows = courseEnrollmentsSql(ctx, { courseId, q: query.q });
   const offset = pageOffset(query.page, query.limit);
-  // Without a status filter the page is picked before the activity is measured; a status filter needs every row's.
+  // Without a status filter the page is picked before the status is measured; a status filter needs every row's.
   const page = query.status
     ? sql`SELECT * FROM (${rows}) s WHERE s.status = ${query.status} ORDER BY s.enrolled_at DESC, s.enrollment_id DESC LIMIT ${query.limit} OFFSET ${offset}`
     : sql`SELECT * FROM (${courseEnrollmentsSql(ctx, { courseId, q: query.q, slice: { direction: "desc", limit: query.limit, offset } })}) s
         ORDER BY s.enrolled_at DESC, s.enrollment_id DESC`;
-  // The counts' rows keep `LIMIT -1` (no limit) so SQLite cannot flatten them into the aggregate,
-  // which would copy the status expression, with its activity and schedule reads, into each of the
-  // four sums: each row's status is then measured once, not four times.
   const results = await runBatch(ctx, [
     batchable(ctx, managedCourseSql(ctx, courseId)),
     batchable(ctx, page),
-    batchable(
-      ctx,
-      sql`SELECT count(*) AS all_count,
-          sum(s.status = 'active') AS active, sum(s.status = 'risk') AS risk,
-          sum(s.status = 'done') AS done, sum(s.status = 'notstarted') AS notstarted,
-          sum(CASE WHEN s.total_blocks > 0 THEN ${pctHundredthsSql(sql`s`)} END) AS pct_sum,
-          count(CASE WHEN s.total_blocks > 0 THEN 1 END) AS pct_count
-        FROM (${rows} LIMIT -1) s`,
-    ),
+    batchable(ctx, enrollmentCountsSql(ctx, { courseId, q: query.q })),
   ]);
   if (rowsOf(results[0]).length === 0) throw new ApiError(e.COURSE_NOT_FOUND);
   const tally = rowsOf<CountsRow>(results[2])[0]!;

@@ -1,7 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { DAY_MS } from "../../core/lib/clock";
 import { nodeWindowSql } from "../common/windows";
-import { inSchool, liveInSchool } from "../../core/db/conditions";
+import { liveInSchool } from "../../core/db/conditions";
+import { latestCompletionSql } from "../common/progress";
 
 /**
  * The curator's view of an enrollment (docs/decisions/enrollments.md, "Enrollments"): `done` once the course is
@@ -15,19 +16,32 @@ export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
 
 export const RISK_IDLE_DAYS = 7;
 
-/**
- * The enrollment's (alias `e`) latest activity in ms, or NULL: its last course access or its
- * latest block completion in the course, whichever is later.
- */
-export function activitySql(tenantId: string, e: SQL = sql`e`): SQL {
-  const latestCompletion = sql`(SELECT MAX(bc.completed_at) FROM block_completions bc
-    WHERE ${inSchool("bc", tenantId)} AND bc.student_id = ${e}.student_id AND bc.course_id = ${e}.course_id)`;
-  return sql`NULLIF(MAX(COALESCE(${e}.last_accessed_at, 0), COALESCE(${latestCompletion}, 0)), 0)`;
+function laterOf(accessedAt: SQL, completedAt: SQL): SQL {
+  return sql`NULLIF(MAX(COALESCE(${accessedAt}, 0), COALESCE(${completedAt}, 0)), 0)`;
 }
 
 /**
- * The status over a row that has `completed_at` and `activity` (from `activitySql`) as columns;
- * `row` names it (alias) for its `student_id` and `course_id`; `courseId` when every row is of that course.
+ * The enrollment's (alias `e`) latest activity in ms, or NULL: its last course access or its
+ * latest block completion in the course, whichever is later, the completion read from the
+ * completions (a seek per row).
+ */
+export function activitySql(tenantId: string, e: SQL = sql`e`): SQL {
+  return laterOf(sql`${e}.last_accessed_at`, latestCompletionSql(tenantId, e));
+}
+
+/**
+ * The same activity from the enrollment's own columns: `last_completion_at` is the stored latest
+ * completion, which every completing batch's recount sets (`recomputeProgress`), so a list
+ * measures its rows without reading completions (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
+ */
+export function storedActivitySql(e: SQL = sql`e`): SQL {
+  return laterOf(sql`${e}.last_accessed_at`, sql`${e}.last_completion_at`);
+}
+
+/**
+ * The status over a row that has `completed_at` and `activity` (from `activitySql` or
+ * `storedActivitySql`) as columns; `row` names it (alias) for its `student_id` and `course_id`;
+ * `courseId` when every row is of that course.
  */
 export function statusSql(tenantId: string, now: number, row: SQL, courseId?: string): SQL {
   const courseEnd = sql`json_extract(${nodeWindowSql(tenantId, sql`${row}.course_id`, sql`${row}.student_id`, sql`${row}.course_id`)}, '$[1]')`;

@@ -1,5 +1,5 @@
 import { SELF } from "cloudflare:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import * as schema from "../../../src/db/schema";
 import { db } from "../../helpers/factories";
 import { readResponse } from "../../helpers/http";
@@ -35,8 +35,12 @@ export async function sourcesOf(courseId: string, studentId: string) {
   return rows.sort((a, b) => a.key.localeCompare(b.key));
 }
 
-/** A completion of the block by the student, written straight to D1 (completion has its own tests). */
+/**
+ * A completion of the block by the student, written straight to D1 (completion has its own tests),
+ * with the enrollment's stored latest completion, which the app's completing batch would set.
+ */
 export async function insertCompletion(input: { tenantId: string; courseId: string; lessonId: string; blockId: string; studentId: string; enrollmentId: string; at?: number }) {
+  const completedAt = input.at ?? Date.now();
   await db()
     .insert(schema.blockCompletions)
     .values({
@@ -48,6 +52,10 @@ export async function insertCompletion(input: { tenantId: string; courseId: stri
       studentId: input.studentId,
       enrollmentId: input.enrollmentId,
       source: "manual",
-      completedAt: input.at ?? Date.now(),
+      completedAt,
     });
+  await db()
+    .update(schema.enrollments)
+    .set({ lastCompletionAt: sql`max(coalesce(${schema.enrollments.lastCompletionAt}, 0), ${completedAt})` })
+    .where(and(eq(schema.enrollments.tenantId, input.tenantId), eq(schema.enrollments.courseId, input.courseId), eq(schema.enrollments.studentId, input.studentId)));
 }

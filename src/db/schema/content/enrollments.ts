@@ -25,6 +25,12 @@ export const enrollments = sqliteTable(
     removedAt: integer("removed_at"),
     lastAccessedBlockId: text("last_accessed_block_id"),
     lastAccessedAt: integer("last_accessed_at"),
+    /**
+     * The student's latest block completion in the course (ms), NULL before the first: what the
+     * enrollment status would otherwise read from `block_completions` row by row. The recount that
+     * follows every completion in its batch sets it (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
+     */
+    lastCompletionAt: integer("last_completion_at"),
     blocksCompleted: integer("blocks_completed").notNull().default(0),
     totalBlocks: integer("total_blocks").notNull().default(0),
     completedAt: integer("completed_at"),

@@ -376,6 +376,9 @@ function d1Timing(header) {
   return match ? { slowestMs: Number(match[1]), count: Number(match[2]) } : null;
 }
 
+/** Issue 29's budget for one D1 statement of a read. */
+const STATEMENT_BUDGET_MS = 20;
+
 /** Nearest-rank percentile of an ascending list: the smallest sample with at least p of all samples at or below it. */
 function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
@@ -419,8 +422,9 @@ function printTable(results) {
   // "stmt max ms": the slowest single D1 statement of any request of the row (D1's meta.duration;
   // see src/core/db/timing.ts for the reads D1 answers without it); "stmt p50 ms": the median over
   // the requests of their slowest statement, which says whether a high max is the statement's own
-  // cost or one request's bad luck on a shared host; "stmts": statements per request (max).
-  const header = ["endpoint", "conc", "rounds", "requests", "req/s", "p50 ms", "p99 ms", "vs health", "stmt max ms", "stmt p50 ms", "stmts", "errors"];
+  // cost or one request's bad luck on a shared host; "stmt p99 ms" likewise; "over 20": how many
+  // requests had a statement over the 20 ms budget; "stmts": statements per request (max).
+  const header = ["endpoint", "conc", "rounds", "requests", "req/s", "p50 ms", "p99 ms", "vs health", "stmt max ms", "stmt p50 ms", "stmt p99 ms", "over 20", "stmts", "errors"];
   const lines = rows.map(({ entry, sorted, failed, reqPerSec }) => [
     entry.endpoint.name,
     String(entry.level.concurrency),
@@ -432,6 +436,8 @@ function printTable(results) {
     `${(reqPerSec / baseline(entry.level.concurrency).reqPerSec).toFixed(2)}x`,
     entry.statements.length === 0 ? "-" : Math.max(...entry.statements.map((t) => t.slowestMs)).toFixed(2),
     entry.statements.length === 0 ? "-" : percentile(Float64Array.from(entry.statements.map((t) => t.slowestMs)).sort(), 0.5).toFixed(2),
+    entry.statements.length === 0 ? "-" : percentile(Float64Array.from(entry.statements.map((t) => t.slowestMs)).sort(), 0.99).toFixed(2),
+    entry.statements.length === 0 ? "-" : `${entry.statements.filter((t) => t.slowestMs > STATEMENT_BUDGET_MS).length}/${entry.statements.length}`,
     entry.statements.length === 0 ? "-" : String(Math.max(...entry.statements.map((t) => t.count))),
     failed === 0 ? "0" : [...entry.failures].map(([key, count]) => `${count}x${key}`).join(" "),
   ]);

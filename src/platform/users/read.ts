@@ -74,6 +74,34 @@ export function detailQuery(ctx: Pick<SchoolCtx, "db"> & School, conditions?: SQ
 
 type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>["all"]>>[number];
 
+/**
+ * A row of `detailQuery` as D1's `run` returns it (keyed by column name), in drizzle's shape. The
+ * users list reads its page with `run` rather than drizzle's mapped `all` (which reads with `raw`):
+ * D1 reports the statement's own duration only for `run`/`all`, and the list is the read whose
+ * statement cost the bench must see (docs/decisions/heavy-reads.md, "The bench's statement timing").
+ */
+export function detailRowOf(row: Record<string, unknown>): DetailRow {
+  return {
+    id: row.id as string,
+    tenantId: row.tenant_id as string,
+    email: row.email as string,
+    firstName: row.first_name as string,
+    lastName: row.last_name as string,
+    avatar: row.avatar as string | null,
+    role: row.role as DetailRow["role"],
+    isActive: row.is_active === 1 || row.is_active === true,
+    lastActiveAt: row.last_active_at as number | null,
+    createdAt: row.created_at as number,
+    updatedAt: row.updated_at as number,
+    curatorId: row.individual_curator_id as string | null,
+    curatorFirstName: row.individual_curator_first_name as string | null,
+    curatorLastName: row.individual_curator_last_name as string | null,
+    curatorEmail: row.individual_curator_email as string | null,
+    groupsJson: row.groups_json as string,
+    total: row.total as number,
+  };
+}
+
 export async function toUserObject(ctx: ServiceContext, row: UserRow) {
   return {
     id: row.id,

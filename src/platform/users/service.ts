@@ -20,7 +20,7 @@ import { permanentDeletionControlStatement, permanentDeletionStatements } from "
 import { usersErrors } from "./errors";
 import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject } from "./permissions";
 import { containsText, idIn, inSchool, liveInSchool } from "../../core/db/conditions";
-import { detailQuery, liveUsers, toUserDetails, toUserObject, userColumns, type UserRow } from "./read";
+import { detailQuery, detailRowOf, liveUsers, toUserDetails, toUserObject, userColumns, type UserRow } from "./read";
 import { auditEntry } from "../audit/write";
 import { activeEntry, curatorAssignedEntry, roleChangedEntry, userDeletedEntry, userUpdateEntries } from "./audit";
 import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from "./schemas";
@@ -171,7 +171,7 @@ export async function listUsers(ctx: SchoolCtx, input: { query: z.infer<typeof L
     limit: query.limit,
     offset,
   };
-  const rows = await statement.page.all(values);
+  const rows = ((await statement.page.run(values)).results as Record<string, unknown>[]).map(detailRowOf);
   const total = rows[0]?.total ?? (offset === 0 ? 0 : ((await statement.total().all(values))[0]?.total ?? 0));
   return { users: await toUserDetails(ctx, rows), total, page: query.page, limit: query.limit };
 }

@@ -26,10 +26,8 @@ CREATE TABLE `curator_reports` (
 	`requested_at` integer NOT NULL,
 	`served_run` text,
 	`computed_at` integer,
-	`period_to` integer,
 	`run_id` text,
 	`run_started_at` integer,
-	`run_to` integer,
 	`run_after` text
 );
 --> statement-breakpoint

@@ -47,7 +47,8 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
   const inGroup = selection.groupId === undefined ? sql`` : sql`AND cs.student_id IN (SELECT user_id FROM in_group)`;
   const content = selection.content;
   // A slice reads its students' rows only: each kind of row is read by (time, student) or by
-  // student, so the range narrows the index walk rather than filtering after it.
+  // student, so the range narrows the index walk rather than filtering after it (the daily flags
+  // by student: `+ad.day` keeps SQLite off their day index, which would walk the whole school).
   const slice = selection.students;
   const inSlice = (column: SQL) => (slice ? sql`AND ${column} > ${slice.after} AND ${column} <= ${slice.upTo}` : sql``);
 
@@ -108,19 +109,16 @@ export function curatorFiguresSql(selection: CuratorSelection): SQL {
   // student handed in within the period, so one row marks them; a probe of `late` in each hand-in
   // arm made SQLite build it once per arm.
   // `pairs` reads the scope kept in `curator_students` (src/platform/schools/curator-students.ts)
-  // from the few curators outwards by its key; CROSS JOIN fixes that order.
+  // from the few curators outwards by its key (a slice: each curator's students in its range);
+  // CROSS JOIN fixes that order.
   return sql`WITH
     cur AS MATERIALIZED (${curatorsSql(selection)}),
     in_group AS (SELECT gm.user_id FROM group_members gm JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", t)}
       WHERE ${inSchool("gm", t)} AND gm.group_id = ${selection.groupId ?? null}),
-    pairs AS MATERIALIZED (${
-      slice
-        ? sql`SELECT cs.curator_id, cs.student_id FROM curator_students cs
-        WHERE ${inSchool("cs", t)} ${inSlice(sql`cs.student_id`)} AND cs.curator_id IN (SELECT id FROM cur) ${inGroup}`
-        : sql`SELECT c.id AS curator_id, cs.student_id FROM cur c
-        CROSS JOIN curator_students cs ON ${inSchool("cs", t)} AND cs.curator_id = c.id
-        WHERE 1 ${inGroup}`
-    }),
+    pairs AS MATERIALIZED (
+      SELECT c.id AS curator_id, cs.student_id FROM cur c
+        CROSS JOIN curator_students cs ON ${inSchool("cs", t)} AND cs.curator_id = c.id ${inSlice(sql`cs.student_id`)}
+        WHERE 1 ${inGroup}),
     scope AS MATERIALIZED (${contentBlocksSql(t, content)}),
     measured AS MATERIALIZED (SELECT ls.student_id, ls.assignment_id, ls.submitted_at FROM submissions ls
       WHERE ${inSchool("ls", t)} AND ${within(sql`ls.submitted_at`)} ${inSlice(sql`ls.student_id`)} ${inScope(sql`ls.assignment_id`, "assignment_ref")}

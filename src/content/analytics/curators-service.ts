@@ -31,7 +31,7 @@ export async function curatorAnalytics(ctx: SchoolCtx, query: CuratorAnalyticsQu
   const summary = rows.find((row) => row.kind === 1);
   return {
     from: iso(period.from),
-    to: iso(snapshot && openTo ? snapshot.periodTo : period.to),
+    to: iso(snapshot && openTo ? snapshot.computedAt : period.to),
     computed_at: iso(snapshot?.computedAt ?? now),
     exam_applicable: !contentFiltered,
     summary: { curators: rows.length - 1, ...figures(summary, contentFiltered) },

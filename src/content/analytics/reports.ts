@@ -30,9 +30,8 @@ export const REPORT_SLICE = 250;
 
 export interface ServedReport {
   rows: FigureRow[];
+  /** When the run was asked for: with an open `to`, also the end of the period it counted. */
   computedAt: number;
-  /** The end of the period the snapshot counted (the run's start when the query's `to` is now). */
-  periodTo: number;
 }
 
 interface ReportHeader {
@@ -43,7 +42,8 @@ interface ReportHeader {
   module_id: string | null;
   lesson_id: string | null;
   from_ms: number;
-  run_to: number;
+  to_ms: number | null;
+  run_started_at: number;
   run_after: string;
 }
 
@@ -75,20 +75,20 @@ export async function servedReport(ctx: SchoolCtx<SchoolActor>, selection: Curat
     batchable(
       ctx,
       sql`INSERT INTO curator_reports (id, tenant_id, report_key, curator_id, group_id, course_id, module_id, lesson_id, from_ms, to_ms,
-          requested_at, run_id, run_started_at, run_to, run_after)
+          requested_at, run_id, run_started_at, run_after)
         SELECT ${uuidv7(now)}, ${t}, ${key}, ${selection.curatorId}, ${selection.groupId ?? null}, ${content?.courseId ?? null}, ${content?.moduleId ?? null},
-          ${content?.lessonId ?? null}, ${selection.period.from}, ${openTo ? null : selection.period.to}, ${now}, ${uuidv7(now)}, ${now}, ${openTo ? now : selection.period.to}, ''
-        WHERE (SELECT count(*) FROM curator_reports c WHERE ${inSchool("c", t)} AND c.requested_at > ${now - REPORT_TTL_MS}) < ${REPORTS_PER_SCHOOL}
-          OR EXISTS (SELECT 1 FROM curator_reports e WHERE ${inSchool("e", t)} AND e.report_key = ${key})
+          ${content?.lessonId ?? null}, ${selection.period.from}, ${openTo ? null : selection.period.to}, ${now}, ${uuidv7(now)}, ${now}, ''
+        WHERE EXISTS (SELECT 1 FROM curator_reports e WHERE ${inSchool("e", t)} AND e.report_key = ${key})
+          OR (SELECT count(*) FROM curator_reports c WHERE ${inSchool("c", t)} AND c.requested_at > ${now - REPORT_TTL_MS}) < ${REPORTS_PER_SCHOOL}
         ON CONFLICT (tenant_id, report_key) DO UPDATE SET requested_at = excluded.requested_at, run_id = excluded.run_id,
-          run_started_at = excluded.run_started_at, run_to = excluded.run_to, run_after = ''
+          run_started_at = excluded.run_started_at, run_after = ''
         WHERE (curator_reports.computed_at IS NULL OR curator_reports.computed_at <= ${now - REPORT_FRESH_MS})
           AND (curator_reports.run_started_at IS NULL OR curator_reports.run_started_at <= ${now - REPORT_DEBOUNCE_MS})
         RETURNING id, run_id`,
     ),
     batchable(
       ctx,
-      sql`SELECT r.curator_id, u.first_name, u.last_name, u.email, r.students, r.active, r.on_time, r.quizzes, r.exams, h.computed_at, h.period_to
+      sql`SELECT r.curator_id, u.first_name, u.last_name, u.email, r.students, r.active, r.on_time, r.quizzes, r.exams, h.computed_at
         FROM curator_reports h
           JOIN curator_report_rows r ON ${inSchool("r", t)} AND r.report_id = h.id AND r.run_id = h.served_run
           LEFT JOIN users u ON ${inSchool("u", t)} AND u.id = r.curator_id
@@ -98,13 +98,12 @@ export async function servedReport(ctx: SchoolCtx<SchoolActor>, selection: Curat
   ]);
   const run = rowsOf<{ id: string; run_id: string }>(asked)[0];
   if (run) await sendReportRun(ctx, run.id, run.run_id);
-  const rows = rowsOf<Omit<FigureRow, "kind"> & { curator_id: string; computed_at: number; period_to: number }>(served);
+  const rows = rowsOf<Omit<FigureRow, "kind"> & { curator_id: string; computed_at: number }>(served);
   const first = rows[0];
   if (!first) return null;
   return {
     computedAt: first.computed_at,
-    periodTo: first.period_to,
-    rows: rows.map(({ computed_at: _computed, period_to: _to, ...row }) =>
+    rows: rows.map(({ computed_at: _computed, ...row }) =>
       row.curator_id === "" ? { ...row, kind: 1, curator_id: null, first_name: null, last_name: null, email: null } : { ...row, kind: 0 },
     ),
   };
@@ -132,7 +131,7 @@ export async function runReport(
 ): Promise<{ state: "done" | "more" | "gone"; slices: number; slowestMs: number }> {
   const t = ctx.tenantId;
   const header = await ctx.db.get<ReportHeader>(
-    sql`SELECT id, curator_id, group_id, course_id, module_id, lesson_id, from_ms, run_to, run_after FROM curator_reports
+    sql`SELECT id, curator_id, group_id, course_id, module_id, lesson_id, from_ms, to_ms, run_started_at, run_after FROM curator_reports
       WHERE ${inSchool(t)} AND id = ${input.reportId} AND run_id = ${input.runId}`,
   );
   if (!header) return { state: "gone", slices: 0, slowestMs: 0 };
@@ -140,7 +139,7 @@ export async function runReport(
   const filtered = header.course_id !== null || header.module_id !== null || header.lesson_id !== null;
   const selection: CuratorSelection = {
     tenantId: t,
-    period: { from: header.from_ms, to: header.run_to },
+    period: { from: header.from_ms, to: header.to_ms ?? header.run_started_at },
     curatorId: header.curator_id,
     groupId: header.group_id ?? undefined,
     content: filtered ? { courseId: header.course_id ?? undefined, moduleId: header.module_id ?? undefined, lessonId: header.lesson_id ?? undefined } : null,
@@ -173,7 +172,7 @@ export async function runReport(
         sql`UPDATE curator_reports SET run_after = ${bound.up_to} WHERE ${inSchool(t)} AND id = ${input.reportId} AND run_id = ${input.runId} AND run_after = ${after}`,
       ),
     ]);
-    slowestMs = Math.max(slowestMs, statementMs(added));
+    slowestMs = Math.max(slowestMs, statementMs(added) ?? 0);
     if (changedRows(moved) === 0) return { state: "gone", slices: slice, slowestMs };
     after = bound.up_to;
   }
@@ -193,14 +192,14 @@ async function finishReport(ctx: SchoolCtx<SchoolActor>, selection: CuratorSelec
     ),
     batchable(
       ctx,
-      sql`UPDATE curator_reports SET served_run = run_id, computed_at = run_started_at, period_to = run_to, run_id = NULL, run_started_at = NULL, run_to = NULL, run_after = NULL
+      sql`UPDATE curator_reports SET served_run = run_id, computed_at = run_started_at, run_id = NULL, run_started_at = NULL, run_after = NULL
         WHERE ${inSchool(t)} AND id = ${input.reportId} AND run_id = ${input.runId}`,
     ),
+    // Served now, so no other run is current: every other run's rows go.
     batchable(
       ctx,
-      sql`DELETE FROM curator_report_rows WHERE ${inSchool(t)} AND report_id = ${input.reportId}
-        AND run_id NOT IN (SELECT coalesce(h.served_run, '') FROM curator_reports h WHERE ${inSchool("h", t)} AND h.id = ${input.reportId}
-          UNION ALL SELECT coalesce(h.run_id, '') FROM curator_reports h WHERE ${inSchool("h", t)} AND h.id = ${input.reportId})`,
+      sql`DELETE FROM curator_report_rows WHERE ${inSchool(t)} AND report_id = ${input.reportId} AND run_id <> ${input.runId}
+        AND EXISTS (SELECT 1 FROM curator_reports h WHERE ${inSchool("h", t)} AND h.id = ${input.reportId} AND h.served_run = ${input.runId})`,
     ),
   ]);
   return changedRows(finished) > 0;

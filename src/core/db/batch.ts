@@ -49,9 +49,10 @@ export function changedRows(result: unknown): number {
   return (result as { meta?: { changes?: number } }).meta?.changes ?? 0;
 }
 
-/** How long D1 held the database for one statement of a batch, in ms (0 where D1 did not say). */
-export function statementMs(result: unknown): number {
-  return (result as { meta?: { duration?: number } }).meta?.duration ?? 0;
+/** How long D1 held the database for one statement (its `meta.duration`, ms); null where D1 did not say (`raw`, `first`). */
+export function statementMs(result: unknown): number | null {
+  const duration = (result as { meta?: { duration?: unknown } } | null)?.meta?.duration;
+  return typeof duration === "number" ? duration : null;
 }
 
 /** The rows of a SELECT that ran inside a batch (`runBatch` hands back raw D1 results). */

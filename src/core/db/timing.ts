@@ -1,3 +1,5 @@
+import { statementMs } from "./batch";
+
 /**
  * Statement timing for the bench (docs/decisions/heavy-reads.md, "The bench's statement timing"):
  * a D1 binding or session wrapped for one request records how many statements it ran and the
@@ -27,17 +29,12 @@ function record(timing: StatementTiming, ms: number): void {
   if (ms > timing.slowestMs) timing.slowestMs = ms;
 }
 
-function durationOf(result: unknown): number | null {
-  const duration = (result as { meta?: { duration?: unknown } } | null)?.meta?.duration;
-  return typeof duration === "number" ? duration : null;
-}
-
 function wrapStatement(statement: Statement, timing: StatementTiming): Statement {
-  // `raw` and `first` results carry no meta: their wall time stands in (durationOf gives null).
+  // `raw` and `first` results carry no meta: their wall time stands in (statementMs gives null).
   const timed = async <R>(work: Promise<R>): Promise<R> => {
     const started = performance.now();
     const result = await work;
-    record(timing, durationOf(result) ?? performance.now() - started);
+    record(timing, statementMs(result) ?? performance.now() - started);
     return result;
   };
   const wrapped = {
@@ -59,7 +56,7 @@ export function timedD1<T extends D1Database | D1DatabaseSession>(binding: T, ti
       const started = performance.now();
       const results = await binding.batch(statements.map((statement) => unwrapped.get(statement) ?? statement));
       const elapsed = performance.now() - started;
-      for (const result of results) record(timing, durationOf(result) ?? elapsed);
+      for (const result of results) record(timing, statementMs(result) ?? elapsed);
       return results;
     },
     getBookmark: () => ("getBookmark" in binding ? binding.getBookmark() : null),

@@ -81,18 +81,15 @@ type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>["all"]>>[numb
  * statement cost the bench must see (docs/decisions/heavy-reads.md, "The bench's statement timing").
  */
 export function detailRowOf(row: Record<string, unknown>): DetailRow {
+  // The user's columns as drizzle maps them (`is_active` to a boolean), by their own names.
+  const user = Object.fromEntries(
+    Object.entries(userColumns).map(([key, column]) => {
+      const value = row[column.name];
+      return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
+    }),
+  ) as UserRow;
   return {
-    id: row.id as string,
-    tenantId: row.tenant_id as string,
-    email: row.email as string,
-    firstName: row.first_name as string,
-    lastName: row.last_name as string,
-    avatar: row.avatar as string | null,
-    role: row.role as DetailRow["role"],
-    isActive: row.is_active === 1 || row.is_active === true,
-    lastActiveAt: row.last_active_at as number | null,
-    createdAt: row.created_at as number,
-    updatedAt: row.updated_at as number,
+    ...user,
     curatorId: row.individual_curator_id as string | null,
     curatorFirstName: row.individual_curator_first_name as string | null,
     curatorLastName: row.individual_curator_last_name as string | null,

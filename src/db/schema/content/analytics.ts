@@ -128,8 +128,9 @@ export const studentActivityDays = sqliteTable(
  * Snapshots of GET /analytics/curators (docs/decisions/heavy-reads-curators.md, "Curator analytics
  * snapshots"): one per school and normalized query (`report_key`; its parts are kept as columns
  * for the queue's runs). `served_run` names the rows a read answers with, computed at
- * `computed_at` over a period ending at `period_to`; `run_id` is the run being built, `run_after`
- * the last student it has summed (keyset), `run_to` its period's end.
+ * `computed_at`; `run_id` is the run being built since `run_started_at`, `run_after` the last
+ * student it has summed (keyset). A period ends at `to_ms`, or with an open `to` at the instant its
+ * run started, which is the snapshot's `computed_at` once served.
  */
 export const curatorReports = sqliteTable(
   "curator_reports",
@@ -148,10 +149,8 @@ export const curatorReports = sqliteTable(
     requestedAt: integer("requested_at").notNull(),
     servedRun: text("served_run"),
     computedAt: integer("computed_at"),
-    periodTo: integer("period_to"),
     runId: text("run_id"),
     runStartedAt: integer("run_started_at"),
-    runTo: integer("run_to"),
     runAfter: text("run_after"),
   },
   (t) => [uniqueIndex("curator_reports_key").on(t.tenantId, t.reportKey), index("curator_reports_curator").on(t.curatorId)],

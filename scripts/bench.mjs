@@ -72,8 +72,29 @@ SELECT ${enrollment("i")}, '${tenant}', '${BENCH_COURSE.id}', ${student("i")}, $
 WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${BENCH_RATING.students - 1})
 INSERT OR IGNORE INTO enrollment_sources (tenant_id, enrollment_id, course_id, student_id, kind, source_key, created_at)
 SELECT '${tenant}', ${enrollment("i")}, '${BENCH_COURSE.id}', ${student("i")}, 'direct', 'direct', ${now} FROM n;
+INSERT OR IGNORE INTO groups (id, tenant_id, name, description, created_at, updated_at)
+VALUES ('${BENCH_COHORT.group}', '${tenant}', 'Bench cohort', '', ${now}, ${now});
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${BENCH_COHORT.members - 1})
+INSERT OR IGNORE INTO group_members (tenant_id, group_id, user_id, joined_at)
+SELECT '${tenant}', '${BENCH_COHORT.group}', ${student("i * 5")}, ${now} FROM n;
+INSERT OR IGNORE INTO schedule_windows (id, tenant_id, course_id, group_id, grid_key, level, node_id, ends_at, created_at, updated_at)
+VALUES ('${BENCH_COHORT.defaultWindow}', '${tenant}', '${BENCH_COURSE.id}', NULL, '', 'course', '${BENCH_COURSE.id}', ${BENCH_COHORT.endsAt}, ${now}, ${now}),
+  ('${BENCH_COHORT.groupWindow}', '${tenant}', '${BENCH_COURSE.id}', '${BENCH_COHORT.group}', '${BENCH_COHORT.group}', 'course', '${BENCH_COURSE.id}', ${BENCH_COHORT.endsAt + 30 * day}, ${now}, ${now});
 `;
 }
+
+/**
+ * The bench course has dates, as a school's courses do: a default course window and a group of
+ * 1,000 of its students with a later one, so the enrollment list's status reads the schedule rule
+ * (docs/decisions/heavy-reads-rating.md, "Enrollment lists"). Both end in 2030, so no status moves.
+ */
+const BENCH_COHORT = {
+  group: "01941f29-7c00-7000-8d00-000000000001",
+  members: 1_000,
+  defaultWindow: "01941f29-7c00-7000-8d00-000000000002",
+  groupWindow: "01941f29-7c00-7000-8d00-000000000003",
+  endsAt: Date.UTC(2030, 0, 1),
+};
 
 /** A bench-only course of 10 modules × 10 lessons × 5 blocks, with the demo student Sara enrolled. */
 const BENCH_COURSE = { id: "01941f29-7c00-7000-8000-0000000bc000", shape: [10, 10, 5] };

@@ -9,7 +9,7 @@ import { restrictedScope, scopeCondition } from "../../platform/schools/curator-
 import { courseVisibleSql } from "../common/access";
 import { enrollmentsErrors as e } from "./errors";
 import { pctHundredthsSql, toCuratorRow, toStudentCourseRow, type CuratorRow, type StudentCourseRow } from "./present";
-import { activitySql, statusSql, storedActivitySql, type EnrollmentStatus } from "./status";
+import { activitySql, courseEndSql, statusSql, storedActivitySql, type EnrollmentStatus } from "./status";
 
 /** The course (alias `c`) as its manager sees it: a live course of the school, draft or published. */
 export function managedCourseSql(ctx: SchoolCtx, courseId: string): SQL {
@@ -66,7 +66,7 @@ export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?
   // Without a slice every row is measured anyway: materializing them would only copy the course's rows.
   return sql`WITH picked AS ${slice ? sql`MATERIALIZED ` : sql``}(${picked}),
       measured AS (SELECT p.*, ${storedActivitySql(sql`p`)} AS activity FROM picked p)
-    SELECT m.*, ${statusSql(tenantId, ctx.clock.now(), sql`m`, input.courseId)} AS status FROM measured m`;
+    SELECT m.*, ${statusSql(ctx.clock.now(), courseEndSql(tenantId, input.courseId, sql`m.student_id`))} AS status FROM measured m`;
 }
 
 /**

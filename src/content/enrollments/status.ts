@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { DAY_MS } from "../../core/lib/clock";
-import { nodeWindowSql } from "../common/windows";
-import { liveInSchool } from "../../core/db/conditions";
+import { liveWindowsSql } from "../common/windows";
+import { inSchool, liveInSchool } from "../../core/db/conditions";
 import { latestCompletionSql } from "../common/progress";
 
 /**
@@ -40,19 +40,40 @@ export function storedActivitySql(e: SQL = sql`e`): SQL {
 
 /**
  * The status over a row that has `completed_at` and `activity` (from `activitySql` or
- * `storedActivitySql`) as columns; `row` names it (alias) for its `student_id` and `course_id`;
- * `courseId` when every row is of that course.
+ * `storedActivitySql`) as columns; `courseEnd` is the student's effective course end
+ * (`courseEndSql`), read only for a row not done.
  */
-export function statusSql(tenantId: string, now: number, row: SQL, courseId?: string): SQL {
-  const courseEnd = sql`json_extract(${nodeWindowSql(tenantId, sql`${row}.course_id`, sql`${row}.student_id`, sql`${row}.course_id`)}, '$[1]')`;
-  // A course without schedule windows has no end (the window read answers no row): one index probe
-  // says so before the per-student window read, which would otherwise run for every row of a list's
-  // counts. Given the one course of every row (`courseId`), the probe runs once per statement.
-  const scheduled = sql`EXISTS (SELECT 1 FROM schedule_windows sx WHERE ${liveInSchool("sx", tenantId)} AND sx.course_id = ${courseId ?? sql`${row}.course_id`})`;
+export function statusSql(now: number, courseEnd: SQL): SQL {
   return sql`CASE
     WHEN completed_at IS NOT NULL THEN 'done'
-    WHEN ${scheduled} AND ${courseEnd} < ${now} THEN 'risk'
+    WHEN ${courseEnd} < ${now} THEN 'risk'
     WHEN activity IS NULL THEN 'notstarted'
     WHEN activity < ${now - RISK_IDLE_DAYS * DAY_MS} THEN 'risk'
     ELSE 'active' END`;
+}
+
+/**
+ * The student's effective course end in `courseId` (epoch ms, NULL when none): the schedule rule
+ * (`effectiveWindowsSql`) for the course node alone, with the course's windows read once per
+ * statement instead of once per row. Uncorrelated, `ce_w` (the course's live windows) and `ce_k`
+ * (its live group grids, each with its own course window) are materialized once; a row then costs
+ * one membership seek per group grid. Per row the rule re-read the course's windows and the
+ * student's grids: 48 ms for the counts of a course of 5,000 with one window
+ * (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
+ * - No group grid of the student: the default grid's course window (`grid_key` ''), if any.
+ * - Otherwise the node has a window only when every grid of the student has one; its end is the
+ *   latest, and no end bound wins (NULL). A grid without a course window has no end either, so
+ *   one count of ends says both.
+ */
+export function courseEndSql(tenantId: string, courseId: string, studentId: SQL): SQL<number | null> {
+  // Most courses have no live window: one index probe, evaluated once per statement, says so
+  // before any row reads its grids.
+  const scheduled = sql`EXISTS (SELECT 1 FROM schedule_windows sx WHERE ${liveInSchool("sx", tenantId)} AND sx.course_id = ${courseId})`;
+  return sql<number | null>`CASE WHEN ${scheduled} THEN (WITH ce_w AS MATERIALIZED (SELECT w.grid_key, w.node_id, w.ends_at FROM ${liveWindowsSql(tenantId)} w WHERE w.course_id = ${courseId}),
+      ce_k AS MATERIALIZED (SELECT k.grid_key, cw.ends_at FROM
+          (SELECT DISTINCT w.grid_key FROM ce_w w JOIN groups g ON g.id = w.grid_key AND ${liveInSchool("g", tenantId)} WHERE w.grid_key <> '') k
+          LEFT JOIN ce_w cw ON cw.grid_key = k.grid_key AND cw.node_id = ${courseId})
+    SELECT CASE WHEN count(*) = 0 THEN (SELECT d.ends_at FROM ce_w d WHERE d.grid_key = '' AND d.node_id = ${courseId})
+      WHEN count(k.ends_at) = count(*) THEN max(k.ends_at) END
+    FROM ce_k k CROSS JOIN group_members m ON m.group_id = k.grid_key AND ${inSchool("m", tenantId)} AND m.user_id = ${studentId}) END`;
 }

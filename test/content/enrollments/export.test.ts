@@ -1,4 +1,4 @@
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
@@ -76,6 +76,17 @@ describe("GET /t/courses/:id/enrollments/export.csv", () => {
     expect(rows[1199]).toMatch(/^Last1200 First1200,/);
     // Auth, the course, then one query per chunk (500, 500, 200): never the whole course at once.
     expect(counting.counts).toEqual({ prepare: 5, batch: 0, exec: 0 });
+  });
+
+  it("with the bench's statement timing on, Server-Timing counts the chunks the stream reads, and the file is the same", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const tree = await insertCourseTree(school.id);
+    await bulkEnrollments(school.id, tree.courseId, 1200);
+    const timed = await download(admin, tree.courseId, (request) => Promise.resolve(app.request(request, undefined, { ...env, D1_TIMING: "true" })));
+    expect(timed.status).toBe(200);
+    // The course, then the three chunks (docs/decisions/heavy-reads.md, "Enrollment CSV export").
+    expect(timed.headers.get("server-timing")).toMatch(/^d1;dur=\d+\.\d\d;desc="4"$/);
+    expect(timed.text).toBe((await download(admin, tree.courseId)).text);
   });
 
   it("active enrollments only; a restricted curator gets their own students", async () => {

@@ -59,7 +59,7 @@ export function statusSql(now: number, courseEnd: SQL): SQL {
  * (its live group grids, each with its own course window) are materialized once; a row then costs
  * one membership seek per group grid. Per row the rule re-read the course's windows and the
  * student's grids: 48 ms for the counts of a course of 5,000 with one window
- * (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
+ * (docs/decisions/heavy-reads-rating.md, "Enrollment status: the course end once per statement").
  * - No group grid of the student: the default grid's course window (`grid_key` ''), if any.
  * - Otherwise the node has a window only when every grid of the student has one; its end is the
  *   latest, and no end bound wins (NULL). A grid without a course window has no end either, so

@@ -9,7 +9,7 @@ import { restrictedScope, scopeCondition } from "../../platform/schools/curator-
 import { courseVisibleSql } from "../common/access";
 import { enrollmentsErrors as e } from "./errors";
 import { pctHundredthsSql, toCuratorRow, toStudentCourseRow, type CuratorRow, type StudentCourseRow } from "./present";
-import { activitySql, courseEndSql, statusSql, storedActivitySql, type EnrollmentStatus } from "./status";
+import { activitySql, courseEndedSql, statusSql, storedActivitySql, type EnrollmentStatus } from "./status";
 
 /** The course (alias `c`) as its manager sees it: a live course of the school, draft or published. */
 export function managedCourseSql(ctx: SchoolCtx, courseId: string): SQL {
@@ -41,6 +41,7 @@ export interface EnrollmentSlice {
 export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
   const { tenantId } = ctx;
   const { slice } = input;
+  const now = ctx.clock.now();
   const inScope = scopeCondition(sql`e.student_id`, restrictedScope(ctx));
   const search = input.q
     ? or(
@@ -66,7 +67,7 @@ export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?
   // Without a slice every row is measured anyway: materializing them would only copy the course's rows.
   return sql`WITH picked AS ${slice ? sql`MATERIALIZED ` : sql``}(${picked}),
       measured AS (SELECT p.*, ${storedActivitySql(sql`p`)} AS activity FROM picked p)
-    SELECT m.*, ${statusSql(ctx.clock.now(), courseEndSql(tenantId, input.courseId, sql`m.student_id`))} AS status FROM measured m`;
+    SELECT m.*, ${statusSql(now, courseEndedSql(tenantId, input.courseId, sql`m.student_id`, now))} AS status FROM measured m`;
 }
 
 /**

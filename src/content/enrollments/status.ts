@@ -40,13 +40,13 @@ export function storedActivitySql(e: SQL = sql`e`): SQL {
 
 /**
  * The status over a row that has `completed_at` and `activity` (from `activitySql` or
- * `storedActivitySql`) as columns; `courseEnd` is the student's effective course end
- * (`courseEndSql`), read only for a row not done.
+ * `storedActivitySql`) as columns; `courseEnded` says the student's effective course end has
+ * passed (`courseEndedSql`), read only for a row not done.
  */
-export function statusSql(now: number, courseEnd: SQL): SQL {
+export function statusSql(now: number, courseEnded: SQL): SQL {
   return sql`CASE
     WHEN completed_at IS NOT NULL THEN 'done'
-    WHEN ${courseEnd} < ${now} THEN 'risk'
+    WHEN ${courseEnded} THEN 'risk'
     WHEN activity IS NULL THEN 'notstarted'
     WHEN activity < ${now - RISK_IDLE_DAYS * DAY_MS} THEN 'risk'
     ELSE 'active' END`;
@@ -76,4 +76,17 @@ export function courseEndSql(tenantId: string, courseId: string, studentId: SQL)
     SELECT CASE WHEN count(*) = 0 THEN (SELECT d.ends_at FROM ce_w d WHERE d.grid_key = '' AND d.node_id = ${courseId})
       WHEN count(k.ends_at) = count(*) THEN max(k.ends_at) END
     FROM ce_k k CROSS JOIN group_members m ON m.group_id = k.grid_key AND ${inSchool("m", tenantId)} AND m.user_id = ${studentId}) END`;
+}
+
+/**
+ * SQL true when the student's effective course end (`courseEndSql`) is before `now`. A student's
+ * end is one of the course windows' own ends (the default grid's, or the latest of their grids'),
+ * so while no course window of the course has ended, nobody's has: one probe of the course's
+ * windows, evaluated once per statement, answers every row of a course that is still running
+ * without reading a grid.
+ */
+export function courseEndedSql(tenantId: string, courseId: string, studentId: SQL, now: number): SQL {
+  const anyEnded = sql`EXISTS (SELECT 1 FROM schedule_windows sx WHERE ${liveInSchool("sx", tenantId)} AND sx.course_id = ${courseId}
+    AND sx.node_id = ${courseId} AND sx.ends_at < ${now})`;
+  return sql`CASE WHEN ${anyEnded} THEN ${courseEndSql(tenantId, courseId, studentId)} < ${now} END`;
 }

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import * as schema from "../../../src/db/schema";
 import { describe, expect, it } from "vitest";
 import { nodeWindowSql } from "../../../src/content/common/windows";
-import { courseEndSql } from "../../../src/content/enrollments/status";
+import { courseEndedSql, courseEndSql } from "../../../src/content/enrollments/status";
 import { insertCourseTree, insertEnrollment } from "../../helpers/courses";
 import { createUser, db } from "../../helpers/factories";
 import { addMember, createGroup, schoolWithAdmin } from "../../helpers/users";
@@ -13,7 +13,7 @@ import { clearGroupWindow, clearWindow, days, putGroupWindow, putWindow } from "
  * against the schedule rule itself (`nodeWindowSql` on the course node, which re-reads them per
  * student), for every enrollment of a course whose students cover each branch of the rule.
  */
-describe("the enrollment status's course end equals the schedule rule", () => {
+describe("the enrollment status's course end equals the schedule rule, and so does \"ended\" at every edge", () => {
   it("default grid, one group, two groups, a group without a course window, an open end, a deleted group, a cleared group window", async () => {
     const { school, admin } = await schoolWithAdmin();
     const tree = await insertCourseTree(school.id, { shape: [1, 1, 1] });
@@ -50,6 +50,7 @@ describe("the enrollment status's course end equals the schedule rule", () => {
     ok(await putGroupWindow(admin, cleared.id, courseNode, { ends_at: days(9) }));
     ok(await clearGroupWindow(admin, cleared.id, courseNode));
 
+    // The end itself, and "ended" at each end's edge (a millisecond before and after) and today.
     const compare = async () => {
       const rows = await db().all<{ student_id: string; fast: number | null; rule: number | null }>(sql`
         SELECT e.student_id, ${courseEndSql(school.id, tree.courseId, sql`e.student_id`)} AS fast,
@@ -57,6 +58,14 @@ describe("the enrollment status's course end equals the schedule rule", () => {
         FROM enrollments e WHERE e.tenant_id = ${school.id} AND e.course_id = ${tree.courseId}`);
       expect(rows).toHaveLength(8);
       for (const row of rows) expect({ student: row.student_id, end: row.fast }).toEqual({ student: row.student_id, end: row.rule });
+      const edges = [Date.now(), ...rows.flatMap((row) => (row.rule === null ? [] : [row.rule - 1, row.rule, row.rule + 1]))];
+      for (const now of new Set(edges)) {
+        const ended = await db().all<{ student_id: string; fast: number | null; rule: number | null }>(sql`
+          SELECT e.student_id, ${courseEndedSql(school.id, tree.courseId, sql`e.student_id`, now)} AS fast,
+            json_extract(${nodeWindowSql(school.id, tree.courseId, sql`e.student_id`, tree.courseId)}, '$[1]') < ${now} AS rule
+          FROM enrollments e WHERE e.tenant_id = ${school.id} AND e.course_id = ${tree.courseId}`);
+        for (const row of ended) expect({ student: row.student_id, now, ended: row.fast === 1 }).toEqual({ student: row.student_id, now, ended: row.rule === 1 });
+      }
       return new Map(rows.map((row) => [row.student_id, row.fast]));
     };
     const ends = await compare();

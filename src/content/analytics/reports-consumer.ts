@@ -2,8 +2,7 @@ import type { QueueMessage } from "../../core/env";
 import type { ServiceContext } from "../../core/http/context";
 import { isUuid } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
-import { systemActor } from "../../core/school";
-import { forSchoolId } from "../../platform/schools/lookup";
+import { handleSchoolMessages } from "../../platform/schools/school-messages";
 import { runReport, sendReportRun } from "./reports";
 
 /** wrangler.toml: the queue a curator analytics read sends `curator_report` runs to. */
@@ -14,29 +13,20 @@ export const SLICES_PER_MESSAGE = 20;
 /**
  * Up to `SLICES_PER_MESSAGE` slices of a run per message, then a message for the rest
  * (docs/decisions/heavy-reads-curators.md, "Curator analytics snapshots"). Each slice is its own
- * statements, so the shard is free between them. A slice is safe to repeat; a crash is retried by
- * the queue, and a run whose messages were lost is started again by a read after the debounce.
+ * statements, so the shard is free between them. A run whose messages were lost is started again
+ * by a read after the debounce.
  */
-export async function handleCuratorReportBatch(batch: MessageBatch<QueueMessage>, ctx: ServiceContext): Promise<void> {
-  for (const message of batch.messages) {
-    const body = message.body;
-    if (body?.kind !== "curator_report" || !isUuid(body.tenant_id) || !isUuid(body.report_id) || !isUuid(body.run_id)) {
-      log.warn("curator report message dropped", { message_id: message.id });
-      message.ack();
-      continue;
-    }
-    try {
-      const school = await forSchoolId(ctx, body.tenant_id, systemActor("curator_report"));
-      if (school) {
-        const run = await runReport(school, { reportId: body.report_id, runId: body.run_id, slices: SLICES_PER_MESSAGE });
-        if (run.state === "more") await sendReportRun(school, body.report_id, body.run_id);
-        // The slowest slice's D1 time is the longest this run held the shard in one statement.
-        log.info("curator report slices", { report_id: body.report_id, state: run.state, slices: run.slices, slowest_slice_ms: run.slowestMs });
-      }
-      message.ack();
-    } catch (err) {
-      log.error("curator report run crashed", { report_id: body.report_id, message_attempts: message.attempts, error: String(err) });
-      message.retry();
-    }
-  }
+export function handleCuratorReportBatch(batch: MessageBatch<QueueMessage>, ctx: ServiceContext): Promise<void> {
+  return handleSchoolMessages(batch, ctx, {
+    kind: "curator_report",
+    name: "curator report",
+    valid: (body) => isUuid(body.report_id) && isUuid(body.run_id),
+    logged: (body) => ({ report_id: body.report_id }),
+    run: async (school, body) => {
+      const run = await runReport(school, { reportId: body.report_id, runId: body.run_id, slices: SLICES_PER_MESSAGE });
+      if (run.state === "more") await sendReportRun(school, body.report_id, body.run_id);
+      // The slowest slice's D1 time is the longest this run held the shard in one statement.
+      log.info("curator report slices", { report_id: body.report_id, state: run.state, slices: run.slices, slowest_slice_ms: run.slowestMs });
+    },
+  });
 }

@@ -47,10 +47,14 @@ interface ReportHeader {
   run_after: string;
 }
 
-/** The normalized query: what the figures depend on, the caller's scope included (a curator's own call names them). */
-function reportKey(selection: CuratorSelection, openTo: boolean): string {
+/**
+ * The normalized query: what the figures depend on, the caller's scope included (a curator's own
+ * call names them), in the order of `curator_reports`' columns `curator_id` … `to_ms`. Its JSON is
+ * the report's key.
+ */
+function reportQuery(selection: CuratorSelection, openTo: boolean): (string | number | null)[] {
   const content = selection.content;
-  return JSON.stringify([
+  return [
     selection.curatorId,
     selection.groupId ?? null,
     content?.courseId ?? null,
@@ -58,7 +62,7 @@ function reportKey(selection: CuratorSelection, openTo: boolean): string {
     content?.lessonId ?? null,
     selection.period.from,
     openTo ? null : selection.period.to,
-  ]);
+  ];
 }
 
 /**
@@ -69,15 +73,14 @@ function reportKey(selection: CuratorSelection, openTo: boolean): string {
  */
 export async function servedReport(ctx: SchoolCtx<SchoolActor>, selection: CuratorSelection, openTo: boolean, now: number): Promise<ServedReport | null> {
   const t = ctx.tenantId;
-  const key = reportKey(selection, openTo);
-  const content = selection.content;
+  const query = reportQuery(selection, openTo);
+  const key = JSON.stringify(query);
   const [asked, served] = await runBatch(ctx, [
     batchable(
       ctx,
       sql`INSERT INTO curator_reports (id, tenant_id, report_key, curator_id, group_id, course_id, module_id, lesson_id, from_ms, to_ms,
           requested_at, run_id, run_started_at, run_after)
-        SELECT ${uuidv7(now)}, ${t}, ${key}, ${selection.curatorId}, ${selection.groupId ?? null}, ${content?.courseId ?? null}, ${content?.moduleId ?? null},
-          ${content?.lessonId ?? null}, ${selection.period.from}, ${openTo ? null : selection.period.to}, ${now}, ${uuidv7(now)}, ${now}, ''
+        SELECT ${uuidv7(now)}, ${t}, ${key}, ${sql.join(query.map((value) => sql`${value}`), sql`, `)}, ${now}, ${uuidv7(now)}, ${now}, ''
         WHERE EXISTS (SELECT 1 FROM curator_reports e WHERE ${inSchool("e", t)} AND e.report_key = ${key})
           OR (SELECT count(*) FROM curator_reports c WHERE ${inSchool("c", t)} AND c.requested_at > ${now - REPORT_TTL_MS}) < ${REPORTS_PER_SCHOOL}
         ON CONFLICT (tenant_id, report_key) DO UPDATE SET requested_at = excluded.requested_at, run_id = excluded.run_id,
@@ -205,18 +208,13 @@ async function finishReport(ctx: SchoolCtx<SchoolActor>, selection: CuratorSelec
   return changedRows(finished) > 0;
 }
 
-/** Removes the school's reports nobody asked for within the TTL, with their rows. */
+/** Removes the school's reports nobody asked for within the TTL, with their rows, in one batch. */
 export async function removeStaleReports(ctx: SchoolCtx<SchoolActor>): Promise<number> {
   const t = ctx.tenantId;
-  const [removed] = await runBatch(ctx, [
-    batchable(ctx, sql`DELETE FROM curator_reports WHERE ${inSchool(t)} AND requested_at <= ${ctx.clock.now() - REPORT_TTL_MS} RETURNING id`),
+  const stale = sql`${inSchool("s", t)} AND s.requested_at <= ${ctx.clock.now() - REPORT_TTL_MS}`;
+  const [, removed] = await runBatch(ctx, [
+    batchable(ctx, sql`DELETE FROM curator_report_rows WHERE ${inSchool(t)} AND report_id IN (SELECT s.id FROM curator_reports s WHERE ${stale})`),
+    batchable(ctx, sql`DELETE FROM curator_reports WHERE ${inSchool(t)} AND id IN (SELECT s.id FROM curator_reports s WHERE ${stale})`),
   ]);
-  const ids = rowsOf<{ id: string }>(removed).map((row) => row.id);
-  if (ids.length > 0) {
-    await runBatch(
-      ctx,
-      ids.map((id) => batchable(ctx, sql`DELETE FROM curator_report_rows WHERE ${inSchool(t)} AND report_id = ${id}`)),
-    );
-  }
-  return ids.length;
+  return changedRows(removed);
 }

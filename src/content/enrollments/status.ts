@@ -66,16 +66,13 @@ export function statusSql(now: number, courseEnded: SQL): SQL {
  *   one count of ends says both.
  */
 export function courseEndSql(tenantId: string, courseId: string, studentId: SQL): SQL<number | null> {
-  // Most courses have no live window: one index probe, evaluated once per statement, says so
-  // before any row reads its grids.
-  const scheduled = sql`EXISTS (SELECT 1 FROM schedule_windows sx WHERE ${liveInSchool("sx", tenantId)} AND sx.course_id = ${courseId})`;
-  return sql<number | null>`CASE WHEN ${scheduled} THEN (WITH ce_w AS MATERIALIZED (SELECT w.grid_key, w.node_id, w.ends_at FROM ${liveWindowsSql(tenantId)} w WHERE w.course_id = ${courseId}),
+  return sql<number | null>`(WITH ce_w AS MATERIALIZED (SELECT w.grid_key, w.node_id, w.ends_at FROM ${liveWindowsSql(tenantId)} w WHERE w.course_id = ${courseId}),
       ce_k AS MATERIALIZED (SELECT k.grid_key, cw.ends_at FROM
           (SELECT DISTINCT w.grid_key FROM ce_w w JOIN groups g ON g.id = w.grid_key AND ${liveInSchool("g", tenantId)} WHERE w.grid_key <> '') k
           LEFT JOIN ce_w cw ON cw.grid_key = k.grid_key AND cw.node_id = ${courseId})
     SELECT CASE WHEN count(*) = 0 THEN (SELECT d.ends_at FROM ce_w d WHERE d.grid_key = '' AND d.node_id = ${courseId})
       WHEN count(k.ends_at) = count(*) THEN max(k.ends_at) END
-    FROM ce_k k CROSS JOIN group_members m ON m.group_id = k.grid_key AND ${inSchool("m", tenantId)} AND m.user_id = ${studentId}) END`;
+    FROM ce_k k CROSS JOIN group_members m ON m.group_id = k.grid_key AND ${inSchool("m", tenantId)} AND m.user_id = ${studentId})`;
 }
 
 /**

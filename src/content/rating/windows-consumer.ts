@@ -1,9 +1,7 @@
 import type { QueueMessage } from "../../core/env";
 import type { ServiceContext } from "../../core/http/context";
 import { isUuid } from "../../core/lib/ids";
-import { log } from "../../core/lib/log";
-import { systemActor } from "../../core/school";
-import { forSchoolId } from "../../platform/schools/lookup";
+import { handleSchoolMessages } from "../../platform/schools/school-messages";
 import { buildWindowRun, removeStaleWindows, sendWindowRun } from "./windows";
 
 /** wrangler.toml: the queue a board read without a window snapshot sends `rating_window` runs to. */
@@ -14,35 +12,26 @@ export const RUNS_PER_MESSAGE = 10;
 /**
  * Up to `RUNS_PER_MESSAGE` runs of a window's build per message, then a message for the next ones
  * while students are left (docs/decisions/heavy-reads-rating.md, "Window snapshots"). A window's first run also removes
- * the school's windows nobody asked for lately. A run is safe to repeat; a crash is retried by the
- * queue, and a window whose messages were lost is asked for again by a read after the debounce.
+ * the school's windows nobody asked for lately. A window whose messages were lost is asked for
+ * again by a read after the debounce.
  */
-export async function handleRatingWindowBatch(batch: MessageBatch<QueueMessage>, ctx: ServiceContext): Promise<void> {
-  for (const message of batch.messages) {
-    const body = message.body;
-    if (body?.kind !== "rating_window" || !isUuid(body.tenant_id) || !isUuid(body.window_id) || typeof body.after !== "string" || (body.after !== "" && !isUuid(body.after))) {
-      log.warn("rating window message dropped", { message_id: message.id });
-      message.ack();
-      continue;
-    }
-    try {
-      const school = await forSchoolId(ctx, body.tenant_id, systemActor("rating_window"));
-      if (school) {
-        if (body.after === "") await removeStaleWindows(school);
-        // Several runs per message, each its own statement, so the shard is free between them and a
-        // school of 5,000 students is built in one message rather than a queue delay per run.
-        let after = body.after;
-        for (let runs = 0; runs < RUNS_PER_MESSAGE; runs += 1) {
-          const run = await buildWindowRun(school, { windowId: body.window_id, after });
-          if (run.done || run.last === null) break;
-          after = run.last;
-          if (runs === RUNS_PER_MESSAGE - 1) await sendWindowRun(school, body.window_id, after);
-        }
+export function handleRatingWindowBatch(batch: MessageBatch<QueueMessage>, ctx: ServiceContext): Promise<void> {
+  return handleSchoolMessages(batch, ctx, {
+    kind: "rating_window",
+    name: "rating window",
+    valid: (body) => isUuid(body.window_id) && typeof body.after === "string" && (body.after === "" || isUuid(body.after)),
+    logged: (body) => ({ window_id: body.window_id }),
+    run: async (school, body) => {
+      if (body.after === "") await removeStaleWindows(school);
+      // Several runs per message, each its own statement, so the shard is free between them and a
+      // school of 5,000 students is built in one message rather than a queue delay per run.
+      let after = body.after;
+      for (let runs = 0; runs < RUNS_PER_MESSAGE; runs += 1) {
+        const run = await buildWindowRun(school, { windowId: body.window_id, after });
+        if (run.done || run.last === null) break;
+        after = run.last;
+        if (runs === RUNS_PER_MESSAGE - 1) await sendWindowRun(school, body.window_id, after);
       }
-      message.ack();
-    } catch (err) {
-      log.error("rating window run crashed", { window_id: body.window_id, message_attempts: message.attempts, error: String(err) });
-      message.retry();
-    }
-  }
+    },
+  });
 }

@@ -1,11 +1,10 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { QueueMessage } from "../../core/env";
 import type { SchoolActor, SchoolCtx, ServiceContext } from "../../core/http/context";
-import { systemActor } from "../../core/school";
 import { isUuid } from "../../core/lib/ids";
 import { log } from "../../core/lib/log";
 import { mediaAssets, type MediaKind } from "../../db/schema";
-import { forSchoolId } from "../schools/lookup";
+import { handleSchoolMessages } from "../schools/school-messages";
 import { ebmlDuration } from "./metadata/ebml";
 import { mp4Duration } from "./metadata/mp4";
 import { pdfPageCount } from "./metadata/pdf";
@@ -60,26 +59,16 @@ export async function extractMetadata(ctx: SchoolCtx<SchoolActor>, target: { ass
 }
 
 /**
- * The media queue's consumer. A message the Worker cannot use is dropped with a log line; a
- * crash (D1 unavailable) is retried by the queue. `ctx` is the job's context (src/contributors.ts,
- * `jobContext`), built by the Worker entry.
+ * The media queue's consumer (the shared loop: `handleSchoolMessages`); a school deleted meanwhile
+ * has nothing left to describe. `ctx` is the job's context (src/contributors.ts, `jobContext`),
+ * built by the Worker entry.
  */
-export async function handleMediaMetadataBatch(batch: MessageBatch<QueueMessage>, ctx: ServiceContext): Promise<void> {
-  for (const message of batch.messages) {
-    const body = message.body;
-    if (body?.kind !== "media_metadata" || !isUuid(body.tenant_id) || !isUuid(body.asset_id)) {
-      log.warn("media metadata message dropped", { message_id: message.id });
-      message.ack();
-      continue;
-    }
-    try {
-      // A school deleted meanwhile has nothing left to describe.
-      const school = await forSchoolId(ctx, body.tenant_id, systemActor("media_metadata"));
-      if (school) await extractMetadata(school, { assetId: body.asset_id });
-      message.ack();
-    } catch (err) {
-      log.error("media metadata crashed", { asset_id: body.asset_id, message_attempts: message.attempts, error: String(err) });
-      message.retry();
-    }
-  }
+export function handleMediaMetadataBatch(batch: MessageBatch<QueueMessage>, ctx: ServiceContext): Promise<void> {
+  return handleSchoolMessages(batch, ctx, {
+    kind: "media_metadata",
+    name: "media metadata",
+    valid: (body) => isUuid(body.asset_id),
+    logged: (body) => ({ asset_id: body.asset_id }),
+    run: (school, body) => extractMetadata(school, { assetId: body.asset_id }),
+  });
 }

@@ -23,10 +23,11 @@ export interface SchoolMessageConsumer<K extends SchoolKind> {
 }
 
 /**
- * The loop every school-scoped consumer shares (item analysis, regrade, rating windows, curator
- * reports): a message that is not of the queue's kind or fails its checks is dropped with a log
- * line (a retry would fail the same way); a school gone since the message was sent acks it; a
- * crash (D1 unavailable) is retried by the queue. Each consumer's work is safe to repeat.
+ * The loop every consumer of messages naming one school shares (media metadata, data export, item
+ * analysis, regrade, rating windows, curator reports): a message that is not of the queue's kind
+ * or fails its checks is dropped with a log line (a retry would fail the same way); a school gone
+ * since the message was sent acks it; a crash (D1 unavailable) is retried by the queue. Each
+ * consumer's work is safe to repeat.
  */
 export async function handleSchoolMessages<K extends SchoolKind>(
   batch: MessageBatch<QueueMessage>,

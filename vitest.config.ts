@@ -38,12 +38,16 @@ export default defineConfig(async () => {
           // (test/content/item-analysis, test/content/regrade), rating window runs (test/content/rating/windows)
           // and curator report runs (test/content/analytics/reports.test.ts), so every other read of
           // curator analytics answers live.
+          // Personal-data exports too: the tests build them with build() (test/data-export/helpers.ts). With
+          // the real queue its consumer ran a second after the request (max_batch_timeout = 1), and on a
+          // loaded host it won the race against a test that reads the export as still pending.
           // Push dispatches too: the tests deliver with runPushQueue (test/notifications/helpers.ts); a
           // consumer running on its own would log its deliveries after the file ended, and Vitest fails
           // a run whose worker closes with a console call still in flight.
           queueProducers: {
             PUSH_OUTBOX: { queueName: "lms-push-tests" },
             WEBHOOKS: { queueName: "lms-webhooks-tests" },
+            DATA_EXPORT: { queueName: "lms-data-export-tests" },
             ITEM_ANALYSIS: { queueName: "lms-item-analysis-tests" },
             REGRADE: { queueName: "lms-regrade-tests" },
             RATING_WINDOWS: { queueName: "lms-rating-windows-tests" },

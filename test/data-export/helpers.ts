@@ -15,9 +15,9 @@ export const requestFor = (admin: Member, userId: string) => as(admin, `/t/users
 export const readExport = (member: Member, id: string) => as(member, `/t/data-exports/${id}`);
 
 /**
- * Runs the queue's consumer on the export's message, as the queue would. The queue of the test
- * runtime may have delivered it already: the build is idempotent (a ready export is skipped), so
- * the export is ready afterwards either way.
+ * Runs the queue's consumer on the export's message, as the queue would. In tests the export's
+ * messages go to a queue no consumer reads (vitest.config.ts), so an export stays pending until a
+ * test builds it.
  */
 export async function build(tenantId: string, exportId: string) {
   const batch = createMessageBatch<QueueMessage>(DATA_EXPORT_QUEUE, [

@@ -86,7 +86,7 @@ VALUES ('${BENCH_COHORT.defaultWindow}', '${tenant}', '${BENCH_COURSE.id}', NULL
 /**
  * The bench course has dates, as a school's courses do: a default course window and a group of
  * 1,000 of its students with a later one, so the enrollment list's status reads the schedule rule
- * (docs/decisions/heavy-reads-rating.md, "Enrollment status: the course end once per statement").
+ * (docs/decisions/heavy-reads-enrollments.md, "Enrollment status: the course end once per statement").
  * Both end in 2030, so no status moves.
  */
 const BENCH_COHORT = {

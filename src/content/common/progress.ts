@@ -22,7 +22,7 @@ export function latestCompletionSql(tenantId: string, e: SQL): SQL {
  * progress is never recounted row by row in code. It also sets `last_completion_at`, the latest
  * completion the enrollment status reads: completions are only ever added by a batch that then
  * recounts the enrollment (and removed only with the enrollment itself), so the stored value stays
- * exact without a trigger (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
+ * exact without a trigger (docs/decisions/heavy-reads-enrollments.md, "Enrollment lists").
  */
 export function recomputeProgress(
   ctx: ServiceContext,

@@ -9,7 +9,7 @@ import { restrictedScope, scopeCondition } from "../../platform/schools/curator-
 import { courseVisibleSql } from "../common/access";
 import { enrollmentsErrors as e } from "./errors";
 import { pctHundredthsSql, toCuratorRow, toStudentCourseRow, type CuratorRow, type StudentCourseRow } from "./present";
-import { activitySql, courseEndedSql, statusSql, storedActivitySql, type EnrollmentStatus } from "./status";
+import { activitySql, anyCourseWindowEndedSql, courseEndedSql, runningStatusCountsSql, statusSql, storedActivitySql, type EnrollmentStatus } from "./status";
 
 /** The course (alias `c`) as its manager sees it: a live course of the school, draft or published. */
 export function managedCourseSql(ctx: SchoolCtx, courseId: string): SQL {
@@ -31,17 +31,23 @@ export interface EnrollmentSlice {
 }
 
 /**
- * The course's active enrollments of live students that the caller may see (a restricted curator:
- * their own students), matching `q`, as rows with their latest activity and status bucket
- * (alias-free columns, for a derived table). With a `slice`, the rows are picked (and the picked
- * set materialized) before the status is measured, so a page or an export chunk costs the
- * status reads (the schedule rule's) of its own rows, not of the whole course. The activity is
- * the row's own (`storedActivitySql`): no row reads the completions.
+ * Which rows: the course, the caller's `q`, and `onlyIf`, an uncorrelated condition that SQLite
+ * tests once before it reads a row (a false one reads none).
  */
-export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
+interface EnrolledInput {
+  courseId: string;
+  q?: string;
+  onlyIf?: SQL;
+}
+
+/**
+ * The FROM and WHERE of the course's active enrollments (alias `e`) of live students (alias `u`)
+ * that the caller may see (a restricted curator: their own students), matching `q`. The
+ * enrollments drive (`CROSS JOIN`): without table statistics SQLite may otherwise walk the
+ * school's users and seek each one's enrollment.
+ */
+function enrolledSql(ctx: ListCtx, input: EnrolledInput): SQL {
   const { tenantId } = ctx;
-  const { slice } = input;
-  const now = ctx.clock.now();
   const inScope = scopeCondition(sql`e.student_id`, restrictedScope(ctx));
   const search = input.q
     ? or(
@@ -50,6 +56,23 @@ export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?
         containsText(sql`u.email`, input.q),
       )
     : undefined;
+  return sql`FROM enrollments e CROSS JOIN users u ON u.id = e.student_id AND ${liveInSchool("u", tenantId)}
+      WHERE ${inSchool("e", tenantId)} AND e.course_id = ${input.courseId} AND e.removed_at IS NULL
+        ${inScope ? sql`AND ${inScope}` : sql``}
+        ${search ? sql`AND ${search}` : sql``}
+        ${input.onlyIf ? sql`AND ${input.onlyIf}` : sql``}`;
+}
+
+/**
+ * The rows of `enrolledSql` with their latest activity and status bucket (alias-free columns, for
+ * a derived table). With a `slice`, the rows are picked (and the picked set materialized) before
+ * the status is measured, so a page or an export chunk costs the status reads (the schedule
+ * rule's) of its own rows, not of the whole course. The activity is the row's own
+ * (`storedActivitySql`): no row reads the completions.
+ */
+export function courseEnrollmentsSql(ctx: ListCtx, input: EnrolledInput & { slice?: EnrollmentSlice }): SQL {
+  const { slice } = input;
+  const now = ctx.clock.now();
   let window = sql``;
   if (slice) {
     const desc = slice.direction === "desc";
@@ -59,30 +82,44 @@ export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?
   const picked = sql`SELECT e.id AS enrollment_id, e.student_id, e.course_id, u.email AS student_email, u.first_name AS student_first_name,
         u.last_name AS student_last_name, e.enrolled_at, e.enrolled_by, e.blocks_completed, e.total_blocks,
         e.last_accessed_at, e.last_completion_at, e.completed_at
-      FROM enrollments e JOIN users u ON u.id = e.student_id AND ${liveInSchool("u", tenantId)}
-      WHERE ${inSchool("e", tenantId)} AND e.course_id = ${input.courseId} AND e.removed_at IS NULL
-        ${inScope ? sql`AND ${inScope}` : sql``}
-        ${search ? sql`AND ${search}` : sql``}
+      ${enrolledSql(ctx, input)}
         ${window}`;
   // Without a slice every row is measured anyway: materializing them would only copy the course's rows.
   return sql`WITH picked AS ${slice ? sql`MATERIALIZED ` : sql``}(${picked}),
       measured AS (SELECT p.*, ${storedActivitySql(sql`p`)} AS activity FROM picked p)
-    SELECT m.*, ${statusSql(now, courseEndedSql(tenantId, input.courseId, sql`m.student_id`, now))} AS status FROM measured m`;
+    SELECT m.*, ${statusSql(now, courseEndedSql(ctx.tenantId, input.courseId, sql`m.student_id`, now))} AS status FROM measured m`;
+}
+
+/** The progress sums of the counts: the percentages of the rows (alias `row`) with blocks, and how many. */
+function progressSumsSql(row: SQL): SQL {
+  return sql`sum(CASE WHEN ${row}.total_blocks > 0 THEN ${pctHundredthsSql(row)} END) AS pct_sum,
+      count(CASE WHEN ${row}.total_blocks > 0 THEN 1 END) AS pct_count`;
 }
 
 /**
  * The counts per status bucket and the progress sums of every row `courseEnrollmentsSql` answers
- * (no slice, no status filter). The rows keep `LIMIT -1` (no limit) so SQLite cannot flatten them
- * into the aggregate, which would copy the status expression, with its schedule read, into each of
- * the four sums: each row's status is then measured once, not four times.
+ * (no slice, no status filter), in one of two arms chosen by one probe that SQLite evaluates before
+ * either arm reads a row (docs/decisions/heavy-reads-enrollments.md, "Enrollment counts without a
+ * status per row"):
+ * - while no course window of the course has ended, nobody's status can be "past the end": the
+ *   buckets are sums over the enrollments' own columns (`runningStatusCountsSql`), an index-only
+ *   walk of the course's rows and one index seek per student;
+ * - after one has, each row's status is measured once (`statusSql` with the course end). The
+ *   rows keep `LIMIT -1` (no limit) so SQLite cannot flatten them into the aggregate, which would
+ *   copy the status expression, with its schedule read, into each of the four sums.
  */
 export function enrollmentCountsSql(ctx: ListCtx, input: { courseId: string; q?: string }): SQL {
-  return sql`SELECT count(*) AS all_count,
+  const now = ctx.clock.now();
+  const ended = anyCourseWindowEndedSql(ctx.tenantId, input.courseId, now);
+  const running = sql`SELECT count(*) AS all_count, ${runningStatusCountsSql(now, sql`e`)}, ${progressSumsSql(sql`e`)}
+    ${enrolledSql(ctx, { ...input, onlyIf: sql`NOT ${ended}` })}`;
+  const afterAnEnd = sql`SELECT count(*) AS all_count,
       sum(s.status = 'active') AS active, sum(s.status = 'risk') AS risk,
-      sum(s.status = 'done') AS done, sum(s.status = 'notstarted') AS notstarted,
-      sum(CASE WHEN s.total_blocks > 0 THEN ${pctHundredthsSql(sql`s`)} END) AS pct_sum,
-      count(CASE WHEN s.total_blocks > 0 THEN 1 END) AS pct_count
-    FROM (${courseEnrollmentsSql(ctx, input)} LIMIT -1) s`;
+      sum(s.status = 'done') AS done, sum(s.status = 'notstarted') AS notstarted, ${progressSumsSql(sql`s`)}
+    FROM (${courseEnrollmentsSql(ctx, { ...input, onlyIf: ended })} LIMIT -1) s`;
+  return sql`SELECT sum(all_count) AS all_count, sum(active) AS active, sum(risk) AS risk, sum(done) AS done,
+      sum(notstarted) AS notstarted, sum(pct_sum) AS pct_sum, sum(pct_count) AS pct_count
+    FROM (${running} UNION ALL ${afterAnEnd})`;
 }
 
 interface CountsRow {

@@ -32,7 +32,7 @@ export function activitySql(tenantId: string, e: SQL = sql`e`): SQL {
 /**
  * The same activity from the enrollment's own columns: `last_completion_at` is the stored latest
  * completion, which every completing batch's recount sets (`recomputeProgress`), so a list
- * measures its rows without reading completions (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
+ * measures its rows without reading completions (docs/decisions/heavy-reads-enrollments.md, "Enrollment lists").
  */
 export function storedActivitySql(e: SQL = sql`e`): SQL {
   return laterOf(sql`${e}.last_accessed_at`, sql`${e}.last_completion_at`);
@@ -53,13 +53,29 @@ export function statusSql(now: number, courseEnded: SQL): SQL {
 }
 
 /**
+ * The counts per status bucket of rows (alias `row`, with `completed_at` and the stored activity
+ * columns) in a course none of whose course windows has ended (`anyCourseWindowEndedSql` false):
+ * `statusSql` without its course-end arm, as four sums over the columns, so a course's counts
+ * measure no status string per row (docs/decisions/heavy-reads-enrollments.md, "Enrollment counts
+ * without a status per row"). Must read as `statusSql` does.
+ */
+export function runningStatusCountsSql(now: number, row: SQL): SQL {
+  const activity = storedActivitySql(row);
+  const idleSince = now - RISK_IDLE_DAYS * DAY_MS;
+  return sql`sum(${row}.completed_at IS NULL AND ${activity} >= ${idleSince}) AS active,
+      sum(${row}.completed_at IS NULL AND ${activity} < ${idleSince}) AS risk,
+      sum(${row}.completed_at IS NOT NULL) AS done,
+      sum(${row}.completed_at IS NULL AND ${activity} IS NULL) AS notstarted`;
+}
+
+/**
  * The student's effective course end in `courseId` (epoch ms, NULL when none): the schedule rule
  * (`effectiveWindowsSql`) for the course node alone, with the course's windows read once per
  * statement instead of once per row. Uncorrelated, `ce_w` (the course's live windows) and `ce_k`
  * (its live group grids, each with its own course window) are materialized once; a row then costs
  * one membership seek per group grid. Per row the rule re-read the course's windows and the
  * student's grids: 48 ms for the counts of a course of 5,000 with one window
- * (docs/decisions/heavy-reads-rating.md, "Enrollment status: the course end once per statement").
+ * (docs/decisions/heavy-reads-enrollments.md, "Enrollment status: the course end once per statement").
  * - No group grid of the student: the default grid's course window (`grid_key` ''), if any.
  * - Otherwise the node has a window only when every grid of the student has one; its end is the
  *   latest, and no end bound wins (NULL). A grid without a course window has no end either, so
@@ -83,7 +99,15 @@ export function courseEndSql(tenantId: string, courseId: string, studentId: SQL)
  * without reading a grid.
  */
 export function courseEndedSql(tenantId: string, courseId: string, studentId: SQL, now: number): SQL {
-  const anyEnded = sql`EXISTS (SELECT 1 FROM schedule_windows sx WHERE ${liveInSchool("sx", tenantId)} AND sx.course_id = ${courseId}
+  return sql`CASE WHEN ${anyCourseWindowEndedSql(tenantId, courseId, now)} THEN ${courseEndSql(tenantId, courseId, studentId)} < ${now} END`;
+}
+
+/**
+ * SQL true when a live course window of the course (the default grid's or a group's) ended
+ * before `now`: while it is false, no student's course has ended (`courseEndedSql`).
+ * Uncorrelated, so SQLite evaluates it once per statement.
+ */
+export function anyCourseWindowEndedSql(tenantId: string, courseId: string, now: number): SQL {
+  return sql`EXISTS (SELECT 1 FROM schedule_windows sx WHERE ${liveInSchool("sx", tenantId)} AND sx.course_id = ${courseId}
     AND sx.node_id = ${courseId} AND sx.ends_at < ${now})`;
-  return sql`CASE WHEN ${anyEnded} THEN ${courseEndSql(tenantId, courseId, studentId)} < ${now} END`;
 }

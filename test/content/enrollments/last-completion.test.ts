@@ -15,7 +15,7 @@ import { bulk, unenroll } from "./helpers";
  * enrollment of the school, after each kind of write that adds or removes completions or moves
  * the activity: a manual completion, a passed quiz, a passed exam, a handed-in assignment, a course
  * access, a block deletion (its completions stay), an unenrollment and a return, and the permanent
- * deletion of a student (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
+ * deletion of a student (docs/decisions/heavy-reads-enrollments.md, "Enrollment lists").
  */
 
 afterEach(() => setClockForTests(null));

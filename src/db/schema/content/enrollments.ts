@@ -28,7 +28,7 @@ export const enrollments = sqliteTable(
     /**
      * The student's latest block completion in the course (ms), NULL before the first: what the
      * enrollment status would otherwise read from `block_completions` row by row. The recount that
-     * follows every completion in its batch sets it (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
+     * follows every completion in its batch sets it (docs/decisions/heavy-reads-enrollments.md, "Enrollment lists").
      */
     lastCompletionAt: integer("last_completion_at"),
     blocksCompleted: integer("blocks_completed").notNull().default(0),
@@ -40,8 +40,14 @@ export const enrollments = sqliteTable(
   (t) => [
     uniqueIndex("enrollments_course_student").on(t.courseId, t.studentId),
     // In enrollment order, so a list page or an export slice walks the index and stops at its own
-    // rows instead of sorting the course (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
+    // rows instead of sorting the course (docs/decisions/heavy-reads-enrollments.md, "Enrollment lists").
     index("enrollments_tenant_course").on(t.tenantId, t.courseId, t.removedAt, t.enrolledAt, t.id),
+    // Every column a list's counts read, so they read no table row (docs/decisions/heavy-reads-enrollments.md,
+    // "Enrollment counts without a status per row"). Not merged into the index above: with both in
+    // one index, SQLite (without table statistics) walked the school's users first for the list.
+    index("enrollments_tenant_course_counts").on(
+      t.tenantId, t.courseId, t.removedAt, t.studentId, t.completedAt, t.lastAccessedAt, t.lastCompletionAt, t.totalBlocks, t.blocksCompleted,
+    ),
     index("enrollments_tenant_student").on(t.tenantId, t.studentId, t.removedAt),
   ],
 );
@@ -95,7 +101,7 @@ export const blockCompletions = sqliteTable(
     uniqueIndex("block_completions_block_student").on(t.blockId, t.studentId),
     // Ends with completed_at so a student's latest completion in a course is one seek (the
     // enrollment status's activity); without it the planner prefers the time index below and walks
-    // the school's completions (docs/decisions/heavy-reads-rating.md, "Enrollment lists").
+    // the school's completions (docs/decisions/heavy-reads-enrollments.md, "Enrollment lists").
     index("block_completions_tenant_student_course").on(t.tenantId, t.studentId, t.courseId, t.completedAt),
     index("block_completions_tenant_lesson").on(t.tenantId, t.lessonId),
     // Curator analytics reads a period's activity by time (docs/decisions/heavy-reads.md, "Curator analytics").

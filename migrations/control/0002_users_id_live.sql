@@ -1,0 +1,1 @@
+CREATE INDEX `users_id_live` ON `users` (`id`,`tenant_id`,`deleted_at`);

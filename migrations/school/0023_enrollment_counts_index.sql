@@ -1,0 +1,2 @@
+CREATE INDEX `users_id_live` ON `users` (`id`,`tenant_id`,`deleted_at`);--> statement-breakpoint
+CREATE INDEX `enrollments_tenant_course_counts` ON `enrollments` (`tenant_id`,`course_id`,`removed_at`,`student_id`,`completed_at`,`last_accessed_at`,`last_completion_at`,`total_blocks`,`blocks_completed`);

@@ -9,7 +9,7 @@ import { restrictedScope, scopeCondition } from "../../platform/schools/curator-
 import { courseVisibleSql } from "../common/access";
 import { enrollmentsErrors as e } from "./errors";
 import { pctHundredthsSql, toCuratorRow, toStudentCourseRow, type CuratorRow, type StudentCourseRow } from "./present";
-import { activitySql, anyCourseWindowEndedSql, courseEndedSql, runningStatusCountsSql, statusSql, storedActivitySql, type EnrollmentStatus } from "./status";
+import { activitySql, anyCourseWindowEndedSql, courseEndedSql, runningBucketsSql, statusSql, storedActivitySql, type EnrollmentStatus } from "./status";
 
 /** The course (alias `c`) as its manager sees it: a live course of the school, draft or published. */
 export function managedCourseSql(ctx: SchoolCtx, courseId: string): SQL {
@@ -31,22 +31,12 @@ export interface EnrollmentSlice {
 }
 
 /**
- * Which rows: the course, the caller's `q`, and `onlyIf`, an uncorrelated condition that SQLite
- * tests once before it reads a row (a false one reads none).
- */
-interface EnrolledInput {
-  courseId: string;
-  q?: string;
-  onlyIf?: SQL;
-}
-
-/**
  * The FROM and WHERE of the course's active enrollments (alias `e`) of live students (alias `u`)
  * that the caller may see (a restricted curator: their own students), matching `q`. The
  * enrollments drive (`CROSS JOIN`): without table statistics SQLite may otherwise walk the
  * school's users and seek each one's enrollment.
  */
-function enrolledSql(ctx: ListCtx, input: EnrolledInput): SQL {
+function enrolledSql(ctx: ListCtx, input: { courseId: string; q?: string }): SQL {
   const { tenantId } = ctx;
   const inScope = scopeCondition(sql`e.student_id`, restrictedScope(ctx));
   const search = input.q
@@ -59,8 +49,7 @@ function enrolledSql(ctx: ListCtx, input: EnrolledInput): SQL {
   return sql`FROM enrollments e CROSS JOIN users u ON u.id = e.student_id AND ${liveInSchool("u", tenantId)}
       WHERE ${inSchool("e", tenantId)} AND e.course_id = ${input.courseId} AND e.removed_at IS NULL
         ${inScope ? sql`AND ${inScope}` : sql``}
-        ${search ? sql`AND ${search}` : sql``}
-        ${input.onlyIf ? sql`AND ${input.onlyIf}` : sql``}`;
+        ${search ? sql`AND ${search}` : sql``}`;
 }
 
 /**
@@ -70,7 +59,7 @@ function enrolledSql(ctx: ListCtx, input: EnrolledInput): SQL {
  * rule's) of its own rows, not of the whole course. The activity is the row's own
  * (`storedActivitySql`): no row reads the completions.
  */
-export function courseEnrollmentsSql(ctx: ListCtx, input: EnrolledInput & { slice?: EnrollmentSlice }): SQL {
+export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
   const { slice } = input;
   const now = ctx.clock.now();
   let window = sql``;
@@ -90,36 +79,61 @@ export function courseEnrollmentsSql(ctx: ListCtx, input: EnrolledInput & { slic
     SELECT m.*, ${statusSql(now, courseEndedSql(ctx.tenantId, input.courseId, sql`m.student_id`, now))} AS status FROM measured m`;
 }
 
-/** The progress sums of the counts: the percentages of the rows (alias `row`) with blocks, and how many. */
-function progressSumsSql(row: SQL): SQL {
-  return sql`sum(CASE WHEN ${row}.total_blocks > 0 THEN ${pctHundredthsSql(row)} END) AS pct_sum,
-      count(CASE WHEN ${row}.total_blocks > 0 THEN 1 END) AS pct_count`;
+/** The progress sums of the counts as JSON members: the percentages of the rows (alias `row`) with blocks, and how many. */
+function progressMembersSql(row: SQL): SQL {
+  return sql`'pct_sum', sum(CASE WHEN ${row}.total_blocks > 0 THEN ${pctHundredthsSql(row)} END),
+      'pct_count', count(CASE WHEN ${row}.total_blocks > 0 THEN 1 END)`;
 }
 
 /**
  * The counts per status bucket and the progress sums of every row `courseEnrollmentsSql` answers
- * (no slice, no status filter), in one of two arms chosen by one probe that SQLite evaluates before
- * either arm reads a row (docs/decisions/heavy-reads-enrollments.md, "Enrollment counts without a
- * status per row"):
- * - while no course window of the course has ended, nobody's status can be "past the end": the
- *   buckets are sums over the enrollments' own columns (`runningStatusCountsSql`), an index-only
- *   walk of the course's rows and one index seek per student;
- * - after one has, each row's status is measured once (`statusSql` with the course end). The
- *   rows keep `LIMIT -1` (no limit) so SQLite cannot flatten them into the aggregate, which would
- *   copy the status expression, with its schedule read, into each of the four sums.
+ * (no slice, no status filter), as one JSON object (`tally`). Which way they are counted
+ * (docs/decisions/heavy-reads-enrollments.md, "Enrollment counts without a status per row"):
+ * - the whole course (no `q`, no curator scope) while none of its course windows has ended
+ *   (`anyCourseWindowEndedSql`): nobody's status can be "past the end", so each bucket is a range
+ *   of `enrollments_tenant_course_counts` (`runningCountsSql`), counted without visiting a row;
+ * - otherwise each row's status is measured once (`statusSql`). The rows keep `LIMIT -1` (no
+ *   limit) so SQLite cannot flatten them into the aggregate, which would copy the status
+ *   expression, with its schedule read, into each of the four sums.
+ * `CASE` evaluates only the branch it takes, so the other one reads nothing.
  */
 export function enrollmentCountsSql(ctx: ListCtx, input: { courseId: string; q?: string }): SQL {
   const now = ctx.clock.now();
-  const ended = anyCourseWindowEndedSql(ctx.tenantId, input.courseId, now);
-  const running = sql`SELECT count(*) AS all_count, ${runningStatusCountsSql(now, sql`e`)}, ${progressSumsSql(sql`e`)}
-    ${enrolledSql(ctx, { ...input, onlyIf: sql`NOT ${ended}` })}`;
-  const afterAnEnd = sql`SELECT count(*) AS all_count,
-      sum(s.status = 'active') AS active, sum(s.status = 'risk') AS risk,
-      sum(s.status = 'done') AS done, sum(s.status = 'notstarted') AS notstarted, ${progressSumsSql(sql`s`)}
-    FROM (${courseEnrollmentsSql(ctx, { ...input, onlyIf: ended })} LIMIT -1) s`;
-  return sql`SELECT sum(all_count) AS all_count, sum(active) AS active, sum(risk) AS risk, sum(done) AS done,
-      sum(notstarted) AS notstarted, sum(pct_sum) AS pct_sum, sum(pct_count) AS pct_count
-    FROM (${running} UNION ALL ${afterAnEnd})`;
+  const perRow = sql`(SELECT json_object('all_count', count(*),
+      'active', sum(s.status = 'active'), 'risk', sum(s.status = 'risk'),
+      'done', sum(s.status = 'done'), 'notstarted', sum(s.status = 'notstarted'), ${progressMembersSql(sql`s`)})
+    FROM (${courseEnrollmentsSql(ctx, input)} LIMIT -1) s)`;
+  if (input.q || restrictedScope(ctx)) return sql`SELECT ${perRow} AS tally`;
+  return sql`SELECT CASE WHEN ${anyCourseWindowEndedSql(ctx.tenantId, input.courseId, now)} THEN ${perRow}
+      ELSE ${runningCountsSql(ctx, input.courseId, now)} END AS tally`;
+}
+
+/**
+ * The whole course's counts while no course window has ended: each bucket is the course's
+ * enrollments in that bucket (one range of `enrollments_tenant_course_counts`, which holds the
+ * bucket's columns in order) minus those of the school's deleted students (`gone`: the school's
+ * few deleted users, through `users_deleted`, each with one seek of `enrollments_course_student`).
+ * An enrollment's student is always a user of its school (enrolling checks it; a permanent
+ * deletion removes the enrollments), so "not deleted" is "live", as the list's join says.
+ */
+function runningCountsSql(ctx: ListCtx, courseId: string, now: number): SQL {
+  const { tenantId } = ctx;
+  const course = sql`${inSchool("e", tenantId)} AND e.course_id = ${courseId} AND e.removed_at IS NULL`;
+  const gone = sql`SELECT e.completed_at, e.last_accessed_at, e.last_completion_at, e.total_blocks, e.blocks_completed
+    FROM users u CROSS JOIN enrollments e ON e.course_id = ${courseId} AND e.student_id = u.id
+    WHERE ${inSchool("u", tenantId)} AND u.deleted_at IS NOT NULL AND ${course}`;
+  const counted = (condition?: SQL) =>
+    sql`(SELECT count(*) FROM enrollments e WHERE ${course}${condition ? sql` AND ${condition}` : sql``})
+      - (SELECT count(*) FROM gone e${condition ? sql` WHERE ${condition}` : sql``})`;
+  const buckets = runningBucketsSql(now, sql`e`);
+  const withBlocks = sql`e.total_blocks > 0`;
+  return sql`(WITH gone AS MATERIALIZED (${gone})
+    SELECT json_object('all_count', ${counted()},
+      'active', ${counted(buckets.active)}, 'risk', ${counted(buckets.risk)},
+      'done', ${counted(buckets.done)}, 'notstarted', ${counted(buckets.notstarted)},
+      'pct_sum', (SELECT coalesce(sum(${pctHundredthsSql(sql`e`)}), 0) FROM enrollments e WHERE ${course} AND ${withBlocks})
+        - (SELECT coalesce(sum(${pctHundredthsSql(sql`e`)}), 0) FROM gone e WHERE ${withBlocks}),
+      'pct_count', ${counted(withBlocks)}))`;
 }
 
 interface CountsRow {
@@ -156,7 +170,7 @@ export async function listEnrollments(
     batchable(ctx, enrollmentCountsSql(ctx, { courseId, q: query.q })),
   ]);
   if (rowsOf(results[0]).length === 0) throw new ApiError(e.COURSE_NOT_FOUND);
-  const tally = rowsOf<CountsRow>(results[2])[0]!;
+  const tally = JSON.parse(rowsOf<{ tally: string }>(results[2])[0]!.tally) as CountsRow;
   const counts = {
     all: tally.all_count,
     active: tally.active ?? 0,

@@ -53,19 +53,21 @@ export function statusSql(now: number, courseEnded: SQL): SQL {
 }
 
 /**
- * The counts per status bucket of rows (alias `row`, with `completed_at` and the stored activity
- * columns) in a course none of whose course windows has ended (`anyCourseWindowEndedSql` false):
- * `statusSql` without its course-end arm, as four sums over the columns, so a course's counts
- * measure no status string per row (docs/decisions/heavy-reads-enrollments.md, "Enrollment counts
- * without a status per row"). Must read as `statusSql` does.
+ * The status buckets as conditions on a row (alias `row`: `completed_at` and the stored activity
+ * columns) of a course none of whose course windows has ended (`anyCourseWindowEndedSql` false):
+ * `statusSql` without its course-end arm. The list's counts count each bucket as a range of
+ * `enrollments_tenant_course_counts` (docs/decisions/heavy-reads-enrollments.md, "Enrollment
+ * counts without a status per row"). Must read as `statusSql` does.
  */
-export function runningStatusCountsSql(now: number, row: SQL): SQL {
+export function runningBucketsSql(now: number, row: SQL): Record<EnrollmentStatus, SQL> {
   const activity = storedActivitySql(row);
   const idleSince = now - RISK_IDLE_DAYS * DAY_MS;
-  return sql`sum(${row}.completed_at IS NULL AND ${activity} >= ${idleSince}) AS active,
-      sum(${row}.completed_at IS NULL AND ${activity} < ${idleSince}) AS risk,
-      sum(${row}.completed_at IS NOT NULL) AS done,
-      sum(${row}.completed_at IS NULL AND ${activity} IS NULL) AS notstarted`;
+  return {
+    done: sql`${row}.completed_at IS NOT NULL`,
+    notstarted: sql`${row}.completed_at IS NULL AND ${activity} IS NULL`,
+    risk: sql`${row}.completed_at IS NULL AND ${activity} < ${idleSince}`,
+    active: sql`${row}.completed_at IS NULL AND ${activity} >= ${idleSince}`,
+  };
 }
 
 /**

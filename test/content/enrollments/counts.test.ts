@@ -58,7 +58,7 @@ describe("the enrollment list's counts equal its rows' statuses", () => {
       noBlocks: await student("Kim", { lastAccessedAt: now }, 0),
       freshNoBlocks: await student("Lou", {}, 0),
       removed: await student("Max", { removedAt: now, lastAccessedAt: now }),
-      deleted: await student("Ned", { lastAccessedAt: now }),
+      deleted: await student("Ned", { lastAccessedAt: now, blocksCompleted: 1 }),
     };
     await db().update(schema.users).set({ deletedAt: now }).where(eq(schema.users.id, ids.deleted));
 

@@ -42,12 +42,10 @@ export const enrollments = sqliteTable(
     // In enrollment order, so a list page or an export slice walks the index and stops at its own
     // rows instead of sorting the course (docs/decisions/heavy-reads-enrollments.md, "Enrollment lists").
     index("enrollments_tenant_course").on(t.tenantId, t.courseId, t.removedAt, t.enrolledAt, t.id),
-    // Every column a list's counts read, so they read no table row (docs/decisions/heavy-reads-enrollments.md,
-    // "Enrollment counts without a status per row"). Not merged into the index above: with both in
-    // one index, SQLite (without table statistics) walked the school's users first for the list.
-    index("enrollments_tenant_course_counts").on(
-      t.tenantId, t.courseId, t.removedAt, t.studentId, t.completedAt, t.lastAccessedAt, t.lastCompletionAt, t.totalBlocks, t.blocksCompleted,
-    ),
+    // School databases also have `enrollments_tenant_course_counts` (the list's counts, one range per
+    // status bucket: docs/decisions/heavy-reads-enrollments.md, "Enrollment counts without a status
+    // per row"), created by the school migration `enrollment_counts_index` rather than here:
+    // drizzle-kit splits an index expression at its commas.
     index("enrollments_tenant_student").on(t.tenantId, t.studentId, t.removedAt),
   ],
 );

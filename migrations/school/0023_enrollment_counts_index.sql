@@ -1,4 +1,3 @@
-CREATE INDEX `users_id_live` ON `users` (`id`,`tenant_id`,`deleted_at`);--> statement-breakpoint
 -- Written by hand, not by drizzle-kit (which splits an index expression at its commas): the list's
 -- counts, one range per status bucket (docs/decisions/heavy-reads-enrollments.md, "Enrollment counts
 -- without a status per row"). The activity expression must read as storedActivitySql writes it

@@ -31,13 +31,18 @@ export interface EnrollmentSlice {
 }
 
 /**
- * The FROM and WHERE of the course's active enrollments (alias `e`) of live students (alias `u`)
- * that the caller may see (a restricted curator: their own students), matching `q`. The
- * enrollments drive (`CROSS JOIN`): without table statistics SQLite may otherwise walk the
- * school's users and seek each one's enrollment.
+ * The course's active enrollments of live students that the caller may see (a restricted curator:
+ * their own students), matching `q`, as rows with their latest activity and status bucket
+ * (alias-free columns, for a derived table). The enrollments drive (`CROSS JOIN`): without table
+ * statistics SQLite may otherwise walk the school's users and seek each one's enrollment. With a `slice`, the rows are picked (and the picked set materialized) before
+ * the status is measured, so a page or an export chunk costs the status reads (the schedule
+ * rule's) of its own rows, not of the whole course. The activity is the row's own
+ * (`storedActivitySql`): no row reads the completions.
  */
-function enrolledSql(ctx: ListCtx, input: { courseId: string; q?: string }): SQL {
+export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
   const { tenantId } = ctx;
+  const { slice } = input;
+  const now = ctx.clock.now();
   const inScope = scopeCondition(sql`e.student_id`, restrictedScope(ctx));
   const search = input.q
     ? or(
@@ -46,22 +51,6 @@ function enrolledSql(ctx: ListCtx, input: { courseId: string; q?: string }): SQL
         containsText(sql`u.email`, input.q),
       )
     : undefined;
-  return sql`FROM enrollments e CROSS JOIN users u ON u.id = e.student_id AND ${liveInSchool("u", tenantId)}
-      WHERE ${inSchool("e", tenantId)} AND e.course_id = ${input.courseId} AND e.removed_at IS NULL
-        ${inScope ? sql`AND ${inScope}` : sql``}
-        ${search ? sql`AND ${search}` : sql``}`;
-}
-
-/**
- * The rows of `enrolledSql` with their latest activity and status bucket (alias-free columns, for
- * a derived table). With a `slice`, the rows are picked (and the picked set materialized) before
- * the status is measured, so a page or an export chunk costs the status reads (the schedule
- * rule's) of its own rows, not of the whole course. The activity is the row's own
- * (`storedActivitySql`): no row reads the completions.
- */
-export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?: string; slice?: EnrollmentSlice }): SQL {
-  const { slice } = input;
-  const now = ctx.clock.now();
   let window = sql``;
   if (slice) {
     const desc = slice.direction === "desc";
@@ -71,18 +60,26 @@ export function courseEnrollmentsSql(ctx: ListCtx, input: { courseId: string; q?
   const picked = sql`SELECT e.id AS enrollment_id, e.student_id, e.course_id, u.email AS student_email, u.first_name AS student_first_name,
         u.last_name AS student_last_name, e.enrolled_at, e.enrolled_by, e.blocks_completed, e.total_blocks,
         e.last_accessed_at, e.last_completion_at, e.completed_at
-      ${enrolledSql(ctx, input)}
+      FROM enrollments e CROSS JOIN users u ON u.id = e.student_id AND ${liveInSchool("u", tenantId)}
+      WHERE ${inSchool("e", tenantId)} AND e.course_id = ${input.courseId} AND e.removed_at IS NULL
+        ${inScope ? sql`AND ${inScope}` : sql``}
+        ${search ? sql`AND ${search}` : sql``}
         ${window}`;
   // Without a slice every row is measured anyway: materializing them would only copy the course's rows.
   return sql`WITH picked AS ${slice ? sql`MATERIALIZED ` : sql``}(${picked}),
       measured AS (SELECT p.*, ${storedActivitySql(sql`p`)} AS activity FROM picked p)
-    SELECT m.*, ${statusSql(now, courseEndedSql(ctx.tenantId, input.courseId, sql`m.student_id`, now))} AS status FROM measured m`;
+    SELECT m.*, ${statusSql(now, courseEndedSql(tenantId, input.courseId, sql`m.student_id`, now))} AS status FROM measured m`;
+}
+
+/** A row (alias `row`) that counts in the mean progress: its course had blocks. */
+function withBlocksSql(row: SQL): SQL {
+  return sql`${row}.total_blocks > 0`;
 }
 
 /** The progress sums of the counts as JSON members: the percentages of the rows (alias `row`) with blocks, and how many. */
 function progressMembersSql(row: SQL): SQL {
-  return sql`'pct_sum', sum(CASE WHEN ${row}.total_blocks > 0 THEN ${pctHundredthsSql(row)} END),
-      'pct_count', count(CASE WHEN ${row}.total_blocks > 0 THEN 1 END)`;
+  return sql`'pct_sum', sum(CASE WHEN ${withBlocksSql(row)} THEN ${pctHundredthsSql(row)} END),
+      'pct_count', count(CASE WHEN ${withBlocksSql(row)} THEN 1 END)`;
 }
 
 /**
@@ -126,7 +123,7 @@ function runningCountsSql(ctx: ListCtx, courseId: string, now: number): SQL {
     sql`(SELECT count(*) FROM enrollments e WHERE ${course}${condition ? sql` AND ${condition}` : sql``})
       - (SELECT count(*) FROM gone e${condition ? sql` WHERE ${condition}` : sql``})`;
   const buckets = runningBucketsSql(now, sql`e`);
-  const withBlocks = sql`e.total_blocks > 0`;
+  const withBlocks = withBlocksSql(sql`e`);
   return sql`(WITH gone AS MATERIALIZED (${gone})
     SELECT json_object('all_count', ${counted()},
       'active', ${counted(buckets.active)}, 'risk', ${counted(buckets.risk)},

@@ -48,8 +48,13 @@ export function statusSql(now: number, courseEnded: SQL): SQL {
     WHEN completed_at IS NOT NULL THEN 'done'
     WHEN ${courseEnded} THEN 'risk'
     WHEN activity IS NULL THEN 'notstarted'
-    WHEN activity < ${now - RISK_IDLE_DAYS * DAY_MS} THEN 'risk'
+    WHEN activity < ${idleSince(now)} THEN 'risk'
     ELSE 'active' END`;
+}
+
+/** The instant before which a started enrollment's last activity makes it idle (`risk`). */
+function idleSince(now: number): number {
+  return now - RISK_IDLE_DAYS * DAY_MS;
 }
 
 /**
@@ -61,12 +66,12 @@ export function statusSql(now: number, courseEnded: SQL): SQL {
  */
 export function runningBucketsSql(now: number, row: SQL): Record<EnrollmentStatus, SQL> {
   const activity = storedActivitySql(row);
-  const idleSince = now - RISK_IDLE_DAYS * DAY_MS;
+  const idle = idleSince(now);
   return {
     done: sql`${row}.completed_at IS NOT NULL`,
     notstarted: sql`${row}.completed_at IS NULL AND ${activity} IS NULL`,
-    risk: sql`${row}.completed_at IS NULL AND ${activity} < ${idleSince}`,
-    active: sql`${row}.completed_at IS NULL AND ${activity} >= ${idleSince}`,
+    risk: sql`${row}.completed_at IS NULL AND ${activity} < ${idle}`,
+    active: sql`${row}.completed_at IS NULL AND ${activity} >= ${idle}`,
   };
 }
 

@@ -33,9 +33,6 @@ export const users = sqliteTable(
     // the ranked students as all minus these, never visiting the school's students one by one. The
     // condition must read as src/content/rating/scope.ts `unrankedSql` does, or SQLite ignores it.
     index("users_unranked").on(t.tenantId, t.role, t.id).where(sql`NOT (role = 'student' AND deleted_at IS NULL AND is_active = 1)`),
-    // "Is this user a live member of the school" from the index alone: the joins that check each
-    // row's user (an enrollment list's counts) make one seek per row instead of two.
-    index("users_id_live").on(t.id, t.tenantId, t.deletedAt),
     // School databases also have `users_search` (the users list's folded texts), created by a
     // school migration rather than here because this table is a control-database table too.
   ],

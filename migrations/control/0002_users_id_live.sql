@@ -1,1 +1,0 @@
-CREATE INDEX `users_id_live` ON `users` (`id`,`tenant_id`,`deleted_at`);

@@ -130,6 +130,8 @@ const as = (who) => (sessions) => ({ authorization: `Bearer ${sessions[who].toke
 const ENDPOINTS = [
   { name: "GET /api/v1/health", method: "GET", path: "/api/v1/health" },
   { name: "GET /api/v1/auth/me", method: "GET", path: "/api/v1/auth/me", headers: as("admin") },
+  { name: "GET /api/v1/t/users?limit=20 (5,000 students, a group of 1,000)", method: "GET", path: "/api/v1/t/users?limit=20", headers: as("admin") },
+  { name: "GET /api/v1/t/users?limit=20&role=student&status=active", method: "GET", path: "/api/v1/t/users?limit=20&role=student&status=active", headers: as("admin") },
   { name: "GET /api/v1/t/users?limit=20&q=student", method: "GET", path: "/api/v1/t/users?limit=20&q=student", headers: as("admin") },
   { name: "GET /api/v1/t/courses?limit=20 (student)", method: "GET", path: "/api/v1/t/courses?limit=20", headers: as("student") },
   { name: "GET /api/v1/t/courses/:id/modules (10×10×5, student)", method: "GET", path: `/api/v1/t/courses/${BENCH_COURSE.id}/modules`, headers: as("student") },

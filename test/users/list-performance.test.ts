@@ -87,4 +87,41 @@ describe("GET /t/users at scale", () => {
     }
     expect(run.counts).toEqual({ prepare: 2, batch: 0, exec: 0 });
   });
+  it("pages a 5,000-user school without filters newest first, with exact totals on every page and past the end", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    await bulkUsers(school.id, 5000);
+    // The expected order, read from the table itself: newest first, the id breaking ties.
+    const { results } = await fixtureD1
+      .prepare("SELECT id FROM users WHERE tenant_id = ? AND deleted_at IS NULL ORDER BY created_at DESC, id DESC")
+      .bind(school.id)
+      .all<{ id: string }>();
+    expect(results).toHaveLength(5001);
+    const order = results.map((row) => row.id);
+    const first = await countedRequest(admin, "/t/users?limit=20");
+    expect(first.status).toBe(200);
+    expect(first.body.data.total).toBe(5001);
+    expect(first.body.data.users.map((user: { id: string }) => user.id)).toEqual(order.slice(0, 20));
+    for (const user of first.body.data.users) {
+      const i = Number(user.first_name.slice(5));
+      if (user.id === admin.id) continue;
+      expect(user.groups.map((group: { name: string }) => group.name)).toEqual(i % 6 === 0 ? ["Alpha", "Beta"] : i % 3 === 0 ? ["Alpha"] : []);
+    }
+    expect(first.counts).toEqual({ prepare: 2, batch: 0, exec: 0 });
+
+    const middle = await countedRequest(admin, "/t/users?limit=100&page=17");
+    expect(middle.body.data.users.map((user: { id: string }) => user.id)).toEqual(order.slice(1600, 1700));
+    const last = await countedRequest(admin, "/t/users?limit=20&page=251");
+    expect(last.body.data.total).toBe(5001);
+    expect(last.body.data.users.map((user: { id: string }) => user.id)).toEqual(order.slice(5000));
+
+    const past = await countedRequest(admin, "/t/users?limit=20&page=252");
+    expect(past.body.data).toMatchObject({ users: [], total: 5001, page: 252 });
+
+    // Inactive curators: multiples of 10 that are multiples of 7, i.e. of 70, newest first.
+    const inactive = await countedRequest(admin, "/t/users?limit=100&role=curator&status=inactive");
+    expect(inactive.body.data.total).toBe(Math.floor(5000 / 70));
+    expect(inactive.body.data.users.map((user: { first_name: string }) => user.first_name)).toEqual(
+      Array.from({ length: Math.floor(5000 / 70) }, (_, k) => `First${70 * (Math.floor(5000 / 70) - k)}`),
+    );
+  });
 });

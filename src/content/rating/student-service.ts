@@ -42,7 +42,7 @@ export async function getStudentSummary(ctx: SchoolCtx, input: { id: string }) {
     // Every count starts from the group's members: CROSS JOIN fixes that order. Left to itself the
     // planner (no table statistics on D1) walked the school's students, or every total above the
     // student's, and probed each for membership: 5,000 rows for a group of two on the bench. The
-    // student's groups come from `group_members_user`, not from the school's memberships.
+    // student's groups come from `group_members_tenant_user`, not from the school's memberships.
     batchable(
       ctx,
       sql`SELECT g.id AS group_id, g.name AS group_name,
@@ -53,7 +53,7 @@ export async function getStudentSummary(ctx: SchoolCtx, input: { id: string }) {
             + CASE WHEN (${points}) < 0 THEN (SELECT count(*) FROM group_members m CROSS JOIN users u ON u.id = m.user_id AND ${activeStudentSql(tenantId)}
               WHERE ${inSchool("m", tenantId)} AND m.group_id = g.id
                 AND NOT EXISTS (SELECT 1 FROM rating_totals z WHERE ${inSchool("z", tenantId)} AND z.student_id = m.user_id)) ELSE 0 END END AS rank
-        FROM group_members gm INDEXED BY group_members_user CROSS JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", tenantId)}
+        FROM group_members gm INDEXED BY group_members_tenant_user CROSS JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", tenantId)}
         WHERE ${inSchool("gm", tenantId)} AND gm.user_id = ${input.id}
         ORDER BY g.name COLLATE NOCASE, g.id`,
     ),

@@ -1,5 +1,5 @@
-import { and, eq, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
+import { and, desc, eq, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { alias, type SubqueryWithSelection } from "drizzle-orm/sqlite-core";
 import { users } from "../../db/schema";
 import type { ServiceContext, SchoolCtx } from "../../core/http/context";
 import { isoOrNull, iso } from "../../core/lib/clock";
@@ -34,43 +34,63 @@ export function liveUsers(school: School, ...conditions: (SQL | undefined)[]): S
 }
 
 /**
- * Live users of the caller's school meeting `conditions`, each with the individual curator's
- * fields (a deleted curator reads as none) and their live groups in join order, as JSON, so one
- * statement answers a whole page. With `withTotal`, each row also carries the number of rows
- * matching before paging. Callers add order and paging, never another `where`.
+ * The user detail's columns over `users`: the individual curator's fields (a deleted curator reads
+ * as none, joined by `withCurator`) and the user's live groups in join order, as JSON, so one
+ * statement answers a whole page.
  */
-export function detailQuery(ctx: Pick<SchoolCtx, "db"> & School, conditions?: SQL, options: { withTotal?: boolean } = {}) {
-  const { tenantId } = ctx;
+function detailColumns(tenantId: string | Placeholder) {
+  return {
+    ...userColumns,
+    // Renamed: in a batch D1 returns rows keyed by column name, so a second `id` would overwrite the first.
+    curatorId: sql<string | null>`${individualCurator.id}`.as("individual_curator_id"),
+    curatorFirstName: sql<string | null>`${individualCurator.firstName}`.as("individual_curator_first_name"),
+    curatorLastName: sql<string | null>`${individualCurator.lastName}`.as("individual_curator_last_name"),
+    curatorEmail: sql<string | null>`${individualCurator.email}`.as("individual_curator_email"),
+    // No ORDER BY inside: a sorted derived table per row costs SQLite a materialization each time;
+    // the few memberships of a user are put in join order in JS (`toUserDetails`).
+    groupsJson: sql<string>`(SELECT json_group_array(json_array(g.id, g.name, g.logo, gm.joined_at))
+        FROM group_members gm
+        JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", tenantId)}
+        WHERE ${inSchool("gm", tenantId)} AND gm.user_id = ${users.id})`.as("groups_json"),
+  };
+}
+
+const withCurator = and(
+  eq(individualCurator.id, users.individualCuratorId),
+  eq(individualCurator.tenantId, users.tenantId),
+  eq(individualCurator.role, "curator"),
+  isNull(individualCurator.deletedAt),
+);
+
+/** Live users of the caller's school that also meet `conditions`, with their details. Callers add the limit, never another `where`. */
+export function detailQuery(ctx: Pick<SchoolCtx, "db"> & School, conditions?: SQL) {
   return ctx.db
-    .select({
-      ...userColumns,
-      // Renamed: in a batch D1 returns rows keyed by column name, so a second `id` would overwrite the first.
-      curatorId: sql<string | null>`${individualCurator.id}`.as("individual_curator_id"),
-      curatorFirstName: sql<string | null>`${individualCurator.firstName}`.as("individual_curator_first_name"),
-      curatorLastName: sql<string | null>`${individualCurator.lastName}`.as("individual_curator_last_name"),
-      curatorEmail: sql<string | null>`${individualCurator.email}`.as("individual_curator_email"),
-      // No ORDER BY inside: a sorted derived table per row costs SQLite a materialization each time;
-      // the few memberships of a user are put in join order in JS (`toUserDetails`).
-      groupsJson: sql<string>`(SELECT json_group_array(json_array(g.id, g.name, g.logo, gm.joined_at))
-          FROM group_members gm
-          JOIN groups g ON g.id = gm.group_id AND ${liveInSchool("g", tenantId)}
-          WHERE ${inSchool("gm", tenantId)} AND gm.user_id = ${users.id})`.as("groups_json"),
-      // A scalar subquery runs once per statement; a window count would make SQLite build every
-      // matching row (groups included) before the LIMIT.
-      total: (options.withTotal ? sql<number>`(SELECT count(*) FROM ${users} WHERE ${liveUsers(ctx, conditions)})` : sql<number>`0`).as("total"),
-    })
+    .select({ ...detailColumns(ctx.tenantId), total: sql<number>`0`.as("total") })
     .from(users)
-    .leftJoin(
-      individualCurator,
-      and(
-        eq(individualCurator.id, users.individualCuratorId),
-        eq(individualCurator.tenantId, users.tenantId),
-        eq(individualCurator.role, "curator"),
-        isNull(individualCurator.deletedAt),
-      ),
-    )
+    .leftJoin(individualCurator, withCurator)
     .where(liveUsers(ctx, conditions));
 }
+
+/**
+ * The users list's page (docs/decisions/users.md, "The users list at a school's size"): `page`
+ * picks the page's users (`r`, their rowids) in list order, reading only an index; the details are
+ * then read for those rows alone. SQLite computes a row's columns before it sorts, so details over
+ * the whole school, sorted and cut, cost the groups of every user. `total` is the count before paging.
+ */
+export function detailPageQuery(ctx: Pick<SchoolCtx, "db"> & School, page: DetailPage, total: SQL<number>) {
+  return ctx.db
+    .select({ ...detailColumns(ctx.tenantId), total: total.as("total") })
+    .from(page)
+    .innerJoin(users, and(sql`${users}.rowid = ${page.r}`, inSchool(users, ctx.tenantId)))
+    .leftJoin(individualCurator, withCurator)
+    .orderBy(...listOrder);
+}
+
+/** The users list's order: newest first, the id breaking ties. */
+export const listOrder = [desc(users.createdAt), desc(users.id)];
+
+/** A page of users as `detailPageQuery` joins it: rowids in list order, and the total when the page counted it. */
+export type DetailPage = SubqueryWithSelection<{ r: SQL.Aliased<number>; total: SQL.Aliased<number | null> }, "p">;
 
 type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>["all"]>>[number];
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { restrictedScope, scopeCondition } from "../schools/curator-scope";
 import { listedIds, rebuildCuratorStudents, usersKeys } from "../schools/curator-students";
@@ -20,7 +20,7 @@ import { permanentDeletionControlStatement, permanentDeletionStatements } from "
 import { usersErrors } from "./errors";
 import { defaultPermissionsStatement, permissionsQuery, toPermissionsObject } from "./permissions";
 import { containsText, idIn, inSchool, liveInSchool } from "../../core/db/conditions";
-import { detailQuery, detailRowOf, liveUsers, toUserDetails, toUserObject, userColumns, type UserRow } from "./read";
+import { detailPageQuery, detailQuery, detailRowOf, listOrder, liveUsers, toUserDetails, toUserObject, userColumns, type UserRow } from "./read";
 import { auditEntry } from "../audit/write";
 import { activeEntry, curatorAssignedEntry, roleChangedEntry, userDeletedEntry, userUpdateEntries } from "./audit";
 import type { CreateUserBody, ListUsersQuery, SchoolRole, UpdateUserBody } from "./schemas";
@@ -114,35 +114,46 @@ interface ListShape {
 
 /**
  * The users page with its groups and, on every row, the total before paging, as one statement
- * whose values are all placeholders: built and prepared once per shape and database, not per request.
+ * whose values are all placeholders: built and prepared once per shape and database, not per
+ * request. The page's users are picked from an index alone (docs/decisions/users.md, "The users
+ * list at a school's size"): with `q`, `users_search`, whose one folded text per user each match is
+ * read and sorted from, counted in the same pass; without, `users_tenant_created`, walked newest first
+ * to the page's end, and counted by a second walk of the same index (left to itself SQLite counted
+ * from the wider `users_search`).
  */
 function buildListStatement(db: Db, shape: ListShape) {
   const school = { db, tenantId: sql.placeholder("tenantId") };
-  const q = sql.placeholder("q");
   const filters = and(
     shape.role ? sql`${users.role} IN (SELECT value FROM json_each(${sql.placeholder("roles")}))` : undefined,
     shape.status ? sql`${users.isActive} = ${sql.placeholder("active")}` : undefined,
-    shape.q
-      ? or(
-          containsText(sql`(${users.firstName} || ' ' || ${users.lastName})`, q),
-          containsText(sql`(${users.lastName} || ' ' || ${users.firstName})`, q),
-          containsText(users.email, q),
-        )
-      : undefined,
+    shape.q ? containsText(searchTextSql, sql.placeholder("q")) : undefined,
     shape.scoped ? scopeCondition(users.id, { tenantId: school.tenantId, curatorId: sql.placeholder("curatorId") }) : undefined,
   );
-  const buildTotal = () => db.select({ total: count() }).from(users).where(liveUsers(school, filters)).prepare();
+  const source = sql`${users} INDEXED BY ${sql.raw(shape.q ? "users_search" : "users_tenant_created")}`;
+  const page = db
+    .select({ r: sql<number>`${users}.rowid`.as("r"), total: (shape.q ? sql<number>`count(*) OVER ()` : sql<null>`NULL`).as("total") })
+    .from(source)
+    .where(liveUsers(school, filters))
+    .orderBy(...listOrder)
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .as("p");
+  const counted = sql<number>`(SELECT count(*) FROM ${source} WHERE ${liveUsers(school, filters)})`;
+  const buildTotal = () => db.select({ total: count() }).from(source).where(liveUsers(school, filters)).prepare();
   let total: ReturnType<typeof buildTotal> | undefined;
   return {
-    page: detailQuery(school, filters, { withTotal: true })
-      .orderBy(desc(users.createdAt), desc(users.id))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare(),
+    page: detailPageQuery(school, page, shape.q ? sql<number>`${page.total}` : counted).prepare(),
     // Past the last page there is no row to carry the total: only then is it counted (and prepared).
     total: () => (total ??= buildTotal()),
   };
 }
+
+/**
+ * What `q` searches, as `users_search` (school migration 0025) indexes it: "first last", "last
+ * first" and the email joined by the unit separator. A search term has no control characters
+ * (`searchTerm`), so it matches this text exactly where it matches one of the three.
+ */
+const searchTextSql = sql`${users.firstName} || ' ' || ${users.lastName} || char(31) || ${users.lastName} || ' ' || ${users.firstName} || char(31) || ${users.email}`;
 
 type ListStatement = ReturnType<typeof buildListStatement>;
 const listStatements = new WeakMap<Db, Map<string, ListStatement>>();

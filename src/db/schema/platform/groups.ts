@@ -28,7 +28,10 @@ export const groupMembers = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.groupId, t.userId] }),
-    index("group_members_user").on(t.userId),
+    // A user's memberships within their school, covering the users list's groups of each row: with
+    // an index on user_id alone SQLite chose (tenant_id, group_id) and read the school's every
+    // membership per user (docs/decisions/users.md, "The users list at a school's size").
+    index("group_members_tenant_user").on(t.tenantId, t.userId, t.groupId, t.joinedAt),
     index("group_members_tenant_group").on(t.tenantId, t.groupId),
   ],
 );

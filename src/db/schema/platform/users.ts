@@ -33,8 +33,9 @@ export const users = sqliteTable(
     // the ranked students as all minus these, never visiting the school's students one by one. The
     // condition must read as src/content/rating/scope.ts `unrankedSql` does, or SQLite ignores it.
     index("users_unranked").on(t.tenantId, t.role, t.id).where(sql`NOT (role = 'student' AND deleted_at IS NULL AND is_active = 1)`),
-    // School databases also have `users_search` (the users list's folded texts), created by a
-    // school migration rather than here because this table is a control-database table too.
+    // School databases also have `users_search` (the users list's folded text) and
+    // `users_tenant_created` (its order), created by school migrations rather than here because this
+    // table is a control-database table too.
   ],
 );
 

@@ -99,13 +99,16 @@ export function totalsStatsSql(ctx: Caller, input: BoardInput, callerId: string 
 export function schoolStatsSql(tenantId: string, points: SQL | null, table: SQL = RATING_TOTALS): SQL {
   const rows = (condition: SQL) => sql`EXISTS (SELECT 1 FROM ${table} z WHERE ${inSchool("z", tenantId)} AND z.student_id = x.id AND ${condition})`;
   const counted = (expression: SQL) => sql`COALESCE(sum(CASE WHEN x.id IS NULL THEN 0 ELSE ${expression} END), 0)`;
+  // Counted only below zero, where the rank needs it: a count of every row is most of the statement
+  // for a caller at or above zero and for the admin's board (docs/decisions/heavy-reads-rating.md,
+  // "Rows counted only when the rank needs them").
+  const rowsAll = sql`(SELECT count(*) FROM ${table} t WHERE ${inSchool("t", tenantId)})`;
   return sql`SELECT c.total_students, c.points AS caller_points,
       CASE WHEN c.points IS NULL THEN NULL ELSE 1 + c.rows_above - c.unranked_above
-        + CASE WHEN c.points < 0 THEN c.total_students - (c.rows_all - c.unranked_with_row) ELSE 0 END END AS caller_rank
+        + CASE WHEN c.points < 0 THEN c.total_students - (${rowsAll} - c.unranked_with_row) ELSE 0 END END AS caller_rank
     FROM (SELECT (SELECT count(*) FROM users s WHERE ${inSchool("s", tenantId)} AND s.role = 'student') - ${counted(sql`x.role = 'student'`)} AS total_students,
         p.points,
         (SELECT count(*) FROM ${table} t WHERE ${inSchool("t", tenantId)} AND t.points_hundredths > p.points) AS rows_above,
-        (SELECT count(*) FROM ${table} t WHERE ${inSchool("t", tenantId)}) AS rows_all,
         ${counted(sql`${rows(sql`z.points_hundredths > p.points`)}`)} AS unranked_above,
         ${counted(rows(sql`1`))} AS unranked_with_row
       FROM (SELECT ${points ?? sql`NULL`} AS points) p LEFT JOIN users x ON ${inSchool("x", tenantId)} AND ${unrankedSql()}) c`;

@@ -4,7 +4,8 @@ import { roundTripD1 } from "../helpers/d1-counter";
 import { fixtureD1, schoolD1 } from "../helpers/databases";
 import { failure } from "../helpers/http";
 import { runCron } from "../helpers/billing";
-import { as, schoolWithAdmin } from "../helpers/users";
+import { addMember, as, createGroup, schoolWithAdmin } from "../helpers/users";
+import { createUser } from "../helpers/factories";
 import { envWith, wrapD1 } from "../helpers/wrapped-d1";
 import { applyPlan, studentsCsv, upload, uploadWithD1 } from "./helpers";
 
@@ -19,15 +20,44 @@ async function importedUsers(tenantId: string, prefix: string) {
 }
 
 describe("roster import at size", () => {
-  it("validates 5,000 rows in 3 round trips (auth, one lookup batch, one write batch)", async () => {
+  it("validates 5,000 rows in 7 round trips (auth, five lookup batches of 1,000 rows, one write batch)", async () => {
     const { school, admin } = await schoolWithAdmin();
     const counted = roundTripD1(await schoolD1(school.id));
     const res = await uploadWithD1(counted.db, envWith(counted.db), admin, "users", studentsCsv(5000));
     expect(res.status).toBe(201);
     expect(res.body.data.counts).toEqual({ rows: 5000, create: 5000, update: 0, unchanged: 0, error: 0 });
-    expect(counted.roundTrips()).toBe(3);
+    expect(counted.roundTrips()).toBe(7);
     const rows = await as(admin, `/t/imports/${res.body.data.id}/rows?page=10&limit=500`);
     expect(rows.body.data.rows.at(-1)).toMatchObject({ row: 5000, action: "create", key: "s5000@import.test" });
+  });
+
+  it("finds the existing users, groups and memberships that later slices of a file name (docs/decisions/imports.md, \"Lookups in slices\")", async () => {
+    const { school, admin } = await schoolWithAdmin();
+    const cohort = await createGroup(school.id, { name: "Cohort" });
+    // One existing user per slice of 1,000 rows, and two in the third, one of them in the group.
+    const renamed = await createUser(school.id, { email: "s5@import.test", firstName: "Name5" });
+    await createUser(school.id, { email: "s1005@import.test", firstName: "Name1005" });
+    const member = await createUser(school.id, { email: "s2005@import.test", firstName: "Name2005" });
+    await createUser(school.id, { email: "s2006@import.test", firstName: "Name2006" });
+    await addMember(cohort, member.id);
+    const lines = ["email,first_name,last_name,group"];
+    for (let index = 1; index <= 2500; index += 1) {
+      const email = index === 2400 ? "s1@import.test" : `s${index}@import.test`;
+      const last = [1005, 2005, 2006].includes(index) ? "User" : `Surname${index}`;
+      lines.push(`${email},Name${index},${last},${index === 2005 || index === 2006 ? "Cohort" : ""}`);
+    }
+    const counted = roundTripD1(await schoolD1(school.id));
+    const res = await uploadWithD1(counted.db, envWith(counted.db), admin, "users", lines.join("\n") + "\n");
+    expect(res.status).toBe(201);
+    expect(res.body.data.counts).toEqual({ rows: 2500, create: 2495, update: 2, unchanged: 2, error: 1 });
+    expect(counted.roundTrips()).toBe(5);
+    const byAction = async (action: string) => (await as(admin, `/t/imports/${res.body.data.id}/rows?action=${action}&limit=10`)).body.data.rows;
+    expect(await byAction("update")).toEqual([
+      expect.objectContaining({ row: 5, key: "s5@import.test", changes: { last_name: [renamed.lastName, "Surname5"] } }),
+      expect.objectContaining({ row: 2006, key: "s2006@import.test", changes: { group: [null, "Cohort"] } }),
+    ]);
+    expect((await byAction("unchanged")).map((row: { row: number }) => row.row)).toEqual([1005, 2005]);
+    expect(await byAction("error")).toEqual([expect.objectContaining({ row: 2400, errors: [{ column: "email", code: "duplicate_in_file" }] })]);
   });
 
   it("an apply interrupted after its first 500-row batch, retried, ends with exactly the planned users and one invitation each", async () => {

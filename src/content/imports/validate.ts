@@ -8,9 +8,9 @@ import type { Column, ImportKind } from "./parse";
 
 /**
  * The dry run (05 section 3, docs/decisions/imports.md, "Validation"): every row of a file checked
- * against the school's data with a fixed number of statements, whatever the number of rows: one
- * batch of set-based lookups (users by email, groups by name, courses by slug, the memberships and
- * enrollments among them), then the rows are classified in memory.
+ * against the school's data with set-based lookups (users by email, groups by name, courses by
+ * slug, the memberships and enrollments among them), one batch per `LOOKUP_SLICE` rows, then the
+ * rows are classified in memory.
  */
 
 export type RowAction = "create" | "update" | "unchanged" | "error";
@@ -64,8 +64,35 @@ interface UserRow {
   in_scope: number;
 }
 
-/** The school's data the rows name, read in one batch (five statements at most). */
-async function lookups(ctx: SchoolCtx, kind: ImportKind, rows: readonly Values[]) {
+/**
+ * Rows whose lookups share one batch. A batch holds the shard for all of its statements, and the
+ * users' lookup costs about 5 µs per address: a 5,000-row file in one batch held it for 30-50 ms
+ * (docs/decisions/imports.md, "Lookups in slices").
+ */
+export const LOOKUP_SLICE = 1_000;
+
+type Found = Awaited<ReturnType<typeof lookupSlice>>;
+
+/** The school's data the rows name: one batch per slice of rows (at least one), merged. */
+async function lookups(ctx: SchoolCtx, kind: ImportKind, rows: readonly Values[]): Promise<Found> {
+  let found: Found | undefined;
+  for (let start = 0; found === undefined || start < rows.length; start += LOOKUP_SLICE) {
+    const slice = await lookupSlice(ctx, kind, rows.slice(start, start + LOOKUP_SLICE));
+    if (!found) found = slice;
+    else {
+      for (const [key, value] of slice.users) found.users.set(key, value);
+      // Every slice resolves a name to the same oldest group, so merging keeps the rule.
+      for (const [key, value] of slice.groups) found.groups.set(key, value);
+      for (const [key, value] of slice.courses) found.courses.set(key, value);
+      for (const key of slice.members) found.members.add(key);
+      for (const key of slice.enrolled) found.enrolled.add(key);
+    }
+  }
+  return found;
+}
+
+/** The school's data a slice of rows names, read in one batch (five statements at most). */
+async function lookupSlice(ctx: SchoolCtx, kind: ImportKind, rows: readonly Values[]) {
   const distinct = (column: Column, normalize: (value: string) => string = (value) => value) =>
     JSON.stringify([...new Set(rows.map((row) => normalize(row[column] ?? "")).filter((value) => value !== ""))]);
   const emails = distinct("email", (value) => value.toLowerCase());

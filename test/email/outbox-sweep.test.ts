@@ -6,6 +6,7 @@ import { stuckOutboxRows, sweepOutbox } from "../../src/platform/email/outbox-sw
 import worker from "../../src";
 import { insertOutboxRow, outboxRow } from "../helpers/email";
 import { fixtureD1 } from "../helpers/databases";
+import { queryPlan } from "../helpers/plans";
 
 /** An OUTBOX binding that records what the sweep enqueues instead of delivering it. */
 function recordingQueue() {
@@ -43,10 +44,7 @@ describe("outbox sweep", () => {
 
   it("walks the (status, created_at) index", async () => {
     const query = stuckOutboxRows(jobContext(env)).toSQL();
-    const { results } = await fixtureD1.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
-      .bind(...query.params)
-      .all<{ detail: string }>();
-    const plan = results.map((row) => row.detail).join("\n");
+    const plan = (await queryPlan(fixtureD1, query.sql, query.params)).join("\n");
     expect(plan).toContain("SEARCH email_outbox USING INDEX email_outbox_status (status=? AND created_at<?)");
     // The index order serves ORDER BY created_at: no sort of the matching rows.
     expect(plan).not.toContain("USE TEMP B-TREE");

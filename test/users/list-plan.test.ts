@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { schoolWithAdmin, type Member } from "../helpers/users";
 import { schoolD1 } from "../helpers/databases";
+import { queryPlan } from "../helpers/plans";
 import { envWith, wrapD1 } from "../helpers/wrapped-d1";
 
 /**
@@ -71,9 +72,5 @@ async function listPlan(member: Member, path: string): Promise<string[]> {
   expect(response.status).toBe(200);
   const page = sent.filter((entry) => entry.query.includes("groups_json"));
   expect(page).toHaveLength(1);
-  const { results } = await shard
-    .prepare(`EXPLAIN QUERY PLAN ${page[0]!.query}`)
-    .bind(...page[0]!.values)
-    .all<{ detail: string }>();
-  return results.map((row) => row.detail);
+  return queryPlan(shard, page[0]!.query, page[0]!.values);
 }

@@ -130,16 +130,17 @@ function buildListStatement(db: Db, shape: ListShape) {
     shape.scoped ? scopeCondition(users.id, { tenantId: school.tenantId, curatorId: sql.placeholder("curatorId") }) : undefined,
   );
   const source = sql`${users} INDEXED BY ${sql.raw(shape.q ? "users_search" : "users_tenant_created")}`;
+  const where = liveUsers(school, filters);
   const page = db
     .select({ r: sql<number>`${users}.rowid`.as("r"), total: (shape.q ? sql<number>`count(*) OVER ()` : sql<null>`NULL`).as("total") })
     .from(source)
-    .where(liveUsers(school, filters))
+    .where(where)
     .orderBy(...listOrder)
     .limit(sql.placeholder("limit"))
     .offset(sql.placeholder("offset"))
     .as("p");
-  const counted = sql<number>`(SELECT count(*) FROM ${source} WHERE ${liveUsers(school, filters)})`;
-  const buildTotal = () => db.select({ total: count() }).from(source).where(liveUsers(school, filters)).prepare();
+  const counted = sql<number>`(SELECT count(*) FROM ${source} WHERE ${where})`;
+  const buildTotal = () => db.select({ total: count() }).from(source).where(where).prepare();
   let total: ReturnType<typeof buildTotal> | undefined;
   return {
     page: detailPageQuery(school, page, shape.q ? sql<number>`${page.total}` : counted).prepare(),

@@ -7,6 +7,7 @@ import type { Actor } from "../../../src/core/http/context";
 import { currentClock } from "../../../src/core/lib/clock";
 import { createSchool } from "../../helpers/factories";
 import { schoolD1 } from "../../helpers/databases";
+import { queryPlan } from "../../helpers/plans";
 
 /**
  * The student's latest completion in a course: the recount of every completing batch reads it to
@@ -43,10 +44,5 @@ describe("the enrollment status's latest completion", () => {
 
 async function planOf(tenantId: string, statement: SQL): Promise<string> {
   const query = new SQLiteSyncDialect().sqlToQuery(statement);
-  const db = await schoolD1(tenantId);
-  const { results } = await db
-    .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
-    .bind(...query.params)
-    .all<{ detail: string }>();
-  return results.map((row) => row.detail).join("\n");
+  return (await queryPlan(await schoolD1(tenantId), query.sql, query.params)).join("\n");
 }

@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: throughput and exact latency percentiles of a few endpoints against a local
- * `wrangler dev` that this script starts (own storage under .wrangler/bench-state) and always stops.
+ * `npm run bench`: throughput and exact latency percentiles of a few endpoints against the worker in
+ * wrangler's local runtime, which this script starts (own storage under .wrangler/bench-state;
+ * ./bench/serve.mjs, without the dev proxy) and always stops.
  *
  * Rounds alternate between endpoints (rotating the order every round), so machine noise such as
  * other builds on the host lands on every endpoint alike; req/s is compared with the first
@@ -25,7 +26,7 @@ import { IMPORTS_ENDPOINT } from "./bench/imports.mjs";
 import { VERIFY_ENDPOINT } from "./bench/certificates.mjs";
 import { ITEM_ANALYSIS_ENDPOINT, primeItemAnalysis } from "./bench/item-analysis.mjs";
 import { runWebhooksBench, WEBHOOKS_BENCH } from "./bench/webhooks.mjs";
-import { applyMigrations, ensureDevVars, executeSql, runMain, spawnWrangler, CliError } from "./lib/project.mjs";
+import { applyMigrations, ensureDevVars, executeSql, runMain, spawnNode, CliError } from "./lib/project.mjs";
 import { upsert } from "./lib/sql.mjs";
 
 const HOST = "127.0.0.1";
@@ -290,16 +291,25 @@ function freePort() {
   });
 }
 
-/** `wrangler dev` in its own process group, so the whole tree (wrangler + workerd) can be stopped. */
-function startWorker(port, inspectorPort) {
-  const args = ["dev", "--ip", HOST, "--port", String(port), "--inspector-port", String(inspectorPort)];
-  args.push("--log-level", "warn", "--persist-to", PERSIST_TO, "--show-interactive-dev-session=false");
+/**
+ * The worker (./bench/serve.mjs: wrangler's local runtime, reached without its dev proxy) in its own
+ * process group, so the whole tree (node + workerd) can be stopped. `url()` resolves to the
+ * worker's own address once it answers.
+ */
+function startWorker(port) {
   // School routes answer with `Server-Timing: d1;dur=<slowest statement ms>;desc="<statements>"` (src/core/db/timing.ts).
-  args.push("--var", "D1_TIMING:true");
-  const child = spawnWrangler(args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawnNode("scripts/bench/serve.mjs", [PERSIST_TO, String(port), "D1_TIMING=true"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
   let log = "";
+  let announced = "";
+  let resolveUrl;
+  const url = new Promise((resolve) => (resolveUrl = resolve));
   const keep = (chunk) => (log = (log + chunk).slice(-8_000));
-  child.stdout.on("data", keep);
+  child.stdout.on("data", (chunk) => {
+    keep(chunk);
+    announced += chunk;
+    const line = announced.split("\n").find((text) => text.startsWith('{"url":'));
+    if (line) resolveUrl(JSON.parse(line).url);
+  });
   child.stderr.on("data", keep);
   let exited = false;
   const done = new Promise((resolve) => child.on("exit", () => resolve((exited = true))));
@@ -311,6 +321,7 @@ function startWorker(port, inspectorPort) {
     }
   };
   return {
+    url: () => url,
     log: () => log,
     exited: () => exited,
     async stop() {
@@ -319,26 +330,29 @@ function startWorker(port, inspectorPort) {
       const timer = setTimeout(() => signalGroup("SIGKILL"), 5_000);
       await done;
       clearTimeout(timer);
-      signalGroup("SIGKILL"); // workerd may outlive wrangler for a moment.
+      signalGroup("SIGKILL"); // workerd may outlive node for a moment.
     },
     killNow: () => signalGroup("SIGKILL"),
   };
 }
 
-async function waitUntilReady(baseUrl, worker) {
+/** The worker's own address, once the worker has announced it and answers health. */
+async function waitUntilReady(worker) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (worker.exited()) throw new Error(`wrangler dev exited before it was ready:\n${worker.log()}`);
+  const announced = await Promise.race([worker.url(), new Promise((resolve) => setTimeout(resolve, READY_TIMEOUT_MS))]);
+  while (announced && Date.now() < deadline) {
+    if (worker.exited()) break;
     try {
-      const res = await fetch(`${baseUrl}/api/v1/health`, { signal: AbortSignal.timeout(2_000) });
+      const res = await fetch(`${announced}/api/v1/health`, { signal: AbortSignal.timeout(2_000) });
       await res.arrayBuffer();
-      if (res.ok) return;
+      if (res.ok) return announced;
     } catch {
       // Not listening yet.
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`wrangler dev did not answer /api/v1/health within ${READY_TIMEOUT_MS / 1000}s:\n${worker.log()}`);
+  if (worker.exited()) throw new Error(`the worker exited before it was ready:\n${worker.log()}`);
+  throw new Error(`the worker did not answer /api/v1/health within ${READY_TIMEOUT_MS / 1000}s:\n${worker.log()}`);
 }
 
 async function signIn(baseUrl, email, subdomain = DEMO.subdomain) {
@@ -499,16 +513,14 @@ async function main() {
   await executeSql(DEMO.shard, activityDaysSql(DEMO.tenantId), target);
   await executeSql(DEMO.shard, enrollmentLastCompletionSql(DEMO.tenantId), target);
 
-  const [port, inspectorPort] = [await freePort(), await freePort()];
-  const baseUrl = `http://${HOST}:${port}`;
-  const worker = startWorker(port, inspectorPort);
+  const worker = startWorker(await freePort());
   const onExit = () => worker.killNow();
   const onSignal = () => worker.stop().finally(() => process.exit(130));
   process.on("exit", onExit);
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    await waitUntilReady(baseUrl, worker);
+    const baseUrl = await waitUntilReady(worker);
     const session = {
       admin: await signIn(baseUrl, DEMO.admin.email),
       student: await signIn(baseUrl, DEMO.students[0].email),

@@ -111,6 +111,11 @@ export function spawnWrangler(args, { interactive = false, stdio = "inherit", de
   return spawn(WRANGLER, args, { cwd: ROOT, env, stdio, detached, shell: process.platform === "win32" });
 }
 
+/** Spawns a project script under this Node, with the environment wrangler gets (quiet, non-interactive). */
+export function spawnNode(script, args, { stdio = "inherit", detached = false } = {}) {
+  return spawn(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, env: toolEnv({ CI: "true" }), stdio, detached });
+}
+
 /** Runs wrangler to completion; output is shown live, or captured and shown only on failure with `quiet`. */
 export function runWrangler(args, { quiet = false } = {}) {
   return new Promise((resolve, reject) => {

@@ -1,8 +1,8 @@
 /**
  * The bench of the public verify route (issue 35): the demo certificate looked up by its code,
  * without a token or tenant. The route allows 30 look-ups a minute per client address, so each
- * request comes from its own address (`CF-Connecting-IP`, which local `wrangler dev` passes
- * through); the bench measures the look-up, not the limiter's 429.
+ * request comes from its own address (`CF-Connecting-IP`, which the local runtime keeps when a
+ * request sets it); the bench measures the look-up, not the limiter's 429.
  */
 import { DEMO_CERTIFICATE } from "../seed/certificates.mjs";
 

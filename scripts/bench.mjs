@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: throughput and exact latency percentiles of a few endpoints against the worker in
  * wrangler's local runtime, which this script starts (own storage under .wrangler/bench-state;
- * ./bench/serve.mjs, without the dev proxy) and always stops.
+ * ./bench/serve.mjs, its dev proxy bypassed) and always stops.
  *
  * Rounds alternate between endpoints (rotating the order every round), so machine noise such as
  * other builds on the host lands on every endpoint alike; req/s is compared with the first
@@ -292,27 +292,50 @@ function freePort() {
 }
 
 /**
- * The worker (./bench/serve.mjs: wrangler's local runtime, reached without its dev proxy) in its own
+ * The worker (./bench/serve.mjs: wrangler's local runtime, its dev proxy bypassed) in its own
  * process group, so the whole tree (node + workerd) can be stopped. `url()` resolves to the
- * worker's own address once it answers.
+ * address the worker announced, or null when it exited without one.
  */
-function startWorker(port) {
+function startWorker(proxyPort) {
   // School routes answer with `Server-Timing: d1;dur=<slowest statement ms>;desc="<statements>"` (src/core/db/timing.ts).
-  const child = spawnNode("scripts/bench/serve.mjs", [PERSIST_TO, String(port), "D1_TIMING=true"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawnNode("scripts/bench/serve.mjs", [PERSIST_TO, String(proxyPort), "D1_TIMING=true"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+    // As `--log-level warn` did: DevEnv's `logLevel` does not reach the worker's own log.
+    env: { WRANGLER_LOG: "warn" },
+  });
   let log = "";
-  let announced = "";
+  const keep = (chunk) => (log = (log + chunk).slice(-8_000));
   let resolveUrl;
   const url = new Promise((resolve) => (resolveUrl = resolve));
-  const keep = (chunk) => (log = (log + chunk).slice(-8_000));
+  // Only complete lines are read, and only until the address is out.
+  let pending = "";
+  let found = false;
   child.stdout.on("data", (chunk) => {
     keep(chunk);
-    announced += chunk;
-    const line = announced.split("\n").find((text) => text.startsWith('{"url":'));
-    if (line) resolveUrl(JSON.parse(line).url);
+    if (found) return;
+    const lines = (pending + chunk).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!line.startsWith('{"url":')) continue;
+      try {
+        resolveUrl(JSON.parse(line).url);
+        found = true;
+        return;
+      } catch {
+        // Not the announcement after all.
+      }
+    }
   });
   child.stderr.on("data", keep);
   let exited = false;
-  const done = new Promise((resolve) => child.on("exit", () => resolve((exited = true))));
+  const done = new Promise((resolve) =>
+    child.on("exit", () => {
+      exited = true;
+      resolveUrl(null);
+      resolve();
+    }),
+  );
   const signalGroup = (signal) => {
     try {
       process.kill(-child.pid, signal);
@@ -325,11 +348,12 @@ function startWorker(port) {
     log: () => log,
     exited: () => exited,
     async stop() {
-      if (exited) return;
-      signalGroup("SIGTERM");
-      const timer = setTimeout(() => signalGroup("SIGKILL"), 5_000);
-      await done;
-      clearTimeout(timer);
+      if (!exited) {
+        signalGroup("SIGTERM");
+        const timer = setTimeout(() => signalGroup("SIGKILL"), 5_000);
+        await done;
+        clearTimeout(timer);
+      }
       signalGroup("SIGKILL"); // workerd may outlive node for a moment.
     },
     killNow: () => signalGroup("SIGKILL"),
@@ -339,9 +363,14 @@ function startWorker(port) {
 /** The worker's own address, once the worker has announced it and answers health. */
 async function waitUntilReady(worker) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  const announced = await Promise.race([worker.url(), new Promise((resolve) => setTimeout(resolve, READY_TIMEOUT_MS))]);
-  while (announced && Date.now() < deadline) {
-    if (worker.exited()) break;
+  let timer;
+  const announced = await Promise.race([worker.url(), new Promise((resolve) => (timer = setTimeout(resolve, READY_TIMEOUT_MS, null)))]);
+  clearTimeout(timer);
+  if (!announced) {
+    const why = worker.exited() ? "exited without announcing its address" : `did not announce its address within ${READY_TIMEOUT_MS / 1000}s`;
+    throw new Error(`the worker ${why}:\n${worker.log()}`);
+  }
+  while (Date.now() < deadline && !worker.exited()) {
     try {
       const res = await fetch(`${announced}/api/v1/health`, { signal: AbortSignal.timeout(2_000) });
       await res.arrayBuffer();
@@ -513,6 +542,8 @@ async function main() {
   await executeSql(DEMO.shard, activityDaysSql(DEMO.tenantId), target);
   await executeSql(DEMO.shard, enrollmentLastCompletionSql(DEMO.tenantId), target);
 
+  // DevEnv starts its dev proxy even though the bench bypasses it; a free port keeps it off
+  // wrangler.toml's dev port, which a running `npm run dev` holds.
   const worker = startWorker(await freePort());
   const onExit = () => worker.killNow();
   const onSignal = () => worker.stop().finally(() => process.exit(130));

@@ -1,20 +1,24 @@
 /**
  * The bench's worker (`npm run bench` starts it as a child process): the local runtime `wrangler dev`
- * runs (wrangler's own DevEnv: the same bundle, Miniflare, bindings, .dev.vars and storage), but
- * answered at the worker's own address instead of through wrangler's dev proxy.
+ * runs (wrangler's own DevEnv: the same bundle, Miniflare, bindings, .dev.vars and storage), with
+ * the bench's requests sent to the worker's own address, bypassing wrangler's dev proxy.
  *
  * Why (docs/decisions/heavy-reads.md, "The bench without the dev proxy"): `wrangler dev` puts a
  * second workerd process in front of the worker, whose one Durable Object queues and forwards every
  * request so a reload can hold them. Production has no such hop; on the bench's 2-core host it added
- * 2.5-3 ms to every request at c=1 (health 8.70 → 6.13 ms) and serialized every request at c=32.
+ * 2.5-3 ms to every request at c=1 (health 8.70 → 6.13 ms) and passed every request at c=32 through
+ * that one object. DevEnv still starts the proxy (on `<proxy port>`); nothing is sent to it.
  *
  * Usage: serve.mjs <persist-to dir> <proxy port> [NAME=value ...] (extra plain-text vars). Prints
- * one line `{"url": "<worker address>"}` when the worker answers; runs until it is killed.
+ * one line `{"url":"<worker address>"}` once the runtime has loaded the worker; a failure to start
+ * is printed and exits 1. Runs until it is killed: Miniflare's own exit hook stops workerd.
  */
 import { unstable_DevEnv } from "wrangler";
 
 const [persist, port, ...vars] = process.argv.slice(2);
-if (!persist || !port) throw new Error("usage: serve.mjs <persist-to> <port> [NAME=value ...]");
+if (!persist || !port || vars.some((pair) => !/^[A-Z0-9_]+=/.test(pair))) {
+  throw new Error("usage: serve.mjs <persist-to dir> <proxy port> [NAME=value ...]");
+}
 const bindings = Object.fromEntries(
   vars.map((pair) => {
     const at = pair.indexOf("=");
@@ -22,7 +26,16 @@ const bindings = Object.fromEntries(
   }),
 );
 
+let announced = false;
+/** DevEnv logs its errors only at debug level: before the address is out they end the start, loudly. */
+function failure(event) {
+  console.error(event?.reason ?? event?.message ?? event, event?.cause ?? "");
+  if (!announced) process.exit(1);
+}
+
 const devEnv = new unstable_DevEnv();
+devEnv.on("error", failure);
+devEnv.on("buildFailed", failure);
 // The runtime announces the worker's own address with every (re)load; the dev proxy forwards to it.
 const workerUrl = new Promise((resolve) =>
   devEnv.on("reloadComplete", ({ proxyData: { userWorkerUrl: u } }) => resolve(`${u.protocol}//${u.hostname}:${u.port}`)),
@@ -33,7 +46,6 @@ const worker = await devEnv.startWorker({
   bindings,
 });
 await worker.ready;
-console.log(JSON.stringify({ url: await workerUrl }));
-const stop = () => worker.dispose().finally(() => process.exit(0));
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
+const url = await workerUrl;
+announced = true;
+console.log(JSON.stringify({ url }));

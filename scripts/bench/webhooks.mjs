@@ -4,7 +4,7 @@
  * bench, so it is not a row of the endpoint table. Wired into scripts/bench.mjs after the table:
  * `runWebhooksBench(baseUrl, session, run)`.
  *
- * Steps, against the running `wrangler dev` (the deployment's `.dev.vars` sets
+ * Steps, against the bench's worker (the deployment's `.dev.vars` sets
  * `WEBHOOKS_ALLOW_LOOPBACK=true`, so an http loopback URL is accepted):
  *   1. a receiver on a free loopback port answers 200 to every POST and records `webhook-id`;
  *   2. the demo admin creates a webhook to it through the API, then disables it (a disabled

@@ -112,8 +112,8 @@ export function spawnWrangler(args, { interactive = false, stdio = "inherit", de
 }
 
 /** Spawns a project script under this Node, with the environment wrangler gets (quiet, non-interactive). */
-export function spawnNode(script, args, { stdio = "inherit", detached = false } = {}) {
-  return spawn(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, env: toolEnv({ CI: "true" }), stdio, detached });
+export function spawnNode(script, args, { stdio = "inherit", detached = false, env = {} } = {}) {
+  return spawn(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, env: toolEnv({ CI: "true", ...env }), stdio, detached });
 }
 
 /** Runs wrangler to completion; output is shown live, or captured and shown only on failure with `quiet`. */

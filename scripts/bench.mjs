@@ -299,7 +299,8 @@ function freePort() {
 function startWorker(proxyPort) {
   // School routes answer with `Server-Timing: d1;dur=<slowest statement ms>;desc="<statements>"` (src/core/db/timing.ts).
   const child = spawnNode("scripts/bench/serve.mjs", [PERSIST_TO, String(proxyPort), "D1_TIMING=true"], {
-    stdio: ["ignore", "pipe", "pipe"],
+    // The address comes as one message over the IPC channel; stdout and stderr are only kept for errors.
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
     detached: true,
     // As `--log-level warn` did: DevEnv's `logLevel` does not reach the worker's own log.
     env: { WRANGLER_LOG: "warn" },
@@ -308,25 +309,8 @@ function startWorker(proxyPort) {
   const keep = (chunk) => (log = (log + chunk).slice(-8_000));
   let resolveUrl;
   const url = new Promise((resolve) => (resolveUrl = resolve));
-  // Only complete lines are read, and only until the address is out.
-  let pending = "";
-  let found = false;
-  child.stdout.on("data", (chunk) => {
-    keep(chunk);
-    if (found) return;
-    const lines = (pending + chunk).split("\n");
-    pending = lines.pop() ?? "";
-    for (const line of lines) {
-      if (!line.startsWith('{"url":')) continue;
-      try {
-        resolveUrl(JSON.parse(line).url);
-        found = true;
-        return;
-      } catch {
-        // Not the announcement after all.
-      }
-    }
-  });
+  child.once("message", (message) => resolveUrl(message.url));
+  child.stdout.on("data", keep);
   child.stderr.on("data", keep);
   let exited = false;
   const done = new Promise((resolve) =>

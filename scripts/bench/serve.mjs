@@ -3,21 +3,22 @@
  * runs (wrangler's own DevEnv: the same bundle, Miniflare, bindings, .dev.vars and storage), with
  * the bench's requests sent to the worker's own address, bypassing wrangler's dev proxy.
  *
- * Why (docs/decisions/heavy-reads.md, "The bench without the dev proxy"): `wrangler dev` puts a
+ * Why (docs/decisions/heavy-reads-bench.md, "The bench without the dev proxy"): `wrangler dev` puts a
  * second workerd process in front of the worker, whose one Durable Object queues and forwards every
  * request so a reload can hold them. Production has no such hop; on the bench's 2-core host it added
  * 2.5-3 ms to every request at c=1 (health 8.70 → 6.13 ms) and passed every request at c=32 through
  * that one object. DevEnv still starts the proxy (on `<proxy port>`); nothing is sent to it.
  *
- * Usage: serve.mjs <persist-to dir> <proxy port> [NAME=value ...] (extra plain-text vars). Prints
- * one line `{"url":"<worker address>"}` once the runtime has loaded the worker; a failure to start
- * is printed and exits 1. Runs until it is killed: Miniflare's own exit hook stops workerd.
+ * Usage (spawned with an IPC channel): serve.mjs <persist-to dir> <proxy port> [NAME=value ...]
+ * (extra plain-text vars). Sends `{url: "<worker address>"}` to its parent once the runtime has
+ * loaded the worker; a failure to start is printed and exits 1. Runs until it is killed:
+ * Miniflare's own exit hook stops workerd.
  */
 import { unstable_DevEnv } from "wrangler";
 
 const [persist, port, ...vars] = process.argv.slice(2);
-if (!persist || !port || vars.some((pair) => !/^[A-Z0-9_]+=/.test(pair))) {
-  throw new Error("usage: serve.mjs <persist-to dir> <proxy port> [NAME=value ...]");
+if (!process.send || !persist || !port || vars.some((pair) => !/^[A-Z0-9_]+=/.test(pair))) {
+  throw new Error("usage (with an IPC channel): serve.mjs <persist-to dir> <proxy port> [NAME=value ...]");
 }
 const bindings = Object.fromEntries(
   vars.map((pair) => {
@@ -48,4 +49,4 @@ const worker = await devEnv.startWorker({
 await worker.ready;
 const url = await workerUrl;
 announced = true;
-console.log(JSON.stringify({ url }));
+process.send({ url });

@@ -1,7 +1,7 @@
 import { statementMs } from "./batch";
 
 /**
- * Statement timing for the bench (docs/decisions/heavy-reads.md, "The bench's statement timing"):
+ * Statement timing for the bench (docs/decisions/heavy-reads-bench.md, "The bench's statement timing"):
  * a D1 binding or session wrapped for one request records how many statements it ran and the
  * slowest one. Made per request (no module-level state) and only when `D1_TIMING=true`.
  *

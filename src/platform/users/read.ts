@@ -98,7 +98,7 @@ type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>["all"]>>[numb
  * A row of `detailQuery` as D1's `run` returns it (keyed by column name), in drizzle's shape. The
  * users list reads its page with `run` rather than drizzle's mapped `all` (which reads with `raw`):
  * D1 reports the statement's own duration only for `run`/`all`, and the list is the read whose
- * statement cost the bench must see (docs/decisions/heavy-reads.md, "The bench's statement timing").
+ * statement cost the bench must see (docs/decisions/heavy-reads-bench.md, "The bench's statement timing").
  */
 export function detailRowOf(row: Record<string, unknown>): DetailRow {
   // The user's columns as drizzle maps them (`is_active` to a boolean), by their own names.

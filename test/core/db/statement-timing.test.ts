@@ -4,7 +4,7 @@ import { app } from "../../../src/app";
 import { as, schoolWithAdmin } from "../../helpers/users";
 
 /**
- * The bench's statement timing (docs/decisions/heavy-reads.md, "The bench's statement timing"):
+ * The bench's statement timing (docs/decisions/heavy-reads-bench.md, "The bench's statement timing"):
  * with `D1_TIMING=true` a school route answers `Server-Timing: d1;dur=<slowest ms>;desc="<count>"`;
  * without it (tests, production) there is no such header.
  */
